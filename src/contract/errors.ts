@@ -1,0 +1,139 @@
+/**
+ * Error codes of the v1 contract (spec doc 1 §7 and GOVDATA-NOTES.md "Error codes beyond the spec"),
+ * the ApiError thrown by validation and handlers, and the mapping of every code to a CLI exit code.
+ */
+import type { ErrorDetail, ErrorEnvelope } from './types.js';
+
+/** `{docs_url}` of the spec: we follow the spec's per-code form when we produce errors. */
+export const DOCS_URL = 'https://docs.govdata.dev';
+
+export interface ErrorCodeInfo {
+  status: number;
+  /** What the code means (for `publicdata help exit-codes` and the README). */
+  when: string;
+}
+
+/** Every error code we produce or expect to read. */
+export const ERROR_CODES: Record<string, ErrorCodeInfo> = {
+  invalid_parameter: { status: 400, when: 'a query filter is malformed or not one of its allowed values' },
+  bad_request: { status: 400, when: 'a request body is malformed or misses a required field' },
+  invalid_region: { status: 400, when: "tax region is not 'england_wales_ni' or 'scotland'" },
+  invalid_year: { status: 400, when: 'calendar year is not a 4-digit number' },
+  VALIDATION_ERROR: { status: 400, when: 'the VAT return body fails validation; details[] lists every failure' },
+  unauthorized: { status: 401, when: 'missing, malformed, unknown or revoked API key' },
+  forbidden: { status: 403, when: 'the key may not access this resource' },
+  insufficient_credits: { status: 402, when: 'the account has no credits left (the published service may send it with 429)' },
+  not_found: { status: 404, when: 'a single-record lookup names a record that does not exist (or an unknown path)' },
+  invalid_tax_year: { status: 404, when: 'tax year not found or not in the form YYYY-YY' },
+  no_active_tax_year: { status: 404, when: 'no tax year is active' },
+  make_prefix_too_broad: { status: 422, when: 'vehicle make prefix is one character or matches more than 25 makes' },
+  marriage_allowance_ineligible: { status: 422, when: 'marriage allowance recipient is not a basic-rate (Scotland: starter, basic or intermediate) taxpayer' },
+  director_not_applicable: { status: 422, when: "NI director method asked for with a type other than 'employed'" },
+  invalid_type: { status: 422, when: "NI type is not 'employed' or 'self_employed'" },
+  rate_limit_exceeded: { status: 429, when: 'per-minute request limit exceeded; retried after Retry-After' },
+  method_not_allowed: { status: 405, when: 'the path exists but not with this method' },
+  // Client-side codes (never sent by the API; produced by publicdata itself, same envelope).
+  not_available_offline: { status: 503, when: 'no local handler or local data for this route, and no API key for live' },
+  dataset_not_synced: { status: 503, when: 'the local mirror lacks the dataset this route needs; the message names the sync command' },
+  credit_budget_exceeded: { status: 402, when: '--max-credits would be exceeded by this job' },
+  network_error: { status: 503, when: 'the API could not be reached (DNS, refused, reset, timeout) after retries' },
+  server_error: { status: 500, when: 'the API answered 5xx after retries' },
+  usage_error: { status: 400, when: 'bad command-line usage (unknown flag, missing argument, unparseable --data)' },
+};
+
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly details?: ErrorDetail[];
+  constructor(status: number, code: string, message: string, details?: ErrorDetail[]) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.code = code;
+    if (details) this.details = details;
+  }
+  toEnvelope(): ErrorEnvelope {
+    return errorEnvelope(this.code, this.message, this.details);
+  }
+}
+
+export function documentationUrl(code: string): string {
+  return code === 'rate_limit_exceeded' || code === 'insufficient_credits'
+    ? `${DOCS_URL}/rate-limits`
+    : `${DOCS_URL}/errors/${code}`;
+}
+
+export function errorEnvelope(code: string, message: string, details?: ErrorDetail[]): ErrorEnvelope {
+  const error: ErrorEnvelope['error'] = { code, message, documentation_url: documentationUrl(code) };
+  if (details) error.details = details;
+  return { error };
+}
+
+/** Shorthands used by validation and handlers. */
+export const errors = {
+  invalidParameter: (message: string) => new ApiError(400, 'invalid_parameter', message),
+  badRequest: (message: string) => new ApiError(400, 'bad_request', message),
+  invalidRegion: (value: unknown) =>
+    new ApiError(400, 'invalid_region', `Invalid region '${String(value)}'. Use 'england_wales_ni' or 'scotland'.`),
+  invalidTaxYear: (value: unknown) =>
+    new ApiError(404, 'invalid_tax_year', `Tax year '${String(value)}' not found. Use the format YYYY-YY, e.g. 2025-26.`),
+  notFound: (message: string) => new ApiError(404, 'not_found', message),
+  unprocessable: (code: string, message: string) => new ApiError(422, code, message),
+  validation: (details: ErrorDetail[]) =>
+    new ApiError(400, 'VALIDATION_ERROR', `Request validation failed with ${details.length} error(s).`, details),
+};
+
+/**
+ * CLI exit codes (issue 2, point 7). The same code whichever backend answered.
+ *  0 ok · 1 other error envelope · 2 usage / 400-class validation · 3 insufficient credits
+ *  4 authentication (401/403) · 5 rate limited past the retry budget · 6 network failure or 5xx
+ */
+export const EXIT = {
+  OK: 0,
+  ERROR: 1,
+  USAGE: 2,
+  CREDITS: 3,
+  AUTH: 4,
+  RATE_LIMITED: 5,
+  NETWORK: 6,
+} as const;
+
+export const EXIT_CODE_DOCS: Array<[number, string]> = [
+  [0, 'success'],
+  [1, 'the API (or the local handler) answered with an error envelope not listed below: 404 not_found / invalid_tax_year, the 422 codes, data not available offline'],
+  [2, 'usage error or 400-class validation error: invalid_parameter, bad_request, invalid_region, invalid_year, VALIDATION_ERROR, unparseable --data'],
+  [3, 'insufficient credits (402, or 429 with code insufficient_credits), or --max-credits would be exceeded'],
+  [4, 'authentication: 401 unauthorized or 403 forbidden, or no API key for a live call'],
+  [5, 'rate limited (429) past the retry budget or --max-wait'],
+  [6, 'network failure or 5xx after retries'],
+];
+
+/** Exit code for an error code and HTTP status. Switch on the code first (GOVDATA-NOTES: 402 vs 429). */
+export function exitCodeFor(code: string, status?: number): number {
+  switch (code) {
+    case 'insufficient_credits':
+    case 'credit_budget_exceeded':
+      return EXIT.CREDITS;
+    case 'unauthorized':
+    case 'forbidden':
+    case 'missing_api_key':
+      return EXIT.AUTH;
+    case 'rate_limit_exceeded':
+      return EXIT.RATE_LIMITED;
+    case 'network_error':
+    case 'server_error':
+      return EXIT.NETWORK;
+    case 'usage_error':
+      return EXIT.USAGE;
+    case 'not_available_offline':
+    case 'dataset_not_synced':
+      return EXIT.ERROR;
+  }
+  const s = status ?? ERROR_CODES[code]?.status ?? 0;
+  if (s === 401 || s === 403) return EXIT.AUTH;
+  if (s === 402) return EXIT.CREDITS;
+  if (s === 429) return EXIT.RATE_LIMITED;
+  if (s >= 500) return EXIT.NETWORK;
+  if (s >= 400 && s < 500 && s !== 404 && s !== 405 && s !== 422) return EXIT.USAGE;
+  return EXIT.ERROR;
+}

@@ -1,0 +1,80 @@
+/**
+ * The shape of one v1 route: method, path pattern, parameters with types, defaults, limits and
+ * enumerations, credit cost, applicable error codes, and the lazily imported local handler.
+ */
+import type { Handler, HttpMethod } from './types.js';
+
+export type ParamType =
+  | 'string'
+  | 'integer'
+  | 'number'
+  | 'boolean'
+  | 'date' // YYYY-MM-DD
+  | 'tax_year' // YYYY-YY
+  | 'year' // 4-digit calendar year
+  | 'string[]' // JSON array of strings (body) or comma-separated (query)
+  | 'object'
+  | 'array';
+
+export type ParamErrorCode =
+  | 'invalid_parameter'
+  | 'bad_request'
+  | 'invalid_region'
+  | 'invalid_tax_year'
+  | 'invalid_year'
+  | 'invalid_type';
+
+export interface ParamSpec {
+  name: string;
+  type: ParamType;
+  description: string;
+  required?: boolean;
+  default?: string | number | boolean;
+  /** Inclusive numeric bounds (numbers) or item count bounds (arrays). */
+  min?: number;
+  max?: number;
+  minLength?: number;
+  enum?: readonly string[];
+  /** Enumerations compared without case (e.g. council tax band). The canonical spelling is passed on. */
+  caseInsensitive?: boolean;
+  /** Error code when the value is invalid (default: invalid_parameter for query/path, bad_request for body). */
+  error?: ParamErrorCode;
+  /** HTTP status for that error when it differs from the code's usual status (collisions dates: 422). */
+  errorStatus?: number;
+}
+
+export type Domain = 'tax' | 'property' | 'companies' | 'vehicles' | 'calendar';
+
+export interface LocalSpec {
+  /** The handler, imported only when the route is called locally. */
+  handler: () => Promise<Handler>;
+  /** Mirror datasets the handler reads (none for calculators and shipped reference data). */
+  datasets?: readonly string[];
+}
+
+export interface RouteSpec {
+  /** Stable identifier, e.g. `tax.take-home.calculate`. */
+  id: string;
+  method: HttpMethod;
+  /** Path pattern with `{param}` segments, e.g. `/v1/tax/income/bands/{tax_year}`. */
+  path: string;
+  domain: Domain;
+  summary: string;
+  pathParams?: ParamSpec[];
+  query?: ParamSpec[];
+  /** Body fields (POST). `bodyDocument` routes validate their own body (VAT return: VALIDATION_ERROR). */
+  body?: ParamSpec[];
+  bodyDocument?: boolean;
+  /** At least one of these query params is required (price-paid search). */
+  requireOneOf?: readonly string[];
+  /** Credits per call (spec doc 1 §8: GET 1, POST 10). */
+  cost: number;
+  /** `top`: top-level `pagination`; `inner`: `data.pagination` (price-paid). */
+  pagination?: 'top' | 'inner';
+  /** Dotted path (inside `data`) of the main record list, for table/ndjson/csv output. */
+  records?: string;
+  /** Error codes this route can answer with (besides auth, credits, rate limit). */
+  errors: readonly string[];
+  local?: LocalSpec;
+  notes?: string;
+}

@@ -1,0 +1,166 @@
+/** /v1/property routes (spec doc 2 §4 "Designations", "House price index", "Council tax", "Sold prices"). */
+import type { ParamSpec, RouteSpec } from '../route.js';
+import { GET_COST, page, paging } from './common.js';
+
+const property = () => import('../../domains/property/handlers.js');
+
+const designationQuery: ParamSpec[] = [
+  { name: 'name', type: 'string', description: 'case-insensitive literal name prefix' },
+  { name: 'organisation_entity', type: 'integer', description: 'exact organisation entity id' },
+  { name: 'min_lat', type: 'number', min: -90, max: 90, description: 'south bound (WGS84); all four bounds together' },
+  { name: 'max_lat', type: 'number', min: -90, max: 90, description: 'north bound' },
+  { name: 'min_lng', type: 'number', min: -180, max: 180, description: 'west bound' },
+  { name: 'max_lng', type: 'number', min: -180, max: 180, description: 'east bound' },
+  ...paging,
+];
+
+function designation(kind: 'listed-buildings' | 'conservation-areas', label: string): RouteSpec[] {
+  const dataset = kind;
+  return [
+    {
+      id: `property.${kind}.list`,
+      method: 'GET',
+      path: `/v1/property/${kind}`,
+      domain: 'property',
+      summary: `${label}: search by name prefix, organisation or bounding box`,
+      query: designationQuery,
+      cost: GET_COST,
+      pagination: 'top',
+      errors: ['invalid_parameter'],
+      local: { handler: () => property().then((m) => m.designationList(kind)), datasets: [dataset] },
+    },
+    {
+      id: `property.${kind}.get`,
+      method: 'GET',
+      path: `/v1/property/${kind}/{entity_id}`,
+      domain: 'property',
+      summary: `${label}: one entity`,
+      pathParams: [{ name: 'entity_id', type: 'integer', description: 'platform entity id' }],
+      cost: GET_COST,
+      errors: ['invalid_parameter', 'not_found'],
+      local: { handler: () => property().then((m) => m.designationGet(kind)), datasets: [dataset] },
+    },
+  ];
+}
+
+const propertyTypes = ['detached', 'semi_detached', 'terraced', 'flat'] as const;
+
+export const propertyRoutes: RouteSpec[] = [
+  ...designation('listed-buildings', 'Listed buildings'),
+  ...designation('conservation-areas', 'Conservation areas'),
+  {
+    id: 'property.hpi',
+    method: 'GET',
+    path: '/v1/property/hpi',
+    domain: 'property',
+    summary: 'UK house price index by region and month',
+    query: [
+      { name: 'region', type: 'string', description: 'region name (case-insensitive) or official area code' },
+      { name: 'from', type: 'date', description: 'inclusive start month YYYY-MM-DD' },
+      { name: 'to', type: 'date', description: 'inclusive end month YYYY-MM-DD' },
+      ...paging,
+    ],
+    cost: GET_COST,
+    pagination: 'top',
+    errors: ['invalid_parameter'],
+    local: { handler: () => property().then((m) => m.hpi), datasets: ['hpi'] },
+  },
+  {
+    id: 'property.hpi.regions',
+    method: 'GET',
+    path: '/v1/property/hpi/regions',
+    domain: 'property',
+    summary: 'Regions of the house price index',
+    cost: GET_COST,
+    errors: [],
+    local: { handler: () => property().then((m) => m.hpiRegions), datasets: ['hpi'] },
+  },
+  {
+    id: 'property.council-tax',
+    method: 'GET',
+    path: '/v1/property/council-tax',
+    domain: 'property',
+    summary: 'Council tax by billing authority and band',
+    query: [
+      { name: 'authority_code', type: 'string', description: 'exact billing-authority code' },
+      { name: 'authority_name', type: 'string', description: 'case-insensitive partial name' },
+      { name: 'band', type: 'string', enum: ['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H'], caseInsensitive: true, description: 'A to H' },
+      { name: 'financial_year', type: 'string', description: 'financial year YYYY-YY' },
+      ...paging,
+    ],
+    cost: GET_COST,
+    pagination: 'top',
+    errors: ['invalid_parameter'],
+    local: { handler: () => property().then((m) => m.councilTax), datasets: ['council-tax'] },
+  },
+  {
+    id: 'property.price-paid.search',
+    method: 'GET',
+    path: '/v1/property/price-paid/search',
+    domain: 'property',
+    summary: 'Sold prices by postcode (full or partial), town or district',
+    query: [
+      { name: 'postcode', type: 'string', description: 'full or partial postcode' },
+      { name: 'town', type: 'string', description: 'town or city' },
+      { name: 'district', type: 'string', description: 'local authority district' },
+      { name: 'property_type', type: 'string', enum: propertyTypes, description: 'detached, semi_detached, terraced or flat' },
+      page,
+    ],
+    requireOneOf: ['postcode', 'town', 'district'],
+    cost: GET_COST,
+    pagination: 'inner',
+    records: 'transactions',
+    errors: ['invalid_parameter'],
+    local: { handler: () => property().then((m) => m.pricePaidSearch), datasets: ['price-paid'] },
+  },
+  {
+    id: 'property.price-paid.address',
+    method: 'GET',
+    path: '/v1/property/price-paid/address',
+    domain: 'property',
+    summary: 'Sale history of a property or a street',
+    query: [
+      { name: 'street', type: 'string', required: true, description: 'street name' },
+      { name: 'number', type: 'string', description: 'house number or name' },
+      { name: 'postcode', type: 'string', description: 'narrows results' },
+      { name: 'town', type: 'string', description: 'town' },
+      { name: 'from', type: 'date', description: 'start date YYYY-MM-DD' },
+      { name: 'to', type: 'date', description: 'end date YYYY-MM-DD' },
+      page,
+    ],
+    cost: GET_COST,
+    pagination: 'inner',
+    records: 'transactions',
+    errors: ['invalid_parameter'],
+    local: { handler: () => property().then((m) => m.pricePaidAddress), datasets: ['price-paid'] },
+  },
+  {
+    id: 'property.price-paid.statistics',
+    method: 'GET',
+    path: '/v1/property/price-paid/statistics',
+    domain: 'property',
+    summary: 'Sold-price statistics for an area',
+    query: [
+      { name: 'postcode', type: 'string', description: 'full or partial postcode' },
+      { name: 'town', type: 'string', description: 'town or city' },
+      { name: 'district', type: 'string', description: 'local authority district' },
+      { name: 'from', type: 'date', description: 'start date YYYY-MM-DD' },
+      { name: 'to', type: 'date', description: 'end date YYYY-MM-DD' },
+    ],
+    requireOneOf: ['postcode', 'town', 'district'],
+    cost: GET_COST,
+    errors: ['invalid_parameter'],
+    local: { handler: () => property().then((m) => m.pricePaidStatistics), datasets: ['price-paid'] },
+  },
+  {
+    id: 'property.price-paid.get',
+    method: 'GET',
+    path: '/v1/property/price-paid/{id}',
+    domain: 'property',
+    summary: 'One sold-price transaction by UUID',
+    pathParams: [{ name: 'id', type: 'string', description: 'transaction UUID' }],
+    cost: GET_COST,
+    errors: ['not_found'],
+    local: { handler: () => property().then((m) => m.pricePaidGet), datasets: ['price-paid'] },
+  },
+];

@@ -1,0 +1,98 @@
+/**
+ * The v1 response envelope and the shapes every backend and handler shares.
+ * Spec: ../shared/spec/1-overview-auth-errors-limits.md §1 (conventions) and §7 (errors).
+ */
+
+export const API_VERSION = 'v1' as const;
+export const OGL = 'Open Government Licence v3.0' as const;
+
+export interface Meta {
+  api_version: 'v1';
+  licence?: string;
+  source?: string;
+  source_url?: string;
+  /** Local answers also carry the data's as-of date (issue 5). */
+  as_of?: string;
+  [key: string]: unknown;
+}
+
+export interface Pagination {
+  total: number;
+  page: number;
+  per_page: number;
+  total_pages: number;
+}
+
+export interface SuccessEnvelope<T = unknown> {
+  data: T;
+  meta: Meta;
+  pagination?: Pagination;
+}
+
+export interface ErrorDetail {
+  field: string;
+  code: string;
+  message: string;
+}
+
+export interface ErrorBody {
+  code: string;
+  message: string;
+  documentation_url: string;
+  details?: ErrorDetail[];
+}
+
+export interface ErrorEnvelope {
+  error: ErrorBody;
+}
+
+export type Envelope = SuccessEnvelope | ErrorEnvelope;
+
+export function isErrorEnvelope(e: unknown): e is ErrorEnvelope {
+  return typeof e === 'object' && e !== null && 'error' in e && typeof (e as ErrorEnvelope).error === 'object';
+}
+
+export type HttpMethod = 'GET' | 'POST';
+
+/** A call of one route, after path matching, before validation. Query values are raw strings. */
+export interface RouteCall {
+  method: HttpMethod;
+  /** Concrete path, e.g. /v1/tax/income/bands/2024-25 (no query string). */
+  path: string;
+  query: Record<string, string | string[]>;
+  body?: unknown;
+}
+
+/** What a handler receives: validated, typed parameters. */
+export interface HandlerRequest {
+  /** Path parameters after validation and coercion. */
+  params: Record<string, unknown>;
+  /** Query parameters after validation, coercion and defaults. */
+  query: Record<string, unknown>;
+  /** Body after (shallow) validation; handlers do their own deep validation. */
+  body: any;
+}
+
+/** What a local handler may use. Built lazily by the local backend; nothing here loads DuckDB until asked. */
+export interface HandlerContext {
+  /** The clock (injected in tests). */
+  now(): Date;
+  /** Environment variables (injected in tests). */
+  env: Record<string, string | undefined>;
+  /** Directory holding the mirror's dataset files. */
+  mirrorDir: string;
+  /** Directory for downloads and other cache. */
+  cacheDir: string;
+}
+
+export type Handler = (req: HandlerRequest, ctx: HandlerContext) => Promise<SuccessEnvelope> | SuccessEnvelope;
+
+/** The answer of a backend for one call. */
+export interface CallResult {
+  status: number;
+  envelope: Envelope;
+  source: 'live' | 'local';
+  /** Live only: response headers of interest (rate limit, credits). Never contains the key. */
+  headers?: Record<string, string>;
+  credits?: { remaining?: number; cost?: number };
+}

@@ -1,0 +1,212 @@
+/**
+ * Validation in one place: path, query and body parameters of a route call are checked and coerced
+ * here, before any data or network is touched, producing the spec's error envelope codes.
+ */
+import { ApiError } from './errors.js';
+import type { ParamSpec, RouteSpec } from './route.js';
+import type { HandlerRequest } from './types.js';
+
+const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
+const TAX_YEAR_RE = /^(\d{4})-(\d{2})$/;
+const YEAR_RE = /^\d{4}$/;
+const INT_RE = /^-?\d+$/;
+const NUM_RE = /^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
+
+export function isValidDate(s: string): boolean {
+  if (!DATE_RE.test(s)) return false;
+  const d = new Date(`${s}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
+}
+
+/** `YYYY-YY` where YY is the year after YYYY (e.g. 2025-26, 1999-00). */
+export function isValidTaxYear(s: string): boolean {
+  const m = TAX_YEAR_RE.exec(s);
+  if (!m) return false;
+  return (Number(m[1]) + 1) % 100 === Number(m[2]);
+}
+
+type Where = 'path' | 'query' | 'body';
+
+function fail(spec: ParamSpec, where: Where, message: string): never {
+  const code = spec.error ?? (where === 'body' ? 'bad_request' : 'invalid_parameter');
+  const status =
+    spec.errorStatus ??
+    (code === 'invalid_tax_year' ? 404 : code === 'invalid_type' ? 422 : 400);
+  throw new ApiError(status, code, message);
+}
+
+function describe(where: Where, name: string): string {
+  return where === 'body' ? `field '${name}'` : `parameter '${name}'`;
+}
+
+/** Coerce a raw query/path string to the spec's type, or throw the spec's error. */
+function coerceString(spec: ParamSpec, raw: string, where: Where): unknown {
+  const what = describe(where, spec.name);
+  switch (spec.type) {
+    case 'integer': {
+      if (!INT_RE.test(raw.trim())) fail(spec, where, `Invalid ${what}: '${raw}' is not an integer.`);
+      return checkNumber(spec, Number(raw), where);
+    }
+    case 'number': {
+      if (!NUM_RE.test(raw.trim())) fail(spec, where, `Invalid ${what}: '${raw}' is not a number.`);
+      return checkNumber(spec, Number(raw), where);
+    }
+    case 'boolean': {
+      const v = raw.toLowerCase();
+      if (v === 'true' || v === '1') return true;
+      if (v === 'false' || v === '0') return false;
+      return fail(spec, where, `Invalid ${what}: '${raw}' is not true or false.`);
+    }
+    case 'string[]':
+      return checkArray(spec, raw.split(',').map((s) => s.trim()).filter(Boolean), where);
+    default:
+      return checkString(spec, raw, where);
+  }
+}
+
+function checkNumber(spec: ParamSpec, n: number, where: Where): number {
+  const what = describe(where, spec.name);
+  if (!Number.isFinite(n)) fail(spec, where, `Invalid ${what}: not a finite number.`);
+  if (spec.min !== undefined && n < spec.min) fail(spec, where, `Invalid ${what}: must be at least ${spec.min}.`);
+  if (spec.max !== undefined && n > spec.max) fail(spec, where, `Invalid ${what}: must be at most ${spec.max}.`);
+  return n;
+}
+
+function checkString(spec: ParamSpec, s: string, where: Where): string {
+  const what = describe(where, spec.name);
+  switch (spec.type) {
+    case 'date':
+      if (!isValidDate(s)) fail(spec, where, `Invalid ${what}: '${s}'. Invalid date format. Use YYYY-MM-DD.`);
+      return s;
+    case 'tax_year':
+      if (!isValidTaxYear(s)) fail(spec, where, `Tax year '${s}' not found. Use the format YYYY-YY, e.g. 2025-26.`);
+      return s;
+    case 'year':
+      if (!YEAR_RE.test(s)) fail(spec, where, `Invalid ${what}: '${s}' is not a 4-digit year.`);
+      return s;
+  }
+  if (spec.minLength !== undefined && s.length < spec.minLength)
+    fail(spec, where, `Invalid ${what}: must be at least ${spec.minLength} characters.`);
+  if (spec.enum) {
+    const hit = spec.caseInsensitive
+      ? spec.enum.find((e) => e.toLowerCase() === s.toLowerCase())
+      : spec.enum.find((e) => e === s);
+    if (hit === undefined) fail(spec, where, `Invalid ${what}: '${s}'. Allowed: ${spec.enum.join(', ')}.`);
+    return hit;
+  }
+  return s;
+}
+
+function checkArray(spec: ParamSpec, items: unknown[], where: Where): unknown[] {
+  const what = describe(where, spec.name);
+  if (spec.min !== undefined && items.length < spec.min)
+    fail(spec, where, `Invalid ${what}: needs at least ${spec.min} item(s).`);
+  if (spec.max !== undefined && items.length > spec.max)
+    fail(spec, where, `Invalid ${what}: allows at most ${spec.max} item(s).`);
+  if (spec.type === 'string[]') {
+    return items.map((it, i) => {
+      if (typeof it !== 'string') fail(spec, where, `Invalid ${what}: item ${i} is not a string.`);
+      return spec.enum ? checkString({ ...spec, type: 'string' }, it, where) : it;
+    });
+  }
+  return items;
+}
+
+/** Check one JSON body value against its spec. */
+function checkBodyValue(spec: ParamSpec, v: unknown): unknown {
+  const what = describe('body', spec.name);
+  switch (spec.type) {
+    case 'integer':
+      if (typeof v !== 'number' || !Number.isInteger(v)) fail(spec, 'body', `Invalid ${what}: must be an integer.`);
+      return checkNumber(spec, v, 'body');
+    case 'number':
+      if (typeof v !== 'number') fail(spec, 'body', `Invalid ${what}: must be a number.`);
+      return checkNumber(spec, v, 'body');
+    case 'boolean':
+      if (typeof v !== 'boolean') fail(spec, 'body', `Invalid ${what}: must be true or false.`);
+      return v;
+    case 'string[]':
+    case 'array':
+      if (!Array.isArray(v)) fail(spec, 'body', `Invalid ${what}: must be an array.`);
+      return checkArray(spec, v, 'body');
+    case 'object':
+      if (typeof v !== 'object' || v === null || Array.isArray(v)) fail(spec, 'body', `Invalid ${what}: must be an object.`);
+      return v;
+    default:
+      if (typeof v !== 'string') fail(spec, 'body', `Invalid ${what}: must be a string.`);
+      return checkString(spec, v, 'body');
+  }
+}
+
+/** Validate a JSON object against body field specs; unknown fields are ignored as the API does. */
+export function validateBodyFields(specs: readonly ParamSpec[], body: unknown): Record<string, unknown> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new ApiError(400, 'bad_request', 'Request body must be a JSON object.');
+  }
+  const src = body as Record<string, unknown>;
+  const out: Record<string, unknown> = { ...src };
+  for (const spec of specs) {
+    const v = src[spec.name];
+    if (v === undefined || v === null) {
+      if (spec.required) {
+        throw new ApiError(400, 'bad_request', `Missing required field '${spec.name}'.`);
+      }
+      if (spec.default !== undefined) out[spec.name] = spec.default;
+      else delete out[spec.name];
+      continue;
+    }
+    out[spec.name] = checkBodyValue(spec, v);
+  }
+  return out;
+}
+
+/** Split a pattern path into segments; `{x}` segments are parameters. */
+export function matchPath(pattern: string, path: string): Record<string, string> | null {
+  const ps = pattern.split('/');
+  const xs = path.split('/');
+  if (ps.length !== xs.length) return null;
+  const out: Record<string, string> = {};
+  for (let i = 0; i < ps.length; i++) {
+    const p = ps[i]!;
+    const x = xs[i]!;
+    if (p.startsWith('{') && p.endsWith('}')) {
+      if (x === '') return null;
+      out[p.slice(1, -1)] = decodeURIComponent(x);
+    } else if (p !== x) return null;
+  }
+  return out;
+}
+
+/** Validate a matched call: path params, query, body. Throws ApiError with the spec's codes. */
+export function validateCall(
+  route: RouteSpec,
+  pathValues: Record<string, string>,
+  query: Record<string, string | string[]>,
+  body: unknown,
+): HandlerRequest {
+  const params: Record<string, unknown> = {};
+  for (const spec of route.pathParams ?? []) {
+    const raw = pathValues[spec.name];
+    if (raw === undefined) fail(spec, 'path', `Missing path parameter '${spec.name}'.`);
+    params[spec.name] = coerceString(spec, raw, 'path');
+  }
+  const q: Record<string, unknown> = {};
+  for (const spec of route.query ?? []) {
+    let raw = query[spec.name];
+    if (Array.isArray(raw)) raw = spec.type === 'string[]' ? raw.join(',') : raw[raw.length - 1];
+    if (raw === undefined || raw === '') {
+      if (spec.required) fail(spec, 'query', `Missing required parameter '${spec.name}'.`);
+      if (spec.default !== undefined) q[spec.name] = spec.default;
+      continue;
+    }
+    q[spec.name] = coerceString(spec, raw, 'query');
+  }
+  if (route.requireOneOf && !route.requireOneOf.some((k) => q[k] !== undefined)) {
+    throw new ApiError(400, 'invalid_parameter', `One of ${route.requireOneOf.map((k) => `'${k}'`).join(', ')} is required.`);
+  }
+  let b: unknown = body;
+  if (route.method === 'POST' && !route.bodyDocument) {
+    b = validateBodyFields(route.body ?? [], body ?? {});
+  }
+  return { params, query: q, body: b };
+}

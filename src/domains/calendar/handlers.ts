@@ -1,0 +1,8 @@
+// SCAFFOLD: replaced by the real handlers (work in progress this session).
+import { ApiError } from '../../contract/errors.js';
+import type { Handler } from '../../contract/types.js';
+
+export const bankHolidays: Handler = () => { throw new ApiError(503, 'not_available_offline', 'not built yet'); };
+export const bankHolidaysNext: Handler = () => { throw new ApiError(503, 'not_available_offline', 'not built yet'); };
+export const bankHolidaysYear: Handler = () => { throw new ApiError(503, 'not_available_offline', 'not built yet'); };
+export const regions: Handler = () => { throw new ApiError(503, 'not_available_offline', 'not built yet'); };
