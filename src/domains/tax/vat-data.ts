@@ -6,7 +6,7 @@
  * (substituted by SI 2010/2940 reg 4 from 4 Jan 2011): lower case, "'s" -> "s", every run of other
  * non-alphanumerics -> "_". The 16.5% limited cost business category (from 1 Apr 2017) is `limited_cost_business`.
  */
-import Decimal from 'decimal.js';
+import { Decimal } from 'decimal.js';
 import { loadData } from '../../data.js';
 
 export type Source = string | string[];
