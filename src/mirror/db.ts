@@ -1,0 +1,172 @@
+/**
+ * Read-only access to dataset files. DuckDB is imported lazily, on the first query, so commands that
+ * never touch the mirror do not pay for loading it.
+ */
+import type { DuckDBConnection, DuckDBInstance, DuckDBValue, DuckDBValueConverter } from '@duckdb/node-api';
+import { statSync } from 'node:fs';
+import { meta } from '../contract/envelope.js';
+import type { Meta } from '../contract/types.js';
+import { datasetInfo } from './catalog.js';
+import { datasetNotSynced } from './errors.js';
+import { datasetPath, isDatasetPresent } from './paths.js';
+
+type Duck = typeof import('@duckdb/node-api');
+let duckPromise: Promise<Duck> | undefined;
+export function loadDuckDB(): Promise<Duck> {
+  return (duckPromise ??= import('@duckdb/node-api'));
+}
+
+/** A JSON-friendly value: what `query` returns for each column. */
+export type Row = Record<string, unknown>;
+/** Values that may be bound to `?` / `$n` parameters. */
+export type Param = string | number | boolean | null | bigint | Date;
+
+interface Open {
+  instance: DuckDBInstance;
+  conn: DuckDBConnection;
+  /** Identity of the file when opened: a sync renames a new file over it (new inode). */
+  ino: number;
+  mtimeMs: number;
+}
+const opened = new Map<string, Promise<Open>>();
+
+/**
+ * Open a dataset file read-only (one instance per file per process, cached). When a sync has swapped a
+ * new file into place since, the next call opens the new file; the old instance keeps answering queries
+ * already in flight (the renamed-over inode stays readable until closed).
+ * Throws ApiError 503 `dataset_not_synced` when the dataset has no file.
+ */
+export async function openDataset(name: string, mirrorDir: string): Promise<DuckDBConnection> {
+  const path = datasetPath(name, mirrorDir);
+  if (!isDatasetPresent(name, mirrorDir)) throw datasetNotSynced(name);
+  const st = statSync(path);
+  const cached = opened.get(path);
+  if (cached) {
+    const o = await cached.catch(() => undefined);
+    if (o && o.ino === st.ino && o.mtimeMs === st.mtimeMs) return o.conn;
+    opened.delete(path);
+  }
+  const p = (async (): Promise<Open> => {
+    const duck = await loadDuckDB();
+    const instance = await duck.DuckDBInstance.create(path, { access_mode: 'READ_ONLY' });
+    const conn = await instance.connect();
+    return { instance, conn, ino: st.ino, mtimeMs: st.mtimeMs };
+  })();
+  opened.set(path, p);
+  try {
+    return (await p).conn;
+  } catch (e) {
+    opened.delete(path);
+    throw e;
+  }
+}
+
+/** Close every cached dataset instance (tests, and before a process exits in `serve`). */
+export async function closeAll(): Promise<void> {
+  const all = [...opened.values()];
+  opened.clear();
+  for (const p of all) {
+    try {
+      const o = await p;
+      o.conn.closeSync();
+      o.instance.closeSync();
+    } catch {
+      /* already gone */
+    }
+  }
+}
+
+let converter: DuckDBValueConverter<unknown> | undefined;
+/**
+ * JSON-friendly values: BIGINT/HUGEINT/UBIGINT → number, DECIMAL → number, DATE → 'YYYY-MM-DD',
+ * TIMESTAMP(_TZ/_S/_MS/_NS) → ISO 8601 UTC, UUID → lowercase string, everything else as DuckDB's JSON converter.
+ */
+async function jsonConverter(): Promise<DuckDBValueConverter<unknown>> {
+  if (converter) return converter;
+  const d = await loadDuckDB();
+  const T = d.DuckDBTypeId;
+  const toNumber = (v: DuckDBValue): number => Number(v as bigint);
+  const toIso = (v: DuckDBValue): string => {
+    const s = String(v);
+    // DuckDB renders 'YYYY-MM-DD HH:MM:SS[.ffffff][+00]'; go through Date for a canonical ISO string.
+    const date = new Date(s.replace(' ', 'T').replace(/(\+00(:?00)?)?$/, 'Z'));
+    return Number.isNaN(date.getTime()) ? s : date.toISOString();
+  };
+  const base = (d as unknown as { JsonDuckDBValueConverter: DuckDBValueConverter<unknown> }).JsonDuckDBValueConverter;
+  const overrides: Partial<Record<number, DuckDBValueConverter<unknown>>> = {
+    [T.BIGINT]: toNumber,
+    [T.UBIGINT]: toNumber,
+    [T.HUGEINT]: toNumber,
+    [T.UHUGEINT]: toNumber,
+    [T.DECIMAL]: (v) => d.doubleFromDecimalValue(v),
+    [T.DATE]: (v) => String(v),
+    [T.TIMESTAMP]: toIso,
+    [T.TIMESTAMP_S]: toIso,
+    [T.TIMESTAMP_MS]: toIso,
+    [T.TIMESTAMP_NS]: toIso,
+    [T.TIMESTAMP_TZ]: (v) => d.dateFromTimestampTZValue(v).toISOString(),
+  };
+  converter = (value, type, self) => {
+    if (value === null) return null;
+    const o = overrides[type.typeId];
+    return o ? o(value, type, self) : base(value, type, self);
+  };
+  return converter;
+}
+
+function bindable(p: Param): DuckDBValue {
+  if (p instanceof Date) return p.toISOString();
+  return p as DuckDBValue;
+}
+
+/** Run a parameterised query (`?` or `$1` placeholders) and return JSON-friendly row objects. */
+export async function query<T extends Row = Row>(conn: DuckDBConnection, sql: string, params: Param[] = []): Promise<T[]> {
+  const conv = await jsonConverter();
+  const reader = await conn.runAndReadAll(sql, params.map(bindable));
+  return reader.convertRowObjects(conv) as T[];
+}
+
+/** First row or undefined. */
+export async function queryOne<T extends Row = Row>(conn: DuckDBConnection, sql: string, params: Param[] = []): Promise<T | undefined> {
+  return (await query<T>(conn, sql, params))[0];
+}
+
+export interface SyncLogEntry {
+  dataset: string;
+  source_url: string | null;
+  published: string | null;
+  sha256: string | null;
+  bytes: number | null;
+  rows_loaded: number;
+  rows_rejected: number;
+  rows_total: number | null;
+  duration_ms: number;
+  mode: 'full' | 'incremental';
+  as_of: string | null;
+  synced_at: string;
+  files: string | null;
+  tool_version: string | null;
+}
+
+/** The newest sync_log row of an open dataset file. */
+export async function lastSync(conn: DuckDBConnection): Promise<SyncLogEntry | undefined> {
+  try {
+    return await queryOne<SyncLogEntry & Row>(conn, 'SELECT * FROM sync_log ORDER BY synced_at DESC LIMIT 1');
+  } catch {
+    return undefined;
+  }
+}
+
+const provenanceCache = new WeakMap<DuckDBConnection, Meta>();
+/** `meta` for a local answer: api_version, licence, source, source_url, and as_of from the sync_log. */
+export async function provenanceMeta(name: string, conn: DuckDBConnection, extra: Record<string, unknown> = {}): Promise<Meta> {
+  let base = provenanceCache.get(conn);
+  if (!base) {
+    const info = datasetInfo(name);
+    const log = await lastSync(conn);
+    const asOf = log?.as_of ?? log?.published ?? (log?.synced_at ? log.synced_at.slice(0, 10) : undefined);
+    base = meta({ licence: info.licence, source: info.publisher, source_url: info.sourceUrl, ...(asOf ? { as_of: asOf } : {}) });
+    provenanceCache.set(conn, base);
+  }
+  return { ...base, ...extra };
+}

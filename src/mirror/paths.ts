@@ -1,0 +1,52 @@
+/**
+ * Where the mirror lives. No DuckDB here: this module is cheap to import (used by `--source auto`).
+ *
+ *   data dir   env PUBLICDATA_DATA_DIR, else env-paths('publicdata', {suffix: ''}).data
+ *   mirror dir <data dir>/mirror            one DuckDB file per dataset (e.g. price_paid.duckdb)
+ *   cache dir  env PUBLICDATA_CACHE_DIR, else <data dir>/cache when PUBLICDATA_DATA_DIR is set,
+ *              else env-paths('publicdata', {suffix: ''}).cache   (downloads, resumable `.part` files)
+ */
+import envPaths from 'env-paths';
+import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { datasetInfo } from './catalog.js';
+
+export type Env = Record<string, string | undefined>;
+
+let defaults: { data: string; cache: string } | undefined;
+function osPaths(): { data: string; cache: string } {
+  if (!defaults) {
+    const p = envPaths('publicdata', { suffix: '' });
+    defaults = { data: p.data, cache: p.cache };
+  }
+  return defaults;
+}
+
+export function dataDir(env: Env = process.env): string {
+  return env.PUBLICDATA_DATA_DIR || osPaths().data;
+}
+
+export function mirrorDir(env: Env = process.env): string {
+  return join(dataDir(env), 'mirror');
+}
+
+export function cacheDir(env: Env = process.env): string {
+  if (env.PUBLICDATA_CACHE_DIR) return env.PUBLICDATA_CACHE_DIR;
+  if (env.PUBLICDATA_DATA_DIR) return join(env.PUBLICDATA_DATA_DIR, 'cache');
+  return osPaths().cache;
+}
+
+/** Absolute path of a dataset's DuckDB file (whether or not it exists). */
+export function datasetPath(name: string, dir: string): string {
+  return join(dir, datasetInfo(name).file);
+}
+
+/** Cheap check (one stat) that a dataset has been synced: its file exists and is not empty. */
+export function isDatasetPresent(name: string, dir: string): boolean {
+  try {
+    const p = datasetPath(name, dir);
+    return existsSync(p) && statSync(p).size > 0;
+  } catch {
+    return false;
+  }
+}

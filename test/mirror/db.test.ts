@@ -1,0 +1,82 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DuckDBInstance } from '@duckdb/node-api';
+import {
+  cacheDir, closeAll, dataDir, datasetNotSynced, datasetPath, isDatasetPresent, mirrorDir, openDataset,
+  provenanceMeta, query, SYNC_LOG_DDL, REJECTS_DDL,
+} from '../../src/mirror/index.js';
+import { ApiError } from '../../src/contract/errors.js';
+
+let dir: string;
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'pd-mirror-'));
+  const db = await DuckDBInstance.create(join(dir, 'price_paid.duckdb'));
+  const c = await db.connect();
+  await c.run(SYNC_LOG_DDL);
+  await c.run(REJECTS_DDL);
+  await c.run(`CREATE TABLE t AS SELECT 9007199254740991::BIGINT AS big, 12::HUGEINT AS huge, 1.25::DECIMAL(6,2) AS dec,
+     DATE '2024-11-15' AS d, TIMESTAMP '2026-11-21 10:11:12.5' AS ts, '{5BBE9CB3-6332-4EB0-9CD3-8737CEA4A65A}'::UUID AS u,
+     NULL::INTEGER AS n, 'x' AS s, 3 AS i`);
+  await c.run(`INSERT INTO sync_log (dataset, rows_loaded, rows_rejected, duration_ms, mode, as_of, synced_at)
+     VALUES ('price-paid', 1, 0, 5, 'full', DATE '2026-10-31', TIMESTAMP '2026-11-20 08:00:00'),
+            ('price-paid', 1, 0, 5, 'full', DATE '2026-09-30', TIMESTAMP '2026-10-20 08:00:00')`);
+  await c.run('CHECKPOINT');
+  c.closeSync();
+  db.closeSync();
+});
+afterAll(async () => {
+  await closeAll();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('mirror paths', () => {
+  it('uses PUBLICDATA_DATA_DIR', () => {
+    const env = { PUBLICDATA_DATA_DIR: '/x/data' };
+    expect(dataDir(env)).toBe('/x/data');
+    expect(mirrorDir(env)).toBe('/x/data/mirror');
+    expect(cacheDir(env)).toBe('/x/data/cache');
+    expect(cacheDir({ ...env, PUBLICDATA_CACHE_DIR: '/c' })).toBe('/c');
+    expect(dataDir({})).toMatch(/publicdata$/);
+  });
+  it('isDatasetPresent is a cheap file check', () => {
+    expect(isDatasetPresent('price-paid', dir)).toBe(true);
+    expect(isDatasetPresent('hpi', dir)).toBe(false);
+    expect(datasetPath('council-tax', dir)).toBe(join(dir, 'council_tax.duckdb'));
+  });
+});
+
+describe('openDataset / query', () => {
+  it('converts values to JSON-friendly types', async () => {
+    const conn = await openDataset('price-paid', dir);
+    const [row] = await query(conn, 'SELECT * FROM t WHERE s = ? AND i = $2', ['x', 3]);
+    expect(row).toEqual({
+      big: 9007199254740991, huge: 12, dec: 1.25, d: '2024-11-15', ts: '2026-11-21T10:11:12.500Z',
+      u: '5bbe9cb3-6332-4eb0-9cd3-8737cea4a65a', n: null, s: 'x', i: 3,
+    });
+    expect(JSON.parse(JSON.stringify(row))).toEqual(row);
+  });
+  it('is read-only and cached', async () => {
+    const a = await openDataset('price-paid', dir);
+    const b = await openDataset('price-paid', dir);
+    expect(a).toBe(b);
+    await expect(a.run('CREATE TABLE z (a INT)')).rejects.toThrow(/read-only/i);
+  });
+  it('missing dataset → 503 dataset_not_synced naming the sync command', async () => {
+    await expect(openDataset('hpi', dir)).rejects.toBeInstanceOf(ApiError);
+    const e = datasetNotSynced('price-paid');
+    expect(e.status).toBe(503);
+    expect(e.code).toBe('dataset_not_synced');
+    expect(e.message).toContain("publicdata sync price-paid");
+    expect(e.message).toContain('5 GB');
+    expect(e.message).toMatch(/API key|PUBLICDATA_API_KEY/);
+  });
+  it('provenanceMeta takes as_of from the newest sync_log row', async () => {
+    const conn = await openDataset('price-paid', dir);
+    expect(await provenanceMeta('price-paid', conn)).toEqual({
+      api_version: 'v1', licence: 'Open Government Licence v3.0', source: 'HM Land Registry',
+      source_url: 'https://www.gov.uk/government/collections/price-paid-data', as_of: '2026-10-31',
+    });
+  });
+});
