@@ -1,0 +1,189 @@
+/**
+ * API key resolution and storage, and the helpers that keep a key out of every line we print.
+ *
+ * Precedence: env `PUBLICDATA_API_KEY`, else `<config dir>/config.json` written by `publicdata auth login`.
+ * The config dir is `PUBLICDATA_CONFIG_DIR` when set, else env-paths('publicdata', {suffix: ''}).config
+ * (Linux: `$XDG_CONFIG_HOME/publicdata` or `~/.config/publicdata`). The file is written atomically
+ * (temp file + rename) with mode 0600 inside a directory created with mode 0700.
+ */
+import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import envPaths from 'env-paths';
+
+export type Env = Record<string, string | undefined>;
+export type KeyKind = 'test' | 'live' | 'unknown';
+export type KeySource = 'env' | 'config';
+
+export const CONFIG_FILE = 'config.json';
+const TEST_PREFIX = 'gd_test_';
+const LIVE_PREFIX = 'gd_live_';
+
+export class KeyFormatError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'KeyFormatError';
+  }
+}
+
+/** The directory holding config.json. */
+export function configDir(env: Env = process.env): string {
+  const override = env.PUBLICDATA_CONFIG_DIR?.trim();
+  return override ? override : envPaths('publicdata', { suffix: '' }).config;
+}
+
+export function configPath(env: Env = process.env): string {
+  return join(configDir(env), CONFIG_FILE);
+}
+
+/** Loose format check: non-empty, no whitespace or control characters. Returns a problem or undefined. */
+export function keyProblem(key: string): string | undefined {
+  if (key.length === 0) return 'the key is empty';
+  // eslint-disable-next-line no-control-regex
+  if (/[\s\u0000-\u001f\u007f]/.test(key)) return 'the key contains whitespace or control characters';
+  if (key.length > 512) return 'the key is implausibly long';
+  return undefined;
+}
+
+export function keyKind(key: string): KeyKind {
+  if (key.startsWith(TEST_PREFIX)) return 'test';
+  if (key.startsWith(LIVE_PREFIX)) return 'live';
+  return 'unknown';
+}
+
+/**
+ * Masked form safe to print: `gd_live_…a1b2`. Short secrets show only the prefix, so the mask never
+ * reveals more than 4 characters of the secret part, and never more than a third of it.
+ */
+export function maskKey(key: string): string {
+  const kind = keyKind(key);
+  const prefix = kind === 'test' ? TEST_PREFIX : kind === 'live' ? LIVE_PREFIX : '';
+  const secret = key.slice(prefix.length);
+  const tail = secret.length >= 12 ? secret.slice(-4) : '';
+  return `${prefix}…${tail}`;
+}
+
+function escapeRe(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * Remove a key from text: the exact key (and its URL-encoded form) becomes its mask; any other
+ * `gd_live_`/`gd_test_` token and any `Bearer <token>` is masked too (defence in depth).
+ */
+export function redact(text: string, key?: string): string {
+  let out = text;
+  if (key) {
+    const mask = maskKey(key);
+    out = out.replace(new RegExp(escapeRe(key), 'g'), mask);
+    const enc = encodeURIComponent(key);
+    if (enc !== key) out = out.replace(new RegExp(escapeRe(enc), 'g'), mask);
+  }
+  out = out.replace(/\bgd_(live|test)_[A-Za-z0-9_\-]+/g, (m) => maskKey(m));
+  out = out.replace(/\b(Bearer)\s+(?!gd_(?:live|test)_…)([^\s"',]+)/gi, (_m, b: string) => `${b} <redacted>`);
+  return out;
+}
+
+interface ConfigFile {
+  api_key?: string;
+  [k: string]: unknown;
+}
+
+/** Read config.json; a missing file is an empty config, an unreadable or invalid one throws. */
+export function readConfig(env: Env = process.env): ConfigFile {
+  let text: string;
+  try {
+    text = readFileSync(configPath(env), 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    throw e;
+  }
+  try {
+    const v = JSON.parse(text) as unknown;
+    return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as ConfigFile) : {};
+  } catch {
+    throw new Error(`${configPath(env)} is not valid JSON; fix it or run 'publicdata auth logout'.`);
+  }
+}
+
+/** Atomic write with mode 0600 (directory 0700 when we create it). */
+export function writeConfig(cfg: ConfigFile, env: Env = process.env): string {
+  const dir = configDir(env);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const file = join(dir, CONFIG_FILE);
+  const tmp = join(dir, `.${CONFIG_FILE}.${process.pid}.${Date.now()}.tmp`);
+  try {
+    writeFileSync(tmp, `${JSON.stringify(cfg, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
+    chmodSync(tmp, 0o600); // umask cannot loosen it, but be explicit
+    renameSync(tmp, file);
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    throw e;
+  }
+  return file;
+}
+
+export interface ResolvedKey {
+  key: string;
+  source: KeySource;
+  /** The config file, when source is 'config'. */
+  path?: string;
+}
+
+/** Where the key comes from, or undefined when there is none. Never throws for a missing file. */
+export function resolveApiKeySource(env: Env = process.env): ResolvedKey | undefined {
+  const fromEnv = env.PUBLICDATA_API_KEY?.trim();
+  if (fromEnv) return { key: fromEnv, source: 'env' };
+  let cfg: ConfigFile;
+  try {
+    cfg = readConfig(env);
+  } catch {
+    return undefined;
+  }
+  const k = typeof cfg.api_key === 'string' ? cfg.api_key.trim() : '';
+  return k ? { key: k, source: 'config', path: configPath(env) } : undefined;
+}
+
+/** The API key: env `PUBLICDATA_API_KEY`, else the saved key, else undefined. */
+export function resolveApiKey(env: Env = process.env): string | undefined {
+  return resolveApiKeySource(env)?.key;
+}
+
+/** Save a key for `publicdata auth login`. Throws KeyFormatError (message without the key) when malformed. */
+export function saveApiKey(key: string, env: Env = process.env): string {
+  const k = key.trim();
+  const problem = keyProblem(k);
+  if (problem) throw new KeyFormatError(`Not saved: ${problem}.`);
+  let cfg: ConfigFile = {};
+  try {
+    cfg = readConfig(env);
+  } catch {
+    cfg = {};
+  }
+  cfg.api_key = k;
+  return writeConfig(cfg, env);
+}
+
+/** Remove the saved key (`publicdata auth logout`). Returns true when a key was removed. */
+export function removeApiKey(env: Env = process.env): boolean {
+  let cfg: ConfigFile;
+  try {
+    cfg = readConfig(env);
+  } catch {
+    rmSync(configPath(env), { force: true });
+    return true;
+  }
+  if (cfg.api_key === undefined) return false;
+  delete cfg.api_key;
+  if (Object.keys(cfg).length === 0) rmSync(configPath(env), { force: true });
+  else writeConfig(cfg, env);
+  return true;
+}
+
+/** Mode bits of the config file (for `auth status`), or undefined when absent. */
+export function configFileMode(env: Env = process.env): number | undefined {
+  try {
+    return statSync(configPath(env)).mode & 0o777;
+  } catch {
+    return undefined;
+  }
+}
