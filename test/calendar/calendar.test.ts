@@ -177,7 +177,7 @@ describe('GET /v1/calendar/bank-holidays/next', () => {
   it('is empty with warnings past the end of the data', async () => {
     const env = okData(await get('/v1/calendar/bank-holidays/next', {}, '2028-01-05T09:00:00Z'));
     expect(env.data.bank_holidays).toEqual([]);
-    expect(env.meta.warnings.length).toBeGreaterThanOrEqual(1);
+    expect((env.meta.warnings as string[]).length).toBeGreaterThanOrEqual(1);
   });
 
   it('rejects an unknown region', async () => {

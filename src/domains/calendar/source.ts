@@ -3,14 +3,10 @@
  * file `bank_holidays.duckdb` in the mirror dir) when present, else the GOV.UK snapshot shipped in
  * data/calendar/bank-holidays.json. The snapshot path never loads DuckDB.
  */
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import type { HandlerContext } from '../../contract/types.js';
 import { loadJsonFile } from '../../data.js';
 import { type BankHoliday, normaliseGovUk, sortHolidays, type RegionSlug } from './holidays.js';
 
-/** File name of the synced dataset in the mirror dir (sync/bank-holidays.ts writes it). */
-export const BANK_HOLIDAYS_FILE = 'bank_holidays.duckdb';
 /** Date the shipped snapshot was fetched from GOV.UK (data/calendar/SOURCE.md). */
 export const SNAPSHOT_AS_OF = '2025-08-17';
 
@@ -28,20 +24,16 @@ export function snapshotHolidays(): BankHoliday[] {
   return snapshotCache;
 }
 
-/** Read the synced copy. Returns null when the mirror has none (or it cannot be read). */
+/** Read the synced copy (table `bank_holidays`). Returns null when the mirror has none or it cannot be read. */
 async function mirrorHolidays(ctx: HandlerContext): Promise<HolidaySource | null> {
-  const path = join(ctx.mirrorDir, BANK_HOLIDAYS_FILE);
-  if (!existsSync(path)) return null;
-  const { DuckDBInstance } = await import('@duckdb/node-api');
-  const instance = await DuckDBInstance.create(path, { access_mode: 'READ_ONLY' });
-  const conn = await instance.connect();
+  const { isDatasetPresent } = await import('../../mirror/paths.js');
+  if (!isDatasetPresent('bank-holidays', ctx.mirrorDir)) return null;
   try {
-    const rows = (
-      await conn.runAndReadAll(
-        `SELECT strftime(date, '%Y-%m-%d') AS date, title, region, notes, bunting FROM bank_holidays`,
-      )
-    ).getRowObjectsJS();
-    const meta = (await conn.runAndReadAll(`SELECT fetched_on FROM bank_holidays_source LIMIT 1`)).getRowObjectsJS();
+    const { openDataset, query, lastSync } = await import('../../mirror/db.js');
+    const conn = await openDataset('bank-holidays', ctx.mirrorDir);
+    const rows = await query(conn, 'SELECT date, title, region, notes, bunting FROM bank_holidays ORDER BY date');
+    if (rows.length === 0) return null;
+    const log = await lastSync(conn);
     const items: BankHoliday[] = rows.map((r) => ({
       date: String(r.date),
       title: String(r.title),
@@ -49,13 +41,10 @@ async function mirrorHolidays(ctx: HandlerContext): Promise<HolidaySource | null
       notes: r.notes === null || r.notes === '' ? null : String(r.notes),
       bunting: r.bunting === true,
     }));
-    if (items.length === 0) return null;
-    return { items: sortHolidays(items), asOf: String(meta[0]?.fetched_on ?? ''), origin: 'mirror' };
+    const asOf = log?.as_of ?? (log?.synced_at ? String(log.synced_at).slice(0, 10) : SNAPSHOT_AS_OF);
+    return { items: sortHolidays(items), asOf: String(asOf), origin: 'mirror' };
   } catch {
     return null;
-  } finally {
-    conn.closeSync();
-    instance.closeSync();
   }
 }
 

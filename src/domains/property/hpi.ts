@@ -1,6 +1,152 @@
-// SCAFFOLD: replaced by the real handlers (work in progress this session).
-import { ApiError } from '../../contract/errors.js';
-import type { Handler } from '../../contract/types.js';
+/**
+ * /v1/property/hpi and /v1/property/hpi/regions over the mirror's hpi.duckdb (sync/hpi.ts).
+ *
+ * Record (spec doc 2 "House price index record"): date (first of month), region {code, name}, average_price,
+ * index, index_sa, monthly_change, annual_change, average_price_sa, sales_volume, then the breakdowns
+ * detached, semi_detached, terraced, flat, ftb, foo ({price, index, monthly_change, annual_change}) and
+ * cash, mortgage, new_build, old (the same plus sales_volume). Any value the published row left blank is null.
+ * Order: region (name case-insensitively, then code), then date ascending. Regions: [{code, name}] by name.
+ */
+import { meta as baseMeta, pagination } from '../../contract/envelope.js';
+import type { Handler, Meta } from '../../contract/types.js';
+import type { Param } from '../../mirror/db.js';
 
-export const hpi: Handler = () => { throw new ApiError(503, 'not_available_offline', 'not built yet'); };
-export const hpiRegions: Handler = () => { throw new ApiError(503, 'not_available_offline', 'not built yet'); };
+const DATASET = 'hpi';
+
+const PLAIN = ['detached', 'semi_detached', 'terraced', 'flat', 'ftb', 'foo'] as const;
+const WITH_VOLUME = ['cash', 'mortgage', 'new_build', 'old'] as const;
+
+export interface HpiBreakdown {
+  price: number | null;
+  index: number | null;
+  monthly_change: number | null;
+  annual_change: number | null;
+}
+export interface HpiBreakdownWithVolume extends HpiBreakdown {
+  sales_volume: number | null;
+}
+
+export interface HpiRecord {
+  date: string;
+  region: { code: string; name: string };
+  average_price: number | null;
+  index: number | null;
+  index_sa: number | null;
+  monthly_change: number | null;
+  annual_change: number | null;
+  average_price_sa: number | null;
+  sales_volume: number | null;
+  detached: HpiBreakdown;
+  semi_detached: HpiBreakdown;
+  terraced: HpiBreakdown;
+  flat: HpiBreakdown;
+  ftb: HpiBreakdown;
+  foo: HpiBreakdown;
+  cash: HpiBreakdownWithVolume;
+  mortgage: HpiBreakdownWithVolume;
+  new_build: HpiBreakdownWithVolume;
+  old: HpiBreakdownWithVolume;
+}
+
+type Row = Record<string, unknown>;
+const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+
+/** One table row of `hpi` to the API record. */
+export function toHpiRecord(r: Row): HpiRecord {
+  const part = (p: string): HpiBreakdown => ({
+    price: num(r[`${p}_price`]),
+    index: num(r[`${p}_index`]),
+    monthly_change: num(r[`${p}_monthly_change`]),
+    annual_change: num(r[`${p}_annual_change`]),
+  });
+  const rec: Record<string, unknown> = {
+    date: String(r.date),
+    region: { code: String(r.region_code), name: String(r.region_name) },
+    average_price: num(r.average_price),
+    index: num(r.index_value),
+    index_sa: num(r.index_sa),
+    monthly_change: num(r.monthly_change),
+    annual_change: num(r.annual_change),
+    average_price_sa: num(r.average_price_sa),
+    sales_volume: num(r.sales_volume),
+  };
+  for (const p of PLAIN) rec[p] = part(p);
+  for (const p of WITH_VOLUME) rec[p] = { ...part(p), sales_volume: num(r[`${p}_sales_volume`]) };
+  return rec as unknown as HpiRecord;
+}
+
+/** First day of the month of a YYYY-MM-DD date. */
+export function monthStart(date: string): string {
+  return `${date.slice(0, 7)}-01`;
+}
+
+async function mirror() {
+  return import('../../mirror/db.js');
+}
+
+async function hpiMeta(conn: Parameters<Awaited<ReturnType<typeof mirror>>['provenanceMeta']>[1]): Promise<Meta> {
+  const { provenanceMeta } = await mirror();
+  try {
+    return await provenanceMeta(DATASET, conn);
+  } catch {
+    return baseMeta();
+  }
+}
+
+export const hpi: Handler = async (req, ctx) => {
+  const { openDataset, query } = await mirror();
+  const conn = await openDataset(DATASET, ctx.mirrorDir);
+  const where: string[] = [];
+  const params: Param[] = [];
+  const region = req.query.region as string | undefined;
+  if (region !== undefined) {
+    where.push('(region_code = ? OR lower(region_name) = lower(?))');
+    params.push(region.trim(), region.trim());
+  }
+  if (req.query.from !== undefined) {
+    where.push('date >= CAST(? AS DATE)');
+    params.push(monthStart(String(req.query.from)));
+  }
+  if (req.query.to !== undefined) {
+    where.push('date <= CAST(? AS DATE)');
+    params.push(monthStart(String(req.query.to)));
+  }
+  const page = Number(req.query.page ?? 1);
+  const perPage = Number(req.query.per_page ?? 25);
+  const w = where.length ? `WHERE ${where.join(' AND ')}` : '';
+  const total = Number((await query(conn, `SELECT count(*) AS n FROM hpi ${w}`, params))[0]?.n ?? 0);
+  const rows = await query(
+    conn,
+    `SELECT * FROM hpi ${w} ORDER BY lower(region_name), region_code, date LIMIT ? OFFSET ?`,
+    [...params, perPage, (page - 1) * perPage],
+  );
+  return { data: rows.map(toHpiRecord), meta: await hpiMeta(conn), pagination: pagination(total, page, perPage) };
+};
+
+export const hpiRegions: Handler = async (_req, ctx) => {
+  const { openDataset, query } = await mirror();
+  const conn = await openDataset(DATASET, ctx.mirrorDir);
+  // A code's name as in its latest month (names of a code can change over the decades).
+  const rows = await query(
+    conn,
+    `SELECT region_code AS code, arg_max(region_name, date) AS name FROM hpi GROUP BY region_code ORDER BY lower(name), code`,
+  );
+  return { data: rows.map((r) => ({ code: String(r.code), name: String(r.name) })), meta: await hpiMeta(conn) };
+};
+
+/** Series for a chart: per region, [date, average_price] points in date order (records as from `hpi`). */
+export function hpiSeries(
+  records: readonly HpiRecord[],
+  value: (r: HpiRecord) => number | null = (r) => r.average_price,
+): Array<{ region: { code: string; name: string }; points: Array<{ date: string; value: number }> }> {
+  const by = new Map<string, { region: { code: string; name: string }; points: Array<{ date: string; value: number }> }>();
+  for (const r of records) {
+    const v = value(r);
+    if (v === null) continue;
+    let s = by.get(r.region.code);
+    if (!s) by.set(r.region.code, (s = { region: r.region, points: [] }));
+    s.points.push({ date: r.date, value: v });
+  }
+  for (const s of by.values()) s.points.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
+  return [...by.values()];
+}

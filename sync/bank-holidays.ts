@@ -1,0 +1,78 @@
+/**
+ * `publicdata sync bank-holidays`: GOV.UK's https://www.gov.uk/bank-holidays.json into bank_holidays.duckdb.
+ * Table `bank_holidays(date DATE, title, region, notes, bunting)` with our region slugs (england_and_wales,
+ * scotland, northern_ireland) and notes NULL where GOV.UK has ''. The calendar handlers prefer this copy
+ * to the snapshot shipped in data/calendar/bank-holidays.json.
+ */
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import { normaliseGovUk, REGION_SLUGS, ukDate } from '../src/domains/calendar/holidays.js';
+import { DATASETS } from '../src/mirror/catalog.js';
+import type { DatasetModule, DiscoverContext, LoadContext, LoadResult, UpstreamFile } from './types.js';
+
+const info = DATASETS['bank-holidays']!;
+
+export const BANK_HOLIDAYS_DDL = `CREATE TABLE bank_holidays (
+  date    DATE    NOT NULL,
+  title   VARCHAR NOT NULL,
+  region  VARCHAR NOT NULL,  -- england_and_wales | scotland | northern_ireland
+  notes   VARCHAR,           -- NULL where GOV.UK has ''
+  bunting BOOLEAN NOT NULL
+)`;
+
+/** `--from` (URL or local path) or `<base>/bank-holidays.json`. */
+export function fromOption(from: string): UpstreamFile {
+  const name = basename(from.split('?')[0]!) || 'bank-holidays.json';
+  return { url: from, name, kind: 'full' };
+}
+
+const bankHolidays: DatasetModule = {
+  name: 'bank-holidays',
+  title: info.title,
+  publisher: info.publisher,
+  licence: info.licence,
+  attribution: info.attribution,
+  sourceUrl: info.sourceUrl,
+  defaultBaseUrl: 'https://www.gov.uk',
+  approxDownload: info.approxDownload,
+  file: info.file,
+  rejectThreshold: 0,
+
+  async discover(ctx: DiscoverContext): Promise<UpstreamFile[]> {
+    if (ctx.options.from) return [fromOption(ctx.options.from)];
+    return [{ url: `${ctx.baseUrl.replace(/\/+$/, '')}/bank-holidays.json`, name: 'bank-holidays.json', kind: 'full' }];
+  },
+
+  async load(ctx: LoadContext): Promise<LoadResult> {
+    const file = ctx.files[0];
+    if (!file) throw new Error('bank-holidays: no file downloaded');
+    const items = normaliseGovUk(JSON.parse(readFileSync(file.path, 'utf8')));
+    await ctx.conn.run(BANK_HOLIDAYS_DDL);
+    const chunk = 200;
+    for (let i = 0; i < items.length; i += chunk) {
+      const part = items.slice(i, i + chunk);
+      const values = part.map(() => '(CAST(? AS DATE), ?, ?, ?, ?)').join(', ');
+      const params = part.flatMap((h) => [h.date, h.title, h.region, h.notes, h.bunting]);
+      await ctx.conn.run(`INSERT INTO bank_holidays VALUES ${values}`, params);
+      ctx.progress(Math.min(i + chunk, items.length));
+    }
+    // The data's as-of date: the day it was fetched from GOV.UK (GOV.UK states no publication date).
+    return { rows: items.length, rejected: 0, mode: 'full', asOf: file.published ?? ukDate(new Date()) };
+  },
+
+  async verify(conn, result): Promise<void> {
+    const reader = await conn.runAndReadAll(
+      'SELECT region, count(*)::INTEGER AS n, min(date)::VARCHAR AS first, max(date)::VARCHAR AS last FROM bank_holidays GROUP BY region',
+    );
+    const rows = reader.getRowObjectsJS() as Array<{ region: string; n: number; first: string; last: string }>;
+    const total = rows.reduce((s, r) => s + r.n, 0);
+    if (total !== result.rows) throw new Error(`bank-holidays: ${total} rows in the table, ${result.rows} loaded`);
+    for (const slug of REGION_SLUGS) {
+      const r = rows.find((x) => x.region === slug);
+      if (!r || r.n < 5) throw new Error(`bank-holidays: region ${slug} has ${r?.n ?? 0} holidays; refusing to replace the data`);
+    }
+  },
+};
+
+export default bankHolidays;
+export { bankHolidays };
