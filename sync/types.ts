@@ -35,6 +35,22 @@ export interface SyncOptions {
   force?: boolean;
 }
 
+/** What the framework knows about the live file before a sync (added for incremental syncs). */
+export interface PreviousState {
+  /** Path of the live dataset file. */
+  path: string;
+  /** Its newest sync_log row, when readable. */
+  lastSync?: {
+    synced_at: string;
+    published: string | null;
+    as_of: string | null;
+    sha256: string | null;
+    source_url: string | null;
+    mode: string;
+    rows_total: number | null;
+  };
+}
+
 export interface DiscoverContext {
   /** Base URL for this dataset: env override, else PUBLICDATA_UPSTREAM_BASE prefix, else the publisher's. */
   baseUrl: string;
@@ -42,6 +58,8 @@ export interface DiscoverContext {
   fetchText(url: string): Promise<string>;
   options: SyncOptions;
   now(): Date;
+  /** The live file, when the dataset has been synced before (lets discover pick an update file). */
+  previous?: PreviousState;
 }
 
 export interface LoadContext {
@@ -54,6 +72,15 @@ export interface LoadContext {
   options: SyncOptions;
   /** Report progress (rows loaded so far). */
   progress(rows: number): void;
+  /**
+   * 'full': `conn` is an empty new file. 'incremental': `conn` is a byte copy of the live file (made by the
+   * framework because a discovered file has kind 'update'); apply the changes in place.
+   * Both: the framework has already created `sync_log` and `rejects` (see src/mirror/schema.ts); the module
+   * inserts its rejected rows into `rejects (file, line, raw, reason)` itself and counts them in `rejected`.
+   */
+  mode?: 'full' | 'incremental';
+  /** Free-text progress messages (shown with --verbose / in the TTY progress). */
+  log?(message: string): void;
 }
 
 export interface LoadResult {
@@ -88,4 +115,48 @@ export interface DatasetModule {
   load(ctx: LoadContext): Promise<LoadResult>;
   /** Sanity checks on the new file before the swap; throw to abort. */
   verify(conn: DuckDBConnection, result: LoadResult): Promise<void>;
+  /**
+   * Optional: classify a `--from` file by its name (price-paid: `pp-monthly-update*.csv` → 'update').
+   * Default: a full load.
+   */
+  classifyFrom?(name: string): Pick<UpstreamFile, 'kind' | 'published'>;
+  /** Optional: main tables and their row counts for `mirror status` (default: every table but sync_log/rejects). */
+  tables?: readonly string[];
+  /** Optional: Hive partitioning for `mirror export --format parquet`, per table (e.g. { price_paid: 'year' }),
+   *  where the value is a column (or the name of a column the export adds, see exportColumns). */
+  partitionBy?: Record<string, string>;
+  /** Optional: extra SELECT expressions for export per table (e.g. { price_paid: 'year(date) AS year' }). */
+  exportColumns?: Record<string, string>;
+}
+
+/** Phases of one dataset's sync, in order (for progress sinks and test hooks). */
+export type SyncPhase = 'discover' | 'download' | 'load' | 'verify' | 'swap' | 'done';
+
+/** Events a sync reports to its progress sink; the CLI decides how to show them. */
+export type SyncEvent =
+  | { type: 'phase'; dataset: string; phase: SyncPhase; detail?: string }
+  | { type: 'download'; dataset: string; file: string; bytes: number; total?: number; rate: number }
+  | { type: 'rows'; dataset: string; rows: number }
+  | { type: 'message'; dataset: string; text: string }
+  | { type: 'done'; dataset: string; report: SyncReport }
+  | { type: 'failed'; dataset: string; error: Error };
+
+export type ProgressSink = (e: SyncEvent) => void;
+
+/** The outcome of syncing one dataset. */
+export interface SyncReport {
+  dataset: string;
+  status: 'synced' | 'up_to_date' | 'failed';
+  mode?: 'full' | 'incremental';
+  rows_loaded: number;
+  rows_rejected: number;
+  /** Rows in the main table(s) after the sync. */
+  rows_total?: number;
+  bytes_downloaded: number;
+  duration_ms: number;
+  as_of?: string;
+  published?: string;
+  path?: string;
+  files: Array<{ url: string; name: string; sha256: string; bytes: number; kind: 'full' | 'update'; published?: string }>;
+  error?: string;
 }
