@@ -61,6 +61,7 @@ export interface Sourced<T> {
 }
 
 export interface VatData {
+  meta: { as_of: string; source_url: string; tax_years: string[] };
   sources: Record<string, string>;
   rates: VatRateEntry[];
   temporary_rates: TemporaryVatRate[];
