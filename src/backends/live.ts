@@ -263,7 +263,7 @@ export function createLiveBackend(opts: LiveOptions): LiveBackend {
   };
 
   // Window state for pacing. resetMs: local time at which the server's window resets.
-  const win: { limit?: number; remaining?: number; resetMs?: number } = {};
+  const win: { limit?: number; remaining?: number; resetMs?: number; rolledFrom?: number } = {};
   let inflight = 0;
   let gate: Promise<void> = Promise.resolve();
 
@@ -291,6 +291,14 @@ export function createLiveBackend(opts: LiveOptions): LiveBackend {
     await sleep(ms);
   }
 
+  // Wake-ups for calls waiting on an answer in flight (the answer brings the new window's reset).
+  let answerWaiters: Array<() => void> = [];
+  function answered(): void {
+    const ws = answerWaiters;
+    answerWaiters = [];
+    for (const w of ws) w();
+  }
+
   /**
    * Take a slot in the current window, waiting for the reset when it is used up. Serialised so that
    * concurrent calls count each other. Returns a wait that would pass the budget instead of waiting.
@@ -301,18 +309,26 @@ export function createLiveBackend(opts: LiveOptions): LiveBackend {
       for (;;) {
         const t = now();
         if (win.resetMs !== undefined && t >= win.resetMs + resetMarginMs) {
-          // A new window began; its budget is the plan limit until a response says otherwise.
+          // A new window began; its budget is the plan limit until an answer says otherwise.
           win.remaining = win.limit;
+          win.rolledFrom = win.resetMs;
           win.resetMs = undefined;
         }
-        if (win.remaining !== undefined && win.remaining <= 0 && win.resetMs !== undefined) {
-          const ms = win.resetMs + resetMarginMs - t;
-          if (ms > budgetLeftMs - waited) return { overBudgetMs: ms, waitedMs: waited };
-          log?.(`… rate-limit window used up (${win.limit ?? '?'} requests): waiting ${secs(ms)} for the reset`);
-          stats.pacingWaits++;
-          await wait(ms);
-          waited += ms;
-          continue;
+        if (win.remaining !== undefined && win.remaining <= 0) {
+          if (win.resetMs !== undefined) {
+            const ms = win.resetMs + resetMarginMs - t;
+            if (ms > budgetLeftMs - waited) return { overBudgetMs: ms, waitedMs: waited };
+            log?.(`… rate-limit window used up (${win.limit ?? '?'} requests): waiting ${secs(ms)} for the reset`);
+            stats.pacingWaits++;
+            await wait(ms);
+            waited += ms;
+            continue;
+          }
+          if (inflight > 0) {
+            // The new window's budget is spent by requests in flight; their answers carry its reset.
+            await new Promise<void>((r) => answerWaiters.push(r));
+            continue;
+          }
         }
         if (win.remaining !== undefined) win.remaining--;
         inflight++;
@@ -338,14 +354,16 @@ export function createLiveBackend(opts: LiveOptions): LiveBackend {
     if (remaining !== undefined) stats.rateLimit.remaining = remaining;
     if (reset !== undefined) stats.rateLimit.reset = reset;
     if (remaining === undefined || reset === undefined) return;
-    // A reset in the past (clock skew) still means "this window"; never schedule before now.
-    const resetMs = Math.max(reset * 1000, receivedAt);
-    const others = Math.max(0, inflight); // requests sent but not answered, other than this one
-    const estimate = Math.max(0, remaining - others);
+    const resetMs = reset * 1000;
+    // An answer from a window we already left (it was in flight across the reset) says nothing new.
+    if (win.rolledFrom !== undefined && resetMs <= win.rolledFrom) return;
+    // Requests sent but not answered yet will use the window too.
+    const estimate = Math.max(0, remaining - Math.max(0, inflight));
     if (win.resetMs === undefined || resetMs > win.resetMs) {
-      win.resetMs = resetMs;
+      // A reset in the past (clock skew) still describes the current window: never before now.
+      win.resetMs = Math.max(resetMs, receivedAt - resetMarginMs);
       win.remaining = estimate;
-    } else if (resetMs === win.resetMs) {
+    } else {
       win.remaining = Math.min(win.remaining ?? estimate, estimate);
     }
   }
@@ -513,6 +531,8 @@ export function createLiveBackend(opts: LiveOptions): LiveBackend {
       } finally {
         inflight--;
       }
+      if (a.kind === 'response') observe(a.headers, now());
+      answered();
 
       let retryWaitMs: number | undefined;
       let reason = '';
@@ -524,7 +544,6 @@ export function createLiveBackend(opts: LiveOptions): LiveBackend {
           reason = a.code;
         }
       } else {
-        observe(a.headers, now());
         spend(a, cost);
         log?.(describeResponse(c, a, pathForLog));
         const res = interpret(a, attempts);
@@ -537,9 +556,10 @@ export function createLiveBackend(opts: LiveOptions): LiveBackend {
           const base = Math.max(ra ?? 0, retry > 0 ? backoff(retry) : 0, ra === undefined ? backoff(retry + 1) : 0);
           retryWaitMs = base + jitter(base);
           reason = `429 ${code ?? ''}`.trim();
-          // After a 429 the window is known to be used up until Retry-After.
+          // After a 429 the window is used up until Retry-After (which wins over X-RateLimit-Reset),
+          // so concurrent calls hold back too.
           win.remaining = 0;
-          win.resetMs = Math.max(win.resetMs ?? 0, now() + (ra ?? 0) - resetMarginMs);
+          win.resetMs = now() + (ra ?? 0) - resetMarginMs;
         } else if (a.status >= 500) {
           stats.serverErrors++;
           last5xx = res;
