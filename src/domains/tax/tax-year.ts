@@ -5,10 +5,24 @@
 import { errors } from '../../contract/errors.js';
 import { isValidTaxYear } from '../../contract/validate.js';
 
-/** The UK civil date (Europe/London) of an instant, YYYY-MM-DD. */
+/** Last Sunday of a month (UTC date number). */
+function lastSunday(year: number, month: number): number {
+  const last = new Date(Date.UTC(year, month + 1, 0));
+  return last.getUTCDate() - last.getUTCDay();
+}
+
+/**
+ * The UK civil date (Europe/London) of an instant, YYYY-MM-DD. British Summer Time runs from 01:00 UTC
+ * on the last Sunday of March to 01:00 UTC on the last Sunday of October (Summer Time Order 2002,
+ * SI 2002/262). Computed directly: Intl's time-zone data costs ~20 ms at start-up.
+ */
 export function ukDate(now: Date): string {
-  // en-CA formats as YYYY-MM-DD.
-  return new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/London', year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
+  const y = now.getUTCFullYear();
+  const bstStart = Date.UTC(y, 2, lastSunday(y, 2), 1);
+  const bstEnd = Date.UTC(y, 9, lastSunday(y, 9), 1);
+  const t = now.getTime();
+  const local = new Date(t >= bstStart && t < bstEnd ? t + 3_600_000 : t);
+  return local.toISOString().slice(0, 10);
 }
 
 /** The tax year containing a date (YYYY-MM-DD). */

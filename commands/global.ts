@@ -1,0 +1,44 @@
+/** Global options: defined once on the program, read by every command with optsWithGlobals(). */
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { SOURCES, type Source } from '../src/backends/select.js';
+import type { Context } from '../src/context.js';
+import type { GlobalOptions } from '../src/invoke.js';
+import { colorEnabled, defaultFormat, FORMATS, type Format } from '../src/output/render.js';
+
+function positiveInt(name: string) {
+  return (v: string): number => {
+    if (!/^\d+$/.test(v)) throw new InvalidArgumentError(`${name} takes a whole number.`);
+    return Number(v);
+  };
+}
+
+export function addGlobalOptions(program: Command): void {
+  program
+    .addOption(new Option('--source <source>', 'where answers come from: auto (local when possible), live (the API) or local (offline)').choices([...SOURCES]))
+    .addOption(new Option('--format <format>', 'output format (default: table on a terminal, json when piped)').choices([...FORMATS]))
+    .option('--fields <list>', 'pick columns/fields, comma-separated dotted paths (e.g. date,region.name)')
+    .option('--no-color', 'no colour (also NO_COLOR=1)')
+    .option('-q, --quiet', 'no spinner or progress on stderr')
+    .option('-v, --verbose', 'log each API request (method, path, status, timing, credits, rate limit) to stderr; the key is redacted')
+    .option('--max-credits <n>', 'refuse to start, or stop before, a job that would spend more than N credits (GET 1, POST 10)', positiveInt('--max-credits'))
+    .option('--max-wait <seconds>', 'longest wait for a rate limit (Retry-After) before giving up (default 120)', positiveInt('--max-wait'));
+}
+
+export function globalOptions(cmd: Command, ctx: Context): GlobalOptions {
+  const o = cmd.optsWithGlobals() as Record<string, unknown>;
+  const envSource = ctx.env.PUBLICDATA_SOURCE as Source | undefined;
+  const source: Source = (o.source as Source | undefined) ?? (envSource && SOURCES.includes(envSource) ? envSource : 'auto');
+  const format: Format = (o.format as Format | undefined) ?? defaultFormat(ctx.io);
+  const fields = typeof o.fields === 'string' ? o.fields.split(',').map((s) => s.trim()).filter(Boolean) : undefined;
+  return {
+    source,
+    format,
+    ...(fields ? { fields } : {}),
+    color: colorEnabled(ctx.env, ctx.io.stdoutIsTTY, o.color === false),
+    verbose: Boolean(o.verbose),
+    quiet: Boolean(o.quiet),
+    all: Boolean(o.all),
+    ...(typeof o.maxCredits === 'number' ? { maxCredits: o.maxCredits } : {}),
+    ...(typeof o.maxWait === 'number' ? { maxWait: o.maxWait } : {}),
+  };
+}

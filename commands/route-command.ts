@@ -1,0 +1,231 @@
+/**
+ * A friendly command is a route call with arguments: positional args and flags map to path, query or
+ * body parameters of a route; every parameter of the route not mapped explicitly gets an automatic
+ * `--kebab-name` flag, so the whole API is reachable. Global output options come from the program.
+ */
+import { Command, Option } from 'commander';
+import { readFileSync } from 'node:fs';
+import { ApiError } from '../src/contract/errors.js';
+import type { ParamSpec, RouteSpec } from '../src/contract/route.js';
+import { routeById } from '../src/contract/routes/index.js';
+import type { RouteCall } from '../src/contract/types.js';
+import type { Context } from '../src/context.js';
+import { invoke, printError, type GlobalOptions } from '../src/invoke.js';
+import type { RenderOptions } from '../src/output/render.js';
+import { globalOptions } from './global.js';
+
+export interface ArgSpec {
+  /** Parameter name in the route (path, query or body). */
+  param: string;
+  description?: string;
+  optional?: boolean;
+  /** Variadic (collects the rest into a string[] param). */
+  variadic?: boolean;
+}
+
+export interface FlagSpec {
+  /** commander flags, e.g. '--year <tax_year>' or '--inclusive'. */
+  flags: string;
+  param: string;
+  description: string;
+  /** For switches: the value the param takes when the switch is given (default true). */
+  value?: unknown;
+  choices?: readonly string[];
+}
+
+export interface RouteCommandSpec {
+  name: string;
+  aliases?: string[];
+  route: string;
+  /** When this optional positional arg is given, call this other route (e.g. `tax bands 2019-20`). */
+  withArg?: { param: string; route: string };
+  description?: string;
+  /** 2 to 4 examples shown first in --help. */
+  examples: string[];
+  args?: ArgSpec[];
+  flags?: FlagSpec[];
+  /** Allow `--body FILE|-` for the JSON body. */
+  bodyFile?: boolean;
+  /** Allow `--batch` (NDJSON bodies on stdin). */
+  batch?: boolean;
+  /** Custom terminal rendering (gets the command's options too, e.g. --chart). */
+  render?: (env: Parameters<NonNullable<RenderOptions['custom']>>[0], o: Parameters<NonNullable<RenderOptions['custom']>>[1], opts: Record<string, unknown>) => ReturnType<NonNullable<RenderOptions['custom']>>;
+  /** Last word on the call before it is made (derived fields, custom flags); may run its own output. */
+  prepare?: (call: RouteCall, opts: Record<string, unknown>, ctx: Context, g: GlobalOptions) => RouteCall | Promise<RouteCall | number>;
+  /** Extra commander options handled by `prepare`. */
+  extraOptions?: Option[];
+}
+
+export const kebab = (s: string): string => s.replace(/_/g, '-');
+const camel = (s: string): string => s.replace(/[-_]([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+
+export function helpWithExamples(description: string, examples: string[]): string {
+  return `${description}\n\nExamples:\n${examples.map((e) => `  $ ${e}`).join('\n')}`;
+}
+
+/** Friendly number input: "45,000", "£45000", "45k" become 45000. Anything else is left for validation. */
+export function parseAmount(v: string): number | string {
+  const s = v.trim().replace(/^£/, '').replace(/,/g, '');
+  const m = /^(-?\d+(?:\.\d+)?)([kKmM]?)$/.exec(s);
+  if (!m) return v;
+  const n = Number(m[1]);
+  const mult = m[2]?.toLowerCase() === 'k' ? 1000 : m[2]?.toLowerCase() === 'm' ? 1_000_000 : 1;
+  return mult === 1 ? n : Math.round(n * mult * 100) / 100;
+}
+
+/** Convert a CLI string to a body value of the param's type (validation reports what is still wrong). */
+export function bodyValue(spec: ParamSpec | undefined, v: unknown): unknown {
+  if (typeof v !== 'string' || !spec) return v;
+  switch (spec.type) {
+    case 'integer':
+    case 'number':
+      return parseAmount(v);
+    case 'boolean':
+      return v === 'true' ? true : v === 'false' ? false : v;
+    case 'string[]':
+      return v.split(',').map((x) => x.trim()).filter(Boolean);
+    default:
+      return v;
+  }
+}
+
+function allParams(route: RouteSpec): Array<{ spec: ParamSpec; where: 'path' | 'query' | 'body' }> {
+  return [
+    ...(route.pathParams ?? []).map((spec) => ({ spec, where: 'path' as const })),
+    ...(route.query ?? []).map((spec) => ({ spec, where: 'query' as const })),
+    ...(route.body ?? []).map((spec) => ({ spec, where: 'body' as const })),
+  ];
+}
+
+/** Fill `{param}` segments. */
+export function buildPath(route: RouteSpec, values: Record<string, unknown>): string {
+  return route.path.replace(/\{(\w+)\}/g, (_, k: string) => encodeURIComponent(String(values[k] ?? '')));
+}
+
+/** Read a JSON document from a file or '-' (stdin). Throws usage_error with a clear message. */
+export async function readJsonArg(ctx: Context, arg: string, what: string): Promise<unknown> {
+  let text: string;
+  try {
+    if (arg === '-') {
+      const chunks: Buffer[] = [];
+      for await (const c of ctx.io.stdin as AsyncIterable<Buffer | string>) chunks.push(typeof c === 'string' ? Buffer.from(c) : c);
+      text = Buffer.concat(chunks).toString('utf8');
+    } else {
+      text = readFileSync(arg.startsWith('@') ? arg.slice(1) : arg, 'utf8');
+    }
+  } catch (e) {
+    throw new ApiError(400, 'usage_error', `${what}: cannot read '${arg}': ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new ApiError(400, 'usage_error', `${what}: '${arg}' is not valid JSON (${(e as Error).message}).`);
+  }
+}
+
+export function addRouteCommand(parent: Command, spec: RouteCommandSpec, ctx: Context): Command {
+  const route = routeById(spec.route);
+  const alt = spec.withArg ? routeById(spec.withArg.route) : undefined;
+  const cmd = parent.command(spec.name);
+  if (spec.aliases) cmd.aliases(spec.aliases);
+  cmd.description(helpWithExamples(spec.description ?? route.summary, spec.examples));
+  cmd.summary(spec.description ?? route.summary);
+
+  const params = new Map<string, { spec: ParamSpec; where: 'path' | 'query' | 'body' }>();
+  for (const r of [route, alt]) if (r) for (const p of allParams(r)) if (!params.has(p.spec.name)) params.set(p.spec.name, p);
+
+  const mapped = new Set<string>();
+  for (const a of spec.args ?? []) {
+    const p = params.get(a.param);
+    const label = a.variadic ? `${a.param}...` : a.param;
+    cmd.argument(a.optional ? `[${label}]` : `<${label}>`, a.description ?? p?.spec.description ?? a.param);
+    mapped.add(a.param);
+  }
+  const flagKeys: Array<{ key: string; f: FlagSpec }> = [];
+  for (const f of spec.flags ?? []) {
+    const o = new Option(f.flags, f.description);
+    if (f.choices) o.choices([...f.choices]);
+    cmd.addOption(o);
+    flagKeys.push({ key: o.attributeName(), f });
+    mapped.add(f.param);
+  }
+  // Automatic flags for the rest.
+  const autoKeys: Array<{ key: string; name: string }> = [];
+  for (const [name, p] of params) {
+    if (mapped.has(name) || p.where === 'path') continue;
+    const flag = p.spec.type === 'boolean' ? `--${kebab(name)}` : `--${kebab(name)} <value>`;
+    const desc = p.spec.description + (p.spec.default !== undefined ? ` (default ${String(p.spec.default)})` : '');
+    const o = new Option(flag, desc);
+    if (p.spec.enum && !p.spec.caseInsensitive) o.choices([...p.spec.enum]);
+    cmd.addOption(o);
+    autoKeys.push({ key: o.attributeName(), name });
+  }
+  if (route.pagination) cmd.option('--all', 'follow pagination to the end, streaming records');
+  if (spec.bodyFile) cmd.option('--body <file>', 'request body as JSON from a file, or - for stdin');
+  if (spec.batch) cmd.option('--batch', 'NDJSON request bodies on stdin, one envelope per output line');
+  for (const o of spec.extraOptions ?? []) cmd.addOption(o);
+
+  cmd.action(async (...argv: unknown[]) => {
+    const self = argv[argv.length - 1] as Command;
+    const opts = self.opts() as Record<string, unknown>;
+    const g = globalOptions(self, ctx);
+    const positional = argv.slice(0, (spec.args ?? []).length);
+    const values = new Map<string, unknown>();
+    (spec.args ?? []).forEach((a, i) => {
+      const v = positional[i];
+      if (v !== undefined) values.set(a.param, v);
+    });
+    for (const { key, f } of flagKeys) {
+      const v = opts[key];
+      if (v === undefined) continue;
+      values.set(f.param, v === true && f.value !== undefined ? f.value : v);
+    }
+    for (const { key, name } of autoKeys) if (opts[key] !== undefined) values.set(name, opts[key]);
+
+    const useAlt = alt && spec.withArg && values.has(spec.withArg.param);
+    const target = useAlt ? alt : route;
+    const pathValues: Record<string, unknown> = {};
+    const query: Record<string, string> = {};
+    let body: Record<string, unknown> | undefined = target.method === 'POST' ? {} : undefined;
+    try {
+      if (opts.body !== undefined) {
+        const doc = await readJsonArg(ctx, String(opts.body), '--body');
+        if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) throw new ApiError(400, 'usage_error', '--body: the JSON must be an object.');
+        body = { ...(doc as Record<string, unknown>) };
+      }
+      for (const [name, v] of values) {
+        const p = params.get(name);
+        const where = p && allParams(target).some((x) => x.spec.name === name) ? p.where : 'body';
+        if (where === 'path') pathValues[name] = v;
+        else if (where === 'query') query[name] = Array.isArray(v) ? v.join(',') : String(v);
+        else if (body) body[name] = Array.isArray(v) ? v : bodyValue(p?.spec, v);
+      }
+      if (g.all && target.query?.some((q) => q.name === 'per_page')) query.per_page ??= '100';
+      let call: RouteCall = { method: target.method, path: buildPath(target, pathValues), query, ...(body ? { body } : {}) };
+      if (spec.prepare) {
+        const r = await spec.prepare(call, opts, ctx, g);
+        if (typeof r === 'number') return setExit(self, r);
+        call = r;
+      }
+      if (opts.batch) {
+        const { runBatchCommand } = await import('./batch-command.js');
+        return setExit(self, await runBatchCommand(ctx, call, g));
+      }
+      const render = spec.render;
+      return setExit(self, await invoke(ctx, call, g, render ? (env, o) => render(env, o, opts) : undefined));
+    } catch (e) {
+      if (e instanceof ApiError) return setExit(self, await printError(ctx, e, g));
+      throw e;
+    }
+  });
+  return cmd;
+}
+
+/** Commands report their exit code through the root command (read by cli.ts). */
+export function setExit(cmd: Command, code: number): void {
+  let root = cmd;
+  while (root.parent) root = root.parent;
+  (root as Command & { exitCodeValue?: number }).exitCodeValue = code;
+}
+
+export { camel };

@@ -1,0 +1,38 @@
+/** `publicdata vehicles ...`: licensing, registrations, MOT, collisions, traffic (live). */
+import { Command } from 'commander';
+import type { Context } from '../src/context.js';
+import { addRouteCommand, helpWithExamples } from './route-command.js';
+
+export function registerVehicles(program: Command, ctx: Context): void {
+  const v = program
+    .command('vehicles')
+    .summary('DfT/DVSA: licensing, registrations, MOT results, collisions, traffic (live)')
+    .description(helpWithExamples('Vehicle and road data (/v1/vehicles). Served by the live API (needs a key).', [
+      'publicdata vehicles collisions --year 2023 --severity 1',
+      'publicdata vehicles licensing --make TESLA --geography UK',
+    ]));
+  addRouteCommand(v, { name: 'licensing', route: 'vehicles.licensing', examples: ['publicdata vehicles licensing --make TESLA --geography UK', 'publicdata vehicles licensing --make FORD --model FIESTA --quarter-from 2020-03-31'] }, ctx);
+  addRouteCommand(v, { name: 'registrations', route: 'vehicles.registrations', examples: ['publicdata vehicles registrations --make KIA --geography GB'] }, ctx);
+  addRouteCommand(v, { name: 'mot-tests', route: 'vehicles.mot-tests', examples: ['publicdata vehicles mot-tests --make FORD --result failed --postcode-area LS'] }, ctx);
+  addRouteCommand(v, { name: 'mot-pass-rates', route: 'vehicles.mot-pass-rates', examples: ['publicdata vehicles mot-pass-rates --make VOLKSWAGEN --model GOLF --vehicle-age-band 10-14'] }, ctx);
+  addRouteCommand(v, { name: 'mot-failures', route: 'vehicles.mot-failures', examples: ['publicdata vehicles mot-failures --make VAUXHALL --dangerous-only'] }, ctx);
+  addRouteCommand(v, {
+    name: 'collisions',
+    route: 'vehicles.collisions',
+    withArg: { param: 'collision_index', route: 'vehicles.collisions.get' },
+    args: [{ param: 'collision_index', optional: true, description: 'one collision (with vehicles and casualties)' }],
+    flags: [
+      { flags: '--from <date>', param: 'date_from', description: 'first date, inclusive' },
+      { flags: '--to <date>', param: 'date_to', description: 'last date, inclusive' },
+    ],
+    examples: ['publicdata vehicles collisions --year 2023', 'publicdata vehicles collisions --local-authority E08000035 --from 2023-01-01 --to 2023-03-31', 'publicdata vehicles collisions 2023010419171'],
+  }, ctx);
+  const t = v.command('traffic').summary('DfT road traffic statistics').description(helpWithExamples('Road traffic counts and estimates.', [
+    'publicdata vehicles traffic aadf --local-authority Leeds --year-from 2019',
+    'publicdata vehicles traffic regional --breakdown vehicle_type',
+  ]));
+  addRouteCommand(t, { name: 'count-points', route: 'vehicles.traffic.count-points', examples: ['publicdata vehicles traffic count-points --lat 53.8 --lng -1.55 --radius-km 2'] }, ctx);
+  addRouteCommand(t, { name: 'aadf', route: 'vehicles.traffic.aadf', examples: ['publicdata vehicles traffic aadf --local-authority Leeds --year-from 2019'] }, ctx);
+  addRouteCommand(t, { name: 'regional', route: 'vehicles.traffic.regional', examples: ['publicdata vehicles traffic regional --breakdown vehicle_type --region "North West"'] }, ctx);
+  addRouteCommand(t, { name: 'local-authority', route: 'vehicles.traffic.local-authority', examples: ['publicdata vehicles traffic local-authority --local-authority Leeds'] }, ctx);
+}

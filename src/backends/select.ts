@@ -1,0 +1,87 @@
+/**
+ * `--source auto|live|local` (env PUBLICDATA_SOURCE). auto: local when the route has a handler and its
+ * data is present; else live when a key is configured; else local, which answers with a clear error
+ * naming the sync command or key that would serve the call.
+ */
+import { ApiError } from '../contract/errors.js';
+import type { RouteSpec } from '../contract/route.js';
+import type { HandlerContext } from '../contract/types.js';
+import type { Context } from '../context.js';
+import { cacheDir, isDatasetPresent, mirrorDir } from '../mirror/paths.js';
+import { createLocalBackend } from './local.js';
+import type { Backend } from './types.js';
+
+export type Source = 'auto' | 'live' | 'local';
+export const SOURCES: readonly Source[] = ['auto', 'live', 'local'];
+
+export const DEFAULT_BASE_URL = 'https://api.govdata.dev/v1';
+
+export interface BackendOptions {
+  source: Source;
+  maxWait?: number;
+  maxCredits?: number;
+  verbose?: boolean;
+}
+
+export async function handlerContext(ctx: Context): Promise<HandlerContext> {
+  // Paths resolve on first use: calculators never touch them, and env-paths costs start-up time.
+  return {
+    now: () => ctx.now(),
+    env: ctx.env,
+    get mirrorDir() {
+      return mirrorDir(ctx.env);
+    },
+    get cacheDir() {
+      return cacheDir(ctx.env);
+    },
+  };
+}
+
+function dataPresent(route: RouteSpec, dir: string): boolean {
+  return (route.local?.datasets ?? []).every((d) => isDatasetPresent(d, dir));
+}
+
+export async function apiKeyFor(ctx: Context): Promise<string | undefined> {
+  const { resolveApiKey } = await import('../config.js');
+  return resolveApiKey(ctx.env);
+}
+
+export async function liveBackend(ctx: Context, key: string, opts: BackendOptions): Promise<Backend> {
+  const baseUrl = ctx.env.PUBLICDATA_BASE_URL || DEFAULT_BASE_URL;
+  const log = opts.verbose ? (line: string) => void ctx.io.stderr.write(`${line}\n`) : undefined;
+  const factoryOpts = {
+    apiKey: key,
+    baseUrl,
+    ...(opts.maxWait !== undefined ? { maxWait: opts.maxWait } : {}),
+    ...(opts.maxCredits !== undefined ? { maxCredits: opts.maxCredits } : {}),
+    ...(log ? { log } : {}),
+  };
+  if (ctx.liveBackend) return ctx.liveBackend(factoryOpts);
+  const { createLiveBackend } = await import('./live.js');
+  const backend = createLiveBackend({ ...factoryOpts, env: ctx.env });
+  for (const w of backend.warnings) ctx.io.stderr.write(`warning: ${w}\n`);
+  return backend;
+}
+
+export function missingKey(): ApiError {
+  return new ApiError(
+    401,
+    'unauthorized',
+    "No API key for a live call. Set PUBLICDATA_API_KEY or run 'publicdata auth login' (the key is read from stdin, never from arguments).",
+  );
+}
+
+/** Choose and build the backend for one route. */
+export async function chooseBackend(ctx: Context, route: RouteSpec, opts: BackendOptions): Promise<Backend> {
+  if (opts.source === 'local') return createLocalBackend(await handlerContext(ctx));
+  if (opts.source === 'live') {
+    const key = await apiKeyFor(ctx);
+    if (!key) throw missingKey();
+    return liveBackend(ctx, key, opts);
+  }
+  const hctx = await handlerContext(ctx);
+  if (route.local && dataPresent(route, hctx.mirrorDir)) return createLocalBackend(hctx);
+  const key = await apiKeyFor(ctx);
+  if (key) return liveBackend(ctx, key, opts);
+  return createLocalBackend(hctx);
+}

@@ -1,0 +1,130 @@
+/**
+ * The program: global options, one commander subtree per domain, and the mapping of every failure to
+ * an error envelope and exit code. `run` never calls process.exit, so tests run it in process.
+ */
+import { Command, CommanderError } from 'commander';
+import { ApiError, EXIT, errorEnvelope } from './contract/errors.js';
+import type { Context } from './context.js';
+import { errorLine, colorEnabled } from './output/render.js';
+import { addGlobalOptions } from '../commands/global.js';
+import { registerTax } from '../commands/tax.js';
+import { registerProperty } from '../commands/property.js';
+import { registerCompanies } from '../commands/companies.js';
+import { registerVehicles } from '../commands/vehicles.js';
+import { registerCalendar } from '../commands/calendar.js';
+import { registerApi } from '../commands/api.js';
+import { registerMeta } from '../commands/meta.js';
+import { registerMirror } from '../commands/mirror.js';
+
+export const VERSION = '0.1.0';
+
+type Registrar = (program: Command, ctx: Context) => void;
+
+/** Top-level command names and what registers them. */
+const REGISTRARS: Record<string, Registrar> = {
+  tax: registerTax,
+  property: registerProperty,
+  companies: registerCompanies,
+  vehicles: registerVehicles,
+  calendar: registerCalendar,
+  api: registerApi,
+  sync: registerMirror,
+  mirror: registerMirror,
+  sql: registerMirror,
+  auth: registerMeta,
+  completion: registerMeta,
+  help: registerMeta,
+};
+const ALL: Registrar[] = [registerTax, registerProperty, registerCompanies, registerVehicles, registerCalendar, registerApi, registerMirror, registerMeta];
+
+/** Global options that take a value (so their value is not taken for the command word). */
+const VALUED_GLOBALS = new Set(['--source', '--format', '--fields', '--max-credits', '--max-wait']);
+
+/** The first command word of argv, if any. */
+export function commandWord(argv: readonly string[]): string | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--') return argv[i + 1];
+    if (a.startsWith('-')) {
+      if (VALUED_GLOBALS.has(a)) i++;
+      continue;
+    }
+    return a;
+  }
+  return undefined;
+}
+
+/**
+ * Build the program. With `argv`, only the command group it names is registered (start-up: building
+ * all ~100 commands costs ~10 ms); help, completion and unknown words get the whole tree.
+ */
+export function buildProgram(ctx: Context, argv?: readonly string[]): Command {
+  const program = new Command('publicdata');
+  program
+    .version(VERSION, '-V, --version', 'print the version')
+    .summary('UK public-sector reference data from the shell')
+    .description(
+      [
+        'UK public-sector reference data: the v1 public-data API live (with your key) or offline from',
+        'shipped data and a local DuckDB mirror. JSON output is the API envelope, whichever way it ran.',
+        '',
+        'Examples:',
+        '  $ publicdata tax take-home 45000',
+        '  $ publicdata calendar bank-holidays next',
+        '  $ publicdata property price-paid search --postcode "LS8 3BS"',
+        '  $ publicdata api GET /v1/tax/years --source live',
+      ].join('\n'),
+    )
+    .exitOverride()
+    .showSuggestionAfterError(true)
+    .configureOutput({
+      writeOut: (s) => void ctx.io.stdout.write(s),
+      writeErr: (s) => void ctx.io.stderr.write(s),
+      outputError: () => {},
+      getOutHelpWidth: () => ctx.io.columns,
+      getErrHelpWidth: () => ctx.io.columns,
+    })
+    .helpCommand(false);
+  addGlobalOptions(program);
+  const word = argv ? commandWord(argv) : undefined;
+  const only = word !== undefined && word !== 'help' && word !== 'completion' ? REGISTRARS[word] : undefined;
+  if (only) only(program, ctx);
+  else for (const r of ALL) r(program, ctx);
+  return program;
+}
+
+function usageError(ctx: Context, message: string, argv: string[]): number {
+  const env = errorEnvelope('usage_error', message);
+  const jsonWanted = argv.includes('--format') ? !argv.includes('table') : !ctx.io.stdoutIsTTY;
+  if (jsonWanted) ctx.io.stdout.write(`${JSON.stringify(env)}\n`);
+  else ctx.io.stderr.write(errorLine(env, colorEnabled(ctx.env, ctx.io.stderrIsTTY, argv.includes('--no-color'))));
+  return EXIT.USAGE;
+}
+
+/** Run the CLI with `argv` (without node and script) and return the exit code. */
+export async function run(argv: string[], ctx: Context): Promise<number> {
+  const program = buildProgram(ctx, argv);
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    if (argv.length === 0) {
+      program.outputHelp();
+      return EXIT.OK;
+    }
+    return (program as Command & { exitCodeValue?: number }).exitCodeValue ?? EXIT.OK;
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return EXIT.OK;
+      if (e.code === 'commander.executeSubCommandAsync') return EXIT.OK;
+      // A command group without a subcommand: show its help on stderr, exit 2.
+      return usageError(ctx, e.message.replace(/^error: /, ''), argv);
+    }
+    if (e instanceof ApiError) return usageError(ctx, e.message, argv);
+    const debug = ctx.env.PUBLICDATA_DEBUG === '1';
+    const err = e as Error;
+    ctx.io.stderr.write(
+      errorLine(errorEnvelope('internal_error', `${err?.message ?? String(e)} (this is a bug in publicdata; set PUBLICDATA_DEBUG=1 for details)`), false),
+    );
+    if (debug && err?.stack) ctx.io.stderr.write(`${err.stack}\n`);
+    return EXIT.ERROR;
+  }
+}

@@ -1,0 +1,157 @@
+/**
+ * One route call from the CLI: validate (before any data or network is touched), choose the backend,
+ * call (following pages with --all), render, and map the answer to an exit code.
+ */
+import { ApiError, EXIT, exitCodeFor } from './contract/errors.js';
+import type { RouteSpec } from './contract/route.js';
+import type { CallResult, Envelope, RouteCall, SuccessEnvelope } from './contract/types.js';
+import { isErrorEnvelope } from './contract/types.js';
+import { validateCall } from './contract/validate.js';
+import { matchRoute } from './contract/routes/index.js';
+import type { Context } from './context.js';
+import { chooseBackend, type Source } from './backends/select.js';
+import type { Backend } from './backends/types.js';
+import { recordsOf } from './output/records.js';
+import { errorLine, writeAnswer, type Format, type RenderOptions } from './output/render.js';
+
+export interface GlobalOptions {
+  source: Source;
+  format: Format;
+  fields?: string[];
+  color: boolean;
+  verbose: boolean;
+  quiet: boolean;
+  maxCredits?: number;
+  maxWait?: number;
+  all: boolean;
+}
+
+export function resultExit(result: CallResult): number {
+  const env = result.envelope;
+  return isErrorEnvelope(env) ? exitCodeFor(env.error.code, result.status) : EXIT.OK;
+}
+
+/** Print an ApiError raised before any call (validation, missing key) in the chosen format. */
+export async function printError(ctx: Context, e: ApiError, g: Pick<GlobalOptions, 'format' | 'color'>): Promise<number> {
+  const result: CallResult = { status: e.status, envelope: e.toEnvelope(), source: 'local' };
+  if (g.format === 'table') ctx.io.stderr.write(errorLine(e.toEnvelope(), g.color));
+  else ctx.io.stdout.write(`${JSON.stringify(e.toEnvelope())}\n`);
+  return resultExit(result);
+}
+
+async function withSpinner<T>(ctx: Context, g: GlobalOptions, text: string, fn: () => Promise<T>): Promise<T> {
+  const show = ctx.io.stderrIsTTY && !g.quiet && !ctx.env.CI;
+  if (!show) return fn();
+  const { default: ora } = await import('ora');
+  const spinner = ora({ text, stream: ctx.io.stderr as NodeJS.WritableStream, isEnabled: true }).start();
+  try {
+    return await fn();
+  } finally {
+    spinner.stop();
+  }
+}
+
+function pageInfo(env: SuccessEnvelope, route: RouteSpec): { page: number; perPage: number; total: number; totalPages: number } | undefined {
+  if (route.pagination === 'top' && env.pagination) {
+    const p = env.pagination;
+    return { page: p.page, perPage: p.per_page, total: p.total, totalPages: p.total_pages };
+  }
+  if (route.pagination === 'inner') {
+    const p = (env.data as { pagination?: { page: number; per_page: number; total: number } }).pagination;
+    if (p) return { page: p.page, perPage: p.per_page, total: p.total, totalPages: Math.max(1, Math.ceil(p.total / p.per_page)) };
+  }
+  return undefined;
+}
+
+/**
+ * --all: follow pagination to the end, streaming records as they come (NDJSON/CSV write per page).
+ * Stops on a short page, since some totals are estimates (vehicle licensing). JSON output merges the
+ * records into one envelope whose pagination says what was fetched.
+ */
+async function callAll(
+  ctx: Context,
+  backend: Backend,
+  call: RouteCall,
+  route: RouteSpec,
+  g: GlobalOptions,
+  render: RenderOptions,
+): Promise<number> {
+  let page = Number((call.query.page as string | undefined) ?? 1);
+  const merged: unknown[] = [];
+  let first: SuccessEnvelope | undefined;
+  let last: CallResult | undefined;
+  let csvHeaderDone = false;
+  for (;;) {
+    const result = await backend.call({ ...call, query: { ...call.query, page: String(page) } });
+    last = result;
+    if (isErrorEnvelope(result.envelope)) {
+      await writeAnswer(ctx.io, result, route, render);
+      return resultExit(result);
+    }
+    const env = result.envelope;
+    first ??= env;
+    const recs = recordsOf(env, route) ?? [];
+    const info = pageInfo(env, route);
+    if (g.format === 'ndjson') {
+      await writeAnswer(ctx.io, result, route, render);
+    } else if (g.format === 'csv') {
+      const { toCsv } = await import('./output/records.js');
+      const text = toCsv(recs as Record<string, unknown>[], g.fields);
+      ctx.io.stdout.write(csvHeaderDone ? text.slice(text.indexOf('\r\n') + 2) : text);
+      csvHeaderDone = true;
+    } else merged.push(...recs);
+    if (g.verbose) ctx.io.stderr.write(`page ${page}: ${recs.length} records\n`);
+    if (!info || recs.length < info.perPage || page >= info.totalPages || recs.length === 0) break;
+    page++;
+  }
+  if (g.format === 'json' || g.format === 'table') {
+    const base = first as SuccessEnvelope;
+    let env: SuccessEnvelope;
+    if (route.pagination === 'inner') {
+      env = { ...base, data: { ...(base.data as object), [route.records ?? 'transactions']: merged, pagination: { page: 1, per_page: merged.length, total: merged.length } } };
+    } else {
+      env = { ...base, data: merged, pagination: { total: merged.length, page: 1, per_page: merged.length, total_pages: 1 } };
+    }
+    await writeAnswer(ctx.io, { ...(last as CallResult), envelope: env }, route, render);
+  }
+  return EXIT.OK;
+}
+
+/** Run one call end to end and return the exit code. */
+export async function invoke(
+  ctx: Context,
+  call: RouteCall,
+  g: GlobalOptions,
+  custom?: RenderOptions['custom'],
+): Promise<number> {
+  const render: RenderOptions = { format: g.format, color: g.color, ...(g.fields ? { fields: g.fields } : {}), ...(custom ? { custom } : {}) };
+  let route: RouteSpec;
+  let backend: Backend;
+  try {
+    const m = matchRoute(call.method, call.path);
+    route = m.route;
+    validateCall(route, m.pathValues, call.query, call.body);
+    if (g.all && !route.pagination) throw new ApiError(400, 'usage_error', `--all: ${route.method} ${route.path} is not paginated.`);
+    backend = await chooseBackend(ctx, route, {
+      source: g.source,
+      verbose: g.verbose,
+      ...(g.maxWait !== undefined ? { maxWait: g.maxWait } : {}),
+      ...(g.maxCredits !== undefined ? { maxCredits: g.maxCredits } : {}),
+    });
+  } catch (e) {
+    if (e instanceof ApiError) return printError(ctx, e, g);
+    throw e;
+  }
+  try {
+    if (g.all) return await withSpinner(ctx, g, `${call.method} ${call.path}`, () => callAll(ctx, backend, call, route, g, render));
+    const result = await withSpinner(ctx, g, `${call.method} ${call.path}`, () => backend.call(call));
+    await writeAnswer(ctx.io, result, route, render);
+    return resultExit(result);
+  } finally {
+    await (backend as { close?: () => Promise<void> }).close?.();
+  }
+}
+
+export function envelopeExit(env: Envelope, status: number): number {
+  return isErrorEnvelope(env) ? exitCodeFor(env.error.code, status) : EXIT.OK;
+}

@@ -1,0 +1,102 @@
+/**
+ * Turning an envelope into records for table, NDJSON and CSV output, and picking `--fields`.
+ */
+import type { RouteSpec } from '../contract/route.js';
+import type { Envelope, SuccessEnvelope } from '../contract/types.js';
+import { isErrorEnvelope } from '../contract/types.js';
+
+export type Row = Record<string, unknown>;
+
+export function getPath(obj: unknown, path: string): unknown {
+  let cur: unknown = obj;
+  for (const k of path.split('.')) {
+    if (cur === null || typeof cur !== 'object') return undefined;
+    cur = (cur as Record<string, unknown>)[k];
+  }
+  return cur;
+}
+
+/** The record list of a success envelope: `data` when it is an array, else `data.<route.records>`. */
+export function recordsOf(env: SuccessEnvelope, route?: RouteSpec): Row[] | undefined {
+  if (Array.isArray(env.data)) return env.data as Row[];
+  if (route?.records) {
+    const v = getPath(env.data, route.records);
+    if (Array.isArray(v)) return v as Row[];
+  }
+  return undefined;
+}
+
+/** Flatten nested objects into dotted keys; arrays of scalars join with ', ', arrays of objects as JSON. */
+export function flatten(obj: unknown, prefix = '', out: Row = {}): Row {
+  if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) {
+    out[prefix || 'value'] = obj;
+    return out;
+  }
+  for (const [k, v] of Object.entries(obj as Row)) {
+    const key = prefix ? `${prefix}.${k}` : k;
+    if (v !== null && typeof v === 'object' && !Array.isArray(v)) flatten(v, key, out);
+    else out[key] = v;
+  }
+  return out;
+}
+
+export function cell(v: unknown): string {
+  if (v === null || v === undefined) return '';
+  if (Array.isArray(v)) return v.every((x) => x === null || typeof x !== 'object') ? v.join(', ') : JSON.stringify(v);
+  if (typeof v === 'object') return JSON.stringify(v);
+  return String(v);
+}
+
+/** `--fields a,b.c`: project a record to those dotted paths (keeping nesting). */
+export function pick(rec: unknown, fields: readonly string[]): Row {
+  const out: Row = {};
+  for (const f of fields) {
+    const v = getPath(rec, f);
+    if (v === undefined) continue;
+    const parts = f.split('.');
+    let cur = out;
+    for (let i = 0; i < parts.length - 1; i++) {
+      const k = parts[i]!;
+      if (typeof cur[k] !== 'object' || cur[k] === null) cur[k] = {};
+      cur = cur[k] as Row;
+    }
+    cur[parts[parts.length - 1]!] = v;
+  }
+  return out;
+}
+
+/** Apply `--fields` inside an envelope: to each record, or to the data object. Errors pass unchanged. */
+export function pickEnvelope(env: Envelope, fields: readonly string[] | undefined, route?: RouteSpec): Envelope {
+  if (!fields || fields.length === 0 || isErrorEnvelope(env)) return env;
+  if (Array.isArray(env.data)) return { ...env, data: env.data.map((r) => pick(r, fields)) };
+  if (route?.records) {
+    const list = getPath(env.data, route.records);
+    if (Array.isArray(list)) {
+      const data = structuredClone(env.data) as Row;
+      const parts = route.records.split('.');
+      let cur = data;
+      for (const p of parts.slice(0, -1)) cur = cur[p] as Row;
+      cur[parts[parts.length - 1]!] = list.map((r) => pick(r, fields));
+      return { ...env, data };
+    }
+  }
+  return { ...env, data: pick(env.data, fields) };
+}
+
+function csvCell(v: unknown): string {
+  const s = cell(v);
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+/** RFC 4180 CSV of flattened records; columns in first-seen order. */
+export function toCsv(rows: readonly Row[], fields?: readonly string[]): string {
+  const flat = rows.map((r) => flatten(r));
+  const cols: string[] = fields && fields.length ? [...fields] : [];
+  if (cols.length === 0) {
+    const seen = new Set<string>();
+    for (const r of flat) for (const k of Object.keys(r)) if (!seen.has(k)) (seen.add(k), cols.push(k));
+  }
+  const lines = [cols.map(csvCell).join(',')];
+  for (const r of flat) lines.push(cols.map((c) => csvCell(r[c])).join(','));
+  return `${lines.join('\r\n')}\r\n`;
+}
