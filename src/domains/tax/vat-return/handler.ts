@@ -1,5 +1,33 @@
-// SCAFFOLD: replaced by the real handlers (work in progress this session).
-import { ApiError } from '../../../contract/errors.js';
-import type { Handler } from '../../../contract/types.js';
+/**
+ * POST /v1/tax/vat/return/calculate: a nine-box VAT return from a period of transactions.
+ * The route has `bodyDocument: true`, so the whole body is validated here (prepare.ts) and every failure
+ * is answered at once as 400 VALIDATION_ERROR with details[] {field, code, message}.
+ */
+import { meta } from '../../../contract/envelope.js';
+import { errors } from '../../../contract/errors.js';
+import type { Handler, HandlerRequest, SuccessEnvelope } from '../../../contract/types.js';
+import { NOTICE_700_12, computeReturn, type BreakdownDetail } from './engine.js';
+import { prepare } from './prepare.js';
 
-export const vatReturnCalculate: Handler = () => { throw new ApiError(503, 'not_available_offline', 'not built yet'); };
+export { transactionsFromCsv } from './csv.js';
+export { MAX_TRANSACTIONS } from './prepare.js';
+
+/** The computation without the HTTP envelope (bench, CLI): throws ApiError VALIDATION_ERROR on a bad body. */
+export function calculateVatReturn(body: unknown, detail: BreakdownDetail = 'summary'): Record<string, unknown> {
+  const r = prepare(body);
+  if (!r.ok) throw errors.validation(r.details);
+  return computeReturn(r.prepared, detail);
+}
+
+export const vatReturnCalculate: Handler = (req: HandlerRequest): SuccessEnvelope => {
+  const detail = (req.query['breakdown_detail'] as BreakdownDetail | undefined) ?? 'summary';
+  const data = calculateVatReturn(req.body, detail);
+  return {
+    data,
+    meta: meta({
+      source: 'HM Revenue & Customs',
+      source_url: NOTICE_700_12,
+      breakdown_detail: detail,
+    }),
+  };
+};
