@@ -180,7 +180,7 @@ export function registerMeta(program: Command, ctx: Context): void {
     });
   auth
     .command('logout')
-    .description(helpWithExamples('Remove the saved key.', ['publicdata auth logout']))
+    .description(helpWithExamples('Remove the saved key.', ['publicdata auth logout', 'publicdata auth logout && publicdata auth status --offline']))
     .action(async (_o: unknown, self: Command) => {
       const { removeApiKey } = await import('../src/config.js');
       const removed = await removeApiKey(ctx.env);

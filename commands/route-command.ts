@@ -128,7 +128,9 @@ export function addRouteCommand(parent: Command, spec: RouteCommandSpec, ctx: Co
   const alt = spec.withArg ? routeById(spec.withArg.route) : undefined;
   const cmd = parent.command(spec.name);
   if (spec.aliases) cmd.aliases(spec.aliases);
-  cmd.description(helpWithExamples(spec.description ?? route.summary, spec.examples));
+  // Every --help starts with 2 to 4 examples; a one-example command also shows its JSON form.
+  const examples = spec.examples.length >= 2 ? spec.examples : [...spec.examples, `${spec.examples[0]} --format json`];
+  cmd.description(helpWithExamples(spec.description ?? route.summary, examples));
   cmd.summary(spec.description ?? route.summary);
 
   const params = new Map<string, { spec: ParamSpec; where: 'path' | 'query' | 'body' }>();

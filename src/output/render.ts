@@ -76,6 +76,9 @@ function getInner(env: SuccessEnvelope): unknown {
   return d && typeof d === 'object' && !Array.isArray(d) ? d.pagination : undefined;
 }
 
+/** No rule between rows: records read as a list. */
+const COMPACT = { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' };
+
 type TableCtor = new (opts: Record<string, unknown>) => { push(...rows: unknown[]): void; toString(): string };
 let TableClass: TableCtor | undefined;
 async function table(): Promise<TableCtor> {
@@ -95,6 +98,7 @@ export async function renderTable(rows: readonly Row[], color: boolean, fields?:
   const t = new Table({
     head: cols.map((c) => paint.bold(c, color)),
     style: { head: [], border: [] },
+    chars: COMPACT,
     wordWrap: true,
   });
   for (const r of flat) t.push(cols.map((c) => cell(r[c])));
@@ -103,7 +107,7 @@ export async function renderTable(rows: readonly Row[], color: boolean, fields?:
 
 export async function renderKeyValue(obj: unknown, color: boolean): Promise<string> {
   const Table = await table();
-  const t = new Table({ style: { head: [], border: [] }, wordWrap: true });
+  const t = new Table({ style: { head: [], border: [] }, wordWrap: true, chars: COMPACT });
   for (const [k, v] of Object.entries(flatten(obj))) t.push([paint.bold(k, color), cell(v)]);
   return `${t.toString()}\n`;
 }
