@@ -101,6 +101,8 @@ export interface LiveStats {
   retries: number;
   networkErrors: number;
   serverErrors: number;
+  /** Server clock minus ours as used for pacing (0 unless the Date header shows a clear skew), ms. */
+  clockOffsetMs: number;
   /** Time spent waiting (pacing, Retry-After, back-off), ms. */
   waitedMs: number;
   /** Waits caused by pacing (window used up), not by a 429. */
@@ -219,7 +221,7 @@ function defaultSleep(ms: number): Promise<void> {
 }
 
 type Attempt =
-  | { kind: 'response'; status: number; headers: Record<string, string>; raw: string; ms: number }
+  | { kind: 'response'; status: number; headers: Record<string, string>; raw: string; ms: number; sentAt: number }
   | { kind: 'network'; code: string; message: string; connectPhase: boolean; ms: number };
 
 export function createLiveBackend(opts: LiveOptions): LiveBackend {
@@ -250,6 +252,7 @@ export function createLiveBackend(opts: LiveOptions): LiveBackend {
   for (const w of warnings) log?.(`! ${w}`);
 
   const stats: LiveStats = {
+    clockOffsetMs: 0,
     requests: 0,
     calls: 0,
     creditsSpent: 0,
@@ -343,6 +346,26 @@ export function createLiveBackend(opts: LiveOptions): LiveBackend {
     return p;
   }
 
+  /**
+   * Server clock vs ours, from the Date header (1 s resolution). offset = server - local lies in
+   * [lower, upper]. Applied only when it is certain to matter: the server is surely ahead (lower > 0:
+   * its reset comes earlier on our clock) or surely behind (upper < 0: waiting by our clock would be
+   * early, so wait by the lower bound, which is never early).
+   */
+  const skew = { lower: -Infinity, upper: Infinity };
+  function observeClock(date: string | undefined, sentAt: number, receivedAt: number): void {
+    if (!date) return;
+    const d = Date.parse(date);
+    if (Number.isNaN(d)) return;
+    skew.lower = Math.max(skew.lower, d - receivedAt);
+    skew.upper = Math.min(skew.upper, d + 1000 - sentAt);
+  }
+  function clockOffset(): number {
+    if (skew.lower > skew.upper) return 0; // inconsistent samples (clock stepped): trust our clock
+    if (skew.lower > 0 || skew.upper < 0) return skew.lower;
+    return 0;
+  }
+
   function observe(headers: Record<string, string>, receivedAt: number): void {
     const limit = num(headers['x-ratelimit-limit']);
     const remaining = num(headers['x-ratelimit-remaining']);
@@ -354,7 +377,7 @@ export function createLiveBackend(opts: LiveOptions): LiveBackend {
     if (remaining !== undefined) stats.rateLimit.remaining = remaining;
     if (reset !== undefined) stats.rateLimit.reset = reset;
     if (remaining === undefined || reset === undefined) return;
-    const resetMs = reset * 1000;
+    const resetMs = reset * 1000 - clockOffset();
     // An answer from a window we already left (it was in flight across the reset) says nothing new.
     if (win.rolledFrom !== undefined && resetMs <= win.rolledFrom) return;
     // Requests sent but not answered yet will use the window too.
@@ -391,7 +414,7 @@ export function createLiveBackend(opts: LiveOptions): LiveBackend {
         const v = headerValue(res.headers as Record<string, string | string[] | undefined>, name);
         if (v !== undefined) h[name] = v;
       }
-      return { kind: 'response', status: res.statusCode, headers: h, raw, ms: now() - t0 };
+      return { kind: 'response', status: res.statusCode, headers: h, raw, ms: now() - t0, sentAt: t0 };
     } catch (e) {
       const code = errCode(e);
       return {
@@ -531,7 +554,11 @@ export function createLiveBackend(opts: LiveOptions): LiveBackend {
       } finally {
         inflight--;
       }
-      if (a.kind === 'response') observe(a.headers, now());
+      if (a.kind === 'response') {
+        const receivedAt = now();
+        observeClock(a.headers['date'], a.sentAt, receivedAt);
+        observe(a.headers, receivedAt);
+      }
       answered();
 
       let retryWaitMs: number | undefined;
@@ -552,7 +579,7 @@ export function createLiveBackend(opts: LiveOptions): LiveBackend {
         if (a.status === 429) {
           stats.rateLimited++;
           last429 = res;
-          const ra = parseRetryAfter(a.headers['retry-after'], now());
+          const ra = parseRetryAfter(a.headers['retry-after'], now() + clockOffset());
           const base = Math.max(ra ?? 0, retry > 0 ? backoff(retry) : 0, ra === undefined ? backoff(retry + 1) : 0);
           retryWaitMs = base + jitter(base);
           reason = `429 ${code ?? ''}`.trim();
@@ -601,7 +628,7 @@ export function createLiveBackend(opts: LiveOptions): LiveBackend {
     baseUrl,
     warnings,
     call,
-    stats: () => ({ ...stats, rateLimit: { ...stats.rateLimit } }),
+    stats: () => ({ ...stats, clockOffsetMs: clockOffset(), rateLimit: { ...stats.rateLimit } }),
     creditsSpent: () => stats.creditsSpent,
     canSpend: (n: number) => maxCredits === undefined || stats.creditsSpent + n <= maxCredits,
     async close() {

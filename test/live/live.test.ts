@@ -484,6 +484,23 @@ describe('pacing (real time, 1 s windows)', () => {
     }
   });
 
+  for (const skewMs of [-1500, 1500]) {
+    test(`server clock ${skewMs > 0 ? 'ahead' : 'behind'} by ${Math.abs(skewMs)} ms: the Date header corrects pacing, no 429`, async () => {
+      const s = await startApiServer({ limit: 5, windowMs: 1000, now: () => Date.now() + skewMs });
+      try {
+        const { backend } = harness(s, { real: true });
+        for (let i = 0; i < 12; i++) expect((await backend.call(GET('/v1/calendar/regions'))).status).toBe(200);
+        expect(s.stats().byStatus[429]).toBeUndefined();
+        const off = backend.stats().clockOffsetMs;
+        if (skewMs > 0) expect(off).toBeGreaterThan(400);
+        else expect(off).toBeLessThan(-1400);
+        expect(Math.abs(off)).toBeLessThan(2600);
+      } finally {
+        await s.close();
+      }
+    });
+  }
+
   test('a window exhausted by someone else: 429 once, then Retry-After, then success', async () => {
     const s = await startApiServer({ limit: 3, windowMs: 1000 });
     try {

@@ -72,7 +72,7 @@ export interface ApiServerOptions {
   retryAfter?: 'seconds' | 'http-date';
   /** Handler context for callLocal (default: fixed clock 2026-11-21, empty temp mirror). */
   ctx?: Partial<HandlerContext>;
-  /** Server clock, ms (default Date.now). */
+  /** Server clock, ms (default Date.now): windows, Retry-After and the Date header follow it. */
   now?: () => number;
 }
 
@@ -178,6 +178,7 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
   function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
     const text = typeof body === 'string' ? body : JSON.stringify(body);
     res.writeHead(status, {
+      Date: new Date(now()).toUTCString(),
       'Content-Type': typeof body === 'string' && !text.startsWith('{') ? 'text/html' : 'application/json',
       'Content-Length': String(Buffer.byteLength(text)),
       ...headers,
