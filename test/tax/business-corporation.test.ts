@@ -5,7 +5,7 @@
 // fraction 3/200). The £100,000 case is the HMRC-style worked example (CTM03950 pattern), hand-verified from the
 // formula: tax at 25% £25,000, marginal relief (250,000 - 100,000) x 100,000/100,000 x 3/200 = £2,250, tax £22,750.
 // (The CTM page itself was not available to check offline.)
-// Associated companies divide the limits: CTA 2010 s.18D.
+// Associated companies divide the limits: CTA 2010 Part 2 Chapter 3A (section numbers not checked offline).
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { computeCorporationTax, ctData, financialYearLabelOfDate } from '../../src/domains/tax/corporation.js';

@@ -4,12 +4,12 @@
  * Years: the contract keys years as tax years; 'YYYY-YY' means the financial year FY YYYY (1 April YYYY to
  * 31 March YYYY+1). Accounting periods straddling 1 April and short periods are not modelled.
  *
- * FY2020-FY2022: one main rate (19%) on all profits. From FY2023 (CTA 2010 ss.18A-18N):
+ * FY2020-FY2022: one main rate (19%) on all profits. From FY2023 (CTA 2010 Part 2 Chapter 3A, ss.18A ff.):
  *  - augmented profits A <= lower limit: small profits rate (s.18A);
  *  - lower limit < A <= upper limit: main rate less marginal relief (s.18B)
  *      MR = (U - A) x (N / A) x standard fraction (3/200), N = taxable total profits;
  *  - A > upper limit: main rate.
- *  Both limits are divided by (1 + associated companies) (s.18D). A is taken equal to N (no exempt
+ *  Both limits are divided by (1 + associated companies) (same Chapter). A is taken equal to N (no exempt
  *  distributions). The relief is continuous: at A = U it is nil; at A = L, 25% less (U - L) x 3/200 = 19%.
  *
  * Amounts are exact decimals (decimal.js, 40 significant digits). Rounding: marginal relief to the nearest
