@@ -1,0 +1,175 @@
+/**
+ * `publicdata sync listed-buildings` and `publicdata sync conservation-areas`: planning.data.gov.uk bulk CSVs
+ * (https://files.planning.data.gov.uk/dataset/listed-building.csv and .../conservation-area.csv) into
+ * listed_buildings.duckdb / conservation_areas.duckdb, table `designations`.
+ *
+ * The platform's flattened CSV starts with the common entity columns
+ * `dataset,end-date,entity,entry-date,geojson,geometry,name,organisation-entity,point,prefix,reference,start-date,typology`
+ * followed by the dataset's own fields (alphabetical). The file is read by header name (all text), so extra or
+ * reordered columns do not matter; missing required columns stop the sync.
+ *  - latitude/longitude come from `point` (WKT `POINT(lng lat)`; null when blank or unparseable);
+ *  - the polygon in `geometry` is NOT stored: boundary_reference is the entity's GeoJSON URL on the platform
+ *    when the upstream row has a geometry, else null;
+ *  - dates are YYYY-MM-DD or null; one row per entity (the latest entry-date wins).
+ * Rows whose `entity` is not an integer are rejected.
+ */
+import { closeSync, openSync, readSync } from 'node:fs';
+import { basename } from 'node:path';
+import { DATASETS } from '../src/mirror/catalog.js';
+import type { DatasetModule, DatasetName, DiscoverContext, LoadContext, LoadResult, UpstreamFile } from './types.js';
+
+export type DesignationKind = 'listed-buildings' | 'conservation-areas';
+
+/** The platform's dataset name of each kind. */
+export const PLATFORM_DATASET: Record<DesignationKind, string> = {
+  'listed-buildings': 'listed-building',
+  'conservation-areas': 'conservation-area',
+};
+
+export const ENTITY_URL = 'https://www.planning.data.gov.uk/entity/';
+
+const REQUIRED = ['entity', 'name', 'organisation-entity', 'point', 'geometry', 'reference', 'entry-date', 'start-date', 'end-date'];
+
+export const DESIGNATIONS_DDL = `CREATE TABLE designations (
+  entity_id           BIGINT  NOT NULL,  -- platform entity id
+  name                VARCHAR,
+  reference           VARCHAR,           -- the publisher's reference (Historic England list entry, CA number...)
+  organisation_entity BIGINT,
+  latitude            DOUBLE,            -- from the WKT point; NULL when none
+  longitude           DOUBLE,
+  boundary_reference  VARCHAR,           -- entity GeoJSON URL when upstream has a polygon (polygon not stored)
+  entry_date          DATE,
+  start_date          DATE,
+  end_date            DATE,
+  dataset             VARCHAR,
+  documentation_url   VARCHAR,
+  grade               VARCHAR,           -- listed-building-grade (listed buildings)
+  designation_date    DATE               -- designation-date (conservation areas)
+)`;
+
+/** First line of a file, BOM stripped. */
+function headerOf(path: string): string[] {
+  const fd = openSync(path, 'r');
+  try {
+    const buf = Buffer.alloc(16384);
+    const n = readSync(fd, buf, 0, buf.length, 0);
+    const line = buf.subarray(0, n).toString('utf8').replace(/^\uFEFF/, '').split(/\r?\n/)[0] ?? '';
+    return line.split(',').map((h) => h.trim().replace(/^"|"$/g, ''));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+const q = (id: string) => `"${id.replace(/"/g, '""')}"`;
+const blank = (col: string) => `nullif(trim(${q(col)}), '')`;
+const dateOf = (col: string) => `TRY_CAST(${blank(col)} AS DATE)`;
+/** A number from `POINT(lng lat)` / `POINT (lng lat)`: group 1 longitude, 2 latitude. */
+const POINT_RE = `^\\s*POINT\\s*\\(\\s*([-+0-9.eE]+)\\s+([-+0-9.eE]+)\\s*\\)\\s*$`;
+const coord = (group: 1 | 2) => `TRY_CAST(nullif(regexp_extract(${q('point')}, '${POINT_RE}', ${group}), '') AS DOUBLE)`;
+
+function designationModule(kind: DesignationKind): DatasetModule {
+  const info = DATASETS[kind]!;
+  const platform = PLATFORM_DATASET[kind];
+  return {
+    name: kind as DatasetName,
+    title: info.title,
+    publisher: info.publisher,
+    licence: info.licence,
+    attribution: info.attribution,
+    sourceUrl: info.sourceUrl,
+    defaultBaseUrl: 'https://files.planning.data.gov.uk',
+    approxDownload: info.approxDownload,
+    file: info.file,
+    rejectThreshold: 0.01,
+
+    async discover(ctx: DiscoverContext): Promise<UpstreamFile[]> {
+      if (ctx.options.from) {
+        return [{ url: ctx.options.from, name: basename(ctx.options.from.split('?')[0]!) || `${platform}.csv`, kind: 'full' }];
+      }
+      return [{ url: `${ctx.baseUrl.replace(/\/+$/, '')}/dataset/${platform}.csv`, name: `${platform}.csv`, kind: 'full' }];
+    },
+
+    async load(ctx: LoadContext): Promise<LoadResult> {
+      const file = ctx.files[0];
+      if (!file) throw new Error(`${kind}: no file downloaded`);
+      const header = headerOf(file.path);
+      const missing = REQUIRED.filter((c) => !header.includes(c));
+      if (missing.length) {
+        throw new Error(`${basename(file.path)}: not a planning.data.gov.uk ${platform} CSV (missing column(s) ${missing.join(', ')})`);
+      }
+      const has = (c: string) => header.includes(c);
+      const conn = ctx.conn;
+      await conn.run(
+        `CREATE TEMP TABLE raw AS SELECT row_number() OVER () + 1 AS line, * FROM read_csv(?, header = true, all_varchar = true,
+           quote = '"', escape = '"', max_line_size = 268435456, strict_mode = false, null_padding = true)`,
+        [file.path],
+      );
+      const opt = (c: string, sql: (c: string) => string, type: string) => (has(c) ? sql(c) : `CAST(NULL AS ${type})`);
+      await conn.run(`CREATE TEMP TABLE typed AS SELECT
+          line,
+          TRY_CAST(${blank('entity')} AS BIGINT) AS entity_id,
+          ${blank('name')} AS name,
+          ${blank('reference')} AS reference,
+          TRY_CAST(${blank('organisation-entity')} AS BIGINT) AS organisation_entity,
+          ${coord(2)} AS latitude,
+          ${coord(1)} AS longitude,
+          ${blank('geometry')} IS NOT NULL AS has_geometry,
+          ${dateOf('entry-date')} AS entry_date,
+          ${dateOf('start-date')} AS start_date,
+          ${dateOf('end-date')} AS end_date,
+          coalesce(${opt('dataset', blank, 'VARCHAR')}, ?) AS dataset,
+          ${opt('documentation-url', blank, 'VARCHAR')} AS documentation_url,
+          ${opt('listed-building-grade', blank, 'VARCHAR')} AS grade,
+          ${opt('designation-date', dateOf, 'DATE')} AS designation_date
+        FROM raw`, [platform]);
+      await conn.run(DESIGNATIONS_DDL);
+      await conn.run(
+        `INSERT INTO designations
+         SELECT entity_id, name, reference, organisation_entity,
+                CASE WHEN latitude BETWEEN -90 AND 90 AND longitude BETWEEN -180 AND 180 THEN latitude END,
+                CASE WHEN latitude BETWEEN -90 AND 90 AND longitude BETWEEN -180 AND 180 THEN longitude END,
+                CASE WHEN has_geometry THEN ? || entity_id::VARCHAR || '.geojson' END,
+                entry_date, start_date, end_date, dataset, documentation_url, grade, designation_date
+         FROM typed WHERE entity_id IS NOT NULL
+         QUALIFY row_number() OVER (PARTITION BY entity_id ORDER BY entry_date DESC NULLS LAST, line DESC) = 1
+         ORDER BY lower(name), entity_id`,
+        [ENTITY_URL],
+      );
+      const c = (
+        await conn.runAndReadAll(
+          `SELECT (SELECT count(*) FROM designations)::BIGINT AS good,
+                  (SELECT count(*) FROM typed WHERE entity_id IS NULL)::BIGINT AS bad,
+                  (SELECT max(entry_date)::VARCHAR FROM designations) AS as_of`,
+        )
+      ).getRowObjectsJS()[0] as { good: bigint; bad: bigint; as_of: string | null };
+      const rejects = (
+        await conn.runAndReadAll(`SELECT count(*)::INTEGER AS n FROM duckdb_tables() WHERE table_name = 'rejects' AND NOT temporary`)
+      ).getRowObjectsJS()[0] as { n: number };
+      if (rejects.n > 0 && Number(c.bad) > 0) {
+        await conn.run(
+          `INSERT INTO rejects SELECT ?, r.line, left(concat_ws(',', r.entity, r.name, r.reference), 1000), 'entity is not an integer'
+           FROM raw r JOIN typed t USING (line) WHERE t.entity_id IS NULL ORDER BY r.line LIMIT 1000`,
+          [file.name],
+        );
+      }
+      await conn.run('DROP TABLE typed');
+      await conn.run('DROP TABLE raw');
+      ctx.progress(Number(c.good));
+      return { rows: Number(c.good), rejected: Number(c.bad), mode: 'full', ...(c.as_of ? { asOf: c.as_of } : {}) };
+    },
+
+    async verify(conn, result): Promise<void> {
+      const r = (await conn.runAndReadAll('SELECT count(*)::BIGINT AS n FROM designations')).getRowObjectsJS()[0] as { n: bigint };
+      if (Number(r.n) !== result.rows) throw new Error(`${kind}: ${r.n} rows in the table, ${result.rows} loaded`);
+      if (Number(r.n) === 0) throw new Error(`${kind}: the file held no entities; refusing to replace the data`);
+    },
+  };
+}
+
+export const listedBuildings = designationModule('listed-buildings');
+export const conservationAreas = designationModule('conservation-areas');
+/** Both modules by dataset name (for the sync registry). */
+export const modules: Record<DesignationKind, DatasetModule> = {
+  'listed-buildings': listedBuildings,
+  'conservation-areas': conservationAreas,
+};
