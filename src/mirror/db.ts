@@ -81,7 +81,7 @@ let converter: DuckDBValueConverter<unknown> | undefined;
  * JSON-friendly values: BIGINT/HUGEINT/UBIGINT → number, DECIMAL → number, DATE → 'YYYY-MM-DD',
  * TIMESTAMP(_TZ/_S/_MS/_NS) → ISO 8601 UTC, UUID → lowercase string, everything else as DuckDB's JSON converter.
  */
-async function jsonConverter(): Promise<DuckDBValueConverter<unknown>> {
+export async function jsonConverter(): Promise<DuckDBValueConverter<unknown>> {
   if (converter) return converter;
   const d = await loadDuckDB();
   const T = d.DuckDBTypeId;

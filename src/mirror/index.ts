@@ -7,6 +7,6 @@ export type { Env } from './paths.js';
 export { DATASETS, DATASET_NAMES, datasetInfo, isDatasetName, attributionFor } from './catalog.js';
 export type { DatasetInfo } from './catalog.js';
 export { datasetNotSynced } from './errors.js';
-export { openDataset, closeAll, query, queryOne, provenanceMeta, lastSync, loadDuckDB } from './db.js';
+export { openDataset, closeAll, query, queryOne, provenanceMeta, lastSync, loadDuckDB, jsonConverter } from './db.js';
 export type { Row, Param, SyncLogEntry } from './db.js';
 export { SYNC_LOG_DDL, REJECTS_DDL, SCHEMA_VERSION } from './schema.js';

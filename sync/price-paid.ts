@@ -1,0 +1,291 @@
+/**
+ * `publicdata sync price-paid`: HM Land Registry Price Paid Data into price_paid.duckdb.
+ *
+ * Upstream (no header, 16 quoted columns, LF or CRLF):
+ *   transaction id `{GUID}`, price, date `YYYY-MM-DD 00:00`, postcode, property type D/S/T/F/O,
+ *   old/new Y/N, duration F/L (U in a few old rows), PAON, SAON, street, locality, town/city, district,
+ *   county, PPD category A/B, record status A/C/D.
+ * Files: pp-complete.csv (everything, ~5 GB), pp-<year>.csv (one year), pp-monthly-update-new-version.csv
+ * (last month's additions A, changes C and deletions D, keyed by transaction id).
+ *
+ * Loading: DuckDB read_csv with explicit all-VARCHAR columns, TRY_CAST into typed columns in one
+ * CREATE TABLE AS … ORDER BY postcode (zonemaps then prune postcode lookups); rows that do not parse go
+ * to `rejects` (structural errors with their line number from DuckDB's reject tables, type errors with
+ * the raw fields and a reason). Never row-by-row inserts from JavaScript.
+ * Incremental: the framework copies the live file; the update file is staged in a temp table and applied
+ * by transaction id (delete every id in the file, insert the last A/C row per id).
+ */
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { DATASETS } from '../src/mirror/catalog.js';
+import type { DatasetModule, DiscoverContext, LoadContext, LoadResult, UpstreamFile } from './types.js';
+
+const info = DATASETS['price-paid']!;
+
+export const DEFAULT_BASE_URL = 'http://prod.publicdata.landregistry.gov.uk.s3-website-eu-west-1.amazonaws.com';
+export const PUBLISHER_PAGE = 'https://www.gov.uk/government/statistical-data-sets/price-paid-data-downloads';
+export const COMPLETE_FILE = 'pp-complete.csv';
+export const UPDATE_FILE = 'pp-monthly-update-new-version.csv';
+export const yearFile = (y: number) => `pp-${y}.csv`;
+
+export const PRICE_PAID_DDL = `CREATE TABLE price_paid (
+  id            UUID    NOT NULL, -- transaction unique identifier, braces stripped, lowercase
+  price         BIGINT  NOT NULL, -- pounds
+  date          DATE    NOT NULL, -- date of transfer (upstream 'YYYY-MM-DD 00:00')
+  postcode      VARCHAR,          -- NULL where the publisher has none
+  property_type VARCHAR NOT NULL, -- D detached, S semi-detached, T terraced, F flat/maisonette, O other
+  old_new       VARCHAR NOT NULL, -- Y new build, N established
+  duration      VARCHAR NOT NULL, -- F freehold, L leasehold (U unknown in a few old rows)
+  paon          VARCHAR,          -- primary addressable object name (house number or name)
+  saon          VARCHAR,          -- secondary addressable object name (flat, unit)
+  street        VARCHAR,
+  locality      VARCHAR,
+  town          VARCHAR,          -- town/city
+  district      VARCHAR,          -- local authority district
+  county        VARCHAR,
+  ppd_category  VARCHAR NOT NULL  -- A standard price paid, B additional (repossessions, buy-to-let, non-private buyers, ...)
+)`;
+
+const COLUMNS = [
+  'id', 'price', 'date', 'postcode', 'property_type', 'old_new', 'duration', 'paon', 'saon', 'street',
+  'locality', 'town', 'district', 'county', 'ppd_category', 'record_status',
+] as const;
+
+/** read_csv options: headerless, every column VARCHAR, structural errors stored in reject tables. */
+const READ_OPTS =
+  `columns = {${COLUMNS.map((c) => `'${c}': 'VARCHAR'`).join(', ')}}, header = false, auto_detect = false, ` +
+  `delim = ',', quote = '"', escape = '"', store_rejects = true, strict_mode = false`;
+
+/** Typed projection of a raw row + `_reject` (reason, NULL when fine) + `_raw` (fields, only for rejects). */
+const TYPED = `
+  TRY_CAST(trim(id, '{} ') AS UUID) AS id,
+  TRY_CAST(trim(price) AS BIGINT) AS price,
+  CAST(COALESCE(TRY_STRPTIME(trim(date), '%Y-%m-%d %H:%M'), TRY_STRPTIME(trim(date), '%Y-%m-%d')) AS DATE) AS date,
+  NULLIF(upper(trim(postcode)), '') AS postcode,
+  upper(trim(property_type)) AS property_type,
+  upper(trim(old_new)) AS old_new,
+  upper(trim(duration)) AS duration,
+  NULLIF(trim(paon), '') AS paon,
+  NULLIF(trim(saon), '') AS saon,
+  NULLIF(trim(street), '') AS street,
+  NULLIF(trim(locality), '') AS locality,
+  NULLIF(trim(town), '') AS town,
+  NULLIF(trim(district), '') AS district,
+  NULLIF(trim(county), '') AS county,
+  upper(trim(ppd_category)) AS ppd_category,
+  upper(trim(record_status)) AS record_status,
+  CASE
+    WHEN TRY_CAST(trim(id, '{} ') AS UUID) IS NULL THEN 'invalid transaction id'
+    WHEN TRY_CAST(trim(price) AS BIGINT) IS NULL OR TRY_CAST(trim(price) AS BIGINT) < 0 THEN 'invalid price'
+    WHEN COALESCE(TRY_STRPTIME(trim(date), '%Y-%m-%d %H:%M'), TRY_STRPTIME(trim(date), '%Y-%m-%d')) IS NULL THEN 'invalid date'
+    WHEN upper(trim(property_type)) NOT IN ('D', 'S', 'T', 'F', 'O') OR property_type IS NULL THEN 'invalid property type'
+    WHEN upper(trim(old_new)) NOT IN ('Y', 'N') OR old_new IS NULL THEN 'invalid old/new flag'
+    WHEN upper(trim(duration)) NOT IN ('F', 'L', 'U') OR duration IS NULL THEN 'invalid duration'
+    WHEN upper(trim(ppd_category)) NOT IN ('A', 'B') OR ppd_category IS NULL THEN 'invalid PPD category'
+    WHEN upper(trim(record_status)) NOT IN ('A', 'C', 'D') OR record_status IS NULL THEN 'invalid record status'
+  END AS _reject,
+  filename AS _file`;
+
+const RAW_LINE = `'"' || concat_ws('","', ${COLUMNS.map((c) => `coalesce(${c}, '')`).join(', ')}) || '"'`;
+
+const OUT_COLUMNS = COLUMNS.filter((c) => c !== 'record_status').join(', ');
+
+function readCsvUnion(n: number, select: string): string {
+  return Array.from({ length: n }, (_, i) => `SELECT ${select} FROM read_csv($${i + 1}, ${READ_OPTS})`).join('\nUNION ALL\n');
+}
+
+/** Structural CSV errors (wrong column count, bad quoting) from DuckDB's reject tables, one row per line. */
+async function storeStructuralRejects(conn: DuckDBConnection): Promise<number> {
+  const exists = await conn.runAndReadAll(
+    "SELECT count(*) FROM duckdb_tables() WHERE table_name = 'reject_errors' AND temporary",
+  );
+  if (Number(exists.getRows()[0]![0]) === 0) return 0;
+  const res = await conn.runAndReadAll(`
+    INSERT INTO rejects (file, line, raw, reason)
+    SELECT s.file_path, e.line, any_value(e.csv_line), 'malformed CSV line: ' || arg_min(e.error_message, e.column_idx)
+    FROM reject_errors e JOIN reject_scans s USING (scan_id, file_id)
+    GROUP BY s.file_path, e.line`);
+  const n = Number(res.getRows()[0]?.[0] ?? 0);
+  await conn.run('DELETE FROM reject_errors');
+  await conn.run('DELETE FROM reject_scans');
+  return n;
+}
+
+async function count(conn: DuckDBConnection, sql: string, params: string[] = []): Promise<number> {
+  const r = await conn.runAndReadAll(sql, params);
+  return Number(r.getRows()[0]?.[0] ?? 0);
+}
+
+async function asOf(conn: DuckDBConnection): Promise<string | undefined> {
+  const r = await conn.runAndReadAll('SELECT max(date)::VARCHAR FROM price_paid');
+  const v = r.getRows()[0]?.[0];
+  return v == null ? undefined : String(v);
+}
+
+/** Full load of one or more complete/yearly files into an empty file. */
+async function loadFull(ctx: LoadContext): Promise<LoadResult> {
+  const { conn } = ctx;
+  const paths = ctx.files.map((f) => f.path);
+  ctx.log?.(`full load of ${ctx.files.map((f) => f.name).join(', ')}`);
+  // One pass over the CSV: typed columns plus a reject reason (NULL for good rows), sorted on postcode.
+  await conn.run(
+    `CREATE TABLE price_paid AS
+     SELECT ${OUT_COLUMNS}, record_status, _reject, CASE WHEN _reject IS NOT NULL THEN _raw END AS _raw, _file
+     FROM (${readCsvUnion(paths.length, `${TYPED}, ${RAW_LINE} AS _raw`)})
+     WHERE record_status IS DISTINCT FROM 'D' OR _reject IS NOT NULL
+     ORDER BY postcode`,
+    paths,
+  );
+  const structural = await storeStructuralRejects(conn);
+  const typed = await count(
+    conn,
+    `INSERT INTO rejects (file, line, raw, reason) SELECT _file, NULL, _raw, _reject FROM price_paid WHERE _reject IS NOT NULL`,
+  );
+  if (typed > 0) await conn.run('DELETE FROM price_paid WHERE _reject IS NOT NULL');
+  for (const c of ['_reject', '_raw', '_file', 'record_status']) await conn.run(`ALTER TABLE price_paid DROP COLUMN ${c}`);
+  const rows = await count(conn, 'SELECT count(*) FROM price_paid');
+  ctx.progress(rows);
+  const a = await asOf(conn);
+  return { rows, rejected: structural + typed, mode: 'full', ...(a ? { asOf: a } : {}) };
+}
+
+/** Apply a monthly update (A add, C change, D delete, by transaction id) to the copy of the live data. */
+async function loadUpdate(ctx: LoadContext): Promise<LoadResult> {
+  const { conn } = ctx;
+  const paths = ctx.files.map((f) => f.path);
+  ctx.log?.(`applying ${ctx.files.map((f) => f.name).join(', ')} to the existing data`);
+  await conn.run(
+    `CREATE TEMP TABLE _pp_update AS
+     SELECT *, CASE WHEN _reject IS NOT NULL THEN _raw END AS _rawkept
+     FROM (${readCsvUnion(paths.length, `${TYPED}, ${RAW_LINE} AS _raw`)})`,
+    paths,
+  );
+  const structural = await storeStructuralRejects(conn);
+  const typed = await count(
+    conn,
+    `INSERT INTO rejects (file, line, raw, reason) SELECT _file, NULL, _rawkept, _reject FROM _pp_update WHERE _reject IS NOT NULL`,
+  );
+  // The last row per id wins (file order = rowid order of the staging table).
+  await conn.run(
+    `CREATE TEMP TABLE _pp_apply AS
+     SELECT * EXCLUDE (rn) FROM (
+       SELECT *, row_number() OVER (PARTITION BY id ORDER BY rowid DESC) AS rn FROM _pp_update WHERE _reject IS NULL
+     ) WHERE rn = 1`,
+  );
+  const adds = await count(conn, `SELECT count(*) FROM _pp_apply WHERE record_status = 'A'`);
+  const changes = await count(conn, `SELECT count(*) FROM _pp_apply WHERE record_status = 'C'`);
+  const deletes = await count(conn, `SELECT count(*) FROM _pp_apply WHERE record_status = 'D'`);
+  const existing = await count(conn, `SELECT count(*) FROM price_paid WHERE id IN (SELECT id FROM _pp_apply)`);
+  await conn.run('BEGIN TRANSACTION');
+  await conn.run('DELETE FROM price_paid WHERE id IN (SELECT id FROM _pp_apply)');
+  await conn.run(
+    `INSERT INTO price_paid (${OUT_COLUMNS}) SELECT ${OUT_COLUMNS} FROM _pp_apply WHERE record_status IN ('A', 'C') ORDER BY postcode`,
+  );
+  await conn.run('COMMIT');
+  await conn.run('DROP TABLE _pp_apply');
+  await conn.run('DROP TABLE _pp_update');
+  const applied = adds + changes + deletes;
+  ctx.log?.(`update: ${adds} added, ${changes} changed, ${deletes} deleted (${existing} of those ids were in the mirror)`);
+  ctx.progress(applied);
+  const a = await asOf(conn);
+  return { rows: applied, rejected: structural + typed, mode: 'incremental', ...(a ? { asOf: a } : {}) };
+}
+
+function parseYears(y: { from: number; to: number }, now: Date): number[] {
+  const last = Math.min(y.to, now.getUTCFullYear());
+  const out: number[] = [];
+  for (let v = Math.max(1995, y.from); v <= last; v++) out.push(v);
+  return out;
+}
+
+/** Find the file links on the publisher's index page (gov.uk page or a mirror's directory listing). */
+export function parseIndexPage(html: string, pageUrl: string): { links: Map<string, string>; published?: string } {
+  const links = new Map<string, string>();
+  for (const m of html.matchAll(/href\s*=\s*["']([^"']+)["']/gi)) {
+    const href = m[1]!;
+    const nm = href.split('?')[0]!.split('/').pop() ?? '';
+    if (/^pp-(complete|monthly-update-new-version|\d{4})\.csv$/i.test(nm)) {
+      try {
+        links.set(nm.toLowerCase(), new URL(href, pageUrl.endsWith('/') ? pageUrl : `${pageUrl}/`).toString());
+      } catch {
+        /* ignore bad hrefs */
+      }
+    }
+  }
+  // Publication date: gov.uk "Last updated" metadata, or a data-published attribute / <time datetime>.
+  const d =
+    /"dateModified"\s*:\s*"(\d{4}-\d{2}-\d{2})/.exec(html)?.[1] ??
+    /data-published\s*=\s*["'](\d{4}-\d{2}-\d{2})/.exec(html)?.[1] ??
+    /<time[^>]*datetime\s*=\s*["'](\d{4}-\d{2}-\d{2})/i.exec(html)?.[1];
+  return { links, ...(d ? { published: d } : {}) };
+}
+
+const pricePaid: DatasetModule & { classifyFrom(name: string): Pick<UpstreamFile, 'kind' | 'published'> } = {
+  name: 'price-paid',
+  title: info.title,
+  publisher: info.publisher,
+  licence: info.licence,
+  attribution: info.attribution,
+  sourceUrl: info.sourceUrl,
+  defaultBaseUrl: DEFAULT_BASE_URL,
+  approxDownload: info.approxDownload,
+  file: info.file,
+  rejectThreshold: 0.01,
+  tables: ['price_paid'],
+  partitionBy: { price_paid: 'year' },
+  exportColumns: { price_paid: 'year(date) AS year' },
+
+  classifyFrom(name: string) {
+    return /^pp-monthly-update/i.test(name) ? { kind: 'update' } : { kind: 'full' };
+  },
+
+  /**
+   * Full (complete file, or yearly files with --years) when there is no data or with --force; otherwise
+   * the monthly update. Links come from the index page (the gov.uk page for the publisher's base URL,
+   * `<base>/` for an overridden one); the well-known names at the base URL are the fallback.
+   */
+  async discover(ctx: DiscoverContext): Promise<UpstreamFile[]> {
+    const base = ctx.baseUrl;
+    const indexUrl = base === DEFAULT_BASE_URL ? PUBLISHER_PAGE : `${base}/`;
+    let page: { links: Map<string, string>; published?: string } = { links: new Map() };
+    try {
+      page = parseIndexPage(await ctx.fetchText(indexUrl), indexUrl);
+    } catch {
+      /* no index page: use the well-known names */
+    }
+    const link = (nm: string) => page.links.get(nm) ?? `${base}/${nm}`;
+    const published = page.published ? { published: page.published } : {};
+    if (ctx.options.years) {
+      return parseYears(ctx.options.years, ctx.now()).map((y) => ({ url: link(yearFile(y)), name: yearFile(y), kind: 'full' as const, ...published }));
+    }
+    if (!ctx.previous || ctx.options.force) {
+      return [{ url: link(COMPLETE_FILE), name: COMPLETE_FILE, kind: 'full', ...published }];
+    }
+    return [{ url: link(UPDATE_FILE), name: UPDATE_FILE, kind: 'update', ...published }];
+  },
+
+  async load(ctx: LoadContext): Promise<LoadResult> {
+    if (ctx.mode === 'incremental') return loadUpdate(ctx);
+    return loadFull(ctx);
+  },
+
+  async verify(conn: DuckDBConnection, result: LoadResult): Promise<void> {
+    const total = await count(conn, 'SELECT count(*) FROM price_paid');
+    if (total === 0) throw new Error('price_paid is empty');
+    if (result.mode === 'full' && total !== result.rows) throw new Error(`${total} rows in price_paid, ${result.rows} loaded`);
+    // A sample query the handlers rely on: a postcode lookup finds its own row again.
+    const sample = await conn.runAndReadAll('SELECT postcode, id::VARCHAR FROM price_paid WHERE postcode IS NOT NULL LIMIT 1');
+    const row = sample.getRows()[0];
+    if (row) {
+      const n = await count(conn, 'SELECT count(*) FROM price_paid WHERE postcode = ? AND id = CAST(? AS UUID)', [String(row[0]), String(row[1])]);
+      if (n < 1) throw new Error('sample postcode lookup found nothing');
+    }
+    const bad = await count(
+      conn,
+      `SELECT count(*) FROM price_paid WHERE property_type NOT IN ('D','S','T','F','O') OR ppd_category NOT IN ('A','B')`,
+    );
+    if (bad > 0) throw new Error(`${bad} rows with out-of-range codes`);
+  },
+};
+
+export default pricePaid;
+export { pricePaid };

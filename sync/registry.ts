@@ -1,0 +1,66 @@
+/** Dataset name → its sync module, imported lazily (a sync of one dataset loads only its module). */
+import type { DatasetModule, DatasetName } from './types.js';
+
+type Loader = () => Promise<unknown>;
+
+/**
+ * Module file per dataset (sync/<file>.ts). Specifiers are computed so this file typechecks while other
+ * modules are still being written; each module's default export (or an export named after the dataset
+ * in camelCase) is its DatasetModule.
+ */
+const FILES: Record<DatasetName, string[]> = {
+  'price-paid': ['price-paid'],
+  hpi: ['hpi'],
+  'council-tax': ['council-tax'],
+  'listed-buildings': ['listed-buildings', 'designations'],
+  'conservation-areas': ['conservation-areas', 'designations'],
+  'bank-holidays': ['bank-holidays'],
+};
+
+const importSibling = (file: string): Promise<unknown> => import(/* @vite-ignore */ `./${file}.js`);
+
+export const SYNC_MODULES: Record<DatasetName, Loader> = Object.fromEntries(
+  Object.entries(FILES).map(([name, files]) => [
+    name,
+    async () => {
+      let lastErr: unknown;
+      for (const f of files) {
+        try {
+          return await importSibling(f);
+        } catch (e) {
+          if ((e as { code?: string }).code !== 'ERR_MODULE_NOT_FOUND' || !String((e as Error).message).includes(f)) throw e;
+          lastErr = e;
+        }
+      }
+      throw lastErr;
+    },
+  ]),
+) as Record<DatasetName, Loader>;
+
+const camel = (s: string) => s.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+
+function pick(mod: unknown, name: string): DatasetModule | undefined {
+  const m = mod as Record<string, unknown>;
+  const isModule = (x: unknown): x is DatasetModule =>
+    typeof x === 'object' && x !== null && (x as DatasetModule).name === name && typeof (x as DatasetModule).load === 'function';
+  for (const c of [m.default, m[camel(name)], (m.default as Record<string, unknown> | undefined)?.[camel(name)], (m.default as Record<string, unknown> | undefined)?.[name]]) {
+    if (isModule(c)) return c;
+  }
+  return Object.values(m).find(isModule);
+}
+
+export const SYNC_DATASETS = Object.keys(SYNC_MODULES) as DatasetName[];
+
+export function isSyncDataset(name: string): name is DatasetName {
+  return Object.prototype.hasOwnProperty.call(SYNC_MODULES, name);
+}
+
+/** Load a dataset's module; throws a plain Error naming the known datasets for an unknown name. */
+export async function loadModule(name: string): Promise<DatasetModule> {
+  if (!isSyncDataset(name)) {
+    throw new Error(`Unknown dataset '${name}'. Known datasets: ${SYNC_DATASETS.join(', ')}.`);
+  }
+  const mod = pick(await SYNC_MODULES[name](), name);
+  if (!mod) throw new Error(`sync module for '${name}' exports no DatasetModule named '${name}'`);
+  return mod;
+}

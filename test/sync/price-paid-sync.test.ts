@@ -1,0 +1,211 @@
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, existsSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { runSync, syncDataset, mirrorStatus, runSql, exportMirror, createProgressReporter } from '../../sync/framework.js';
+import type { SyncEvent } from '../../sync/types.js';
+import { startUpstreamServer, indexPage, type UpstreamServer } from '../support/upstream-server.js';
+import { applyUpdate, fixture, readPpd } from './ppd-fixture.js';
+
+let server: UpstreamServer;
+let root: string;
+const complete = readPpd('pp-complete.csv');
+const realUpdate = readPpd('pp-monthly-update-new-version.csv');
+const acd = readPpd('pp-monthly-update-acd-test.csv');
+const sha = (f: string) => createHash('sha256').update(readFileSync(fixture(f))).digest('hex');
+
+function dirs(name: string) {
+  const base = join(root, name);
+  return { mirrorDir: join(base, 'mirror'), cacheDir: join(base, 'cache'), env: { PUBLICDATA_UPSTREAM_BASE: server.url }, backoffMs: 10 };
+}
+
+async function rows(mirrorDir: string, sql: string): Promise<Record<string, unknown>[]> {
+  const db = await DuckDBInstance.create(join(mirrorDir, 'price_paid.duckdb'), { access_mode: 'READ_ONLY' });
+  const c = await db.connect();
+  try {
+    return (await c.runAndReadAll(sql)).getRowObjectsJson() as Record<string, unknown>[];
+  } finally {
+    c.closeSync();
+    db.closeSync();
+  }
+}
+const count = async (dir: string, where = 'true') =>
+  Number((await rows(dir, `SELECT count(*) AS n FROM price_paid WHERE ${where}`))[0]!.n);
+
+beforeAll(async () => {
+  root = mkdtempSync(join(tmpdir(), 'pd-sync-'));
+  server = await startUpstreamServer();
+});
+afterAll(async () => {
+  await server.close();
+  rmSync(root, { recursive: true, force: true });
+});
+beforeEach(() => {
+  server.set('/price-paid/', indexPage({
+    'Complete file': 'pp-complete.csv',
+    'Monthly update': 'pp-monthly-update-new-version.csv',
+  }, '2026-10-28'), { contentType: 'text/html' });
+  server.setFile('/price-paid/pp-complete.csv', fixture('pp-complete.csv'));
+  server.setFile('/price-paid/pp-monthly-update-new-version.csv', fixture('pp-monthly-update-new-version.csv'));
+});
+
+describe('price-paid sync: full load, then incremental updates', () => {
+  let d: ReturnType<typeof dirs>;
+  beforeAll(() => {
+    d = dirs('main');
+  });
+
+  it('first sync is a full load of pp-complete.csv found through the index page', async () => {
+    const events: SyncEvent[] = [];
+    const [r] = await runSync(['price-paid'], { ...d, progress: (e) => events.push(e) });
+    expect(r).toMatchObject({ dataset: 'price-paid', status: 'synced', mode: 'full', rows_loaded: 300, rows_rejected: 0, rows_total: 300 });
+    expect(r!.files[0]).toMatchObject({ name: 'pp-complete.csv', sha256: sha('pp-complete.csv'), kind: 'full', published: '2026-10-28' });
+    expect(r!.as_of).toBe(complete.map((x) => x.date).sort().pop());
+    expect(await count(d.mirrorDir)).toBe(300);
+    const [one] = await rows(d.mirrorDir, `SELECT id::VARCHAR AS id, price, date::VARCHAR AS date, postcode, property_type, paon, saon, street, town FROM price_paid WHERE id = '${complete[0]!.id}'`);
+    expect(one).toEqual({ id: complete[0]!.id, price: '42000', date: '1995-12-21', postcode: 'NE4 9DN', property_type: 'S', paon: '8', saon: null, street: 'MATFEN PLACE', town: 'NEWCASTLE UPON TYNE' });
+    const [log] = await rows(d.mirrorDir, 'SELECT * FROM sync_log');
+    expect(log).toMatchObject({ dataset: 'price-paid', mode: 'full', rows_loaded: '300', rows_rejected: '0', sha256: sha('pp-complete.csv'), published: '2026-10-28' });
+    expect(String(log!.source_url)).toBe(`${server.url}/price-paid/pp-complete.csv`);
+    expect(events.some((e) => e.type === 'download')).toBe(true);
+    expect(events.filter((e) => e.type === 'phase').map((e) => (e as { phase: string }).phase)).toEqual(['discover', 'download', 'load', 'verify', 'swap', 'done']);
+    // sorted on postcode (nulls last)
+    const pcs = (await rows(d.mirrorDir, 'SELECT postcode FROM price_paid')).map((x) => x.postcode as string);
+    expect(pcs.filter(Boolean)).toEqual([...pcs.filter(Boolean)].sort());
+    expect(readdirSync(d.mirrorDir).sort()).toEqual(['price_paid.duckdb']);
+  });
+
+  it('second sync applies the monthly update incrementally (real excerpt: 27 A, 16 D)', async () => {
+    const [r] = await runSync(['price-paid'], d);
+    expect(r).toMatchObject({ status: 'synced', mode: 'incremental', rows_loaded: 43, rows_rejected: 0 });
+    const expected = applyUpdate(complete, realUpdate);
+    expect(r!.rows_total).toBe(expected.length);
+    expect(await count(d.mirrorDir)).toBe(expected.length);
+    expect(await count(d.mirrorDir, `property_type = 'O'`)).toBe(expected.filter((x) => x.type === 'O').length);
+    expect(await count(d.mirrorDir, `ppd_category = 'B'`)).toBe(expected.filter((x) => x.category === 'B').length);
+    const logs = await rows(d.mirrorDir, 'SELECT mode FROM sync_log ORDER BY synced_at');
+    expect(logs.map((x) => x.mode)).toEqual(['full', 'incremental']);
+  });
+
+  it('the same update again is recognised as already applied', async () => {
+    const [r] = await runSync(['price-paid'], d);
+    expect(r).toMatchObject({ status: 'up_to_date', rows_total: applyUpdate(complete, realUpdate).length });
+  });
+
+  it('--from a pp-monthly-update*.csv file applies A, C and D by transaction id', async () => {
+    const before = applyUpdate(complete, realUpdate);
+    const [r] = await runSync(['price-paid'], { ...d, from: fixture('pp-monthly-update-acd-test.csv') });
+    expect(r).toMatchObject({ status: 'synced', mode: 'incremental', rows_loaded: 4 });
+    const expected = applyUpdate(before, acd);
+    expect(await count(d.mirrorDir)).toBe(expected.length);
+    expect(expected.length).toBe(before.length + 1);
+    const changed = await rows(d.mirrorDir, `SELECT price FROM price_paid WHERE id = '20e2441a-0f16-49ab-97d4-8737e62a5d93'`);
+    expect(changed).toEqual([{ price: '99500' }]);
+    expect(await count(d.mirrorDir, `id = 'd893ee64-4464-44b5-b01b-8e62403ed83c'`)).toBe(0);
+    expect(await rows(d.mirrorDir, `SELECT price FROM price_paid WHERE id = '00000000-0000-4000-8000-000000000002'`)).toEqual([{ price: '315000' }]);
+  });
+
+  it('--force reloads in full', async () => {
+    const [r] = await runSync(['price-paid'], { ...d, force: true });
+    expect(r).toMatchObject({ status: 'synced', mode: 'full', rows_total: 300 });
+    const logs = await rows(d.mirrorDir, 'SELECT mode FROM sync_log ORDER BY synced_at');
+    expect(logs.map((x) => x.mode)).toEqual(['full', 'incremental', 'incremental', 'full']);
+  });
+
+  it('a corrupt download is rejected and the previous data is still served', async () => {
+    server.fault('/price-paid/pp-complete.csv', { corrupt: true });
+    await expect(syncDataset('price-paid', { ...d, force: true })).rejects.toThrow(/rejected|verification|load failed/);
+    expect(await count(d.mirrorDir)).toBe(300);
+    expect(readdirSync(d.mirrorDir).sort()).toEqual(['price_paid.duckdb']);
+    const logs = await rows(d.mirrorDir, 'SELECT count(*) AS n FROM sync_log');
+    expect(logs[0]!.n).toBe('4');
+  });
+
+  it('mirror status reports rows, dates, size, licence and staleness', async () => {
+    const now = () => new Date('2026-11-21T12:00:00Z');
+    const [s] = await mirrorStatus({ mirrorDir: d.mirrorDir, now, datasets: ['price-paid'] });
+    expect(s).toMatchObject({ dataset: 'price-paid', present: true, rows: 300, published: '2026-10-28', stale: false, mode: 'full', licence: 'Open Government Licence v3.0' });
+    expect(s!.size_bytes).toBeGreaterThan(0);
+    const [late] = await mirrorStatus({ mirrorDir: d.mirrorDir, now: () => new Date('2027-01-31T00:00:00Z'), datasets: ['price-paid'] });
+    expect(late!.stale).toBe(true);
+    const [hpi] = await mirrorStatus({ mirrorDir: d.mirrorDir, now, datasets: ['hpi'] });
+    expect(hpi).toMatchObject({ present: false, stale: null });
+    expect(hpi!.note).toContain('publicdata sync hpi');
+  });
+
+  it('runSql attaches the datasets read-only', async () => {
+    const r = await runSql(`SELECT count(*) AS n, max(price) AS top FROM price_paid.price_paid`, { mirrorDir: d.mirrorDir });
+    expect(r.rows).toEqual([{ n: 300, top: Math.max(...complete.map((x) => x.price)) }]);
+    expect(r.columns.map((c) => c.name)).toEqual(['n', 'top']);
+    const r2 = await runSql(`SELECT count(*) AS n FROM price_paid WHERE postcode = ?`, { mirrorDir: d.mirrorDir, params: ['NE4 9DN'] });
+    expect(r2.rows).toEqual([{ n: 1 }]);
+    await expect(runSql('DELETE FROM price_paid.price_paid', { mirrorDir: d.mirrorDir })).rejects.toThrow(/read-only/);
+    await expect(runSql(`SELECT * FROM read_csv('${fixture('pp-complete.csv')}')`, { mirrorDir: d.mirrorDir })).rejects.toThrow(/disabled/);
+  });
+
+  it('exportMirror writes Hive-partitioned Parquet and CSV', async () => {
+    const out = join(root, 'export');
+    const t = await exportMirror({ format: 'parquet', outDir: out, datasets: ['price-paid'], mirrorDir: d.mirrorDir });
+    expect(t.find((x) => x.table === 'price_paid')).toMatchObject({ rows: 300, partitioned_by: 'year' });
+    expect(existsSync(join(out, 'price-paid', 'price_paid', 'year=1995'))).toBe(true);
+    const db = await DuckDBInstance.create(':memory:');
+    const c = await db.connect();
+    const n = (await c.runAndReadAll(`SELECT count(*) FROM read_parquet('${join(out, 'price-paid', 'price_paid')}/**/*.parquet', hive_partitioning = true)`)).getRows()[0]![0];
+    expect(Number(n)).toBe(300);
+    const csv = await exportMirror({ format: 'csv', outDir: out, datasets: ['price-paid'], mirrorDir: d.mirrorDir });
+    const file = csv.find((x) => x.table === 'price_paid')!.path;
+    expect(readFileSync(file, 'utf8').trim().split('\n').length).toBe(301);
+    c.closeSync();
+    db.closeSync();
+  });
+});
+
+describe('price-paid sync: downloads', () => {
+  it('resumes with Range after a dropped connection', async () => {
+    const d = dirs('resume');
+    server.fault('/price-paid/pp-complete.csv', { dropAfterBytes: 20_000, times: 1 });
+    const start = server.requests.length;
+    const [r] = await runSync(['price-paid'], d);
+    expect(r).toMatchObject({ status: 'synced', rows_total: 300 });
+    expect(r!.files[0]!.sha256).toBe(sha('pp-complete.csv'));
+    const reqs = server.requests.slice(start).filter((q) => q.path === '/price-paid/pp-complete.csv');
+    expect(reqs.length).toBe(2);
+    expect(reqs[1]).toMatchObject({ range: 'bytes=20000-', status: 206 });
+    expect(reqs[1]!.ifRange).toBeTruthy();
+  });
+
+  it('an update with no data to apply it to asks for a full sync first', async () => {
+    const d = dirs('noprev');
+    const [r] = await runSync(['price-paid'], { ...d, from: fixture('pp-monthly-update-acd-test.csv') });
+    expect(r!.status).toBe('failed');
+    expect(r!.error).toMatch(/full load\) first/);
+  });
+
+  it('--years loads yearly files', async () => {
+    const d = dirs('years');
+    server.setFile('/price-paid/pp-1995.csv', fixture('pp-complete.csv'));
+    const [r] = await runSync(['price-paid'], { ...d, years: { from: 1995, to: 1995 } });
+    expect(r).toMatchObject({ status: 'synced', mode: 'full', rows_total: 300 });
+    expect(r!.files.map((f) => f.name)).toEqual(['pp-1995.csv']);
+  });
+
+  it('HTTP errors fail the sync with a message', async () => {
+    const d = dirs('http500');
+    server.fault('/price-paid/pp-complete.csv', { status: 500 });
+    const [r] = await runSync(['price-paid'], { ...d, retries: 1 });
+    expect(r!.status).toBe('failed');
+    expect(r!.error).toMatch(/HTTP 500/);
+    expect(existsSync(join(d.mirrorDir, 'price_paid.duckdb'))).toBe(false);
+  });
+
+  it('progress: one summary line when not a TTY', async () => {
+    const d = dirs('progress');
+    let out = '';
+    const stream = { write: (s: string) => ((out += s), true), isTTY: false } as unknown as NodeJS.WritableStream;
+    await runSync(['price-paid'], { ...d, progress: createProgressReporter({ stream }) });
+    expect(out.trim().split('\n')).toHaveLength(1);
+    expect(out).toMatch(/^price-paid: synced \(full load\) 300 rows loaded, 0 rejected, 300 in the mirror; .* downloaded in .*; as of 1995-12-/);
+  });
+});
