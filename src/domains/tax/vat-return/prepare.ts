@@ -7,7 +7,7 @@
  * (INVALID_BODY, MISSING_FIELD, INVALID_FIELD_TYPE, INVALID_ENUM_VALUE, INVALID_DATE, INVALID_AMOUNT, INVALID_PERIOD).
  */
 import type { ErrorDetail } from '../../../contract/types.js';
-import { LIMITED_COST_TRADER_CODE, flatRateCategory, temporaryVatRates, vatRate } from '../vat-data.js';
+import { LIMITED_COST_TRADER_CODE, flatRateCategory, temporaryVatRates, vatData, vatRate } from '../vat-data.js';
 import { bandFromEmissions, bandFromEngine, fuelCharge, normaliseBand } from './fuel.js';
 import {
   ATTRIBUTIONS,
@@ -662,8 +662,13 @@ export function prepare(body: unknown): { ok: true; prepared: Prepared } | { ok:
     }
     // flat-rate percentage
     if (scheme === 'flat_rate' && r.included && (t.side === 'output' || t.type === 'bad_debt_relief')) {
-      let pct = t.flat_rate_percentage ?? entry.flat_rate_percentage;
+      let pct = t.flat_rate_percentage;
       const firstYear = entry.first_year ?? (regAnniversary !== undefined && accDate < regAnniversary);
+      if (pct === undefined && entry.flat_rate_percentage !== undefined) {
+        // the appropriate percentage of the entry, less the first-year point (reg 55JB)
+        pct = firstYear ? Math.max(0, Math.round((entry.flat_rate_percentage - vatData().flat_rate_scheme.first_year_reduction_points.value) * 100) / 100) : entry.flat_rate_percentage;
+        r.frs_first_year = firstYear;
+      }
       if (pct === undefined) {
         const code = entry.limited_cost_trader ? LIMITED_COST_TRADER_CODE : entry.flat_rate_category;
         const cat = code ? frsCategory(code, accDate) : null;
