@@ -1,8 +1,369 @@
-// SCAFFOLD: replaced by the real handlers (work in progress this session).
-import { ApiError } from '../../contract/errors.js';
-import type { Handler } from '../../contract/types.js';
+/**
+ * /v1/property/price-paid/* answered from the local mirror (price_paid.duckdb, see sync/price-paid.ts).
+ *
+ * Rules (docs/mirror.md "Price paid: query rules"):
+ *  - postcode: normalised (upper case, one space before the inward code). A full postcode matches exactly;
+ *    an outward code (`LS8`, `SW1A`) matches that outward code only (`B1` never matches `B10 …`), and an
+ *    outward code ending in a digit also matches its lettered sub-districts (`SW1` → `SW1A …`, `E1` → `E1W …`);
+ *    an area (`LS`) matches `LS<digit>…`; a sector (`LS8 3`) or any other value matches as a prefix.
+ *  - town, district, street: case-insensitive exact match (upper-cased; spaces collapsed).
+ *  - number: equals the PAON or the SAON (case-insensitive).
+ *  - property_type: detached=D, semi_detached=S, terraced=T, flat=F. Type O ('other': commercial or
+ *    otherwise unclassified, only in category B) is listed as `other` and counted in statistics, but no
+ *    property_type filter selects it.
+ *  - order: newest first (date descending), then transaction id ascending. 25 per page.
+ *  - address: `SAON, PAON STREET, LOCALITY, TOWN`, empty parts left out; the PAON is joined to the street
+ *    with a space when it ends in a house number (`12`, `272B`, `12-14`, `MAXWELL COURT, 8`), else with
+ *    ", " (`THE OLD RECTORY, BIDSTON ROAD`); the locality is left out when it equals the town.
+ *    E.g. SAON `FLAT 3`, PAON `12`, street `DOWNING STREET`, town `LONDON` → `FLAT 3, 12 DOWNING STREET, LONDON`.
+ */
+import { ApiError, errors } from '../../contract/errors.js';
+import type { Handler, HandlerContext, Meta, SuccessEnvelope } from '../../contract/types.js';
+import { openDataset, provenanceMeta, query, type Param } from '../../mirror/db.js';
 
-export const pricePaidSearch: Handler = () => { throw new ApiError(503, 'not_available_offline', 'not built yet'); };
-export const pricePaidAddress: Handler = () => { throw new ApiError(503, 'not_available_offline', 'not built yet'); };
-export const pricePaidStatistics: Handler = () => { throw new ApiError(503, 'not_available_offline', 'not built yet'); };
-export const pricePaidGet: Handler = () => { throw new ApiError(503, 'not_available_offline', 'not built yet'); };
+const DATASET = 'price-paid';
+export const PER_PAGE = 25;
+
+export const TYPE_CODES = { detached: 'D', semi_detached: 'S', terraced: 'T', flat: 'F' } as const;
+const TYPE_NAMES: Record<string, string> = { D: 'detached', S: 'semi_detached', T: 'terraced', F: 'flat', O: 'other' };
+const TENURE: Record<string, string> = { F: 'freehold', L: 'leasehold', U: 'unknown' };
+
+interface DbRow {
+  id: string;
+  price: number;
+  date: string;
+  postcode: string | null;
+  property_type: string;
+  old_new: string;
+  duration: string;
+  paon: string | null;
+  saon: string | null;
+  street: string | null;
+  locality: string | null;
+  town: string | null;
+  district: string | null;
+  county: string | null;
+  ppd_category: string;
+  [k: string]: unknown;
+}
+
+export interface TransactionItem {
+  id: string;
+  price: number;
+  date: string;
+  postcode: string | null;
+  property_type: string;
+  new_build: boolean;
+  tenure: string;
+  address: string;
+}
+
+export interface TransactionDetail extends TransactionItem {
+  paon: string | null;
+  saon: string | null;
+  street: string | null;
+  locality: string | null;
+  town: string | null;
+  district: string | null;
+  county: string | null;
+  /** A: standard price paid entry; B: additional (repossessions, buy-to-let, non-private buyers, ...). */
+  ppd_category: string;
+}
+
+const HOUSE_NUMBER_END = /(^|[\s,])\d+[A-Z]?(\s*-\s*\d+[A-Z]?)?$/;
+
+/** The one-line address (rule in the header comment). */
+export function formatAddress(r: Pick<DbRow, 'paon' | 'saon' | 'street' | 'locality' | 'town'>): string {
+  const parts: string[] = [];
+  if (r.saon) parts.push(r.saon);
+  let line = '';
+  if (r.paon && r.street) line = HOUSE_NUMBER_END.test(r.paon) ? `${r.paon} ${r.street}` : `${r.paon}, ${r.street}`;
+  else line = r.paon ?? r.street ?? '';
+  if (line) parts.push(line);
+  if (r.locality && r.locality !== r.town) parts.push(r.locality);
+  if (r.town) parts.push(r.town);
+  return parts.join(', ');
+}
+
+function item(r: DbRow): TransactionItem {
+  return {
+    id: r.id,
+    price: r.price,
+    date: r.date,
+    postcode: r.postcode,
+    property_type: TYPE_NAMES[r.property_type] ?? 'other',
+    new_build: r.old_new === 'Y',
+    tenure: TENURE[r.duration] ?? 'unknown',
+    address: formatAddress(r),
+  };
+}
+
+function detail(r: DbRow): TransactionDetail {
+  return {
+    ...item(r),
+    paon: r.paon,
+    saon: r.saon,
+    street: r.street,
+    locality: r.locality,
+    town: r.town,
+    district: r.district,
+    county: r.county,
+    ppd_category: r.ppd_category,
+  };
+}
+
+const SELECT = `SELECT id::VARCHAR AS id, price, date, postcode, property_type, old_new, duration, paon, saon, street,
+  locality, town, district, county, ppd_category FROM price_paid`;
+
+/** Upper case, trimmed, inner whitespace collapsed. */
+export function normText(s: string): string {
+  return s.trim().replace(/\s+/g, ' ').toUpperCase();
+}
+
+const FULL_RE = /^([A-Z]{1,2}\d[A-Z\d]?)(\d[A-Z]{2})$/;
+const OUTWARD_RE = /^[A-Z]{1,2}\d[A-Z\d]?$/;
+const AREA_RE = /^[A-Z]{1,2}$/;
+
+export type PostcodeMatch =
+  | { kind: 'full'; postcode: string }
+  | { kind: 'outward'; outward: string }
+  | { kind: 'area'; area: string }
+  | { kind: 'prefix'; prefix: string };
+
+/** Classify a postcode filter value (rule in the header comment). */
+export function classifyPostcode(raw: string): PostcodeMatch {
+  const s = normText(raw);
+  const compact = s.replace(/ /g, '');
+  const full = FULL_RE.exec(compact);
+  if (full) return { kind: 'full', postcode: `${full[1]} ${full[2]}` };
+  if (s.includes(' ')) return { kind: 'prefix', prefix: s }; // a sector like 'LS8 3' or 'LS8 3B'
+  if (OUTWARD_RE.test(compact)) return { kind: 'outward', outward: compact };
+  if (AREA_RE.test(compact)) return { kind: 'area', area: compact };
+  return { kind: 'prefix', prefix: s };
+}
+
+/** SQL condition (bound parameters only) for a postcode filter; ranges keep zonemap pruning useful. */
+export function postcodeCondition(raw: string): { sql: string; params: Param[] } {
+  const m = classifyPostcode(raw);
+  switch (m.kind) {
+    case 'full':
+      return { sql: 'postcode = ?', params: [m.postcode] };
+    case 'outward': {
+      // `OUT ` .. `OUT!` is exactly the postcodes of this outward code ('!' follows ' ').
+      const own = { sql: '(postcode >= ? AND postcode < ?)', params: [`${m.outward} `, `${m.outward}!`] as Param[] };
+      if (/\d$/.test(m.outward)) {
+        // Lettered sub-districts: SW1 → SW1A..SW1Z ('[' follows 'Z').
+        return {
+          sql: `(${own.sql} OR (postcode >= ? AND postcode < ? AND substr(postcode, ?, 1) = ' '))`,
+          params: [...own.params, `${m.outward}A`, `${m.outward}[`, m.outward.length + 2],
+        };
+      }
+      return own;
+    }
+    case 'area': {
+      const next = m.area.slice(0, -1) + String.fromCharCode(m.area.charCodeAt(m.area.length - 1) + 1);
+      return {
+        sql: `(postcode >= ? AND postcode < ? AND substr(postcode, ?, 1) BETWEEN '0' AND '9')`,
+        params: [m.area, next, m.area.length + 1],
+      };
+    }
+    case 'prefix':
+      return { sql: '(postcode >= ? AND postcode < ?)', params: [m.prefix, `${m.prefix}\u007f`] };
+  }
+}
+
+class Where {
+  parts: string[] = [];
+  params: Param[] = [];
+  add(sql: string, ...params: Param[]): this {
+    this.parts.push(sql);
+    this.params.push(...params);
+    return this;
+  }
+  get sql(): string {
+    return this.parts.length ? `WHERE ${this.parts.join(' AND ')}` : '';
+  }
+}
+
+function str(v: unknown): string | undefined {
+  return typeof v === 'string' && v.trim() !== '' ? v : undefined;
+}
+
+function dateRange(w: Where, q: Record<string, unknown>): void {
+  const from = str(q.from);
+  const to = str(q.to);
+  if (from && to && from > to) throw errors.invalidParameter(`Invalid parameter 'from': '${from}' is after 'to' ('${to}').`);
+  if (from) w.add('date >= CAST(? AS DATE)', from);
+  if (to) w.add('date <= CAST(? AS DATE)', to);
+}
+
+interface PagedData {
+  transactions: TransactionItem[];
+  pagination: { page: number; per_page: number; total: number };
+}
+
+async function pagedList(ctx: HandlerContext, w: Where, page: number): Promise<SuccessEnvelope<PagedData>> {
+  const conn = await openDataset(DATASET, ctx.mirrorDir);
+  const [c] = await query<{ n: number }>(conn, `SELECT count(*) AS n FROM price_paid ${w.sql}`, w.params);
+  const total = c?.n ?? 0;
+  const offset = (page - 1) * PER_PAGE;
+  const rows =
+    total > offset
+      ? await query<DbRow>(conn, `${SELECT} ${w.sql} ORDER BY date DESC, id ASC LIMIT ${PER_PAGE} OFFSET ?`, [...w.params, offset])
+      : [];
+  const meta: Meta = await provenanceMeta(DATASET, conn);
+  return { data: { transactions: rows.map(item), pagination: { page, per_page: PER_PAGE, total } }, meta };
+}
+
+function pageOf(q: Record<string, unknown>): number {
+  const p = Number(q.page ?? 1);
+  return Number.isInteger(p) && p >= 1 ? p : 1;
+}
+
+/** GET /v1/property/price-paid/search?postcode|town|district[&property_type][&page] */
+export const pricePaidSearch: Handler = async (req, ctx) => {
+  const q = req.query;
+  const w = new Where();
+  const postcode = str(q.postcode);
+  const town = str(q.town);
+  const district = str(q.district);
+  if (!postcode && !town && !district) {
+    throw errors.invalidParameter("One of 'postcode', 'town', 'district' is required.");
+  }
+  if (postcode) {
+    const c = postcodeCondition(postcode);
+    w.add(c.sql, ...c.params);
+  }
+  if (town) w.add('town = ?', normText(town));
+  if (district) w.add('district = ?', normText(district));
+  const type = str(q.property_type);
+  if (type) {
+    const code = TYPE_CODES[type as keyof typeof TYPE_CODES];
+    if (!code) throw errors.invalidParameter(`Invalid parameter 'property_type': '${type}'. Allowed: ${Object.keys(TYPE_CODES).join(', ')}.`);
+    w.add('property_type = ?', code);
+  }
+  return pagedList(ctx, w, pageOf(q));
+};
+
+/** GET /v1/property/price-paid/address?street[&number][&postcode][&town][&from][&to][&page] */
+export const pricePaidAddress: Handler = async (req, ctx) => {
+  const q = req.query;
+  const street = str(q.street);
+  if (!street) throw errors.invalidParameter("Missing required parameter 'street'.");
+  const w = new Where().add('street = ?', normText(street));
+  const number = str(q.number);
+  if (number) w.add('(paon = ? OR saon = ?)', normText(number), normText(number));
+  const postcode = str(q.postcode);
+  if (postcode) {
+    const c = postcodeCondition(postcode);
+    w.add(c.sql, ...c.params);
+  }
+  const town = str(q.town);
+  if (town) w.add('town = ?', normText(town));
+  dateRange(w, q);
+  return pagedList(ctx, w, pageOf(q));
+};
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** Transaction id as stored: braces stripped, lower case; undefined when it is not a UUID. */
+export function normaliseId(raw: string): string | undefined {
+  const id = raw.trim().replace(/^\{|\}$/g, '').toLowerCase();
+  return UUID_RE.test(id) ? id : undefined;
+}
+
+/** GET /v1/property/price-paid/{id} */
+export const pricePaidGet: Handler = async (req, ctx) => {
+  const raw = String(req.params.id ?? '');
+  const id = normaliseId(raw);
+  const notFound = () => new ApiError(404, 'not_found', `Transaction '${raw}' not found.`);
+  if (!id) throw notFound();
+  const conn = await openDataset(DATASET, ctx.mirrorDir);
+  const rows = await query<DbRow>(conn, `${SELECT} WHERE id = CAST(? AS UUID) LIMIT 1`, [id]);
+  if (!rows[0]) throw notFound();
+  return { data: detail(rows[0]), meta: await provenanceMeta(DATASET, conn) };
+};
+
+interface StatsRow {
+  property_type: string | null;
+  n: number;
+  avg: number | null;
+  median: number | null;
+  min: number | null;
+  max: number | null;
+  [k: string]: unknown;
+}
+
+export interface PriceStats {
+  transaction_count: number;
+  average_price: number | null;
+  median_price: number | null;
+  min_price: number | null;
+  max_price: number | null;
+}
+
+const round = (v: number | null): number | null => (v === null ? null : Math.round(v));
+
+function stats(r: StatsRow | undefined): PriceStats {
+  return {
+    transaction_count: r?.n ?? 0,
+    average_price: round(r?.avg ?? null),
+    median_price: round(r?.median ?? null),
+    min_price: r?.min ?? null,
+    max_price: r?.max ?? null,
+  };
+}
+
+/** GET /v1/property/price-paid/statistics?postcode|town|district[&from][&to] */
+export const pricePaidStatistics: Handler = async (req, ctx) => {
+  const q = req.query;
+  const postcode = str(q.postcode);
+  const town = str(q.town);
+  const district = str(q.district);
+  if (!postcode && !town && !district) {
+    throw errors.invalidParameter("One of 'postcode', 'town', 'district' is required.");
+  }
+  const w = new Where();
+  const area: Record<string, string> = {};
+  if (postcode) {
+    const c = postcodeCondition(postcode);
+    w.add(c.sql, ...c.params);
+    const m = classifyPostcode(postcode);
+    area.postcode = m.kind === 'full' ? m.postcode : m.kind === 'outward' ? m.outward : m.kind === 'area' ? m.area : m.prefix;
+  }
+  if (town) {
+    w.add('town = ?', normText(town));
+    area.town = normText(town);
+  }
+  if (district) {
+    w.add('district = ?', normText(district));
+    area.district = normText(district);
+  }
+  dateRange(w, q);
+  const conn = await openDataset(DATASET, ctx.mirrorDir);
+  const rows = await query<StatsRow>(
+    conn,
+    `SELECT property_type, count(*) AS n, avg(price) AS avg, quantile_cont(price, 0.5) AS median, min(price) AS min, max(price) AS max
+     FROM price_paid ${w.sql}
+     GROUP BY GROUPING SETS ((property_type), ())`,
+    w.params,
+  );
+  const overall = rows.find((r) => r.property_type === null && r.n !== undefined && !TYPE_NAMES[String(r.property_type)]);
+  const byType: Record<string, PriceStats> = {};
+  for (const [code, name] of Object.entries(TYPE_NAMES)) {
+    const s = stats(rows.find((r) => r.property_type === code));
+    const { min_price: _a, max_price: _b, ...rest } = s;
+    byType[name] = rest as PriceStats;
+  }
+  const from = str(q.from);
+  const to = str(q.to);
+  return {
+    data: {
+      area,
+      ...(from || to ? { period: { from: from ?? null, to: to ?? null } } : {}),
+      ...stats(overall),
+      by_type: byType,
+    },
+    meta: await provenanceMeta(DATASET, conn),
+  };
+};
