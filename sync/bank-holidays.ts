@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { normaliseGovUk, REGION_SLUGS, ukDate } from '../src/domains/calendar/holidays.js';
+import { normaliseGovUk, REGION_SLUGS } from '../src/domains/calendar/holidays.js';
 import { DATASETS } from '../src/mirror/catalog.js';
 import type { DatasetModule, DiscoverContext, LoadContext, LoadResult, UpstreamFile } from './types.js';
 
@@ -36,6 +36,7 @@ const bankHolidays: DatasetModule = {
   defaultBaseUrl: 'https://www.gov.uk',
   approxDownload: info.approxDownload,
   file: info.file,
+  tables: ['bank_holidays'],
   rejectThreshold: 0,
 
   async discover(ctx: DiscoverContext): Promise<UpstreamFile[]> {
@@ -56,8 +57,9 @@ const bankHolidays: DatasetModule = {
       await ctx.conn.run(`INSERT INTO bank_holidays VALUES ${values}`, params);
       ctx.progress(Math.min(i + chunk, items.length));
     }
-    // The data's as-of date: the day it was fetched from GOV.UK (GOV.UK states no publication date).
-    return { rows: items.length, rejected: 0, mode: 'full', asOf: file.published ?? ukDate(new Date()) };
+    // No asOf: GOV.UK states no publication date, so the data's as-of date is the day of the sync
+    // (sync_log.synced_at, which provenance falls back to).
+    return { rows: items.length, rejected: 0, mode: 'full', ...(file.published ? { asOf: file.published } : {}) };
   },
 
   async verify(conn, result): Promise<void> {

@@ -342,6 +342,7 @@ const councilTax: DatasetModule = {
   defaultBaseUrl: 'https://www.gov.uk',
   approxDownload: info.approxDownload,
   file: info.file,
+  tables: ['council_tax'],
   rejectThreshold: 0.01,
 
   async discover(ctx: DiscoverContext): Promise<UpstreamFile[]> {

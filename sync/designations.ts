@@ -80,6 +80,7 @@ function designationModule(kind: DesignationKind): DatasetModule {
     defaultBaseUrl: 'https://files.planning.data.gov.uk',
     approxDownload: info.approxDownload,
     file: info.file,
+    tables: ['designations'],
     rejectThreshold: 0.01,
 
     async discover(ctx: DiscoverContext): Promise<UpstreamFile[]> {

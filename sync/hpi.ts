@@ -147,6 +147,7 @@ const hpi: DatasetModule = {
   defaultBaseUrl: 'https://www.gov.uk',
   approxDownload: info.approxDownload,
   file: info.file,
+  tables: ['hpi'],
   rejectThreshold: 0.01,
 
   async discover(ctx: DiscoverContext): Promise<UpstreamFile[]> {
