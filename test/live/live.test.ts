@@ -265,6 +265,37 @@ describe('429 and Retry-After', () => {
     expect(exitCodeFor((r.envelope as ErrorEnvelope).error.code, r.status)).toBe(5);
   });
 
+  test('a used-up window whose reset is beyond --max-wait: rate_limit_exceeded without sending', async () => {
+    const s = await startApiServer({ limit: 2, windowMs: 3_600_000 });
+    try {
+      const { backend, waits } = harness(s, { maxWait: 5 });
+      expect((await backend.call(GET('/v1/calendar/regions'))).status).toBe(200);
+      expect((await backend.call(GET('/v1/calendar/regions'))).status).toBe(200);
+      const r = await backend.call(GET('/v1/calendar/regions'));
+      expect(r.status).toBe(429);
+      expect(r.attempts).toBe(0);
+      expect((r.envelope as ErrorEnvelope).error.code).toBe('rate_limit_exceeded');
+      expect((r.envelope as ErrorEnvelope).error.message).toContain('--max-wait 5 s');
+      expect(s.requests).toHaveLength(2);
+      expect(waits).toEqual([]);
+    } finally {
+      await s.close();
+    }
+  });
+
+  test('a 429 without Retry-After backs off exponentially', async () => {
+    const { backend, waits } = harness(server);
+    server.injectFaults('bare-429', 'bare-429');
+    const r = await backend.call(GET('/v1/calendar/regions'));
+    expect(r.status).toBe(200);
+    expect(r.attempts).toBe(3);
+    expect(waits).toHaveLength(2);
+    // equal jitter with random 0.5: 0.375 s then 0.75 s, plus the 429 jitter
+    expect(waits[0]).toBeGreaterThanOrEqual(375);
+    expect(waits[1]).toBeGreaterThanOrEqual(750);
+    expect(waits[1]!).toBeGreaterThan(waits[0]!);
+  });
+
   test('a Retry-After longer than --max-wait gives up at once', async () => {
     const { backend, waits } = harness(server, { maxWait: 10 });
     server.force429(1, 45);
@@ -339,6 +370,16 @@ describe('network errors and 5xx', () => {
     expect(r.status).toBe(500);
     expect(r.attempts).toBe(1);
     expect(server.requests.length - before).toBe(1);
+    expect(waits).toEqual([]);
+  });
+
+  test('POST is not retried after a connection reset (the request may have been processed)', async () => {
+    const { backend, waits } = harness(server);
+    server.injectFaults('reset');
+    const r = await backend.call({ method: 'POST', path: '/v1/tax/take-home/calculate', query: {}, body: { gross_salary: 30000 } });
+    expect(r.status).toBe(503);
+    expect((r.envelope as ErrorEnvelope).error.code).toBe('network_error');
+    expect(r.attempts).toBe(1);
     expect(waits).toEqual([]);
   });
 

@@ -90,7 +90,8 @@ export interface RecordedRequest {
   at: number;
 }
 
-export type Fault = 500 | 502 | 503 | 'html-502' | 'reset' | 'json-500';
+/** 'bare-429': a rate_limit_exceeded 429 without Retry-After or any X-RateLimit header. */
+export type Fault = 500 | 502 | 503 | 'html-502' | 'reset' | 'json-500' | 'bare-429';
 
 export interface ApiServer {
   url: string;
@@ -227,6 +228,7 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
     }
     if (fault === 'html-502') return finish(502, '<html><body>Bad gateway</body></html>');
     if (fault === 'json-500') return finish(500, SERVER_ERROR_BODY);
+    if (fault === 'bare-429') return finish(429, RATE_LIMIT_BODY);
     if (fault !== undefined) return finish(fault, fault === 500 ? SERVER_ERROR_BODY : '<html>Service unavailable</html>');
 
     const m = /^Bearer ([^\s]+)$/.exec(auth ?? '');
