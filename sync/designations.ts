@@ -100,14 +100,13 @@ function designationModule(kind: DesignationKind): DatasetModule {
       }
       const has = (c: string) => header.includes(c);
       const conn = ctx.conn;
-      await conn.run(
-        `CREATE TEMP TABLE raw AS SELECT row_number() OVER () + 1 AS line, * FROM read_csv(?, header = true, all_varchar = true,
-           quote = '"', escape = '"', max_line_size = 268435456, strict_mode = false, null_padding = true)`,
-        [file.path],
-      );
       const opt = (c: string, sql: (c: string) => string, type: string) => (has(c) ? sql(c) : `CAST(NULL AS ${type})`);
-      await conn.run(`CREATE TEMP TABLE typed AS SELECT
-          line,
+      // One pass over the file keeping only what is stored: polygons are reduced to a has_geometry flag here,
+      // so the (large) geometry text is never materialised.
+      await conn.run(
+        `CREATE TEMP TABLE typed AS SELECT
+          row_number() OVER () + 1 AS line,
+          ${q('entity')} AS entity_raw,
           TRY_CAST(${blank('entity')} AS BIGINT) AS entity_id,
           ${blank('name')} AS name,
           ${blank('reference')} AS reference,
@@ -122,7 +121,10 @@ function designationModule(kind: DesignationKind): DatasetModule {
           ${opt('documentation-url', blank, 'VARCHAR')} AS documentation_url,
           ${opt('listed-building-grade', blank, 'VARCHAR')} AS grade,
           ${opt('designation-date', dateOf, 'DATE')} AS designation_date
-        FROM raw`, [platform]);
+        FROM read_csv(?, header = true, all_varchar = true, quote = '"', escape = '"', max_line_size = 268435456,
+                      strict_mode = false, null_padding = true)`,
+        [platform, file.path],
+      );
       await conn.run(DESIGNATIONS_DDL);
       await conn.run(
         `INSERT INTO designations
@@ -148,13 +150,12 @@ function designationModule(kind: DesignationKind): DatasetModule {
       ).getRowObjectsJS()[0] as { n: number };
       if (rejects.n > 0 && Number(c.bad) > 0) {
         await conn.run(
-          `INSERT INTO rejects SELECT ?, r.line, left(concat_ws(',', r.entity, r.name, r.reference), 1000), 'entity is not an integer'
-           FROM raw r JOIN typed t USING (line) WHERE t.entity_id IS NULL ORDER BY r.line LIMIT 1000`,
+          `INSERT INTO rejects SELECT ?, line, left(concat_ws(',', entity_raw, name, reference), 1000), 'entity is not an integer'
+           FROM typed WHERE entity_id IS NULL ORDER BY line LIMIT 1000`,
           [file.name],
         );
       }
       await conn.run('DROP TABLE typed');
-      await conn.run('DROP TABLE raw');
       ctx.progress(Number(c.good));
       return { rows: Number(c.good), rejected: Number(c.bad), mode: 'full', ...(c.as_of ? { asOf: c.as_of } : {}) };
     },
