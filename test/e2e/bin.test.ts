@@ -1,0 +1,134 @@
+/**
+ * End-to-end: the built `bin/publicdata.js` run as a process (execa), against the real test API server
+ * on 127.0.0.1 for live calls. `npm test` builds first.
+ */
+import { execa } from 'execa';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { callLocal } from '../../src/backends/local.js';
+import { DEFAULT_MAX_RETRIES } from '../../src/backends/live.js';
+import { startApiServer, TEST_KEY, type ApiServer } from '../support/api-server.js';
+
+const BIN = join(__dirname, '..', '..', 'bin', 'publicdata.js');
+const captured: string[] = [];
+
+function baseEnv(extra: Record<string, string> = {}): Record<string, string> {
+  const dir = mkdtempSync(join(tmpdir(), 'publicdata-e2e-'));
+  return {
+    PATH: process.env.PATH ?? '',
+    HOME: dir,
+    PUBLICDATA_CONFIG_DIR: join(dir, 'config'),
+    PUBLICDATA_DATA_DIR: join(dir, 'data'),
+    NO_COLOR: '1',
+    ...extra,
+  };
+}
+
+async function pd(args: string[], env: Record<string, string>, input?: string) {
+  const r = await execa('node', [BIN, ...args], { env, extendEnv: false, reject: false, ...(input !== undefined ? { input } : {}) });
+  captured.push(r.stdout, r.stderr);
+  return r;
+}
+
+let server: ApiServer;
+beforeAll(async () => {
+  server = await startApiServer({ limit: 50, windowMs: 2000 });
+});
+afterAll(async () => {
+  await server.close();
+});
+
+const liveEnv = (key = TEST_KEY) => baseEnv({ PUBLICDATA_BASE_URL: server.url, PUBLICDATA_API_KEY: key });
+
+describe('built binary', () => {
+  it('prints its version', async () => {
+    const r = await pd(['--version'], baseEnv());
+    expect([r.exitCode, r.stdout]).toEqual([0, '0.1.0']);
+  });
+
+  it('runs the main job offline with no key: take-home on £45,000 in 2026-27', async () => {
+    const r = await pd(['tax', 'take-home', '45000'], baseEnv());
+    expect(r.exitCode).toBe(0);
+    const env = JSON.parse(r.stdout);
+    expect(env.data.tax_year).toBe('2026-27');
+    // £45,000: income tax 20% of (45,000 - 12,570) = 6,486.00; NI 8% of (45,000 - 12,570) = 2,594.40.
+    expect(env.data.deductions.income_tax.amount).toBe(6486);
+    expect(env.data.deductions.national_insurance.employee).toBe(2594.4);
+    expect(env.data.net_annual).toBe(35919.6);
+    expect(env.meta.api_version).toBe('v1');
+  });
+
+  it('bad arguments: one line in the error envelope, exit 2, no stack trace', async () => {
+    const r = await pd(['tax', 'take-home', 'lots'], baseEnv());
+    expect(r.exitCode).toBe(2);
+    expect(r.stdout.split('\n')).toHaveLength(1);
+    expect(JSON.parse(r.stdout).error.code).toBe('bad_request');
+    expect(r.stderr).toBe('');
+  });
+});
+
+describe('live against the test API server', () => {
+  it('returns the envelope of GET /v1/tax/years unchanged', async () => {
+    const r = await pd(['api', 'GET', '/v1/tax/years', '--source', 'live'], liveEnv());
+    expect(r.exitCode).toBe(0);
+    const local = await callLocal(
+      { method: 'GET', path: '/v1/tax/years', query: {} },
+      { now: () => new Date('2026-11-21T12:00:00Z'), env: {}, mirrorDir: '/nonexistent', cacheDir: tmpdir() },
+    );
+    expect(r.stdout).toBe(JSON.stringify(local.envelope));
+    expect(server.requests.at(-1)?.hadAuth).toBe(true);
+  });
+
+  it('follows pagination with --all, streaming NDJSON', async () => {
+    const r = await pd(['tax', 'years', '--all', '--per-page', '10', '--format', 'ndjson', '--source', 'live'], liveEnv());
+    expect(r.exitCode).toBe(0);
+    const years = r.stdout.trim().split('\n').map((l) => JSON.parse(l).identifier);
+    expect(years.length).toBeGreaterThanOrEqual(37);
+    expect(new Set(years).size).toBe(years.length);
+    expect(years).toContain('1990-91');
+    expect(years).toContain('2026-27');
+  });
+
+  it('maps auth, credits and server failures to their exit codes', async () => {
+    const bad = await pd(['api', 'GET', '/v1/calendar/regions', '--source', 'live'], liveEnv('gd_test_0000000000000000000000000000dead'));
+    expect([bad.exitCode, JSON.parse(bad.stdout).error.code]).toEqual([4, 'unauthorized']);
+
+    const budget = await pd(['tax', 'take-home', '45000', '--source', 'live', '--max-credits', '5'], liveEnv());
+    expect([budget.exitCode, JSON.parse(budget.stdout).error.code]).toEqual([3, 'credit_budget_exceeded']);
+
+    server.setCredits(0);
+    const broke = await pd(['api', 'GET', '/v1/calendar/regions', '--source', 'live'], liveEnv());
+    expect([broke.exitCode, JSON.parse(broke.stdout).error.code]).toEqual([3, 'insufficient_credits']);
+    server.setCredits(1_000_000);
+
+    // One attempt plus DEFAULT_MAX_RETRIES (5) retries, every one a 500.
+    server.injectFaults(500, 500, 500, 500, 500, 500);
+    const down = await pd(['api', 'GET', '/v1/calendar/regions', '--source', 'live'], liveEnv());
+    expect(down.exitCode).toBe(6);
+    expect(JSON.parse(down.stdout).error.message).toBeTruthy();
+  });
+
+  it('retries a 5xx and succeeds when the server recovers', async () => {
+    expect(DEFAULT_MAX_RETRIES).toBe(5);
+    server.injectFaults(503, 'reset');
+    const r = await pd(['api', 'GET', '/v1/calendar/regions', '--source', 'live'], liveEnv());
+    expect([r.exitCode, JSON.parse(r.stdout).data.regions.length]).toEqual([0, 3]);
+  });
+
+  it('--verbose logs requests to stderr with the key redacted', async () => {
+    const r = await pd(['calendar', 'regions', '--source', 'live', '--verbose'], liveEnv());
+    expect(r.exitCode).toBe(0);
+    expect(r.stderr).toMatch(/GET .*\/v1\/calendar\/regions/);
+    expect(r.stderr).not.toContain(TEST_KEY);
+  });
+});
+
+describe('secrets', () => {
+  it('the API key never appears in any captured output', () => {
+    expect(captured.length).toBeGreaterThan(10);
+    for (const text of captured) expect(text).not.toContain(TEST_KEY);
+    for (const text of captured) expect(text).not.toContain(TEST_KEY.slice(8));
+  });
+});
