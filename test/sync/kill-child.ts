@@ -1,0 +1,38 @@
+/**
+ * Child process for the SIGKILL tests (run after a plain TS → JS transpile, see kill.test.ts).
+ * argv: mirrorDir cacheDir point [from]
+ * point: 'download' (first progress event of the download), 'load' (the load phase started),
+ *        'loaded' | 'before-rename' (framework hooks). At the point it prints `AT <point>` and,
+ *        for hooks, waits forever so the parent can SIGKILL it there.
+ */
+import { syncDataset } from '../../sync/framework.js';
+
+const [mirrorDir, cacheDir, point, from] = process.argv.slice(2) as [string, string, string, string | undefined];
+let announced = false;
+const announce = (p: string) => {
+  if (announced) return;
+  announced = true;
+  process.stdout.write(`AT ${p}\n`);
+};
+
+await syncDataset('price-paid', {
+  mirrorDir,
+  cacheDir,
+  env: { PUBLICDATA_UPSTREAM_BASE: process.env.PUBLICDATA_UPSTREAM_BASE },
+  ...(from ? { from } : {}),
+  force: !from,
+  backoffMs: 10,
+  progress: (e) => {
+    if (point === 'download' && e.type === 'download' && e.bytes > 0) announce('download');
+    if (point === 'load' && e.type === 'phase' && e.phase === 'load') announce('load');
+  },
+  hooks: {
+    at: async (p) => {
+      if (p === point) {
+        announce(p);
+        await new Promise(() => undefined);
+      }
+    },
+  },
+});
+process.stdout.write('DONE\n');

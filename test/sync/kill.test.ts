@@ -1,0 +1,154 @@
+/**
+ * A sync child process killed with SIGKILL at several points leaves the last good data answering
+ * queries, and the next sync cleans the stale temp files and succeeds.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import ts from 'typescript';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { syncDataset } from '../../sync/framework.js';
+import { startUpstreamServer, type UpstreamServer } from '../support/upstream-server.js';
+import { fixture, readPpd } from './ppd-fixture.js';
+
+const REPO = join(import.meta.dirname, '..', '..');
+let out: string; // transpiled copy of the sources (inside the repo so node_modules resolve)
+let root: string;
+let server: UpstreamServer;
+const complete = readPpd('pp-complete.csv');
+
+function transpileTree(dirs: string[], extra: string[]): void {
+  const files: string[] = [...extra];
+  const walk = (d: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const p = join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.name.endsWith('.ts') && !e.name.endsWith('.d.ts')) files.push(p);
+    }
+  };
+  for (const d of dirs) walk(join(REPO, d));
+  for (const f of files) {
+    const js = ts.transpileModule(readFileSync(f, 'utf8'), {
+      compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: false },
+      fileName: f,
+    }).outputText;
+    const dest = join(out, relative(REPO, f)).replace(/\.ts$/, '.js');
+    mkdirSync(dirname(dest), { recursive: true });
+    writeFileSync(dest, js);
+  }
+}
+
+/** A larger file in the real format (fixture rows repeated with fresh ids) so the load takes a while. */
+function bigFile(rows: number): Buffer {
+  const lines = readFileSync(fixture('pp-complete.csv'), 'utf8').trim().split('\n');
+  const outLines: string[] = [];
+  for (let i = 0; i < rows; i++) {
+    const l = lines[i % lines.length]!;
+    const hex = i.toString(16).padStart(12, '0').toUpperCase();
+    outLines.push(l.replace(/^"\{[^}]+\}"/, `"{AAAAAAAA-0000-4000-8000-${hex}}"`));
+  }
+  return Buffer.from(outLines.join('\n') + '\n');
+}
+
+async function count(mirrorDir: string): Promise<number> {
+  const db = await DuckDBInstance.create(join(mirrorDir, 'price_paid.duckdb'), { access_mode: 'READ_ONLY' });
+  const c = await db.connect();
+  try {
+    return Number((await c.runAndReadAll('SELECT count(*) FROM price_paid')).getRows()[0]![0]);
+  } finally {
+    c.closeSync();
+    db.closeSync();
+  }
+}
+
+function runChild(args: string[]): { child: ChildProcess; reached: Promise<string> } {
+  const child = spawn(process.execPath, [join(out, 'test', 'sync', 'kill-child.js'), ...args], {
+    env: { ...process.env, PUBLICDATA_UPSTREAM_BASE: server.url },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  const reached = new Promise<string>((resolve, reject) => {
+    child.stdout!.on('data', (d: Buffer) => {
+      stdout += d.toString();
+      const m = /AT (\S+)/.exec(stdout);
+      if (m) resolve(m[1]!);
+    });
+    child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('exit', (code) => reject(new Error(`child exited (${code}) before the kill point: ${stdout} ${stderr}`)));
+  });
+  return { child, reached };
+}
+
+const killed = (c: ChildProcess) => new Promise<void>((resolve) => {
+  if (c.exitCode !== null || c.signalCode !== null) return resolve();
+  c.once('exit', () => resolve());
+  c.kill('SIGKILL');
+});
+
+beforeAll(async () => {
+  out = join(REPO, '.vitest-tmp', `kill-${process.pid}`);
+  transpileTree(['sync', 'src/mirror', 'src/contract'], [join(REPO, 'test', 'sync', 'kill-child.ts')]);
+  root = mkdtempSync(join(tmpdir(), 'pd-kill-'));
+  server = await startUpstreamServer();
+}, 60_000);
+afterAll(async () => {
+  await server?.close();
+  rmSync(root, { recursive: true, force: true });
+  rmSync(out, { recursive: true, force: true });
+});
+
+describe('SIGKILL during a sync keeps the last good data', () => {
+  const cases: Array<{ point: string; big?: boolean; update?: boolean }> = [
+    { point: 'download' },
+    { point: 'load', big: true },
+    { point: 'loaded' },
+    { point: 'before-rename' },
+    { point: 'loaded', update: true },
+    { point: 'before-rename', update: true },
+  ];
+  for (const c of cases) {
+    it(`killed at ${c.point}${c.big ? ' (mid-load of a large file)' : ''}${c.update ? ' of a monthly update' : ''}`, async () => {
+      const name = `${c.point}-${c.big ? 'big' : c.update ? 'upd' : 'full'}`;
+      const mirrorDir = join(root, name, 'mirror');
+      const cacheDir = join(root, name, 'cache');
+      server.setFile('/price-paid/pp-complete.csv', fixture('pp-complete.csv'));
+      // the last good data: a full load of the 300-row excerpt
+      await syncDataset('price-paid', { mirrorDir, cacheDir, env: { PUBLICDATA_UPSTREAM_BASE: server.url } });
+      expect(await count(mirrorDir)).toBe(300);
+
+      if (c.big) server.set('/price-paid/pp-complete.csv', bigFile(600_000));
+      if (c.point === 'download') server.set('/price-paid/pp-complete.csv', bigFile(20_000), { fault: { bytesPerSecond: 200_000 } });
+      const args = [mirrorDir, cacheDir, c.point, ...(c.update ? [fixture('pp-monthly-update-acd-test.csv')] : [])];
+      const { child, reached } = runChild(args);
+      expect(await reached).toBe(c.point);
+      if (c.big) await new Promise((r) => setTimeout(r, 400));
+      await killed(child);
+      expect(child.signalCode).toBe('SIGKILL');
+
+      // The live file still answers with the last good data.
+      expect(await count(mirrorDir)).toBe(300);
+      const left = readdirSync(mirrorDir);
+      expect(left).toContain('price_paid.duckdb');
+      if (c.point === 'download') {
+        // killed mid-download: a partial .part file is left in the cache
+        expect(readdirSync(join(cacheDir, 'price-paid')).some((f) => f.endsWith('.part'))).toBe(true);
+      } else {
+        // killed mid-sync: the dead process's new file is still there (the next sync removes it)
+        expect(left.some((f) => f.startsWith(`price_paid.duckdb.new-${child.pid}`))).toBe(true);
+      }
+
+      // The next sync removes the dead process's temp files and succeeds.
+      server.setFile('/price-paid/pp-complete.csv', fixture('pp-complete.csv'));
+      const r = await syncDataset('price-paid', {
+        mirrorDir, cacheDir, env: { PUBLICDATA_UPSTREAM_BASE: server.url },
+        ...(c.update ? { from: fixture('pp-monthly-update-acd-test.csv') } : { force: true }),
+      });
+      expect(r.status).toBe('synced');
+      expect(readdirSync(mirrorDir).sort()).toEqual(['price_paid.duckdb']);
+      expect(await count(mirrorDir)).toBe(c.update ? complete.length + 1 : 300);
+    }, 60_000);
+  }
+});
