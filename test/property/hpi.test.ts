@@ -125,6 +125,19 @@ describe('sync/hpi load', () => {
     ]);
   });
 
+  it('reads a BOM, CRLF line endings and quoted names with commas', async () => {
+    const d5 = tempDir();
+    dirs.push(d5);
+    const lines = readFileSync(SAMPLE, 'utf8').trimEnd().split('\n');
+    const quoted = lines[1]!.replace(',Wokingham,E06000041,', ',"Bournemouth, Christchurch and Poole",E06000058,');
+    const file = join(d5, 'UK-HPI-full-file-2025-04.csv');
+    writeFileSync(file, '\uFEFF' + [lines[0], quoted, ...lines.slice(2, 10)].join('\r\n') + '\r\n');
+    const res = await buildDataset(hpiModule, [file], d5);
+    expect(res).toMatchObject({ rows: 9, rejected: 0 });
+    const env = ok(await get('/v1/property/hpi', { region: 'bournemouth, christchurch and poole' }, d5));
+    expect(env.data).toEqual([{ ...ALL.find((r) => r.region.code === 'E06000041' && r.date === '2002-10-01')!, region: { code: 'E06000058', name: 'Bournemouth, Christchurch and Poole' } }]);
+  });
+
   it('refuses a file whose header is not the publisher layout', async () => {
     const d4 = tempDir();
     dirs.push(d4);
