@@ -10,10 +10,16 @@
 import { Decimal } from 'decimal.js';
 import { divRound, ratePpm } from '../../../money.js';
 import { vatRate } from '../vat-data.js';
-import type { DeMinimisTest, PartialExemptionConfig, PriorReturns, SchemeEntry } from './model.js';
+import { SCHEMES, SUPPLY_TYPES, TRANSACTION_TYPES, VAT_RATE_NAMES, type DeMinimisTest, type PartialExemptionConfig, type PriorReturns, type SchemeEntry } from './model.js';
 import { FRS_CAPITAL_GOODS_THRESHOLD, type Prepared, type Resolved, type Warning } from './prepare.js';
 
 export type BreakdownDetail = 'full' | 'summary' | 'none';
+
+const ix = <T extends string>(xs: readonly T[]) => Object.fromEntries(xs.map((x, i) => [x, i])) as Record<T, number>;
+const TYPE_IX = ix(TRANSACTION_TYPES);
+const SUPPLY_IX = ix(SUPPLY_TYPES);
+const RATE_IX = ix(VAT_RATE_NAMES);
+const SCHEME_IX = ix(SCHEMES);
 
 export const NOTICE_700_12 = 'https://www.gov.uk/guidance/how-to-fill-in-and-submit-your-vat-return-vat-notice-70012';
 
@@ -327,7 +333,7 @@ export function computeReturn(p: Prepared, detail: BreakdownDetail) {
   const counts = new Map<SchemeEntry, number>();
   const full = detail === 'full';
   const perTx: unknown[] = [];
-  const cats = new Map<string, { type: string; supply_type: string; vat_rate: string; scheme: string; count: number; net: number; vat: number; gross: number; b: number[]; frsMicro: bigint; frs4Micro: bigint }>();
+  const cats = new Map<number, { type: string; supply_type: string; vat_rate: string; scheme: string; count: number; net: number; vat: number; gross: number; b: number[]; frsMicro: bigint; frs4Micro: bigint }>();
   let usedFrs = false;
   const ni = company.northern_ireland;
 
@@ -369,10 +375,10 @@ export function computeReturn(p: Prepared, detail: BreakdownDetail) {
       W.tx('EC_GOODS_NOT_NORTHERN_IRELAND', 'Since 1 January 2021 boxes 2, 8 and 9 apply to goods moved between Northern Ireland and the EU only; set company.northern_ireland (or an XI VAT number) if this applies', t.id);
     if (r.scheme === 'cash_accounting' && t.type === 'bad_debt_relief')
       W.tx('BAD_DEBT_RELIEF_UNDER_CASH_ACCOUNTING', 'Under cash accounting an unpaid sale was never accounted for, so bad debt relief is not normally due', t.id);
-    const frs1 = BigInt(c.frsTurnover) * BigInt(c.pctH);
-    const frs4 = BigInt(c.frsRelief) * BigInt(c.pctH);
+    const frs1 = c.frsTurnover ? BigInt(c.frsTurnover) * BigInt(c.pctH) : 0n;
+    const frs4 = c.frsRelief ? BigInt(c.frsRelief) * BigInt(c.pctH) : 0n;
     if (detail !== 'none') {
-      const key = `${t.type}|${t.supply}|${t.vat_rate}|${r.scheme}`;
+      const key = ((TYPE_IX[t.type] * 16 + SUPPLY_IX[t.supply]) * 8 + RATE_IX[t.vat_rate]) * 4 + SCHEME_IX[r.scheme];
       let g = cats.get(key);
       if (!g) cats.set(key, (g = { type: t.type, supply_type: t.supply, vat_rate: t.vat_rate, scheme: r.scheme, count: 0, net: 0, vat: 0, gross: 0, b: [0, 0, 0, 0, 0, 0, 0], frsMicro: 0n, frs4Micro: 0n }));
       g.count++;
@@ -547,7 +553,7 @@ export function computeReturn(p: Prepared, detail: BreakdownDetail) {
   if (fuelOut.length) data['fuel_scale_charges'] = fuelOut;
   if (detail !== 'none') {
     const categories = [...cats.entries()]
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .sort(([a], [b]) => a - b)
       .map(([, g]) => {
         const bx: Record<string, number> = {};
         const m1c = BigInt(g.b[0]!) * 10_000n + g.frsMicro;

@@ -335,12 +335,13 @@ function prepareCompany(c: Collector, raw: unknown, warnings: Warning[]): Compan
 
 // ---------------------------------------------------------------------------------------------
 
-const rateCache = new Map<string, number[] | null>();
+const rateCache = new Map<VatRateName, Map<string, number[] | null>>();
 
 /** Percentages (e.g. [20]) a rate name may carry on a date; null when the name has no rate then. */
 function ratePercentages(name: VatRateName, date: string): number[] | null {
-  const key = `${name}|${date}`;
-  let v = rateCache.get(key);
+  let byDate = rateCache.get(name);
+  if (!byDate) rateCache.set(name, (byDate = new Map()));
+  let v = byDate.get(date);
   if (v !== undefined) return v;
   try {
     if (name === 'exempt' || name === 'outside_scope' || name === 'zero') v = [0];
@@ -351,7 +352,7 @@ function ratePercentages(name: VatRateName, date: string): number[] | null {
   } catch {
     v = null;
   }
-  if (rateCache.size < 50_000) rateCache.set(key, v);
+  if (byDate.size < 50_000) byDate.set(date, v);
   return v;
 }
 
@@ -460,13 +461,10 @@ function parseTxn(c: Collector, raw: unknown, i: number): Txn | undefined {
   }
   if (side === 'output' && attribution)
     c.add(`${f}.input_tax_attribution`, 'PARTIAL_EXEMPTION_ATTRIBUTION_ON_OUTPUT', `input_tax_attribution applies to input tax only; '${type}' is an output.`);
-  if (ratePct !== undefined) {
-    const allowed = ratePercentages(rate, date);
-    if (allowed && !allowed.some((p) => Math.abs(p - ratePct!) < 1e-9))
-      c.add(`${f}.vat_rate_percentage`, 'RATE_PERCENTAGE_MISMATCH', `vat_rate '${rate}' is ${allowed.join(' or ')}% on ${date}, not ${ratePct}%.`);
-  }
-  if (rate !== 'exempt' && rate !== 'outside_scope' && ratePercentages(rate, date) === null)
-    c.add(`${f}.vat_rate`, 'RATE_PERCENTAGE_MISMATCH', `There is no '${rate}' VAT rate in force on ${date}.`);
+  const allowed = ratePercentages(rate, date);
+  if (allowed === null) c.add(`${f}.vat_rate`, 'RATE_PERCENTAGE_MISMATCH', `There is no '${rate}' VAT rate in force on ${date}.`);
+  else if (ratePct !== undefined && !allowed.some((p) => Math.abs(p - ratePct!) < 1e-9))
+    c.add(`${f}.vat_rate_percentage`, 'RATE_PERCENTAGE_MISMATCH', `vat_rate '${rate}' is ${allowed.join(' or ')}% on ${date}, not ${ratePct}%.`);
   return t;
 }
 

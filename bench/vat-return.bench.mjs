@@ -1,0 +1,96 @@
+#!/usr/bin/env node
+// VAT return engine: 10,000 mixed transactions computed in process (target <= 50 ms), against the in-run
+// baseline of JSON.parse of the same request body. Imports the compiled module: run `npm run build` first.
+// One line on stdout in the format of bench/README.md; details on stderr.
+import { calculateVatReturn } from '../dist/src/domains/tax/vat-return/handler.js';
+
+const TARGET_MS = 50;
+const N = 10_000;
+
+// deterministic input: a linear congruential generator, fixed seed
+function lcg(seed) {
+  let s = seed >>> 0;
+  return () => {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    return s / 4294967296;
+  };
+}
+const KINDS = [
+  ['sale', 'domestic', 'standard'], ['sale', 'domestic', 'reduced'], ['sale', 'domestic', 'zero'], ['sale', 'domestic', 'exempt'],
+  ['sale', 'export_outside_ec', 'zero'], ['sale', 'ec_supply_goods', 'zero'], ['sale', 'domestic_reverse_charge', 'standard'],
+  ['purchase', 'domestic', 'standard'], ['purchase', 'domestic', 'reduced'], ['purchase', 'domestic_reverse_charge', 'standard'],
+  ['purchase', 'import_postponed_vat', 'standard'], ['purchase', 'import_outside_ec', 'standard'], ['purchase', 'ec_acquisition_goods', 'standard'],
+  ['purchase', 'ec_acquisition_services', 'standard'], ['credit_note_issued', 'domestic', 'standard'], ['credit_note_received', 'domestic', 'standard'],
+  ['debit_note_issued', 'domestic', 'standard'], ['debit_note_received', 'domestic', 'standard'],
+];
+const PCT = { standard: 20, reduced: 5, zero: 0, exempt: 0 };
+
+export function mixedBody(n, seed = 42) {
+  const rnd = lcg(seed);
+  const transactions = [];
+  for (let i = 0; i < n; i++) {
+    const [type, supply, rate] = KINDS[Math.floor(rnd() * KINDS.length)];
+    const netP = 100 + Math.floor(rnd() * 500_000);
+    const vatP = supply === 'domestic_reverse_charge' && type === 'sale' ? 0 : Math.round((netP * PCT[rate]) / 100);
+    const sign = type.startsWith('credit_note') ? -1 : 1;
+    const d = new Date(Date.UTC(2026, 6, 1 + Math.floor(rnd() * 92)));
+    const t = {
+      id: `TX${String(i).padStart(6, '0')}`,
+      date: d.toISOString().slice(0, 10),
+      type,
+      net_amount: (sign * netP) / 100,
+      vat_amount: (sign * vatP) / 100,
+      gross_amount: (sign * (netP + vatP)) / 100,
+      vat_rate: rate,
+      supply_type: supply,
+      is_capital_asset: false,
+    };
+    if (rate !== 'exempt') t.vat_rate_percentage = PCT[rate];
+    transactions.push(t);
+  }
+  return {
+    company: {
+      vat_registration_number: 'XI123456789',
+      vat_schemes: [{ scheme: 'standard', effective_from: '2020-01-01', effective_to: null }],
+      partially_exempt: true,
+      fuel_scale_charges: [{ fuel_type: 'diesel', co2_emissions: 143 }],
+    },
+    period: { start_date: '2026-07-01', end_date: '2026-09-30' },
+    transactions,
+  };
+}
+
+function median(xs) {
+  const a = [...xs].sort((x, y) => x - y);
+  return a[Math.floor(a.length / 2)];
+}
+
+const isMain = import.meta.url === `file://${process.argv[1]}`;
+if (isMain) {
+  const text = JSON.stringify(mixedBody(N));
+  const runs = 15;
+  // warm up both measures (JIT, shipped data files)
+  for (let i = 0; i < 5; i++) calculateVatReturn(JSON.parse(text), 'summary');
+  const bodies = Array.from({ length: runs }, () => JSON.parse(text));
+  const base = [];
+  const eng = [];
+  const cpu = [];
+  for (let i = 0; i < runs; i++) {
+    let t0 = performance.now();
+    JSON.parse(text);
+    base.push(performance.now() - t0);
+    const c0 = process.cpuUsage();
+    t0 = performance.now();
+    const out = calculateVatReturn(bodies[i], 'summary');
+    eng.push(performance.now() - t0);
+    const c = process.cpuUsage(c0);
+    cpu.push((c.user + c.system) / 1000);
+    if (out.scheme_summary[0].transaction_count !== N) throw new Error('bench: wrong transaction count');
+  }
+  const e = median(eng);
+  const b = median(base);
+  const pass = e <= TARGET_MS;
+  console.log(`vat-return 10k in-process: ${e.toFixed(1)} ms | baseline JSON.parse of the body: ${b.toFixed(1)} ms | ratio ${(e / b).toFixed(1)}x | target <= ${TARGET_MS} ms | ${pass ? 'PASS' : 'FAIL'}`);
+  console.error(`vat-return bench: ${runs} runs, body ${(text.length / 1e6).toFixed(2)} MB, engine median ${e.toFixed(1)} ms (best ${Math.min(...eng).toFixed(1)}), CPU median ${median(cpu).toFixed(1)} ms, JSON.parse median ${b.toFixed(1)} ms, rss ${(process.memoryUsage().rss / 1e6).toFixed(0)} MB`);
+  process.exitCode = pass ? 0 : 1;
+}

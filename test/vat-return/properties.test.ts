@@ -1,0 +1,141 @@
+/** fast-check properties of the nine boxes. */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { calculateVatReturn } from '../../src/domains/tax/vat-return/handler.js';
+
+const KINDS = [
+  ['sale', 'domestic', 'standard'],
+  ['sale', 'domestic', 'reduced'],
+  ['sale', 'domestic', 'zero'],
+  ['sale', 'domestic', 'exempt'],
+  ['sale', 'ec_supply_goods', 'zero'],
+  ['sale', 'export_outside_ec', 'zero'],
+  ['sale', 'domestic_reverse_charge', 'standard'],
+  ['purchase', 'domestic', 'standard'],
+  ['purchase', 'domestic_reverse_charge', 'standard'],
+  ['purchase', 'ec_acquisition_goods', 'standard'],
+  ['purchase', 'ec_acquisition_services', 'reduced'],
+  ['purchase', 'import_postponed_vat', 'standard'],
+  ['purchase', 'import_outside_ec', 'standard'],
+  ['credit_note_issued', 'domestic', 'standard'],
+  ['credit_note_received', 'domestic', 'standard'],
+  ['debit_note_issued', 'domestic', 'reduced'],
+  ['debit_note_received', 'domestic', 'standard'],
+] as const;
+const PCT: Record<string, number> = { standard: 20, reduced: 5, zero: 0, exempt: 0 };
+
+const txArb = fc
+  .record({
+    kind: fc.integer({ min: 0, max: KINDS.length - 1 }),
+    net: fc.integer({ min: 0, max: 50_000_000 }),
+    vatSkew: fc.integer({ min: -2, max: 2 }),
+    day: fc.integer({ min: 0, max: 91 }),
+    capital: fc.boolean(),
+    attribution: fc.constantFrom('taxable', 'exempt', 'residual'),
+  })
+  .map((r) => {
+    const [type, supply, rate] = KINDS[r.kind]!;
+    const sign = type.startsWith('credit_note') ? -1 : 1;
+    let vat = supply === 'domestic_reverse_charge' && type === 'sale' ? 0 : Math.round((r.net * PCT[rate]!) / 100);
+    if (vat > 2) vat += r.vatSkew; // VAT as invoiced may differ by pennies
+    const t: Record<string, unknown> = {
+      date: new Date(Date.UTC(2026, 6, 1 + r.day)).toISOString().slice(0, 10),
+      type,
+      net_amount: (sign * r.net) / 100,
+      vat_amount: (sign * vat) / 100,
+      gross_amount: (sign * (r.net + vat)) / 100,
+      vat_rate: rate,
+      supply_type: supply,
+      is_capital_asset: type === 'purchase' && r.capital,
+    };
+    if (type === 'purchase' || type === 'credit_note_received' || type === 'debit_note_received') t['input_tax_attribution'] = r.attribution;
+    return t;
+  });
+
+const withIds = (txs: Record<string, unknown>[]) => txs.map((t, i) => ({ id: `P${i}`, ...t }));
+
+const COMPANIES: Record<string, unknown> = {
+  standard: { vat_registration_number: 'XI123456789', vat_schemes: [{ scheme: 'standard', effective_from: '2020-01-01', effective_to: null }] },
+  partly_exempt: {
+    vat_registration_number: 'XI123456789',
+    vat_schemes: [{ scheme: 'standard', effective_from: '2020-01-01', effective_to: null }],
+    partially_exempt: true,
+  },
+  flat_rate: {
+    vat_registration_number: 'XI123456789',
+    vat_schemes: [
+      { scheme: 'standard', effective_from: '2020-01-01', effective_to: '2026-08-15' },
+      { scheme: 'flat_rate', effective_from: '2026-08-16', effective_to: null, flat_rate_category: 'computer_and_it_consultancy_or_data_processing', first_year: false },
+    ],
+    fuel_scale_charges: [{ fuel_type: 'diesel', co2_emissions: 143 }],
+  },
+};
+const companyArb = fc.constantFrom(...Object.keys(COMPANIES));
+
+function run(company: string, txs: Record<string, unknown>[]): any {
+  return calculateVatReturn({ company: COMPANIES[company], period: { start_date: '2026-07-01', end_date: '2026-09-30' }, transactions: txs }, 'none');
+}
+const p = (x: number) => Math.round(x * 100);
+
+describe('VAT return properties', () => {
+  it('box 3 = box 1 + box 2 and box 5 = box 3 - box 4, to the penny, values and exact values', () => {
+    fc.assert(
+      fc.property(companyArb, fc.array(txArb, { maxLength: 40 }), (company, txs) => {
+        const b = run(company, withIds(txs)).boxes;
+        expect(p(b.box_3.value)).toBe(p(b.box_1.value) + p(b.box_2.value));
+        expect(p(b.box_5.value)).toBe(p(b.box_3.value) - p(b.box_4.value));
+        expect(b.box_3.exact_value).toBeCloseTo(b.box_1.exact_value + b.box_2.exact_value, 6);
+        expect(b.box_5.exact_value).toBeCloseTo(b.box_3.exact_value - b.box_4.exact_value, 6);
+        for (const k of ['box_6', 'box_7', 'box_8', 'box_9']) expect(Number.isInteger(b[k].value)).toBe(true);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('a credit note for the full amount cancels its sale', () => {
+    const saleArb = fc.record({
+      net: fc.integer({ min: 1, max: 10_000_000 }),
+      kind: fc.constantFrom(['domestic', 'standard'], ['domestic', 'reduced'], ['domestic', 'zero'], ['domestic', 'exempt'], ['ec_supply_goods', 'zero'], ['export_outside_ec', 'zero']),
+      day: fc.integer({ min: 0, max: 91 }),
+      creditDay: fc.integer({ min: 0, max: 91 }),
+    });
+    fc.assert(
+      fc.property(companyArb, fc.array(txArb, { maxLength: 20 }), saleArb, (company, txs, s) => {
+        const [supply, rate] = s.kind;
+        const vat = Math.round((s.net * PCT[rate]!) / 100);
+        const base = withIds(txs);
+        const sale = { id: 'SALE', date: new Date(Date.UTC(2026, 6, 1 + s.day)).toISOString().slice(0, 10), type: 'sale', net_amount: s.net / 100, vat_amount: vat / 100, gross_amount: (s.net + vat) / 100, vat_rate: rate, supply_type: supply };
+        const creditDate = new Date(Date.UTC(2026, 6, 1 + s.creditDay)).toISOString().slice(0, 10);
+        // the credit note must fall under the same flat-rate percentage as its sale to cancel it exactly
+        if (company === 'flat_rate' && (sale.date >= '2026-08-16') !== (creditDate >= '2026-08-16')) return;
+        const credit = { ...sale, id: 'CREDIT', date: creditDate, type: 'credit_note_issued', net_amount: -s.net / 100, vat_amount: -vat / 100, gross_amount: -(s.net + vat) / 100 };
+        const a = run(company, base).boxes;
+        const b = run(company, [...base, sale, credit]).boxes;
+        for (const k of Object.keys(a)) expect(b[k].exact_value, k).toBeCloseTo(a[k].exact_value, 6);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('the order of transactions never changes the result', () => {
+    fc.assert(
+      fc.property(companyArb, fc.array(txArb, { minLength: 1, maxLength: 40 }), fc.integer(), (company, txs, seed) => {
+        const list = withIds(txs);
+        const shuffled = [...list];
+        let s = seed >>> 0;
+        for (let i = shuffled.length - 1; i > 0; i--) {
+          s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+          const j = s % (i + 1);
+          [shuffled[i], shuffled[j]] = [shuffled[j]!, shuffled[i]!];
+        }
+        const a = run(company, list);
+        const b = run(company, shuffled);
+        expect(b.boxes).toEqual(a.boxes);
+        expect(b.rounding_summary).toEqual(a.rounding_summary);
+        expect(b.scheme_summary).toEqual(a.scheme_summary);
+        expect(b.partial_exemption).toEqual(a.partial_exemption);
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
