@@ -4,38 +4,18 @@ import type { DatasetModule, DatasetName } from './types.js';
 type Loader = () => Promise<unknown>;
 
 /**
- * Module file per dataset (sync/<file>.ts). Specifiers are computed so this file typechecks while other
- * modules are still being written; each module's default export (or an export named after the dataset
- * in camelCase) is its DatasetModule.
+ * Module file per dataset (literal specifiers, so bundlers see every module). Each module's default
+ * export, or an export named after the dataset in camelCase (sync/designations.ts: listedBuildings,
+ * conservationAreas), is its DatasetModule.
  */
-const FILES: Record<DatasetName, string[]> = {
-  'price-paid': ['price-paid'],
-  hpi: ['hpi'],
-  'council-tax': ['council-tax'],
-  'listed-buildings': ['listed-buildings', 'designations'],
-  'conservation-areas': ['conservation-areas', 'designations'],
-  'bank-holidays': ['bank-holidays'],
+export const SYNC_MODULES: Record<DatasetName, Loader> = {
+  'price-paid': () => import('./price-paid.js'),
+  hpi: () => import('./hpi.js'),
+  'council-tax': () => import('./council-tax.js'),
+  'listed-buildings': () => import('./designations.js'),
+  'conservation-areas': () => import('./designations.js'),
+  'bank-holidays': () => import('./bank-holidays.js'),
 };
-
-const importSibling = (file: string): Promise<unknown> => import(/* @vite-ignore */ `./${file}.js`);
-
-export const SYNC_MODULES: Record<DatasetName, Loader> = Object.fromEntries(
-  Object.entries(FILES).map(([name, files]) => [
-    name,
-    async () => {
-      let lastErr: unknown;
-      for (const f of files) {
-        try {
-          return await importSibling(f);
-        } catch (e) {
-          if ((e as { code?: string }).code !== 'ERR_MODULE_NOT_FOUND' || !String((e as Error).message).includes(f)) throw e;
-          lastErr = e;
-        }
-      }
-      throw lastErr;
-    },
-  ]),
-) as Record<DatasetName, Loader>;
 
 const camel = (s: string) => s.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 
