@@ -50,8 +50,27 @@ function params(year: string): YearParams {
   return y;
 }
 
+/**
+ * The current tax year by the clock, cached per minute: UK civil dates change only on whole minutes (the
+ * offset is whole hours), so the cache is exact, and --batch does not recompute it on every line.
+ */
+let lastMinute = NaN;
+let lastYear = '';
+function currentYearCached(now: Date): string {
+  const minute = Math.floor(now.getTime() / 60_000);
+  if (minute !== lastMinute) {
+    lastYear = currentTaxYear(now);
+    lastMinute = minute;
+  }
+  return lastYear;
+}
+
 /** Resolve `tax_year` (body or path; default the current year) against the calculators' coverage. */
 function calcYear(value: unknown, ctx: HandlerContext): YearParams {
+  if (value === undefined || value === null) {
+    const y = yearParams(currentYearCached(ctx.now()));
+    if (y) return y;
+  }
   return params(resolveTaxYear(value, ctx.now(), coveredYearSet()));
 }
 
