@@ -1,0 +1,237 @@
+#!/usr/bin/env node
+/**
+ * Price-paid mirror benchmarks (imports from dist/: run `npm run build` first).
+ *
+ *  (a) full load through the sync path (`sync price-paid --from <file>`: sha256, read_csv, typed casts,
+ *      rejects, sort on postcode, verify, checkpoint, atomic rename) vs a bare DuckDB
+ *      `CREATE TABLE t AS SELECT * FROM read_csv(file)` of the same file. Target <= 2x. Peak RSS on stderr.
+ *  (b) `property price-paid search --postcode "LS8 3BS"` as a process vs a node process that only opens
+ *      the mirror and runs SELECT 1 (median of 10). Target <= 1.5x.
+ *  (c) applying a 100,000-row monthly update (A/C/D) vs the full load. Target < 10%.
+ *
+ * Input: a file in the real format (headerless, 16 quoted columns, `{GUID}` ids, `YYYY-MM-DD 00:00` dates)
+ * generated with DuckDB: BENCH_PP_ROWS rows (default 30,000,000), cached in bench/.work/.
+ * Each measure runs in its own child process so peak RSS is per measure.
+ * stdout: one line per measure (bench/README.md format); details on stderr.
+ */
+import { spawnSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, rmSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const repo = join(here, '..');
+const work = join(here, '.work');
+const dist = join(repo, 'dist');
+const ROWS = Number(process.env.BENCH_PP_ROWS ?? 30_000_000);
+const UPDATE_ROWS = 100_000;
+const THREADS = process.env.BENCH_THREADS ?? '2';
+mkdirSync(work, { recursive: true });
+
+const log = (...a) => console.error('[price-paid bench]', ...a);
+const fmt = (n, d = 2) => Number(n).toFixed(d);
+const url = (p) => pathToFileURL(p).href;
+
+if (!existsSync(join(dist, 'sync', 'framework.js'))) {
+  console.error('dist/ is missing: run `npm run build` first');
+  process.exit(1);
+}
+
+/** Run a node ESM snippet in a child; it must print one JSON line last. Returns {result, ms, rssMB}. */
+function runNode(code, { env = {} } = {}) {
+  const t0 = process.hrtime.bigint();
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', code], {
+    cwd: repo,
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+  if (r.status !== 0) {
+    console.error(r.stdout, r.stderr);
+    throw new Error(`child failed (${r.status})`);
+  }
+  const lines = r.stdout.trim().split('\n');
+  return { result: JSON.parse(lines[lines.length - 1]), ms };
+}
+
+const RSS = `const __rss = () => Math.round(process.resourceUsage().maxRSS / 1024);`;
+
+// ------------------------------------------------------------------------------------------------
+// Input files (deterministic ids md5(i) so the update can change and delete existing transactions).
+const csv = join(work, `pp-${ROWS}.csv`);
+const upd = join(work, `pp-monthly-update-${ROWS}-${UPDATE_ROWS}.csv`);
+const ID = (i) => `'{' || upper(substr(md5(${i}::VARCHAR), 1, 8) || '-' || substr(md5(${i}::VARCHAR), 9, 4) || '-' || substr(md5(${i}::VARCHAR), 13, 4) || '-' || substr(md5(${i}::VARCHAR), 17, 4) || '-' || substr(md5(${i}::VARCHAR), 21, 12)) || '}'`;
+const ROW = (i, status) => `
+  ${ID(i)} AS id,
+  (20000 + (hash(${i}) % 980000))::VARCHAR AS price,
+  strftime(DATE '1995-01-01' + (hash(${i} * 7) % 11250)::INT, '%Y-%m-%d') || ' 00:00' AS d,
+  CASE WHEN ${i} % 200000 = 7 THEN 'LS8 3BS' ELSE
+    chr(65 + (hash(${i} * 3) % 26)::INT) || chr(65 + (hash(${i} * 5) % 26)::INT) || ((1 + hash(${i} * 11) % 29)::INT)::VARCHAR
+    || ' ' || ((hash(${i} * 13) % 10)::INT)::VARCHAR || chr(65 + (hash(${i} * 17) % 26)::INT) || chr(65 + (hash(${i} * 19) % 26)::INT) END AS postcode,
+  ['D','S','T','F','O'][1 + (hash(${i} * 23) % 5)::INT] AS ptype,
+  CASE WHEN hash(${i} * 29) % 10 = 0 THEN 'Y' ELSE 'N' END AS old_new,
+  CASE WHEN hash(${i} * 31) % 4 = 0 THEN 'L' ELSE 'F' END AS duration,
+  ((1 + hash(${i} * 37) % 200)::INT)::VARCHAR AS paon,
+  CASE WHEN hash(${i} * 41) % 8 = 0 THEN 'FLAT ' || ((1 + hash(${i} * 43) % 20)::INT)::VARCHAR ELSE '' END AS saon,
+  'STREET ' || ((hash(${i} * 47) % 300000)::INT)::VARCHAR || ' ROAD' AS street,
+  CASE WHEN hash(${i} * 53) % 3 = 0 THEN 'LOCALITY ' || ((hash(${i} * 59) % 20000)::INT)::VARCHAR ELSE '' END AS locality,
+  'TOWN ' || ((hash(${i} * 61) % 1200)::INT)::VARCHAR AS town,
+  'DISTRICT ' || ((hash(${i} * 67) % 330)::INT)::VARCHAR AS district,
+  'COUNTY ' || ((hash(${i} * 71) % 100)::INT)::VARCHAR AS county,
+  CASE WHEN hash(${i} * 73) % 20 = 0 THEN 'B' ELSE 'A' END AS cat,
+  ${status} AS status`;
+
+function generate() {
+  if (!existsSync(csv)) {
+    log(`generating ${ROWS.toLocaleString('en-GB')} rows → ${csv}`);
+    const tmp = `${csv}.tmp`;
+    const { ms } = runNode(`
+      import { DuckDBInstance } from '@duckdb/node-api';
+      const db = await DuckDBInstance.create(':memory:', { threads: '${THREADS}' });
+      const c = await db.connect();
+      await c.run(\`COPY (SELECT ${ROW('i', "'A'").replace(/`/g, '\\`')} FROM range(${ROWS}) t(i)) TO '${tmp}' (FORMAT csv, HEADER false, FORCE_QUOTE *)\`);
+      console.log('{}');`);
+    renameSync(tmp, csv);
+    log(`generated in ${fmt(ms / 1000, 1)} s, ${fmt(statSync(csv).size / 1e9)} GB`);
+  }
+  if (!existsSync(upd)) {
+    // 60% additions (new ids), 30% changes (price of existing ids), 10% deletions (existing ids).
+    const a = Math.round(UPDATE_ROWS * 0.6);
+    const c = Math.round(UPDATE_ROWS * 0.3);
+    const d = UPDATE_ROWS - a - c;
+    const tmp = `${upd}.tmp`;
+    runNode(`
+      import { DuckDBInstance } from '@duckdb/node-api';
+      const db = await DuckDBInstance.create(':memory:', { threads: '${THREADS}' });
+      const conn = await db.connect();
+      await conn.run(\`COPY (
+        SELECT ${ROW('i', "'A'").replace(/`/g, '\\`')} FROM range(${ROWS}, ${ROWS + a}) t(i)
+        UNION ALL SELECT * REPLACE ((price::BIGINT + 1000)::VARCHAR AS price) FROM (SELECT ${ROW('i', "'C'").replace(/`/g, '\\`')} FROM (SELECT (hash(j) % ${ROWS})::BIGINT AS i FROM range(${c}) r(j)))
+        UNION ALL SELECT ${ROW('i', "'D'").replace(/`/g, '\\`')} FROM (SELECT (hash(j + 99991) % ${ROWS})::BIGINT AS i FROM range(${d}) r(j))
+      ) TO '${tmp}' (FORMAT csv, HEADER false, FORCE_QUOTE *)\`);
+      console.log('{}');`);
+    renameSync(tmp, upd);
+    log(`generated update file: ${a} A, ${c} C, ${d} D`);
+  }
+}
+
+// ------------------------------------------------------------------------------------------------
+function line(measure, value, unit, baseWhat, base, target, cmp = '<=') {
+  const ratio = value / base;
+  const pass = cmp === '<' ? ratio < target : ratio <= target;
+  console.log(
+    `${measure}: ${fmt(value)} ${unit} | baseline ${baseWhat}: ${fmt(base)} ${unit} | ratio ${fmt(ratio, ratio < 0.1 ? 3 : 2)}x | target ${cmp} ${target}x | ${pass ? 'PASS' : 'FAIL'}`,
+  );
+}
+
+function bareLoad() {
+  const db = join(work, 'bare.duckdb');
+  rmSync(db, { force: true });
+  rmSync(`${db}.wal`, { force: true });
+  const { result } = runNode(`
+    import { DuckDBInstance } from '@duckdb/node-api';
+    ${RSS}
+    const t0 = performance.now();
+    const db = await DuckDBInstance.create('${db}', { threads: '${THREADS}' });
+    const c = await db.connect();
+    await c.run("CREATE TABLE t AS SELECT * FROM read_csv('${csv}')");
+    await c.run('CHECKPOINT');
+    const n = (await c.runAndReadAll('SELECT count(*) FROM t')).getRows()[0][0];
+    c.closeSync(); db.closeSync();
+    console.log(JSON.stringify({ s: (performance.now() - t0) / 1000, rows: Number(n), rss: __rss() }));`);
+  rmSync(db, { force: true });
+  return result;
+}
+
+const mirrorDir = join(work, 'mirror');
+const cacheDir = join(work, 'cache');
+
+function syncLoad(from) {
+  const { result } = runNode(`
+    import { syncDataset } from '${url(join(dist, 'sync', 'framework.js'))}';
+    ${RSS}
+    const t0 = performance.now();
+    const r = await syncDataset('price-paid', { from: '${from}', mirrorDir: '${mirrorDir}', cacheDir: '${cacheDir}', env: {}, threads: ${THREADS} });
+    console.log(JSON.stringify({ s: (performance.now() - t0) / 1000, rows: r.rows_total, loaded: r.rows_loaded, rejected: r.rows_rejected, mode: r.mode, rss: __rss() }));`);
+  return result;
+}
+
+function timeProcess(args, env) {
+  return new Promise((resolve, reject) => {
+    const t0 = process.hrtime.bigint();
+    const child = spawn(process.execPath, args, { cwd: repo, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (err += d));
+    child.on('exit', (code) => {
+      const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+      if (code !== 0) reject(new Error(`exit ${code}: ${err || out}`));
+      else resolve({ ms, out });
+    });
+  });
+}
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+
+async function searchBench() {
+  const env = { PUBLICDATA_DATA_DIR: work, PUBLICDATA_CACHE_DIR: cacheDir, NO_COLOR: '1' };
+  // The search: the real CLI when it answers locally, else the handler through callLocal in a process.
+  const cli = join(repo, 'bin', 'publicdata.js');
+  let searchArgs = [cli, 'property', 'price-paid', 'search', '--postcode', 'LS8 3BS', '--source', 'local', '--format', 'json'];
+  let how = 'bin/publicdata.js property price-paid search --postcode "LS8 3BS" --source local';
+  try {
+    const probe = await timeProcess(searchArgs, env);
+    const body = JSON.parse(probe.out);
+    if (!body?.data?.transactions) throw new Error('unexpected output');
+  } catch (e) {
+    log(`CLI not usable for (b) (${String(e.message).split('\n')[0].slice(0, 200)}); timing the handler through callLocal`);
+    const script = join(work, 'search.mjs');
+    writeFileSync(script, `
+      import { callLocal } from '${url(join(dist, 'src', 'backends', 'local.js'))}';
+      const r = await callLocal({ method: 'GET', path: '/v1/property/price-paid/search', query: { postcode: 'LS8 3BS' } },
+        { now: () => new Date(), env: process.env, mirrorDir: '${mirrorDir}', cacheDir: '${cacheDir}' });
+      process.stdout.write(JSON.stringify(r.envelope) + '\\n');`);
+    searchArgs = [script];
+    how = 'node script: callLocal property.price-paid.search postcode=LS8 3BS';
+  }
+  const base = join(work, 'select1.mjs');
+  writeFileSync(base, `
+    import { openDataset, query } from '${url(join(dist, 'src', 'mirror', 'db.js'))}';
+    const conn = await openDataset('price-paid', '${mirrorDir}');
+    const r = await query(conn, 'SELECT 1 AS one');
+    process.stdout.write(JSON.stringify(r) + '\\n');`);
+  const first = await timeProcess(searchArgs, env);
+  const total = JSON.parse(first.out).data.pagination.total;
+  const s = [];
+  const b = [];
+  for (let i = 0; i < 10; i++) {
+    b.push((await timeProcess([base], env)).ms);
+    s.push((await timeProcess(searchArgs, env)).ms);
+  }
+  return { how, total, search: median(s), base: median(b) };
+}
+
+// ------------------------------------------------------------------------------------------------
+generate();
+log(`input ${fmt(statSync(csv).size / 1e9)} GB, ${ROWS.toLocaleString('en-GB')} rows, threads ${THREADS}`);
+
+const bare = bareLoad();
+log(`bare read_csv: ${fmt(bare.s)} s, ${bare.rows} rows, peak RSS ${bare.rss} MB`);
+rmSync(mirrorDir, { recursive: true, force: true });
+const full = syncLoad(csv);
+const size = statSync(join(mirrorDir, 'price_paid.duckdb')).size;
+log(`sync full load: ${fmt(full.s)} s, ${full.rows} rows (${full.rejected} rejected), peak RSS ${full.rss} MB, file ${fmt(size / 1e9)} GB`);
+line(`price-paid full load via sync (${(ROWS / 1e6).toFixed(ROWS % 1e6 ? 1 : 0)}M rows, peak RSS ${full.rss} MB)`, full.s, 's', `bare DuckDB read_csv into a table (peak RSS ${bare.rss} MB)`, bare.s, 2);
+
+const sb = await searchBench();
+log(`search (${sb.how}): median ${fmt(sb.search)} ms, ${sb.total} transactions; baseline open + SELECT 1: median ${fmt(sb.base)} ms`);
+line('price-paid search --postcode "LS8 3BS" process (median of 10)', sb.search, 'ms', 'node process opening the mirror + SELECT 1 (median of 10)', sb.base, 1.5);
+
+const up = syncLoad(upd);
+log(`update: ${fmt(up.s)} s, mode ${up.mode}, ${up.loaded} update rows applied, ${up.rows} rows after, peak RSS ${up.rss} MB`);
+line(`price-paid monthly update of ${UPDATE_ROWS.toLocaleString('en-GB')} rows (peak RSS ${up.rss} MB)`, up.s, 's', 'full load via sync', full.s, 0.1, '<');
