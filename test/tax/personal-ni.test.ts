@@ -121,6 +121,13 @@ describe('thresholds, categories and errors', () => {
     expect(d.self_employed).toMatchObject({ class_2_small_profits_threshold: { annual: 7105 }, class_4_lower_profit_limit: { annual: 12570 }, class_4_upper_profit_limit: { annual: 50270 } });
   });
 
+  it('2024-25 letters (HMRC table for 6 April 2024 to 5 April 2025): M employer 13.8% above 50,270', async () => {
+    const m = await ni({ annual_salary: 60000, tax_year: '2024-25', category: 'M' });
+    expect(m.employer.contributions).toBe(1342.74); // 9,730 x 13.8%
+    const d = await data(get('/v1/tax/national-insurance/categories/2024-25'));
+    expect(d.categories.find((c: any) => c.letter === 'A').employer.rate).toBe(0.138);
+  });
+
   it('categories (current year) list the letters with the spec resource shape', async () => {
     const d = await data(get('/v1/tax/national-insurance/categories'));
     expect(d.tax_year).toBe('2026-27');
