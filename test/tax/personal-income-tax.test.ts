@@ -36,6 +36,13 @@ describe('income tax, rUK', () => {
     expect(d.total_income_tax).toBe(7540 + (110000 - 7570 - 37700) * 0.4);
   });
 
+  it('very large incomes stay exact (BigInt path): £250,000,000', async () => {
+    const d = await calc({ gross_income: 250_000_000, tax_year: '2026-27' });
+    expect(d.total_income_tax).toBe(7540 + 34976 + (250_000_000 - 125140) * 0.45);
+    const ni = await data(post('/v1/tax/national-insurance/calculate', { annual_salary: 250_000_000, tax_year: '2026-27' }));
+    expect(ni.employer.contributions).toBe((250_000_000 - 5000) * 0.15);
+  });
+
   it('1998-99 £20,000: lower rate 20% on 4,300 then 23%', async () => {
     const d = await calc({ gross_income: 20000, tax_year: '1998-99' });
     expect(d.breakdown).toEqual([

@@ -34,6 +34,10 @@ describe('take-home', () => {
   it('taper band: 60% + 2% NI', async () => {
     expect((await th({ gross_income: 110000, tax_year: '2026-27' })).marginal_rate).toBe(0.62);
     expect((await th({ gross_income: 110000, tax_year: '2026-27', region: 'scotland' })).marginal_rate).toBe(0.695);
+    // the rate on the NEXT pound: at exactly 100,000 the next pound is tapered; at 125,140 the allowance is gone
+    expect((await th({ gross_income: 100000, tax_year: '2026-27' })).marginal_rate).toBe(0.62);
+    expect((await th({ gross_income: 125140, tax_year: '2026-27' })).marginal_rate).toBe(0.47);
+    expect((await th({ gross_income: 99999, tax_year: '2026-27' })).marginal_rate).toBe(0.42);
   });
 
   it('student loan plan_2 2025-26 £45,000: 1,487.70', async () => {

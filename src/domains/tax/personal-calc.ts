@@ -92,10 +92,10 @@ export function incomeTax(y: YearParams, inp: IncomeTaxInput): IncomeTaxResult {
   const aniP = inp.grossP - rasP;
   let paP = it.paP;
   let taperActive = false;
-  if (it.taperThresholdP !== null && aniP > it.taperThresholdP) {
+  if (it.taperThresholdP !== null && aniP >= it.taperThresholdP) {
     const red = mulRate(aniP - it.taperThresholdP, it.taperPpm, 'down');
     paP = paP > red ? paP - red : 0;
-    taperActive = paP > 0;
+    taperActive = paP > 0; // the next pound of income reduces the allowance (from exactly the threshold)
   }
   if (inp.maTransferor && it.ma) paP = paP > it.ma.transferableP ? paP - it.ma.transferableP : 0;
   if (inp.bpa && it.bpaP !== null) paP += it.bpaP; // added after any Marriage Allowance transfer; never tapered
@@ -147,7 +147,7 @@ export function incomeTax(y: YearParams, inp: IncomeTaxInput): IncomeTaxResult {
     taxBeforeMaP: total,
     maReductionP,
     totalP: total - maReductionP,
-    marginBandPpm: inp.maRecipient && total <= (it.ma?.reductionP ?? 0) ? 0 : marginBandPpm,
+    marginBandPpm: inp.maRecipient && total < (it.ma?.reductionP ?? 0) ? 0 : marginBandPpm,
     taperActive,
     maEligible,
   };
