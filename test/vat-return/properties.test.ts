@@ -101,7 +101,9 @@ describe('VAT return properties', () => {
     });
     fc.assert(
       fc.property(companyArb, fc.array(txArb, { maxLength: 20 }), saleArb, (company, txs, s) => {
-        const [supply, rate] = s.kind;
+        const kind = s.kind as readonly string[];
+        const supply = kind[0]!;
+        const rate = kind[1]!;
         const vat = Math.round((s.net * PCT[rate]!) / 100);
         const base = withIds(txs);
         const sale = { id: 'SALE', date: new Date(Date.UTC(2026, 6, 1 + s.day)).toISOString().slice(0, 10), type: 'sale', net_amount: s.net / 100, vat_amount: vat / 100, gross_amount: (s.net + vat) / 100, vat_rate: rate, supply_type: supply };
