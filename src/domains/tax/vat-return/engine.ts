@@ -207,7 +207,7 @@ interface PeResult {
   recoverable_micro: bigint;
 }
 
-/** Monthly average above which the standard-method percentage is rounded to 2 dp (SI 1995/2518 reg 101(4)), pence. */
+/** Monthly average above which the standard-method percentage is rounded to 2 dp (SI 1995/2518 reg 101(5), inserted by SI 2005/762), pence. */
 const RESIDUAL_2DP_THRESHOLD_PER_MONTH = 40_000_000;
 /** De minimis limit per month on average (Notice 706 section 11), pence. */
 const DE_MINIMIS_PER_MONTH = 62_500;
