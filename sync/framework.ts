@@ -304,6 +304,21 @@ export async function syncDataset(name: string, opts: RunSyncOptions = {}): Prom
     await conn.run(REJECTS_DDL);
     await conn.run('DELETE FROM rejects');
     let result: LoadResult;
+    // Poll DuckDB's progress of the running statement for the progress bar.
+    await conn.run('SET enable_progress_bar = true');
+    await conn.run('SET enable_progress_bar_print = false');
+    let lastPct = -1;
+    const poll = setInterval(() => {
+      try {
+        const p = conn.progress.percentage;
+        if (p >= 0 && Math.floor(p) !== lastPct) {
+          lastPct = Math.floor(p);
+          emit({ type: 'load', dataset: name, percentage: p });
+        }
+      } catch {
+        /* no statement running */
+      }
+    }, 250);
     try {
       result = await mod.load({
         conn,
@@ -316,6 +331,8 @@ export async function syncDataset(name: string, opts: RunSyncOptions = {}): Prom
       });
     } catch (e) {
       throw new SyncError(`${name}: load failed: ${(e as Error).message}`, name);
+    } finally {
+      clearInterval(poll);
     }
     await opts.hooks?.at?.('loaded', name);
 
@@ -480,9 +497,11 @@ export function createProgressReporter(o: ProgressReporterOptions): ProgressSink
     if (tty && lastLen) o.stream.write('\r' + ' '.repeat(lastLen) + '\r');
     lastLen = 0;
   };
+  let loadStart: number | undefined;
   return (e: SyncEvent) => {
     switch (e.type) {
       case 'phase':
+        if (e.phase === 'load') loadStart = Date.now();
         if (tty) draw(`${e.dataset}: ${e.phase}${e.detail ? ` (${e.detail})` : ''}…`, true);
         break;
       case 'download': {
@@ -494,8 +513,17 @@ export function createProgressReporter(o: ProgressReporterOptions): ProgressSink
         break;
       }
       case 'rows':
-        draw(`${e.dataset}: loading… ${e.rows.toLocaleString('en-GB')} rows`);
+        draw(`${e.dataset}: loaded ${e.rows.toLocaleString('en-GB')} rows`, true);
         break;
+      case 'load': {
+        loadStart ??= Date.now();
+        const barW = 24;
+        const pct = Math.min(100, Math.max(0, e.percentage));
+        const el = Date.now() - loadStart;
+        const eta = pct > 1 ? ` ETA ${fmtDuration((el * (100 - pct)) / pct)}` : '';
+        draw(`${e.dataset}: loading [${'#'.repeat(Math.round((pct / 100) * barW)).padEnd(barW, '.')}] ${pct.toFixed(0)}%${eta}`);
+        break;
+      }
       case 'message':
         if (o.verbose && !o.quiet) {
           endLine();

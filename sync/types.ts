@@ -137,6 +137,8 @@ export type SyncEvent =
   | { type: 'phase'; dataset: string; phase: SyncPhase; detail?: string }
   | { type: 'download'; dataset: string; file: string; bytes: number; total?: number; rate: number }
   | { type: 'rows'; dataset: string; rows: number }
+  /** DuckDB's progress of the running load statement (0-100), polled by the framework. */
+  | { type: 'load'; dataset: string; percentage: number }
   | { type: 'message'; dataset: string; text: string }
   | { type: 'done'; dataset: string; report: SyncReport }
   | { type: 'failed'; dataset: string; error: Error };
