@@ -59,8 +59,8 @@ function contribution(r: Resolved, partlyExempt: boolean): Contribution {
       return c;
     }
     if (t.side === 'output') {
-      if (t.capital) {
-        // sale of a capital asset: VAT accounted outside the flat-rate turnover
+      if (t.capital && t.input_tax_reclaimed) {
+        // sale of a capital asset whose input tax was reclaimed: VAT accounted outside the flat-rate turnover
         c.b1 = vat;
         c.b6 = net;
         return c;

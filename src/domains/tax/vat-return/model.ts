@@ -143,6 +143,8 @@ export interface Txn {
   vat_rate_percentage?: number;
   supply: SupplyType;
   capital: boolean;
+  /** Capital asset sales under the flat rate scheme: the input tax on the asset was reclaimed. */
+  input_tax_reclaimed: boolean;
   attribution?: Attribution;
   payment_date?: string;
   amount_paid?: number; // pence

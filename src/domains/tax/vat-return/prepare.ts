@@ -386,6 +386,7 @@ function parseTxn(c: Collector, raw: unknown, i: number): Txn | undefined {
   const rate = checkEnum(c, raw, 'vat_rate', `${f}.vat_rate`, VAT_RATE_NAMES, true);
   const supply = checkEnum(c, raw, 'supply_type', `${f}.supply_type`, SUPPLY_TYPES, false) ?? ('domestic' as SupplyType);
   const capital = checkBool(c, raw, 'is_capital_asset', `${f}.is_capital_asset`, false);
+  const reclaimed = checkBool(c, raw, 'input_tax_reclaimed', `${f}.input_tax_reclaimed`, false);
   let ratePct: number | undefined;
   const rp = raw['vat_rate_percentage'];
   if (rp !== undefined && rp !== null) {
@@ -425,6 +426,7 @@ function parseTxn(c: Collector, raw: unknown, i: number): Txn | undefined {
     vat_rate: rate,
     supply,
     capital,
+    input_tax_reclaimed: reclaimed,
   };
   if (ratePct !== undefined) t.vat_rate_percentage = ratePct;
   if (attribution) t.attribution = attribution as Attribution;
