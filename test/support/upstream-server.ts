@@ -5,7 +5,7 @@
  *   - corrupt: flip bytes in the body (every 97th byte XOR 0x5a) while keeping the length
  *   - status: answer with this HTTP status instead
  *   - bytesPerSecond: throttle the body (to kill a sync mid-download)
- *   - noRange: ignore Range headers (always 200 with the whole body)
+ *   - noRange: ignore Range headers (always 200 with the whole body); not limited by `times`
  * Index pages are plain routes whose body is HTML.
  */
 import { createHash } from 'node:crypto';
@@ -88,11 +88,12 @@ export async function startUpstreamServer(): Promise<UpstreamServer> {
       res.writeHead(f.status, { 'content-type': 'text/plain' }).end(`injected ${f.status}`);
       return;
     }
+    const noRange = !!route.fault?.noRange;
     const full = f?.corrupt ? corruptBytes(route.body) : route.body;
     const etag = etagOf(route.body);
     const headers: Record<string, string> = {
       'content-type': route.contentType ?? 'text/csv',
-      'accept-ranges': f?.noRange ? 'none' : 'bytes',
+      'accept-ranges': noRange ? 'none' : 'bytes',
       etag,
       ...(route.lastModified ? { 'last-modified': route.lastModified } : {}),
     };
@@ -101,7 +102,7 @@ export async function startUpstreamServer(): Promise<UpstreamServer> {
     let status = 200;
     const range = req.headers.range;
     const ifRange = req.headers['if-range'];
-    if (range && !f?.noRange && (!ifRange || ifRange === etag || ifRange === route.lastModified)) {
+    if (range && !noRange && (!ifRange || ifRange === etag || ifRange === route.lastModified)) {
       const m = /^bytes=(\d+)-(\d*)$/.exec(String(range));
       if (m) {
         start = Number(m[1]);
