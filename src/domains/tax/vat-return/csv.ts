@@ -15,7 +15,7 @@ const NUMBER_COLUMNS = new Set([
   'amount_paid',
   'flat_rate_percentage',
 ]);
-const BOOLEAN_COLUMNS = new Set(['is_capital_asset']);
+const BOOLEAN_COLUMNS = new Set(['is_capital_asset', 'input_tax_reclaimed']);
 
 export function parseCsv(text: string): string[][] {
   const rows: string[][] = [];
