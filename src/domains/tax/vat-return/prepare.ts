@@ -93,12 +93,29 @@ class Collector {
   }
 }
 
-/** Pounds (number, at most 2 dp) to pence, or undefined when not a valid amount. */
+/** Largest amount accepted (pence): £1bn, so that sums of 10,000 amounts stay exact integers. */
+export const MAX_AMOUNT_PENCE = 100_000_000_000;
+
+/** Pounds (number, at most 2 dp, at most £1bn) to pence, or undefined when not a valid amount. */
 function pence(v: unknown): number | undefined {
   if (typeof v !== 'number' || !Number.isFinite(v)) return undefined;
   const p = Math.round(v * 100);
-  if (Math.abs(p - v * 100) > 1e-6 || !Number.isSafeInteger(p)) return undefined;
+  if (Math.abs(p - v * 100) > 1e-6 || Math.abs(p) > MAX_AMOUNT_PENCE) return undefined;
   return p;
+}
+
+/** a * b / c rounded half away from zero, exactly (BigInt), c != 0. */
+function mulDivRound(a: number, b: number, c: number): number {
+  let n = BigInt(a) * BigInt(b);
+  let d = BigInt(c);
+  if (d < 0n) {
+    n = -n;
+    d = -d;
+  }
+  const q = n / d;
+  const r = n % d;
+  const twice = (r < 0n ? -r : r) * 2n;
+  return Number(twice >= d ? q + (n < 0n ? -1n : 1n) : q);
 }
 
 function checkEnum<T extends string>(
@@ -142,7 +159,7 @@ function checkAmount(c: Collector, o: Obj, key: string, field: string, required:
   }
   const p = pence(v);
   if (p === undefined) {
-    c.add(field, 'INVALID_AMOUNT', `'${key}' must be a number of pounds with at most 2 decimal places; got ${JSON.stringify(v)}.`);
+    c.add(field, 'INVALID_AMOUNT', `'${key}' must be a number of pounds with at most 2 decimal places, at most £1,000,000,000 either way; got ${JSON.stringify(v)}.`);
     return undefined;
   }
   return p;
@@ -646,7 +663,7 @@ export function prepare(body: unknown): { ok: true; prepared: Prepared } | { ok:
       } else if (t.amount_paid !== undefined && t.amount_paid !== t.gross && t.gross !== 0) {
         // part payment: VAT fraction of the amount paid (Notice 731)
         const paid = t.amount_paid;
-        const vatPart = Math.round((t.vat * paid) / t.gross);
+        const vatPart = mulDivRound(t.vat, paid, t.gross);
         r.vat = vatPart;
         r.gross = paid;
         r.net = paid - vatPart;
