@@ -8,7 +8,7 @@ import { rmSync } from 'node:fs';
 
 rmSync('dist/cli', { recursive: true, force: true });
 await build({
-  entryPoints: ['dist/src/main.js'],
+  entryPoints: ['dist/src/main.js', 'dist/src/batch-worker.js'],
   outdir: 'dist/cli',
   bundle: true,
   splitting: true,

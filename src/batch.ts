@@ -1,18 +1,25 @@
 /**
  * `--batch`: one request body per input line (NDJSON on stdin), one envelope per output line in the same
  * order. A bad line yields its error envelope and the batch goes on; the exit status is that of the first
- * failed line (0 when all succeed). Streams with constant memory: input is read chunk by chunk and output
- * is written in blocks, waiting for 'drain' when stdout pushes back.
+ * failed line (0 when all succeed). Streams with constant memory: input is read chunk by chunk, output is
+ * written in blocks, waiting for 'drain' when stdout pushes back, and at most a few chunks are in flight.
+ *
+ * Local batches larger than one chunk run on worker threads (one per core; PUBLICDATA_BATCH_WORKERS
+ * overrides, 0 or 1 disables): lines are independent, so throughput scales with cores.
  */
-import { ApiError, EXIT, errorEnvelope, exitCodeFor } from './contract/errors.js';
+import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { EXIT, exitCodeFor } from './contract/errors.js';
 import type { RouteSpec } from './contract/route.js';
-import type { Envelope, HandlerContext, Handler } from './contract/types.js';
+import type { HandlerContext } from './contract/types.js';
 import { isErrorEnvelope } from './contract/types.js';
-import { validateBodyFields } from './contract/validate.js';
 import type { Context, Out } from './context.js';
 import type { Backend } from './backends/types.js';
+import { lineError, parseLine, runLine, type LineRunner } from './batch-line.js';
 
 const FLUSH_AT = 1 << 16;
+const CHUNK_LINES = 2048;
 
 class BlockWriter {
   private parts: string[] = [];
@@ -50,6 +57,23 @@ export async function* lines(stream: NodeJS.ReadableStream): AsyncGenerator<stri
   if (rest.length) yield rest;
 }
 
+/** Chunks of up to `size` lines with the 1-based number of their first line. */
+async function* chunks(stream: NodeJS.ReadableStream, size: number): AsyncGenerator<{ firstLine: number; lines: string[] }> {
+  let buf: string[] = [];
+  let first = 1;
+  let n = 0;
+  for await (const line of lines(stream)) {
+    n++;
+    buf.push(line);
+    if (buf.length === size) {
+      yield { firstLine: first, lines: buf };
+      buf = [];
+      first = n + 1;
+    }
+  }
+  if (buf.length) yield { firstLine: first, lines: buf };
+}
+
 export interface BatchTarget {
   route: RouteSpec;
   /** The concrete path for live calls. */
@@ -59,50 +83,164 @@ export interface BatchTarget {
   query: Record<string, string | string[]>;
 }
 
-function lineError(lineNo: number, e: unknown): { env: Envelope; status: number } {
-  if (e instanceof ApiError) return { env: e.toEnvelope(), status: e.status };
-  const msg = e instanceof Error ? e.message : String(e);
-  return { env: errorEnvelope('bad_request', `Line ${lineNo}: ${msg}`), status: 400 };
+function workerCount(env: Record<string, string | undefined>): number {
+  const v = env.PUBLICDATA_BATCH_WORKERS;
+  if (v !== undefined && /^\d+$/.test(v)) return Number(v);
+  return availableParallelism();
+}
+
+/** The compiled worker beside this module (absent when running from TypeScript sources). */
+function workerFile(): string | undefined {
+  const f = fileURLToPath(new URL('./batch-worker.js', import.meta.url));
+  return existsSync(f) ? f : undefined;
+}
+
+function runChunkInThread(r: LineRunner, c: { firstLine: number; lines: string[] }): Promise<{ text: string; firstFailure: number }> | { text: string; firstFailure: number } {
+  const parts: string[] = [];
+  let firstFailure: number = EXIT.OK;
+  for (let i = 0; i < c.lines.length; i++) {
+    const line = c.lines[i]!.trim();
+    if (line === '') continue;
+    const res = runLine(r, line, c.firstLine + i);
+    if (res instanceof Promise) return runChunkAsync(r, c);
+    if (res.exit !== EXIT.OK && firstFailure === EXIT.OK) firstFailure = res.exit;
+    parts.push(res.json, '\n');
+  }
+  return { text: parts.join(''), firstFailure };
+}
+
+async function runChunkAsync(r: LineRunner, c: { firstLine: number; lines: string[] }): Promise<{ text: string; firstFailure: number }> {
+  const parts: string[] = [];
+  let firstFailure: number = EXIT.OK;
+  for (let i = 0; i < c.lines.length; i++) {
+    const line = c.lines[i]!.trim();
+    if (line === '') continue;
+    const res = await runLine(r, line, c.firstLine + i);
+    if (res.exit !== EXIT.OK && firstFailure === EXIT.OK) firstFailure = res.exit;
+    parts.push(res.json, '\n');
+  }
+  return { text: parts.join(''), firstFailure };
+}
+
+async function runLocal(ctx: Context, target: BatchTarget, hctx: HandlerContext): Promise<number> {
+  const route = target.route;
+  const runner: LineRunner = { route, handler: await route.local!.handler(), hctx, baseBody: target.baseBody, query: target.query };
+  const out = new BlockWriter(ctx.io.stdout);
+  let firstFailure: number = EXIT.OK;
+  const note = (f: number) => {
+    if (f !== EXIT.OK && firstFailure === EXIT.OK) firstFailure = f;
+  };
+  const nWorkers = workerCount(ctx.env);
+  const file = nWorkers > 1 ? workerFile() : undefined;
+  const it = chunks(ctx.io.stdin, CHUNK_LINES);
+  let next = await it.next();
+  // Small inputs (one chunk) and runs without a compiled worker stay on this thread.
+  const second = next.done ? next : await it.next();
+  if (!file || second.done) {
+    for (const c of [next, second]) {
+      if (c.done) continue;
+      let r = runChunkInThread(runner, c.value);
+      if (r instanceof Promise) r = await r;
+      note(r.firstFailure);
+      await out.push(r.text);
+    }
+    for (let c = await it.next(); !c.done; c = await it.next()) {
+      let r = runChunkInThread(runner, c.value);
+      if (r instanceof Promise) r = await r;
+      note(r.firstFailure);
+      await out.push(r.text);
+    }
+    await out.flush();
+    return firstFailure;
+  }
+
+  const { Worker } = await import('node:worker_threads');
+  const init = {
+    routeId: route.id,
+    baseBody: target.baseBody,
+    query: target.query,
+    nowMs: hctx.now().getTime(),
+    env: { ...hctx.env },
+    mirrorDir: hctx.mirrorDir,
+    cacheDir: hctx.cacheDir,
+  };
+  type Result = { id: number; text: string; firstFailure: number };
+  const workers = Array.from({ length: nWorkers }, () => new Worker(file, { workerData: init }));
+  // Each chunk's promise settles with its result, or rejects when a worker fails. (No Promise.race
+  // against a never-settling promise: its reactions would keep every result alive.)
+  const pending = new Map<number, { resolve: (r: Result) => void; reject: (e: unknown) => void }>();
+  for (const w of workers) {
+    w.on('message', (m: Result | { ready: true }) => {
+      if (!('id' in m)) return;
+      const p = pending.get(m.id);
+      pending.delete(m.id);
+      p?.resolve(m);
+    });
+    w.on('error', (e) => {
+      for (const p of pending.values()) p.reject(e);
+      pending.clear();
+    });
+  }
+  const results: Array<Promise<Result> | undefined> = [];
+  let id = 0;
+  let written = 0;
+  const maxInFlight = nWorkers * 3;
+  const send = (c: { firstLine: number; lines: string[] }) => {
+    const myId = id++;
+    results.push(
+      new Promise<Result>((resolve, reject) => {
+        pending.set(myId, { resolve, reject });
+        workers[myId % nWorkers]!.postMessage({ id: myId, ...c });
+      }),
+    );
+  };
+  const drainOne = async () => {
+    const r = await results[written]!;
+    results[written] = undefined; // release the chunk's text
+    written++;
+    note(r.firstFailure);
+    await out.push(r.text);
+  };
+  try {
+    send(next.value!);
+    send(second.value!);
+    for (next = await it.next(); !next.done; next = await it.next()) {
+      while (id - written >= maxInFlight) await drainOne();
+      send(next.value);
+    }
+    while (written < id) await drainOne();
+    await out.flush();
+  } finally {
+    await Promise.all(workers.map((w) => w.terminate()));
+  }
+  return firstFailure;
 }
 
 export async function runBatch(ctx: Context, target: BatchTarget, backend: Backend, hctx: HandlerContext | undefined): Promise<number> {
   const { route } = target;
+  if (backend.kind === 'local' && route.local && hctx) return runLocal(ctx, target, hctx);
+  // Live: one call per line, in order (the client paces and budgets credits).
   const out = new BlockWriter(ctx.io.stdout);
   let firstFailure: number = EXIT.OK;
   let lineNo = 0;
-  // Local fast path: resolve the handler once and call it directly.
-  let handler: Handler | undefined;
-  if (backend.kind === 'local' && route.local && hctx) handler = await route.local.handler();
-  const hasBase = Object.keys(target.baseBody).length > 0;
-
   for await (const raw of lines(ctx.io.stdin)) {
     lineNo++;
     const line = raw.trim();
     if (line === '') continue;
-    let env: Envelope;
-    let status = 200;
+    let json: string;
+    let exit: number = EXIT.OK;
     try {
-      let body: unknown;
-      try {
-        body = JSON.parse(line);
-      } catch {
-        throw new ApiError(400, 'bad_request', `Line ${lineNo}: not valid JSON.`);
-      }
-      if (hasBase && body && typeof body === 'object' && !Array.isArray(body)) body = { ...target.baseBody, ...body };
-      if (handler && hctx) {
-        const validated = route.bodyDocument ? body : validateBodyFields(route.body ?? [], body);
-        const r = handler({ params: {}, query: target.query, body: validated }, hctx);
-        env = r instanceof Promise ? await r : r;
-      } else {
-        const result = await backend.call({ method: route.method, path: target.path, query: target.query, body });
-        env = result.envelope;
-        status = result.status;
-      }
+      const body = parseLine(line, lineNo, target.baseBody);
+      const result = await backend.call({ method: route.method, path: target.path, query: target.query, body });
+      json = JSON.stringify(result.envelope);
+      if (isErrorEnvelope(result.envelope)) exit = exitCodeFor(result.envelope.error.code, result.status);
     } catch (e) {
-      ({ env, status } = lineError(lineNo, e));
+      const le = lineError(lineNo, e);
+      json = JSON.stringify(le.env);
+      exit = exitCodeFor((le.env as { error: { code: string } }).error.code, le.status);
     }
-    if (isErrorEnvelope(env) && firstFailure === EXIT.OK) firstFailure = exitCodeFor(env.error.code, status);
-    await out.push(`${JSON.stringify(env)}\n`);
+    if (exit !== EXIT.OK && firstFailure === EXIT.OK) firstFailure = exit;
+    await out.push(`${json}\n`);
   }
   await out.flush();
   return firstFailure;

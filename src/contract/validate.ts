@@ -88,13 +88,22 @@ function checkString(spec: ParamSpec, s: string, where: Where): string {
   if (spec.minLength !== undefined && s.length < spec.minLength)
     fail(spec, where, `Invalid ${what}: must be at least ${spec.minLength} characters.`);
   if (spec.enum) {
-    const hit = spec.caseInsensitive
-      ? spec.enum.find((e) => e.toLowerCase() === s.toLowerCase())
-      : spec.enum.find((e) => e === s);
+    const hit = enumLookup(spec).get(spec.caseInsensitive ? s.toLowerCase() : s);
     if (hit === undefined) fail(spec, where, `Invalid ${what}: '${s}'. Allowed: ${spec.enum.join(', ')}.`);
     return hit;
   }
   return s;
+}
+
+/** Enum value -> canonical spelling, built once per spec (batch validation is a hot path). */
+const enumMaps = new WeakMap<ParamSpec, Map<string, string>>();
+function enumLookup(spec: ParamSpec): Map<string, string> {
+  let m = enumMaps.get(spec);
+  if (!m) {
+    m = new Map((spec.enum ?? []).map((e) => [spec.caseInsensitive ? e.toLowerCase() : e, e]));
+    enumMaps.set(spec, m);
+  }
+  return m;
 }
 
 function checkArray(spec: ParamSpec, items: unknown[], where: Where): unknown[] {
@@ -104,10 +113,17 @@ function checkArray(spec: ParamSpec, items: unknown[], where: Where): unknown[] 
   if (spec.max !== undefined && items.length > spec.max)
     fail(spec, where, `Invalid ${what}: allows at most ${spec.max} item(s).`);
   if (spec.type === 'string[]') {
-    return items.map((it, i) => {
+    const out = new Array<string>(items.length);
+    for (let i = 0; i < items.length; i++) {
+      const it = items[i];
       if (typeof it !== 'string') fail(spec, where, `Invalid ${what}: item ${i} is not a string.`);
-      return spec.enum ? checkString({ ...spec, type: 'string' }, it, where) : it;
-    });
+      if (spec.enum) {
+        const hit = enumLookup(spec).get(spec.caseInsensitive ? it.toLowerCase() : it);
+        if (hit === undefined) fail(spec, where, `Invalid ${what}: '${it}'. Allowed: ${spec.enum.join(', ')}.`);
+        out[i] = hit;
+      } else out[i] = it;
+    }
+    return out;
   }
   return items;
 }
@@ -145,7 +161,8 @@ export function validateBodyFields(specs: readonly ParamSpec[], body: unknown): 
   }
   const src = body as Record<string, unknown>;
   const out: Record<string, unknown> = { ...src };
-  for (const spec of specs) {
+  for (let i = 0; i < specs.length; i++) {
+    const spec = specs[i]!;
     const v = src[spec.name];
     if (v === undefined || v === null) {
       if (spec.required) {

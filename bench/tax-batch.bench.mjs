@@ -1,0 +1,76 @@
+#!/usr/bin/env node
+// Batch take-home: `publicdata tax take-home --batch` over 1,000,000 NDJSON lines, against a plain
+// node JSON.parse/JSON.stringify passthrough of the same file in the same run. Targets: >= 100,000
+// lines/s and >= 0.15x the passthrough rate; peak RSS flat between 100k and 1M lines.
+import { spawnSync } from 'node:child_process';
+import { createWriteStream, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const work = join(root, 'bench', '.work');
+mkdirSync(work, { recursive: true });
+const N = Number(process.env.BENCH_BATCH_LINES ?? 1_000_000);
+const SMALL = Math.round(N / 10);
+
+async function makeInput(n) {
+  const file = join(work, `take-home-${n}.ndjson`);
+  if (existsSync(file)) return file;
+  const out = createWriteStream(file);
+  const regions = ['england_wales_ni', 'scotland'];
+  const plans = [[], ['plan_2'], ['plan_1'], ['plan_2', 'postgraduate']];
+  let seed = 42;
+  const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  for (let i = 0; i < n; i++) {
+    const body = { gross_income: 10000 + Math.floor(rnd() * 190000), region: regions[i % 2] };
+    if (i % 3 === 0) body.student_loan_plans = plans[i % 4];
+    if (i % 5 === 0) Object.assign(body, { pension_contribution_percent: 5, pension_type: 'salary_sacrifice' });
+    if (!out.write(`${JSON.stringify(body)}\n`)) await new Promise((r) => out.once('drain', r));
+  }
+  await new Promise((r) => out.end(r));
+  return file;
+}
+
+const passthrough = join(work, 'passthrough.mjs');
+writeFileSync(
+  passthrough,
+  `import { createInterface } from 'node:readline';
+const rl = createInterface({ input: process.stdin, crlfDelay: Infinity });
+let buf = [];
+for await (const line of rl) {
+  if (!line) continue;
+  buf.push(JSON.stringify(JSON.parse(line)));
+  if (buf.length >= 1000) { if (!process.stdout.write(buf.join('\\n') + '\\n')) await new Promise((r) => process.stdout.once('drain', r)); buf = []; }
+}
+if (buf.length) process.stdout.write(buf.join('\\n') + '\\n');
+`,
+);
+
+/** Wall seconds and peak RSS (KiB) of a command with stdin from a file and stdout to /dev/null. */
+function measure(args, input) {
+  const r = spawnSync('/usr/bin/time', ['-f', '%e %M', 'sh', '-c', `"${process.execPath}" ${args.map((a) => `"${a}"`).join(' ')} < "${input}" > /dev/null`], {
+    encoding: 'utf8',
+    env: { ...process.env, PUBLICDATA_DATA_DIR: join(work, 'empty-data'), NO_COLOR: '1' },
+  });
+  const last = r.stderr.trim().split('\n').at(-1);
+  const [secs, kib] = last.split(' ').map(Number);
+  if (!Number.isFinite(secs)) throw new Error(`measure failed: ${r.stderr}`);
+  return { secs, kib };
+}
+
+const big = await makeInput(N);
+const small = await makeInput(SMALL);
+const bin = join(root, 'bin', 'publicdata.js');
+const base = measure([passthrough], big);
+const ours = measure([bin, 'tax', 'take-home', '--batch'], big);
+const oursSmall = measure([bin, 'tax', 'take-home', '--batch'], small);
+const rate = N / ours.secs;
+const baseRate = N / base.secs;
+const ratio = rate / baseRate;
+console.log(
+  `batch take-home ${N.toLocaleString('en-GB')} lines: ${Math.round(rate).toLocaleString('en-GB')} lines/s | baseline JSON parse/stringify passthrough: ${Math.round(baseRate).toLocaleString('en-GB')} lines/s | ratio ${ratio.toFixed(2)}x | target >= 0.15x and >= 100,000 lines/s | ${ratio >= 0.15 && rate >= 100_000 ? 'PASS' : 'FAIL'}`,
+);
+const memRatio = ours.kib / oursSmall.kib;
+console.log(
+  `batch take-home peak RSS ${N.toLocaleString('en-GB')} lines: ${(ours.kib / 1024).toFixed(0)} MiB | baseline ${SMALL.toLocaleString('en-GB')} lines: ${(oursSmall.kib / 1024).toFixed(0)} MiB | ratio ${memRatio.toFixed(2)}x | target <= 1.25x (flat) | ${memRatio <= 1.25 ? 'PASS' : 'FAIL'}`,
+);
