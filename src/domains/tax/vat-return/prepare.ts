@@ -36,7 +36,6 @@ import {
   type SchemeEntry,
   type Side,
   type SupplyType,
-  type TransactionType,
   type Txn,
   type VatRateName,
 } from './model.js';
