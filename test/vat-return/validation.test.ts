@@ -144,6 +144,10 @@ describe('VAT return validation: malformed bodies are VALIDATION_ERROR with deta
       'transactions[1].supply_type:INVALID_ENUM_VALUE',
     ]);
   });
+  it('amounts beyond £1bn are refused so that every sum stays exact', async () => {
+    const d = await details(body([tx({ net_amount: 1_000_000_000.01, vat_amount: 0, gross_amount: 1_000_000_000.01, vat_rate: 'zero', vat_rate_percentage: 0 })]));
+    expect(d.map((x) => `${x.field}:${x.code}`)).toEqual(['transactions[0].net_amount:INVALID_AMOUNT', 'transactions[0].gross_amount:INVALID_AMOUNT']);
+  });
   it('end date before start date', async () => {
     const d = await details(body([], standardCompany(), { start_date: '2026-09-30', end_date: '2026-07-01' }));
     expect(d).toEqual([expect.objectContaining({ code: 'INVALID_PERIOD', field: 'period.end_date' })]);
