@@ -1,5 +1,6 @@
 /** Global options: defined once on the program, read by every command with optsWithGlobals(). */
 import { Command, InvalidArgumentError, Option } from 'commander';
+import { ApiError } from '../src/contract/errors.js';
 import { SOURCES, type Source } from '../src/backends/select.js';
 import type { Context } from '../src/context.js';
 import type { GlobalOptions } from '../src/invoke.js';
@@ -15,7 +16,8 @@ function positiveInt(name: string) {
 export function addGlobalOptions(program: Command): void {
   program
     .addOption(new Option('--source <source>', 'where answers come from: auto (local when possible), live (the API) or local (offline)').choices([...SOURCES]))
-    .addOption(new Option('--format <format>', 'output format (default: table on a terminal, json when piped)').choices([...FORMATS]))
+    // Checked in globalOptions (not with .choices) so `mirror export --format parquet` can use it too.
+    .addOption(new Option('--format <format>', `output format: ${FORMATS.join(', ')} (default: table on a terminal, json when piped)`))
     .option('--fields <list>', 'pick columns/fields, comma-separated dotted paths (e.g. date,region.name)')
     .option('--no-color', 'no colour (also NO_COLOR=1)')
     .option('-q, --quiet', 'no spinner or progress on stderr')
@@ -28,7 +30,11 @@ export function globalOptions(cmd: Command, ctx: Context): GlobalOptions {
   const o = cmd.optsWithGlobals() as Record<string, unknown>;
   const envSource = ctx.env.PUBLICDATA_SOURCE as Source | undefined;
   const source: Source = (o.source as Source | undefined) ?? (envSource && SOURCES.includes(envSource) ? envSource : 'auto');
-  const format: Format = (o.format as Format | undefined) ?? defaultFormat(ctx.io);
+  const raw = o.format as string | undefined;
+  if (raw !== undefined && !FORMATS.includes(raw as Format)) {
+    throw new ApiError(400, 'usage_error', `option '--format <format>' argument '${raw}' is invalid. Allowed choices are ${FORMATS.join(', ')}.`);
+  }
+  const format: Format = (raw as Format | undefined) ?? defaultFormat(ctx.io);
   const fields = typeof o.fields === 'string' ? o.fields.split(',').map((s) => s.trim()).filter(Boolean) : undefined;
   return {
     source,

@@ -1,5 +1,211 @@
-/** sync, mirror status|path|export, sql: wired once the mirror framework lands. */
-import { Command } from 'commander';
+/**
+ * The local mirror: `sync`, `mirror status|path|export`, `sql`. One DuckDB file per dataset; a sync
+ * builds a new file and swaps it in atomically (sync/framework.ts).
+ */
+import { Command, Option } from 'commander';
+import { ApiError, EXIT } from '../src/contract/errors.js';
+import { meta } from '../src/contract/envelope.js';
 import type { Context } from '../src/context.js';
+import { printError } from '../src/invoke.js';
+import { renderTable } from '../src/output/render.js';
+import { toCsv, type Row } from '../src/output/records.js';
+import { globalOptions } from './global.js';
+import { helpWithExamples, setExit } from './route-command.js';
 
-export function registerMirror(_program: Command, _ctx: Context): void {}
+const DATASETS = ['bank-holidays', 'listed-buildings', 'conservation-areas', 'hpi', 'council-tax', 'price-paid'];
+
+async function writeRows(ctx: Context, rows: Row[], format: string, color: boolean, extraMeta: Record<string, unknown> = {}): Promise<void> {
+  switch (format) {
+    case 'json':
+      ctx.io.stdout.write(`${JSON.stringify({ data: rows, meta: meta(extraMeta) }, null, ctx.io.stdoutIsTTY ? 2 : undefined)}\n`);
+      return;
+    case 'ndjson':
+      ctx.io.stdout.write(rows.map((r) => `${JSON.stringify(r)}\n`).join(''));
+      return;
+    case 'csv':
+      ctx.io.stdout.write(toCsv(rows));
+      return;
+    default:
+      ctx.io.stdout.write(rows.length ? await renderTable(rows, color) : '(no rows)\n');
+  }
+}
+
+function fail(e: unknown): never {
+  if (e instanceof ApiError) throw e;
+  const err = e as Error & { dataset?: string };
+  throw new ApiError(500, 'sync_failed', err?.message ?? String(e));
+}
+
+export function registerMirror(program: Command, ctx: Context): void {
+  const run = async (self: Command, fn: () => Promise<number>) => {
+    const g = (() => {
+      try {
+        return globalOptions(self, ctx);
+      } catch {
+        return { format: 'json', color: false } as const;
+      }
+    })();
+    try {
+      setExit(self, await fn());
+    } catch (e) {
+      if (e instanceof ApiError) return setExit(self, await printError(ctx, e, g as never));
+      throw e;
+    }
+  };
+
+  program
+    .command('sync')
+    .summary('download upstream open data into the local DuckDB mirror')
+    .description(
+      helpWithExamples(
+        `Sync datasets into the mirror: discover the current upstream file, download (resumable), load into a new\nDuckDB file, verify, and swap it in atomically. Datasets: ${DATASETS.join(', ')}.`,
+        ['publicdata sync bank-holidays hpi', 'publicdata sync price-paid --years 2020-2025', 'publicdata sync price-paid --from pp-monthly-update-new-version.csv', 'publicdata sync --all'],
+      ),
+    )
+    .argument('[dataset...]', DATASETS.join(', '))
+    .option('--all', 'every dataset')
+    .option('--from <file-or-url>', 'use this file or URL instead of discovering the upstream one')
+    .option('--years <from-to>', 'price-paid yearly files, e.g. 2020-2025')
+    .option('--force', 'full reload even when up to date (or when an update could be applied)')
+    .action((names: string[], o: { all?: boolean; from?: string; years?: string; force?: boolean }, self: Command) =>
+      run(self, async () => {
+        const g = globalOptions(self, ctx);
+        const list = o.all ? DATASETS : names;
+        if (list.length === 0) throw new ApiError(400, 'usage_error', `sync: name one or more datasets (${DATASETS.join(', ')}) or --all.`);
+        const unknown = list.filter((n) => !DATASETS.includes(n));
+        if (unknown.length) throw new ApiError(400, 'usage_error', `sync: unknown dataset ${unknown.map((u) => `'${u}'`).join(', ')}. Datasets: ${DATASETS.join(', ')}.`);
+        if (o.from && list.length !== 1) throw new ApiError(400, 'usage_error', 'sync: --from takes exactly one dataset.');
+        const fw = await import('../sync/framework.js');
+        let years: { from: number; to: number } | undefined;
+        if (o.years) {
+          try {
+            years = fw.parseYearsOption(o.years);
+          } catch (e) {
+            throw new ApiError(400, 'usage_error', (e as Error).message);
+          }
+        }
+        const progress = fw.createProgressReporter({
+          stream: ctx.io.stderr as NodeJS.WritableStream,
+          tty: ctx.io.stderrIsTTY,
+          quiet: g.quiet || Boolean(ctx.env.CI),
+          verbose: g.verbose,
+        });
+        let reports;
+        try {
+          reports = await fw.runSync(list, {
+            env: ctx.env,
+            now: () => ctx.now(),
+            progress,
+            ...(o.from ? { from: o.from } : {}),
+            ...(years ? { years } : {}),
+            ...(o.force ? { force: true } : {}),
+          });
+        } catch (e) {
+          fail(e);
+        }
+        const rows = reports.map((r) => ({
+          dataset: r.dataset,
+          status: r.status,
+          mode: r.mode ?? null,
+          rows_loaded: r.rows_loaded,
+          rows_rejected: r.rows_rejected,
+          rows_total: r.rows_total ?? null,
+          as_of: r.as_of ?? null,
+          seconds: Math.round(r.duration_ms / 100) / 10,
+          ...(r.error ? { error: r.error } : {}),
+        }));
+        if (g.format === 'json' || g.format === 'ndjson' || g.format === 'csv') await writeRows(ctx, rows, g.format, g.color);
+        else if (!ctx.io.stdoutIsTTY || g.verbose) await writeRows(ctx, rows, 'table', g.color);
+        return reports.some((r) => r.status === 'failed') ? EXIT.ERROR : EXIT.OK;
+      }),
+    );
+
+  const mirror = program
+    .command('mirror')
+    .summary('status, location and export of the local mirror')
+    .description(helpWithExamples('The local DuckDB mirror.', ['publicdata mirror status', 'publicdata mirror path price-paid', 'publicdata mirror export --format parquet --out ./export price-paid']));
+  mirror
+    .command('status')
+    .description(helpWithExamples('Per dataset: upstream publication date, synced at, rows, size on disk, source, licence, stale or not.', ['publicdata mirror status', 'publicdata mirror status --format json']))
+    .argument('[dataset...]', 'datasets (default: all)')
+    .action((names: string[], _o: unknown, self: Command) =>
+      run(self, async () => {
+        const g = globalOptions(self, ctx);
+        const { mirrorStatus } = await import('../sync/framework.js');
+        const rows = await mirrorStatus({ env: ctx.env, now: () => ctx.now(), ...(names.length ? { datasets: names } : {}) });
+        const view =
+          g.format === 'table'
+            ? rows.map((r) => ({
+                dataset: r.dataset,
+                synced: r.synced_at ? r.synced_at.slice(0, 16).replace('T', ' ') : 'never',
+                published: r.published ?? '',
+                rows: r.rows ?? '',
+                size: r.present ? `${(r.size_bytes / 1048576).toFixed(1)} MiB` : '',
+                stale: r.stale === null ? '' : r.stale ? 'stale' : 'fresh',
+                note: r.note,
+              }))
+            : rows;
+        await writeRows(ctx, view as Row[], g.format, g.color);
+        return EXIT.OK;
+      }),
+    );
+  mirror
+    .command('path')
+    .description(helpWithExamples('Print the mirror directory, or one dataset file.', ['publicdata mirror path', 'duckdb "$(publicdata mirror path price-paid)"']))
+    .argument('[dataset]', 'a dataset')
+    .action((name: string | undefined, _o: unknown, self: Command) =>
+      run(self, async () => {
+        if (name !== undefined && !DATASETS.includes(name)) throw new ApiError(400, 'usage_error', `mirror path: unknown dataset '${name}'.`);
+        const { mirrorPath } = await import('../sync/framework.js');
+        ctx.io.stdout.write(`${mirrorPath(name, { env: ctx.env })}\n`);
+        return EXIT.OK;
+      }),
+    );
+  mirror
+    .command('export')
+    .description(
+      helpWithExamples('Export datasets as Hive-partitioned Parquet (or CSV) for Spark, Trino or a warehouse.', [
+        'publicdata mirror export --format parquet --out ./export',
+        'publicdata mirror export --format csv --out ./csv hpi council-tax',
+      ]),
+    )
+    .argument('[dataset...]', 'datasets (default: every synced one)')
+    .requiredOption('--out <dir>', 'output directory')
+    .action((names: string[], o: { out: string }, self: Command) =>
+      run(self, async () => {
+        const fmt = (self.optsWithGlobals() as { format?: string }).format ?? 'parquet';
+        if (fmt !== 'parquet' && fmt !== 'csv') throw new ApiError(400, 'usage_error', `mirror export: --format parquet or csv, not '${fmt}'.`);
+        const { exportMirror } = await import('../sync/framework.js');
+        const out = await exportMirror({ env: ctx.env, format: fmt, outDir: o.out, ...(names.length ? { datasets: names } : {}) } as never);
+        const stdoutFormat = ctx.io.stdoutIsTTY ? 'table' : 'json';
+        await writeRows(ctx, out as unknown as Row[], stdoutFormat, false);
+        return EXIT.OK;
+      }),
+    );
+
+  program
+    .command('sql')
+    .summary('read-only SQL over every synced dataset')
+    .description(
+      helpWithExamples('Run read-only SQL with every synced dataset attached under its name (price_paid, hpi, ...).', [
+        `publicdata sql "SELECT count(*) FROM price_paid.price_paid"`,
+        `publicdata sql "SELECT region_name, max(average_price) FROM hpi.hpi GROUP BY 1" --format csv`,
+      ]),
+    )
+    .argument('<query>', 'SQL (one statement)')
+    .addOption(new Option('--max-rows <n>', 'print at most N rows').argParser((v) => Number(v)))
+    .action((query: string, o: { maxRows?: number }, self: Command) =>
+      run(self, async () => {
+        const g = globalOptions(self, ctx);
+        const { runSql } = await import('../sync/framework.js');
+        let res;
+        try {
+          res = await runSql(query, { env: ctx.env, ...(o.maxRows !== undefined ? { maxRows: o.maxRows } : {}) });
+        } catch (e) {
+          throw new ApiError(400, 'invalid_parameter', `SQL error: ${(e as Error).message}`);
+        }
+        await writeRows(ctx, res.rows, g.format, g.color, { columns: res.columns, attached: res.attached });
+        return EXIT.OK;
+      }),
+    );
+}

@@ -38,9 +38,13 @@ export const vatReturnCommand: RouteCommandSpec = {
     } catch (e) {
       throw new ApiError(400, 'usage_error', `--csv: cannot read '${String(opts.csv)}': ${(e as NodeJS.ErrnoException).code ?? ''}`);
     }
-    const { transactionsFromCsv } = await import('../src/domains/tax/vat-return/csv.js');
+    const { transactionsFromCsv } = await import('../src/domains/tax/vat-return/handler.js');
     const body = { ...((call.body as Record<string, unknown>) ?? {}) };
-    body.transactions = transactionsFromCsv(text);
+    try {
+      body.transactions = transactionsFromCsv(text);
+    } catch (e) {
+      throw new ApiError(400, 'usage_error', `--csv: ${String(opts.csv)}: ${(e as Error).message}`);
+    }
     if (opts.period !== undefined) {
       const m = /^(\d{4}-\d{2}-\d{2}):(\d{4}-\d{2}-\d{2})$/.exec(String(opts.period));
       if (!m) throw new ApiError(400, 'usage_error', `--period takes START:END dates, e.g. 2026-01-01:2026-03-31.`);

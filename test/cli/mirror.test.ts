@@ -1,0 +1,75 @@
+/** sync, mirror and sql commands in process, on the real price-paid and HPI excerpts. */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { isolatedEnv, json, runCli } from '../support/cli.js';
+
+const FIX = join(__dirname, '..', 'fixtures', 'upstream');
+const PP = join(FIX, 'land-registry-ppd', 'pp-complete.csv');
+const env = isolatedEnv({ CI: '1' });
+
+/** Independent parse of the headerless price-paid CSV. */
+function ppRows(): string[][] {
+  return readFileSync(PP, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => l.slice(1, -1).split('","'));
+}
+
+beforeAll(async () => {
+  const r = await runCli(['sync', 'price-paid', '--from', PP], { env });
+  expect(r.code).toBe(0);
+}, 120_000);
+
+describe('mirror commands', () => {
+  it('sync reports a full load of every row', async () => {
+    const st = json(await runCli(['mirror', 'status', 'price-paid', '--format', 'json'], { env }));
+    expect(st.data[0]).toMatchObject({ dataset: 'price-paid', present: true, rows: ppRows().length, stale: false });
+  });
+
+  it('answers price-paid search from the mirror, with provenance', async () => {
+    const rows = ppRows().filter((r) => r[3] === 'NE4 9DN');
+    const r = json(await runCli(['property', 'price-paid', 'search', '--postcode', 'NE4 9DN'], { env }));
+    expect(r.data.pagination).toEqual({ page: 1, per_page: 25, total: rows.length });
+    expect(r.data.transactions.map((t: { price: number }) => t.price).sort()).toEqual(rows.map((x) => Number(x[1])).sort());
+    expect(r.meta).toMatchObject({ source: 'HM Land Registry', licence: 'Open Government Licence v3.0' });
+    expect(r.meta.as_of).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+  });
+
+  it('sql runs read-only over attached datasets, numbers as JSON numbers', async () => {
+    const total = ppRows().reduce((s, r) => s + Number(r[1]), 0);
+    const r = json(await runCli(['sql', 'SELECT count(*) AS n, sum(price) AS total FROM price_paid.price_paid'], { env }));
+    expect(r.data).toEqual([{ n: ppRows().length, total }]);
+    const w = await runCli(['sql', 'DELETE FROM price_paid.price_paid'], { env });
+    expect(w.code).toBe(2);
+    expect(json(w).error.code).toBe('invalid_parameter');
+  });
+
+  it('mirror path and export to Hive-style Parquet', async () => {
+    const p = await runCli(['mirror', 'path', 'price-paid'], { env });
+    expect(existsSync(p.stdout.trim())).toBe(true);
+    const out = join(env.PUBLICDATA_DATA_DIR!, 'export');
+    const r = await runCli(['mirror', 'export', '--format', 'parquet', '--out', out, 'price-paid'], { env });
+    expect(r.code).toBe(0);
+    const files = json(r).data as Array<{ table: string; rows: number; path: string }>;
+    const main = files.find((f) => f.table === 'price_paid')!;
+    expect(main.rows).toBe(ppRows().length);
+    expect(existsSync(main.path)).toBe(true);
+    const bad = await runCli(['mirror', 'export', '--format', 'xml', '--out', out], { env });
+    expect(bad.code).toBe(2);
+  });
+
+  it('a dataset never synced names the sync command that would serve it', async () => {
+    const r = await runCli(['property', 'council-tax', '--band', 'D'], { env });
+    expect(r.code).toBe(1);
+    const e = json(r).error;
+    expect(e.code).toBe('dataset_not_synced');
+    expect(e.message).toContain('publicdata sync council-tax');
+  });
+
+  it('rejects unknown datasets and bad --format values as usage errors', async () => {
+    expect((await runCli(['sync', 'nope'], { env })).code).toBe(2);
+    expect((await runCli(['sync'], { env })).code).toBe(2);
+    expect((await runCli(['calendar', 'regions', '--format', 'yaml'], { env })).code).toBe(2);
+  });
+});
