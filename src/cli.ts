@@ -6,6 +6,7 @@ import { Command, CommanderError } from 'commander';
 import { ApiError, EXIT, errorEnvelope } from './contract/errors.js';
 import type { Context } from './context.js';
 import { errorLine, colorEnabled } from './output/render.js';
+import { VERSION } from './version.js';
 import { addGlobalOptions } from '../commands/global.js';
 import { registerTax } from '../commands/tax.js';
 import { registerProperty } from '../commands/property.js';
@@ -16,7 +17,6 @@ import { registerApi } from '../commands/api.js';
 import { registerMeta } from '../commands/meta.js';
 import { registerMirror } from '../commands/mirror.js';
 
-export const VERSION = '0.1.0';
 
 type Registrar = (program: Command, ctx: Context) => void;
 

@@ -102,6 +102,17 @@ async function callAll(
     } else merged.push(...recs);
     if (g.verbose) ctx.io.stderr.write(`page ${page}: ${recs.length} records\n`);
     if (!info || recs.length < info.perPage || page >= info.totalPages || recs.length === 0) break;
+    // --max-credits: refuse the rest of the job up front when its pages would not fit the budget.
+    const canSpend = (backend as { canSpend?: (n: number) => boolean }).canSpend;
+    const remainingPages = info.totalPages - page;
+    if (canSpend && !canSpend.call(backend, remainingPages * route.cost)) {
+      const e = new ApiError(
+        402,
+        'credit_budget_exceeded',
+        `--all needs ${remainingPages} more page(s) (${remainingPages * route.cost} credits) after page ${page} of ${info.totalPages}; that would pass --max-credits.`,
+      );
+      return printError(ctx, e, g);
+    }
     page++;
   }
   if (g.format === 'json' || g.format === 'table') {

@@ -9,6 +9,7 @@ import type { HandlerContext } from '../contract/types.js';
 import type { Context } from '../context.js';
 import { cacheDir, isDatasetPresent, mirrorDir } from '../mirror/paths.js';
 import { createLocalBackend } from './local.js';
+import { VERSION } from '../version.js';
 import type { Backend } from './types.js';
 
 export type Source = 'auto' | 'live' | 'local';
@@ -58,7 +59,7 @@ export async function liveBackend(ctx: Context, key: string, opts: BackendOption
   };
   if (ctx.liveBackend) return ctx.liveBackend(factoryOpts);
   const { createLiveBackend } = await import('./live.js');
-  const backend = createLiveBackend({ ...factoryOpts, env: ctx.env });
+  const backend = createLiveBackend({ ...factoryOpts, env: ctx.env, userAgent: `publicdata/${VERSION}` });
   for (const w of backend.warnings) ctx.io.stderr.write(`warning: ${w}\n`);
   return backend;
 }

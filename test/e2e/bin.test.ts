@@ -91,6 +91,14 @@ describe('live against the test API server', () => {
     expect(years).toContain('2026-27');
   });
 
+  it('--all with --max-credits refuses the pages that would pass the budget', async () => {
+    const r = await pd(['tax', 'years', '--all', '--per-page', '10', '--format', 'ndjson', '--source', 'live', '--max-credits', '2'], liveEnv());
+    expect(r.exitCode).toBe(3);
+    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines.slice(0, 10).every((l) => typeof l.identifier === 'string')).toBe(true);
+    expect(lines.at(-1).error.code).toBe('credit_budget_exceeded');
+  });
+
   it('maps auth, credits and server failures to their exit codes', async () => {
     const bad = await pd(['api', 'GET', '/v1/calendar/regions', '--source', 'live'], liveEnv('gd_test_0000000000000000000000000000dead'));
     expect([bad.exitCode, JSON.parse(bad.stdout).error.code]).toEqual([4, 'unauthorized']);
