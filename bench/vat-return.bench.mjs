@@ -94,3 +94,37 @@ if (isMain) {
   console.error(`vat-return bench: ${runs} runs, body ${(text.length / 1e6).toFixed(2)} MB, engine median ${e.toFixed(1)} ms (best ${Math.min(...eng).toFixed(1)}), CPU median ${median(cpu).toFixed(1)} ms, JSON.parse median ${b.toFixed(1)} ms, rss ${(process.memoryUsage().rss / 1e6).toFixed(0)} MB`);
   process.exitCode = pass ? 0 : 1;
 }
+
+// The whole CLI run: `publicdata tax vat-return --body FILE --format json` on the same 10k body,
+// against `node -e 0`, median of 10 runs each, interleaved. Target <= 3x.
+if (isMain) {
+  const { spawnSync } = await import('node:child_process');
+  const { mkdirSync, writeFileSync } = await import('node:fs');
+  const { join, dirname } = await import('node:path');
+  const { fileURLToPath } = await import('node:url');
+  const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+  const work = join(root, 'bench', '.work');
+  mkdirSync(work, { recursive: true });
+  const file = join(work, 'vat-return-10k.json');
+  writeFileSync(file, JSON.stringify(mixedBody(N)));
+  const bin = join(root, 'bin', 'publicdata.js');
+  const time = (args) => {
+    const t = process.hrtime.bigint();
+    const r = spawnSync(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+    if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}: ${r.stderr}`);
+    return Number(process.hrtime.bigint() - t) / 1e6;
+  };
+  const args = [bin, 'tax', 'vat-return', '--body', file, '--format', 'json'];
+  time(args);
+  const base = [];
+  const ours = [];
+  for (let i = 0; i < 10; i++) {
+    base.push(time(['-e', '0']));
+    ours.push(time(args));
+  }
+  const o = median(ours);
+  const b = median(base);
+  const ratio = o / b;
+  console.log(`vat-return 10k CLI run (--body, JSON out): ${o.toFixed(1)} ms | baseline node -e 0: ${b.toFixed(1)} ms | ratio ${ratio.toFixed(2)}x | target <= 3.00x | ${ratio <= 3 ? 'PASS' : 'FAIL'}`);
+  if (ratio > 3) process.exitCode = 1;
+}
