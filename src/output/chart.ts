@@ -3,7 +3,7 @@
 interface Point {
   date?: string;
   average_price?: number | null;
-  region?: { name?: string };
+  region?: { name?: string; code?: string };
 }
 
 /** Resample a series to at most `width` points (evenly spaced picks) so the chart fits the terminal. */
@@ -25,10 +25,14 @@ export async function plot(series: number[][], opts: { height?: number; format?:
 
 /** HPI average price over time, one line per the first region in the data. */
 export async function priceChart(rows: Point[], columns: number): Promise<string> {
-  const pts = rows.filter((r) => typeof r.average_price === 'number');
+  // One series: the first region in the answer (a chart mixing regions would mean nothing).
+  const codes = [...new Set(rows.map((r) => r.region?.code ?? r.region?.name ?? ''))];
+  const first = codes[0];
+  const pts = rows.filter((r) => (r.region?.code ?? r.region?.name ?? '') === first && typeof r.average_price === 'number');
+  const note = codes.length > 1 ? ` (first of ${codes.length} regions in this page; use --region)` : '';
   if (pts.length < 2) return 'not enough points to chart (need 2 or more months with an average price)\n';
   const values = fit(pts.map((r) => r.average_price as number), Math.max(20, columns - 16));
   const chart = await plot([values], { format: (x) => `£${Math.round(x).toLocaleString('en-GB')}`.padStart(10) });
   const name = pts[0]!.region?.name ?? '';
-  return `${name} average price, ${pts[0]!.date} to ${pts[pts.length - 1]!.date}\n${chart}\n`;
+  return `${name} average price, ${pts[0]!.date} to ${pts[pts.length - 1]!.date}${note}\n${chart}\n`;
 }
