@@ -61,9 +61,11 @@ const RSS = `const __rss = () => Math.round(process.resourceUsage().maxRSS / 102
 // Input files (deterministic ids md5(i) so the update can change and delete existing transactions).
 const csv = join(work, `pp-${ROWS}.csv`);
 const upd = join(work, `pp-monthly-update-${ROWS}-${UPDATE_ROWS}.csv`);
-const ID = (i) => `'{' || upper(substr(md5(${i}::VARCHAR), 1, 8) || '-' || substr(md5(${i}::VARCHAR), 9, 4) || '-' || substr(md5(${i}::VARCHAR), 13, 4) || '-' || substr(md5(${i}::VARCHAR), 17, 4) || '-' || substr(md5(${i}::VARCHAR), 21, 12)) || '}'`;
+// md5(i) as a GUID: the same i always gives the same id (md5 computed once per row in a subquery).
+const ID = () => `'{' || upper(substr(h, 1, 8) || '-' || substr(h, 9, 4) || '-' || substr(h, 13, 4) || '-' || substr(h, 17, 4) || '-' || substr(h, 21, 12)) || '}'`;
+const WITH_H = (src) => `(SELECT i, md5(i::VARCHAR) AS h FROM ${src})`;
 const ROW = (i, status) => `
-  ${ID(i)} AS id,
+  ${ID()} AS id,
   (20000 + (hash(${i}) % 980000))::VARCHAR AS price,
   strftime(DATE '1995-01-01' + (hash(${i} * 7) % 11250)::INT, '%Y-%m-%d') || ' 00:00' AS d,
   CASE WHEN ${i} % 200000 = 7 THEN 'LS8 3BS' ELSE
@@ -90,7 +92,7 @@ function generate() {
       import { DuckDBInstance } from '@duckdb/node-api';
       const db = await DuckDBInstance.create(':memory:', { threads: '${THREADS}' });
       const c = await db.connect();
-      await c.run(\`COPY (SELECT ${ROW('i', "'A'").replace(/`/g, '\\`')} FROM range(${ROWS}) t(i)) TO '${tmp}' (FORMAT csv, HEADER false, FORCE_QUOTE *)\`);
+      await c.run(\`COPY (SELECT ${ROW('i', "'A'")} FROM ${WITH_H(`range(${ROWS}) t(i)`)}) TO '${tmp}' (FORMAT csv, HEADER false, FORCE_QUOTE *)\`);
       console.log('{}');`);
     renameSync(tmp, csv);
     log(`generated in ${fmt(ms / 1000, 1)} s, ${fmt(statSync(csv).size / 1e9)} GB`);
@@ -106,9 +108,9 @@ function generate() {
       const db = await DuckDBInstance.create(':memory:', { threads: '${THREADS}' });
       const conn = await db.connect();
       await conn.run(\`COPY (
-        SELECT ${ROW('i', "'A'").replace(/`/g, '\\`')} FROM range(${ROWS}, ${ROWS + a}) t(i)
-        UNION ALL SELECT * REPLACE ((price::BIGINT + 1000)::VARCHAR AS price) FROM (SELECT ${ROW('i', "'C'").replace(/`/g, '\\`')} FROM (SELECT (hash(j) % ${ROWS})::BIGINT AS i FROM range(${c}) r(j)))
-        UNION ALL SELECT ${ROW('i', "'D'").replace(/`/g, '\\`')} FROM (SELECT (hash(j + 99991) % ${ROWS})::BIGINT AS i FROM range(${d}) r(j))
+        SELECT ${ROW('i', "'A'")} FROM ${WITH_H(`range(${ROWS}, ${ROWS + a}) t(i)`)}
+        UNION ALL SELECT * REPLACE ((price::BIGINT + 1000)::VARCHAR AS price) FROM (SELECT ${ROW('i', "'C'")} FROM ${WITH_H(`(SELECT (hash(j) % ${ROWS})::BIGINT AS i FROM range(${c}) r(j))`)})
+        UNION ALL SELECT ${ROW('i', "'D'")} FROM ${WITH_H(`(SELECT (hash(j + 99991) % ${ROWS})::BIGINT AS i FROM range(${d}) r(j))`)}
       ) TO '${tmp}' (FORMAT csv, HEADER false, FORCE_QUOTE *)\`);
       console.log('{}');`);
     renameSync(tmp, upd);

@@ -193,6 +193,15 @@ describe('price-paid get', () => {
     }
   });
 
+  it('finds rows added by a monthly update (id lookup table maintained incrementally)', async () => {
+    const added = readPpd('pp-monthly-update-new-version.csv').filter((r) => r.status === 'A');
+    for (const r of added.slice(0, 5)) {
+      const res = await get(`/v1/property/price-paid/${r.id}`);
+      expect(res.status).toBe(200);
+      expect((res.envelope as any).data).toMatchObject(expectedItem(r));
+    }
+  });
+
   it('unknown or malformed ids are 404 not_found', async () => {
     for (const id of ['00000000-0000-4000-8000-00000000dead', 'not-a-uuid']) {
       const res = await get(`/v1/property/price-paid/${id}`);

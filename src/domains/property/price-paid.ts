@@ -152,10 +152,11 @@ export function postcodeCondition(raw: string): { sql: string; params: Param[] }
       // `OUT ` .. `OUT!` is exactly the postcodes of this outward code ('!' follows ' ').
       const own = { sql: '(postcode >= ? AND postcode < ?)', params: [`${m.outward} `, `${m.outward}!`] as Param[] };
       if (/\d$/.test(m.outward)) {
-        // Lettered sub-districts: SW1 → SW1A..SW1Z ('[' follows 'Z').
+        // Lettered sub-districts: SW1 → SW1A..SW1Z ('[' follows 'Z'). The enclosing range `OUT ` .. `OUT[`
+        // comes first as a plain conjunct so DuckDB prunes row groups with it (it does not prune on an OR).
         return {
-          sql: `(${own.sql} OR (postcode >= ? AND postcode < ? AND substr(postcode, ?, 1) = ' '))`,
-          params: [...own.params, `${m.outward}A`, `${m.outward}[`, m.outward.length + 2],
+          sql: `(postcode >= ? AND postcode < ? AND (${own.sql} OR (postcode >= ? AND postcode < ? AND substr(postcode, ?, 1) = ' ')))`,
+          params: [`${m.outward} `, `${m.outward}[`, ...own.params, `${m.outward}A`, `${m.outward}[`, m.outward.length + 2],
         };
       }
       return own;
@@ -279,7 +280,24 @@ export const pricePaidGet: Handler = async (req, ctx) => {
   const notFound = () => new ApiError(404, 'not_found', `Transaction '${raw}' not found.`);
   if (!id) throw notFound();
   const conn = await openDataset(DATASET, ctx.mirrorDir);
-  const rows = await query<DbRow>(conn, `${SELECT} WHERE id = CAST(? AS UUID) LIMIT 1`, [id]);
+  // price_paid_ids (sorted on id) gives the postcode; the postcode-sorted main table is then read
+  // through its zonemaps. Files without the lookup table fall back to a scan of the id column.
+  let rows: DbRow[];
+  let loc: Array<{ postcode: string | null }> | undefined;
+  try {
+    loc = await query<{ postcode: string | null }>(conn, 'SELECT postcode FROM price_paid_ids WHERE id = CAST(? AS UUID) LIMIT 1', [id]);
+  } catch {
+    loc = undefined;
+  }
+  if (loc && !loc[0]) throw notFound();
+  if (loc) {
+    const pc = loc[0]!.postcode;
+    rows = pc === null
+      ? await query<DbRow>(conn, `${SELECT} WHERE postcode IS NULL AND id = CAST(? AS UUID) LIMIT 1`, [id])
+      : await query<DbRow>(conn, `${SELECT} WHERE postcode = ? AND id = CAST(? AS UUID) LIMIT 1`, [pc, id]);
+  } else {
+    rows = await query<DbRow>(conn, `${SELECT} WHERE id = CAST(? AS UUID) LIMIT 1`, [id]);
+  }
   if (!rows[0]) throw notFound();
   return { data: detail(rows[0]), meta: await provenanceMeta(DATASET, conn) };
 };
