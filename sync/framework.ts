@@ -677,7 +677,11 @@ export async function runSql(sql: string, opts: { env?: Env; mirrorDir?: string;
     if (attached.length) await conn.run(`SET search_path = ${sqlLiteral(attached.map((s) => `${s}.main`).join(','))}`);
     await conn.run('SET enable_external_access = false');
     await conn.run('SET lock_configuration = true');
-    const reader = await conn.runAndReadAll(sql, (opts.params ?? []) as never);
+    // With maxRows only that many rows are read from DuckDB (a chunk or so), not the whole result.
+    const reader =
+      opts.maxRows !== undefined
+        ? await conn.streamAndReadUntil(sql, opts.maxRows, (opts.params ?? []) as never)
+        : await conn.runAndReadAll(sql, (opts.params ?? []) as never);
     const names = reader.columnNames();
     const types = reader.columnTypes();
     const columns = names.map((n, i) => ({ name: n, type: types[i]!.toString() }));

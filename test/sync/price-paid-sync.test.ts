@@ -141,6 +141,8 @@ describe('price-paid sync: full load, then incremental updates', () => {
     expect(r.columns.map((c) => c.name)).toEqual(['n', 'top']);
     const r2 = await runSql(`SELECT count(*) AS n FROM price_paid WHERE postcode = ?`, { mirrorDir: d.mirrorDir, params: ['NE4 9DN'] });
     expect(r2.rows).toEqual([{ n: 1 }]);
+    const few = await runSql('SELECT id FROM price_paid ORDER BY id', { mirrorDir: d.mirrorDir, maxRows: 3 });
+    expect(few.rows).toHaveLength(3);
     await expect(runSql('DELETE FROM price_paid.price_paid', { mirrorDir: d.mirrorDir })).rejects.toThrow(/read-only/);
     await expect(runSql(`SELECT * FROM read_csv('${fixture('pp-complete.csv')}')`, { mirrorDir: d.mirrorDir })).rejects.toThrow(/disabled/);
   });
