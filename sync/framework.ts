@@ -34,7 +34,7 @@ export interface RunSyncOptions extends SyncOptions {
   cacheDir?: string;
   progress?: ProgressSink;
   now?: () => Date;
-  /** DuckDB memory_limit for the load (default env PUBLICDATA_SYNC_MEMORY, else defaultSyncMemory()). */
+  /** DuckDB memory_limit for the load (default env PUBLICDATA_SYNC_MEMORY, else the module's, else DuckDB's). */
   memoryLimit?: string;
   /** DuckDB threads for the load (default: DuckDB's default, all cores). */
   threads?: number;
@@ -142,10 +142,11 @@ export function defaultSyncMemory(total = totalmem()): string {
   return `${gb}GB`;
 }
 
-async function openWritable(path: string, opts: RunSyncOptions, env: Env): Promise<Opened> {
+async function openWritable(path: string, opts: RunSyncOptions, env: Env, moduleMemory?: string): Promise<Opened> {
   const duck = await loadDuckDB();
   const config: Record<string, string> = {};
-  config.memory_limit = opts.memoryLimit ?? env.PUBLICDATA_SYNC_MEMORY ?? defaultSyncMemory();
+  const mem = opts.memoryLimit ?? env.PUBLICDATA_SYNC_MEMORY ?? moduleMemory;
+  if (mem) config.memory_limit = mem === 'auto' ? defaultSyncMemory() : mem;
   const threads = opts.threads ?? (env.PUBLICDATA_SYNC_THREADS ? Number(env.PUBLICDATA_SYNC_THREADS) : undefined);
   if (threads) config.threads = String(threads);
   const instance = await duck.DuckDBInstance.create(path, config);
@@ -258,13 +259,21 @@ export async function syncDataset(name: string, opts: RunSyncOptions = {}): Prom
     emit({ type: 'phase', dataset: name, phase: 'download' });
     const got: Array<UpstreamFile & { path: string; sha256: string; bytes: number; downloaded: boolean }> = [];
     let bytesDownloaded = 0;
+    // Local files are hashed while the load runs (a 5 GB file takes ~20 s to hash on one core); downloads
+    // were hashed while streaming.
+    const hashing: Array<Promise<void>> = [];
     for (const f of files) {
       const local = localPath(f.url);
       if (local) {
         if (!existsSync(local)) throw new SyncError(`${name}: no such file ${local}`, name);
-        const sha = await sha256File(local);
-        if (f.sha256 && f.sha256.toLowerCase() !== sha) throw new SyncError(`${name}: checksum mismatch for ${local}`, name);
-        got.push({ ...f, path: local, sha256: sha, bytes: statSync(local).size, downloaded: false });
+        const entry = { ...f, path: local, sha256: '', bytes: statSync(local).size, downloaded: false };
+        got.push(entry);
+        hashing.push(
+          sha256File(local).then((sha) => {
+            if (f.sha256 && f.sha256.toLowerCase() !== sha) throw new SyncError(`${name}: checksum mismatch for ${local}`, name);
+            entry.sha256 = sha;
+          }),
+        );
         continue;
       }
       const dest = join(cache, name, f.name);
@@ -284,30 +293,35 @@ export async function syncDataset(name: string, opts: RunSyncOptions = {}): Prom
     }
     await opts.hooks?.at?.('downloaded', name);
 
-    const fileList = got.map((g) => ({
-      url: g.url, name: g.name, sha256: g.sha256, bytes: g.bytes, kind: g.kind ?? 'full',
-      ...(g.published ? { published: g.published } : {}),
-    }));
+    const allHashed = Promise.all(hashing);
+    allHashed.catch(() => undefined); // awaited below; no unhandled rejection meanwhile
+    const fileList = () =>
+      got.map((g) => ({
+        url: g.url, name: g.name, sha256: g.sha256, bytes: g.bytes, kind: g.kind ?? 'full',
+        ...(g.published ? { published: g.published } : {}),
+      }));
     // Already loaded these exact bytes: nothing to do (unless --force).
-    if (prev && !opts.force && got.every((g) => prev.shas.has(g.sha256))) {
+    const upToDate = () => !!prev && !opts.force && got.every((g) => prev.shas.has(g.sha256));
+    const upToDateReport = (): SyncReport => {
       cleanupDownloads(got, opts);
       const report: SyncReport = {
         dataset: name, status: 'up_to_date', rows_loaded: 0, rows_rejected: 0,
-        ...(prev.state.lastSync?.rows_total != null ? { rows_total: prev.state.lastSync.rows_total } : {}),
+        ...(prev?.state.lastSync?.rows_total != null ? { rows_total: prev.state.lastSync.rows_total } : {}),
         bytes_downloaded: bytesDownloaded, duration_ms: Date.now() - started,
-        ...(prev.state.lastSync?.as_of ? { as_of: prev.state.lastSync.as_of } : {}),
-        path: livePath, files: fileList,
+        ...(prev?.state.lastSync?.as_of ? { as_of: prev.state.lastSync.as_of } : {}),
+        path: livePath, files: fileList(),
       };
       emit({ type: 'done', dataset: name, report });
       return report;
-    }
+    };
+    if (!hashing.length && upToDate()) return upToDateReport();
 
     // 3. load into a new file beside the live one
     emit({ type: 'phase', dataset: name, phase: 'load', detail: incremental ? 'incremental' : 'full' });
     rmSync(tempPath, { force: true });
     rmSync(`${tempPath}.wal`, { force: true });
     if (incremental) await copyFile(livePath, tempPath);
-    opened = await openWritable(tempPath, opts, env);
+    opened = await openWritable(tempPath, opts, env, mod.memoryLimit);
     const { conn } = opened;
     await conn.run(SYNC_LOG_DDL);
     await conn.run(REJECTS_DDL);
@@ -343,6 +357,18 @@ export async function syncDataset(name: string, opts: RunSyncOptions = {}): Prom
     } finally {
       clearInterval(poll);
     }
+    if (hashing.length) {
+      await allHashed;
+      if (upToDate()) {
+        conn.closeSync();
+        opened.instance.closeSync();
+        opened = undefined;
+        rmSync(tempPath, { force: true });
+        rmSync(`${tempPath}.wal`, { force: true });
+        rmSync(`${tempPath}.tmp`, { recursive: true, force: true });
+        return upToDateReport();
+      }
+    }
     await opts.hooks?.at?.('loaded', name);
 
     // 4. verify: reject threshold, then the module's own checks
@@ -372,7 +398,7 @@ export async function syncDataset(name: string, opts: RunSyncOptions = {}): Prom
         name, got.map((g) => g.url).join(' '), published ?? null, got.map((g) => g.sha256).join(' '),
         got.reduce((s, g) => s + g.bytes, 0), result.rows, result.rejected, rowsTotal, Date.now() - started,
         result.mode, result.asOf ?? published ?? null, now().toISOString().replace('T', ' ').replace('Z', ''),
-        JSON.stringify(fileList), TOOL_VERSION,
+        JSON.stringify(fileList()), TOOL_VERSION,
       ],
     );
 
@@ -398,7 +424,7 @@ export async function syncDataset(name: string, opts: RunSyncOptions = {}): Prom
       rows_total: rowsTotal, bytes_downloaded: bytesDownloaded, duration_ms: Date.now() - started,
       ...(result.asOf ?? published ? { as_of: (result.asOf ?? published)! } : {}),
       ...(published ? { published } : {}),
-      path: livePath, files: fileList,
+      path: livePath, files: fileList(),
     };
     emit({ type: 'phase', dataset: name, phase: 'done' });
     emit({ type: 'done', dataset: name, report });

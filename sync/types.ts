@@ -127,6 +127,11 @@ export interface DatasetModule {
   partitionBy?: Record<string, string>;
   /** Optional: extra SELECT expressions for export per table (e.g. { price_paid: 'year(date) AS year' }). */
   exportColumns?: Record<string, string>;
+  /**
+   * Optional: DuckDB memory_limit for this module's load ('3GB', or 'auto' = half the RAM, 1 to 3 GB, so a
+   * big sort spills to disk). Default: DuckDB's own (80% of RAM). Env PUBLICDATA_SYNC_MEMORY overrides.
+   */
+  memoryLimit?: string;
 }
 
 /** Phases of one dataset's sync, in order (for progress sinks and test hooks). */

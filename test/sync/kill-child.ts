@@ -5,9 +5,13 @@
  *        'loaded' | 'before-rename' (framework hooks). At the point it prints `AT <point>` and,
  *        for hooks, waits forever so the parent can SIGKILL it there.
  */
+import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { syncDataset } from '../../sync/framework.js';
 
 const [mirrorDir, cacheDir, point, from] = process.argv.slice(2) as [string, string, string, string | undefined];
+const part = join(cacheDir, 'price-paid', 'pp-complete.csv.part');
+const partSize = () => (existsSync(part) ? statSync(part).size : 0);
 let announced = false;
 const announce = (p: string) => {
   if (announced) return;
@@ -23,7 +27,8 @@ await syncDataset('price-paid', {
   force: !from,
   backoffMs: 10,
   progress: (e) => {
-    if (point === 'download' && e.type === 'download' && e.bytes > 0) announce('download');
+    // (the .part file is opened asynchronously: announce once bytes have reached the disk)
+    if (point === 'download' && e.type === 'download' && partSize() > 0) announce('download');
     if (point === 'load' && e.type === 'phase' && e.phase === 'load') announce('load');
   },
   hooks: {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, existsSync, readdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -31,6 +31,7 @@ async function rows(mirrorDir: string, sql: string): Promise<Record<string, unkn
     db.closeSync();
   }
 }
+const rows_ = rows;
 const count = async (dir: string, where = 'true') =>
   Number((await rows(dir, `SELECT count(*) AS n FROM price_paid WHERE ${where}`))[0]!.n);
 
@@ -105,6 +106,11 @@ describe('price-paid sync: full load, then incremental updates', () => {
     expect(changed).toEqual([{ price: '99500' }]);
     expect(await count(d.mirrorDir, `id = 'd893ee64-4464-44b5-b01b-8e62403ed83c'`)).toBe(0);
     expect(await rows(d.mirrorDir, `SELECT price FROM price_paid WHERE id = '00000000-0000-4000-8000-000000000002'`)).toEqual([{ price: '315000' }]);
+    // the same local file again: hashed during the load, recognised, the new file discarded
+    const [again] = await runSync(['price-paid'], { ...d, from: fixture('pp-monthly-update-acd-test.csv') });
+    expect(again).toMatchObject({ status: 'up_to_date', rows_total: expected.length });
+    expect(again!.files[0]!.sha256).toBe(sha('pp-monthly-update-acd-test.csv'));
+    expect(readdirSync(d.mirrorDir).sort()).toEqual(['price_paid.duckdb']);
   });
 
   it('--force reloads in full', async () => {
@@ -161,6 +167,28 @@ describe('price-paid sync: full load, then incremental updates', () => {
     expect(readFileSync(file, 'utf8').trim().split('\n').length).toBe(301);
     c.closeSync();
     db.closeSync();
+  });
+});
+
+describe('price-paid sync: rejects', () => {
+  it('bad rows below the threshold go to rejects with a reason; the rest loads', async () => {
+    const d = dirs('rejects');
+    const lines = readFileSync(fixture('pp-complete.csv'), 'utf8').trim().split('\n');
+    const badPrice = lines[5]!.replace('"{', '"{').replace(/^("[^"]*"),"\d+"/, '$1,"12x00"');
+    const short = '"{11111111-2222-4333-8444-555555555555}","1000","2001-01-01 00:00"';
+    const badType = lines[7]!.replace(/^((?:"[^"]*",){4})"[A-Z]"/, '$1"Q"');
+    const rows = [...lines.slice(0, 5), badPrice, ...lines.slice(6, 7), badType, ...lines.slice(8, 150), short, ...lines.slice(150)];
+    mkdirSync(join(root, 'rejects'), { recursive: true });
+    const file = join(root, 'rejects', 'pp-2001.csv');
+    writeFileSync(file, rows.join('\n') + '\n');
+    const [r] = await runSync(['price-paid'], { ...d, from: file });
+    expect(r).toMatchObject({ status: 'synced', rows_loaded: 298, rows_rejected: 3 });
+    const rej = await rows_(d.mirrorDir, 'SELECT line, raw, reason, file FROM rejects ORDER BY reason');
+    expect(rej).toEqual([
+      { line: null, raw: badPrice, reason: 'invalid price', file },
+      { line: null, raw: badType, reason: 'invalid property type', file },
+      { line: '151', raw: short, reason: expect.stringMatching(/^malformed CSV line: /), file },
+    ]);
   });
 });
 
