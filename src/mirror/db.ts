@@ -45,6 +45,17 @@ export async function openDataset(name: string, mirrorDir: string): Promise<Duck
     const o = await cached.catch(() => undefined);
     if (o && o.ino === st.ino && o.mtimeMs === st.mtimeMs) return o.conn;
     opened.delete(path);
+    if (o) {
+      // Replaced by a sync: close the old instance once queries still running on it have had time to finish.
+      setTimeout(() => {
+        try {
+          o.conn.closeSync();
+          o.instance.closeSync();
+        } catch {
+          /* already closed */
+        }
+      }, 60_000).unref();
+    }
   }
   const p = (async (): Promise<Open> => {
     const duck = await loadDuckDB();

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { runSync, syncDataset, mirrorStatus, runSql, exportMirror, createProgressReporter } from '../../sync/framework.js';
 import type { SyncEvent } from '../../sync/types.js';
+import { closeAll, openDataset, query } from '../../src/mirror/db.js';
 import { startUpstreamServer, indexPage, type UpstreamServer } from '../support/upstream-server.js';
 import { applyUpdate, fixture, readPpd } from './ppd-fixture.js';
 
@@ -40,6 +41,7 @@ beforeAll(async () => {
   server = await startUpstreamServer();
 });
 afterAll(async () => {
+  await closeAll();
   await server.close();
   rmSync(root, { recursive: true, force: true });
 });
@@ -97,6 +99,10 @@ describe('price-paid sync: full load, then incremental updates', () => {
 
   it('--from a pp-monthly-update*.csv file applies A, C and D by transaction id', async () => {
     const before = applyUpdate(complete, realUpdate);
+    // a reader opened before the sync keeps its (old) data; the next openDataset sees the new file
+    const oldConn = await openDataset('price-paid', d.mirrorDir);
+    const n = async (c: typeof oldConn) => (await query<{ n: number }>(c, 'SELECT count(*) AS n FROM price_paid'))[0]!.n;
+    expect(await n(oldConn)).toBe(before.length);
     const [r] = await runSync(['price-paid'], { ...d, from: fixture('pp-monthly-update-acd-test.csv') });
     expect(r).toMatchObject({ status: 'synced', mode: 'incremental', rows_loaded: 4 });
     const expected = applyUpdate(before, acd);
@@ -106,6 +112,10 @@ describe('price-paid sync: full load, then incremental updates', () => {
     expect(changed).toEqual([{ price: '99500' }]);
     expect(await count(d.mirrorDir, `id = 'd893ee64-4464-44b5-b01b-8e62403ed83c'`)).toBe(0);
     expect(await rows(d.mirrorDir, `SELECT price FROM price_paid WHERE id = '00000000-0000-4000-8000-000000000002'`)).toEqual([{ price: '315000' }]);
+    expect(await n(oldConn)).toBe(before.length);
+    const newConn = await openDataset('price-paid', d.mirrorDir);
+    expect(newConn).not.toBe(oldConn);
+    expect(await n(newConn)).toBe(expected.length);
     // the same local file again: hashed during the load, recognised, the new file discarded
     const [again] = await runSync(['price-paid'], { ...d, from: fixture('pp-monthly-update-acd-test.csv') });
     expect(again).toMatchObject({ status: 'up_to_date', rows_total: expected.length });
