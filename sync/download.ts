@@ -48,6 +48,8 @@ export interface DownloadResult {
   /** True when some bytes came from an earlier attempt or process. */
   resumed: boolean;
   attempts: number;
+  /** The server's Last-Modified (as YYYY-MM-DD) when it sent one: a fallback publication date. */
+  lastModified?: string;
 }
 
 export class DownloadError extends Error {
@@ -241,7 +243,9 @@ export async function download(opts: DownloadOptions): Promise<DownloadResult> {
       }
       await rename(part, opts.dest);
       rmSync(metaPath, { force: true });
-      return { path: opts.dest, bytes, sha256, resumed: resumedAny, attempts: attempt };
+      const lm = meta.lastModified ? new Date(meta.lastModified) : undefined;
+      const lastModified = lm && !Number.isNaN(lm.getTime()) ? lm.toISOString().slice(0, 10) : undefined;
+      return { path: opts.dest, bytes, sha256, resumed: resumedAny, attempts: attempt, ...(lastModified ? { lastModified } : {}) };
     } catch (e) {
       lastError = e;
       if (opts.signal?.aborted) throw e;

@@ -289,7 +289,8 @@ export async function syncDataset(name: string, opts: RunSyncOptions = {}): Prom
         throw new SyncError(`${name}: ${e.message}`, name);
       });
       bytesDownloaded += res.bytes;
-      got.push({ ...f, path: res.path, sha256: res.sha256, bytes: res.bytes, downloaded: true });
+      const published = f.published ?? res.lastModified;
+      got.push({ ...f, ...(published ? { published } : {}), path: res.path, sha256: res.sha256, bytes: res.bytes, downloaded: true });
     }
     await opts.hooks?.at?.('downloaded', name);
 

@@ -237,6 +237,7 @@ export function parseIndexPage(html: string, pageUrl: string): { links: Map<stri
   // Publication date: gov.uk "Last updated" metadata, or a data-published attribute / <time datetime>.
   const d =
     /"dateModified"\s*:\s*"(\d{4}-\d{2}-\d{2})/.exec(html)?.[1] ??
+    /<meta[^>]*name\s*=\s*["']govuk:(?:public-)?updated-at["'][^>]*content\s*=\s*["'](\d{4}-\d{2}-\d{2})/i.exec(html)?.[1] ??
     /data-published\s*=\s*["'](\d{4}-\d{2}-\d{2})/.exec(html)?.[1] ??
     /<time[^>]*datetime\s*=\s*["'](\d{4}-\d{2}-\d{2})/i.exec(html)?.[1];
   return { links, ...(d ? { published: d } : {}) };

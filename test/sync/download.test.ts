@@ -24,10 +24,10 @@ afterAll(async () => {
 
 describe('download', () => {
   it('streams to .part, renames, reports progress and sha256', async () => {
-    server.set('/f.csv', body);
+    server.set('/f.csv', body, { lastModified: 'Tue, 27 Oct 2026 09:00:00 GMT' });
     const seen: number[] = [];
     const r = await download({ url: `${server.url}/f.csv`, dest: join(dir, 'a', 'f.csv'), onProgress: (p) => seen.push(p.bytes), progressIntervalMs: 0 });
-    expect(r).toMatchObject({ bytes: body.length, sha256: sha, resumed: false, attempts: 1 });
+    expect(r).toMatchObject({ bytes: body.length, sha256: sha, resumed: false, attempts: 1, lastModified: '2026-10-27' });
     expect(readFileSync(join(dir, 'a', 'f.csv'))).toEqual(body);
     expect(existsSync(join(dir, 'a', 'f.csv.part'))).toBe(false);
     expect(seen[seen.length - 1]).toBe(body.length);
@@ -93,5 +93,22 @@ describe('options', () => {
     expect(parseYearsOption('2024')).toEqual({ from: 2024, to: 2024 });
     expect(() => parseYearsOption('2025-2020')).toThrow();
     expect(() => parseYearsOption('abc')).toThrow();
+  });
+});
+
+describe('price-paid index page', () => {
+  it('finds the file links and a publication date', async () => {
+    const { parseIndexPage } = await import('../../sync/price-paid.js');
+    const html = `<meta name="govuk:updated-at" content="2026-10-28T09:30:00+00:00">
+      <a href="http://prod.publicdata.landregistry.gov.uk.s3-website-eu-west-1.amazonaws.com/pp-complete.csv">Single file</a>
+      <a href="http://prod.publicdata.landregistry.gov.uk.s3-website-eu-west-1.amazonaws.com/pp-monthly-update-new-version.csv">Monthly</a>
+      <a href="/pp-2024.csv">2024</a><a href="other.csv">x</a>`;
+    const p = parseIndexPage(html, 'https://www.gov.uk/government/statistical-data-sets/price-paid-data-downloads');
+    expect(p.published).toBe('2026-10-28');
+    expect([...p.links.entries()]).toEqual([
+      ['pp-complete.csv', 'http://prod.publicdata.landregistry.gov.uk.s3-website-eu-west-1.amazonaws.com/pp-complete.csv'],
+      ['pp-monthly-update-new-version.csv', 'http://prod.publicdata.landregistry.gov.uk.s3-website-eu-west-1.amazonaws.com/pp-monthly-update-new-version.csv'],
+      ['pp-2024.csv', 'https://www.gov.uk/pp-2024.csv'],
+    ]);
   });
 });
