@@ -266,7 +266,7 @@ export async function syncDataset(name: string, opts: RunSyncOptions = {}): Prom
       const local = localPath(f.url);
       if (local) {
         if (!existsSync(local)) throw new SyncError(`${name}: no such file ${local}`, name);
-        const entry = { ...f, path: local, sha256: '', bytes: statSync(local).size, downloaded: false };
+        const entry = { ...f, url: local, path: local, sha256: '', bytes: statSync(local).size, downloaded: false };
         got.push(entry);
         hashing.push(
           sha256File(local).then((sha) => {
@@ -577,7 +577,7 @@ export function createProgressReporter(o: ProgressReporterOptions): ProgressSink
             `${r.dataset}: synced (${r.mode === 'incremental' ? 'incremental update' : 'full load'}) ` +
               `${r.rows_loaded.toLocaleString('en-GB')} rows loaded, ${r.rows_rejected.toLocaleString('en-GB')} rejected, ` +
               `${(r.rows_total ?? r.rows_loaded).toLocaleString('en-GB')} in the mirror; ` +
-              `${fmtBytes(r.bytes_downloaded)} downloaded in ${fmtDuration(r.duration_ms)}${r.as_of ? `; as of ${r.as_of}` : ''}\n`,
+              `${r.bytes_downloaded ? `${fmtBytes(r.bytes_downloaded)} downloaded` : 'from a local file'} in ${fmtDuration(r.duration_ms)}${r.as_of ? `; as of ${r.as_of}` : ''}\n`,
           );
         }
         break;

@@ -1,3 +1,0 @@
-#!/usr/bin/env node
-// Tiny launcher: everything else loads from the built CLI, lazily where it can.
-import '../dist/cli/main.js';
