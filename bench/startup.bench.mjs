@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const bin = join(root, 'bin', 'publicdata.js');
+const bin = join(root, 'bin', 'publicdata.cjs');
 const N = Number(process.env.BENCH_RUNS ?? 10);
 const env = { ...process.env, PUBLICDATA_DATA_DIR: join(root, 'bench', '.work', 'empty-data'), NO_COLOR: '1' };
 

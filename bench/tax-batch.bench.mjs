@@ -60,7 +60,7 @@ function measure(args, input) {
 
 const big = await makeInput(N);
 const small = await makeInput(SMALL);
-const bin = join(root, 'bin', 'publicdata.js');
+const bin = join(root, 'bin', 'publicdata.cjs');
 const base = measure([passthrough], big);
 const ours = measure([bin, 'tax', 'take-home', '--batch'], big);
 const oursSmall = measure([bin, 'tax', 'take-home', '--batch'], small);

@@ -107,7 +107,7 @@ if (isMain) {
   mkdirSync(work, { recursive: true });
   const file = join(work, 'vat-return-10k.json');
   writeFileSync(file, JSON.stringify(mixedBody(N)));
-  const bin = join(root, 'bin', 'publicdata.js');
+  const bin = join(root, 'bin', 'publicdata.cjs');
   const time = (args) => {
     const t = process.hrtime.bigint();
     const r = spawnSync(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });

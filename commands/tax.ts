@@ -258,7 +258,7 @@ export const taxCommands: RouteCommandSpec[] = [
   },
 ];
 
-export function registerTax(program: Command, ctx: Context): void {
+export function registerTax(program: Command, ctx: Context, only?: string): void {
   const tax = program
     .command('tax')
     .summary('tax years, income tax, NI, take-home, VAT, CGT, dividends, student loans, pensions, corporation tax')
@@ -269,6 +269,7 @@ export function registerTax(program: Command, ctx: Context): void {
         'publicdata tax vat-return --body return.json',
       ]),
     );
-  for (const spec of taxCommands) addRouteCommand(tax, spec, ctx);
-  addRouteCommand(tax, vatReturnCommand, ctx);
+  const all = [...taxCommands, vatReturnCommand];
+  const picked = only ? all.filter((s) => s.name === only || s.aliases?.includes(only)) : [];
+  for (const spec of picked.length ? picked : all) addRouteCommand(tax, spec, ctx);
 }

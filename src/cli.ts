@@ -18,7 +18,8 @@ import { registerMeta } from '../commands/meta.js';
 import { registerMirror } from '../commands/mirror.js';
 
 
-type Registrar = (program: Command, ctx: Context) => void;
+/** Registers a command group; `only` (a subcommand name) limits it to that one when it exists. */
+type Registrar = (program: Command, ctx: Context, only?: string) => void;
 
 /** Top-level command names and what registers them. */
 const REGISTRARS: Record<string, Registrar> = {
@@ -40,18 +41,19 @@ const ALL: Registrar[] = [registerTax, registerProperty, registerCompanies, regi
 /** Global options that take a value (so their value is not taken for the command word). */
 const VALUED_GLOBALS = new Set(['--source', '--format', '--fields', '--max-credits', '--max-wait']);
 
-/** The first command word of argv, if any. */
-export function commandWord(argv: readonly string[]): string | undefined {
-  for (let i = 0; i < argv.length; i++) {
+/** The first two command words of argv (group and subcommand), skipping options and global option values. */
+export function commandWords(argv: readonly string[]): string[] {
+  const words: string[] = [];
+  for (let i = 0; i < argv.length && words.length < 2; i++) {
     const a = argv[i]!;
-    if (a === '--') return argv[i + 1];
+    if (a === '--') break;
     if (a.startsWith('-')) {
       if (VALUED_GLOBALS.has(a)) i++;
       continue;
     }
-    return a;
+    words.push(a);
   }
-  return undefined;
+  return words;
 }
 
 /**
@@ -86,9 +88,19 @@ export function buildProgram(ctx: Context, argv?: readonly string[]): Command {
     })
     .helpCommand(false);
   addGlobalOptions(program);
-  const word = argv ? commandWord(argv) : undefined;
-  const only = word !== undefined && word !== 'help' && word !== 'completion' ? REGISTRARS[word] : undefined;
-  if (only) only(program, ctx);
+  if (!argv) {
+    for (const r of ALL) r(program, ctx);
+    return program;
+  }
+  const [word, sub] = commandWords(argv);
+  const wantsHelp = argv.includes('-h') || argv.includes('--help');
+  if (word === undefined) {
+    // `publicdata --version` needs no commands; `publicdata` and `publicdata --help` list them all.
+    if (wantsHelp || argv.length === 0) for (const r of ALL) r(program, ctx);
+    return program;
+  }
+  const registrar = word !== 'help' && word !== 'completion' ? REGISTRARS[word] : undefined;
+  if (registrar) registrar(program, ctx, wantsHelp ? undefined : sub);
   else for (const r of ALL) r(program, ctx);
   return program;
 }

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
 /** Package root: `dist/src/data.js` and the bundle `dist/cli/*.js` are two levels down, `src/data.ts` one. */
-export const PACKAGE_ROOT = /[\\/]dist[\\/](src|cli)$/.test(here) ? join(here, '..', '..') : join(here, '..');
+export const PACKAGE_ROOT = /[\\/]dist[\\/][^\\/]+$/.test(here) ? join(here, '..', '..') : join(here, '..');
 export const DATA_DIR = join(PACKAGE_ROOT, 'data');
 
 const cache = new Map<string, unknown>();

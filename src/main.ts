@@ -6,5 +6,6 @@ process.stdout.on('error', (e: NodeJS.ErrnoException) => {
   if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0); // `publicdata ... | head`
 });
 
-const code = await run(process.argv.slice(2), processContext());
-process.exitCode = code;
+void run(process.argv.slice(2), processContext()).then((code) => {
+  process.exitCode = code;
+});

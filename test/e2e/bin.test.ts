@@ -1,5 +1,5 @@
 /**
- * End-to-end: the built `bin/publicdata.js` run as a process (execa), against the real test API server
+ * End-to-end: the built `bin/publicdata.cjs` run as a process (execa), against the real test API server
  * on 127.0.0.1 for live calls. `npm test` builds first.
  */
 import { execa } from 'execa';
@@ -11,7 +11,7 @@ import { callLocal } from '../../src/backends/local.js';
 import { DEFAULT_MAX_RETRIES } from '../../src/backends/live.js';
 import { startApiServer, TEST_KEY, type ApiServer } from '../support/api-server.js';
 
-const BIN = join(__dirname, '..', '..', 'bin', 'publicdata.js');
+const BIN = join(__dirname, '..', '..', 'bin', 'publicdata.cjs');
 const captured: string[] = [];
 
 function baseEnv(extra: Record<string, string> = {}): Record<string, string> {

@@ -1,0 +1,35 @@
+#!/usr/bin/env node
+// Launcher: runs the bundled CLI (dist/cli/main.cjs) from V8's code cache when there is a valid one, so a
+// cold start need not parse and compile the bundle. Falls back to a plain compile (and writes a new cache
+// when it can) if the cache is missing or V8 rejects it (another Node version). See scripts/bundle.mjs.
+'use strict';
+const fs = require('node:fs');
+const path = require('node:path');
+const vm = require('node:vm');
+const Module = require('node:module');
+
+globalThis.__pdImport = (specifier) => import(specifier);
+
+const file = path.join(__dirname, '..', 'dist', 'cli', 'main.cjs');
+const cacheFile = `${file}.cache`;
+let cachedData;
+try {
+  cachedData = fs.readFileSync(cacheFile);
+} catch {
+  cachedData = undefined;
+}
+const script = new vm.Script(Module.wrap(fs.readFileSync(file, 'utf8')), { filename: file, cachedData });
+const mod = new Module(file, module);
+mod.filename = file;
+mod.paths = Module._nodeModulePaths(path.dirname(file));
+mod.loaded = true;
+if (cachedData === undefined || script.cachedDataRejected) {
+  process.once('beforeExit', () => {
+    try {
+      fs.writeFileSync(cacheFile, script.createCachedData());
+    } catch {
+      // read-only install: run without a cache
+    }
+  });
+}
+script.runInThisContext().call(mod.exports, mod.exports, Module.createRequire(file), mod, file, path.dirname(file));
