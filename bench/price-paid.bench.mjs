@@ -15,7 +15,7 @@
  * stdout: one line per measure (bench/README.md format); details on stderr.
  */
 import { spawnSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -183,9 +183,10 @@ const median = (xs) => {
 async function searchBench() {
   const env = { PUBLICDATA_DATA_DIR: work, PUBLICDATA_CACHE_DIR: cacheDir, NO_COLOR: '1' };
   // The search: the real CLI when it answers locally, else the handler through callLocal in a process.
-  const cli = join(repo, 'bin', 'publicdata.js');
+  const binRel = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')).bin?.publicdata ?? 'bin/publicdata.js';
+  const cli = join(repo, binRel);
   let searchArgs = [cli, 'property', 'price-paid', 'search', '--postcode', 'LS8 3BS', '--source', 'local', '--format', 'json'];
-  let how = 'bin/publicdata.js property price-paid search --postcode "LS8 3BS" --source local';
+  let how = `${binRel} property price-paid search --postcode "LS8 3BS" --source local`;
   try {
     const probe = await timeProcess(searchArgs, env);
     const body = JSON.parse(probe.out);

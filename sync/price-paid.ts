@@ -45,6 +45,9 @@ export const PRICE_PAID_DDL = `CREATE TABLE price_paid (
   ppd_category  VARCHAR NOT NULL  -- A standard price paid, B additional (repossessions, buy-to-let, non-private buyers, ...)
 )`;
 
+/** Rejected rows kept in `rejects` (all are counted; a corrupt 5 GB file would otherwise copy itself there). */
+export const MAX_STORED_REJECTS = 10_000;
+
 /** id → postcode, sorted on id (see loadFull). */
 export const ID_TABLE = 'price_paid_ids';
 
@@ -110,12 +113,14 @@ async function storeStructuralRejects(conn: DuckDBConnection): Promise<number> {
     "SELECT count(*) FROM duckdb_tables() WHERE table_name = 'reject_errors' AND temporary",
   );
   if (Number(exists.getRows()[0]![0]) === 0) return 0;
-  const res = await conn.runAndReadAll(`
+  const n = await count(conn, 'SELECT count(*) FROM (SELECT DISTINCT scan_id, file_id, line FROM reject_errors)');
+  await conn.run(`
     INSERT INTO rejects (file, line, raw, reason)
     SELECT s.file_path, e.line, any_value(e.csv_line), 'malformed CSV line: ' || arg_min(e.error_message, e.column_idx)
     FROM reject_errors e JOIN reject_scans s USING (scan_id, file_id)
-    GROUP BY s.file_path, e.line`);
-  const n = Number(res.getRows()[0]?.[0] ?? 0);
+    GROUP BY s.file_path, e.line
+    ORDER BY s.file_path, e.line
+    LIMIT ${MAX_STORED_REJECTS}`);
   await conn.run('DELETE FROM reject_errors');
   await conn.run('DELETE FROM reject_scans');
   return n;
@@ -152,11 +157,13 @@ async function loadFull(ctx: LoadContext): Promise<LoadResult> {
   );
   ctx.log?.(`read, typed and sorted in ${((Date.now() - t) / 1000).toFixed(1)} s`);
   const structural = await storeStructuralRejects(conn);
-  const typed = await count(
-    conn,
-    `INSERT INTO rejects (file, line, raw, reason) SELECT _file, NULL, _raw, _reject FROM price_paid WHERE _reject IS NOT NULL`,
-  );
-  if (typed > 0) await conn.run('DELETE FROM price_paid WHERE _reject IS NOT NULL');
+  const typed = await count(conn, 'SELECT count(*) FROM price_paid WHERE _reject IS NOT NULL');
+  if (typed > 0) {
+    await conn.run(
+      `INSERT INTO rejects (file, line, raw, reason) SELECT _file, NULL, _raw, _reject FROM price_paid WHERE _reject IS NOT NULL LIMIT ${MAX_STORED_REJECTS}`,
+    );
+    await conn.run('DELETE FROM price_paid WHERE _reject IS NOT NULL');
+  }
   for (const c of ['_reject', '_raw', '_file']) await conn.run(`ALTER TABLE price_paid DROP COLUMN ${c}`);
   // Lookup by id: a narrow copy sorted on id, so zonemaps find an id's postcode in one row group; the
   // handler then reads the row through the postcode-sorted table (cheaper than an ART index on 30M UUIDs).
@@ -181,9 +188,9 @@ async function loadUpdate(ctx: LoadContext): Promise<LoadResult> {
     paths,
   );
   const structural = await storeStructuralRejects(conn);
-  const typed = await count(
-    conn,
-    `INSERT INTO rejects (file, line, raw, reason) SELECT _file, NULL, _rawkept, _reject FROM _pp_update WHERE _reject IS NOT NULL`,
+  const typed = await count(conn, 'SELECT count(*) FROM _pp_update WHERE _reject IS NOT NULL');
+  await conn.run(
+    `INSERT INTO rejects (file, line, raw, reason) SELECT _file, NULL, _rawkept, _reject FROM _pp_update WHERE _reject IS NOT NULL LIMIT ${MAX_STORED_REJECTS}`,
   );
   // The last row per id wins (file order = rowid order of the staging table).
   await conn.run(
