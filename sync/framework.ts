@@ -223,9 +223,10 @@ export async function syncDataset(name: string, opts: RunSyncOptions = {}): Prom
   const livePath = join(mirror, file);
   const tempPath = join(mirror, `${file}.new-${process.pid}`);
 
-  const release = acquireLock(mirror, file, name);
+  let release: (() => void) | undefined;
   let opened: Opened | undefined;
   try {
+    release = acquireLock(mirror, file, name);
     const removed = cleanStaleTemps(mirror, file);
     if (removed.length) emit({ type: 'message', dataset: name, text: `removed stale temp files: ${removed.join(', ')}` });
 
@@ -446,7 +447,7 @@ export async function syncDataset(name: string, opts: RunSyncOptions = {}): Prom
     emit({ type: 'failed', dataset: name, error: err });
     throw err;
   } finally {
-    release();
+    release?.();
   }
 }
 

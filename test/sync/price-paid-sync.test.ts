@@ -231,6 +231,23 @@ describe('price-paid sync: downloads', () => {
     expect(r!.files.map((f) => f.name)).toEqual(['pp-1995.csv']);
   });
 
+  it('a sync of the same dataset by a live process is refused; a dead one\'s lock is taken over', async () => {
+    const d = dirs('lock');
+    mkdirSync(d.mirrorDir, { recursive: true });
+    const lock = join(d.mirrorDir, 'price_paid.duckdb.sync-lock');
+    writeFileSync(lock, String(process.ppid));
+    const events: SyncEvent[] = [];
+    const [r] = await runSync(['price-paid'], { ...d, progress: (e) => events.push(e) });
+    expect(r!.status).toBe('failed');
+    expect(r!.error).toMatch(new RegExp(`another sync of price-paid is running \\(pid ${process.ppid}\\)`));
+    expect(events.some((e) => e.type === 'failed')).toBe(true);
+    expect(readFileSync(lock, 'utf8')).toBe(String(process.ppid));
+    writeFileSync(lock, '999999999');
+    const [ok] = await runSync(['price-paid'], d);
+    expect(ok!.status).toBe('synced');
+    expect(existsSync(lock)).toBe(false);
+  });
+
   it('HTTP errors fail the sync with a message', async () => {
     const d = dirs('http500');
     server.fault('/price-paid/pp-complete.csv', { status: 500 });
