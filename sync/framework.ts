@@ -461,8 +461,12 @@ function cleanupDownloads(got: Array<{ path: string; bytes: number; downloaded: 
 }
 
 async function insertRows(conn: DuckDBConnection, table: string, rows: Row[]): Promise<void> {
+  // Only columns the new table has (an older or newer file may have more or fewer).
+  const have = new Set(
+    (await query<{ column_name: string }>(conn, 'SELECT column_name FROM duckdb_columns() WHERE table_name = ? AND database_name = current_database()', [table])).map((c) => c.column_name),
+  );
   for (const r of rows) {
-    const cols = Object.keys(r);
+    const cols = Object.keys(r).filter((c) => have.has(c));
     await conn.run(
       `INSERT INTO ${table} (${cols.map((c) => `"${c.replace(/"/g, '""')}"`).join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`,
       cols.map((c) => r[c] as Param) as never,
