@@ -9,10 +9,12 @@ import type { Context } from '../src/context.js';
 import { printError } from '../src/invoke.js';
 import { renderTable } from '../src/output/render.js';
 import { toCsv, type Row } from '../src/output/records.js';
+import { SYNC_DATASETS } from '../sync/registry.js';
 import { globalOptions } from './global.js';
 import { helpWithExamples, setExit } from './route-command.js';
 
-const DATASETS = ['bank-holidays', 'listed-buildings', 'conservation-areas', 'hpi', 'council-tax', 'price-paid'];
+/** Every dataset with a sync module (the registry imports none of them until used). */
+const DATASETS: readonly string[] = SYNC_DATASETS;
 
 async function writeRows(ctx: Context, rows: Row[], format: string, color: boolean, extraMeta: Record<string, unknown> = {}): Promise<void> {
   switch (format) {
@@ -70,7 +72,7 @@ export function registerMirror(program: Command, ctx: Context): void {
     .action((names: string[], o: { all?: boolean; from?: string; years?: string; force?: boolean }, self: Command) =>
       run(self, async () => {
         const g = globalOptions(self, ctx);
-        const list = o.all ? DATASETS : names;
+        const list = o.all ? [...DATASETS] : names;
         if (list.length === 0) throw new ApiError(400, 'usage_error', `sync: name one or more datasets (${DATASETS.join(', ')}) or --all.`);
         const unknown = list.filter((n) => !DATASETS.includes(n));
         if (unknown.length) throw new ApiError(400, 'usage_error', `sync: unknown dataset ${unknown.map((u) => `'${u}'`).join(', ')}. Datasets: ${DATASETS.join(', ')}.`);
