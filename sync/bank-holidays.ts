@@ -5,12 +5,9 @@
  * to the snapshot shipped in data/calendar/bank-holidays.json.
  */
 import { readFileSync } from 'node:fs';
-import { basename } from 'node:path';
 import { normaliseGovUk, REGION_SLUGS } from '../src/domains/calendar/holidays.js';
-import { DATASETS } from '../src/mirror/catalog.js';
+import { catalogFields, fromOption } from './common.js';
 import type { DatasetModule, DiscoverContext, LoadContext, LoadResult, UpstreamFile } from './types.js';
-
-const info = DATASETS['bank-holidays']!;
 
 export const BANK_HOLIDAYS_DDL = `CREATE TABLE bank_holidays (
   date    DATE    NOT NULL,
@@ -20,27 +17,15 @@ export const BANK_HOLIDAYS_DDL = `CREATE TABLE bank_holidays (
   bunting BOOLEAN NOT NULL
 )`;
 
-/** `--from` (URL or local path) or `<base>/bank-holidays.json`. */
-export function fromOption(from: string): UpstreamFile {
-  const name = basename(from.split('?')[0]!) || 'bank-holidays.json';
-  return { url: from, name, kind: 'full' };
-}
-
 const bankHolidays: DatasetModule = {
-  name: 'bank-holidays',
-  title: info.title,
-  publisher: info.publisher,
-  licence: info.licence,
-  attribution: info.attribution,
-  sourceUrl: info.sourceUrl,
+  ...catalogFields('bank-holidays'),
   defaultBaseUrl: 'https://www.gov.uk',
-  approxDownload: info.approxDownload,
-  file: info.file,
   tables: ['bank_holidays'],
   rejectThreshold: 0,
 
   async discover(ctx: DiscoverContext): Promise<UpstreamFile[]> {
-    if (ctx.options.from) return [fromOption(ctx.options.from)];
+    // `--from` (URL or local path), else `<base>/bank-holidays.json`.
+    if (ctx.options.from) return [fromOption(ctx.options.from, 'bank-holidays.json')];
     return [{ url: `${ctx.baseUrl.replace(/\/+$/, '')}/bank-holidays.json`, name: 'bank-holidays.json', kind: 'full' }];
   },
 

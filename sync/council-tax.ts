@@ -12,13 +12,11 @@
  * Rows kept: billing authorities (ONS codes E06, E07, E08, E09); totals and regional rows are left out.
  */
 import { readFileSync } from 'node:fs';
-import { basename } from 'node:path';
 import { unzipSync } from 'fflate';
 import { SaxesParser } from 'saxes';
-import { DATASETS } from '../src/mirror/catalog.js';
+import { catalogFields, discoverFromPages, fromOption } from './common.js';
 import type { DatasetModule, DiscoverContext, LoadContext, LoadResult, UpstreamFile } from './types.js';
 
-const info = DATASETS['council-tax']!;
 
 // ---------------------------------------------------------------------------------------------------
 // ODS reading
@@ -333,47 +331,27 @@ export function tablesLinks(html: string, pageUrl: string): Array<{ url: string;
 }
 
 const councilTax: DatasetModule = {
-  name: 'council-tax',
-  title: info.title,
-  publisher: info.publisher,
-  licence: info.licence,
-  attribution: info.attribution,
-  sourceUrl: info.sourceUrl,
+  ...catalogFields('council-tax'),
   defaultBaseUrl: 'https://www.gov.uk',
-  approxDownload: info.approxDownload,
-  file: info.file,
   tables: ['council_tax'],
   rejectThreshold: 0.01,
 
   async discover(ctx: DiscoverContext): Promise<UpstreamFile[]> {
-    if (ctx.options.from) {
-      const name = basename(ctx.options.from.split('?')[0]!) || 'council-tax.ods';
-      return [{ url: ctx.options.from, name, kind: 'full' }];
-    }
+    if (ctx.options.from) return [fromOption(ctx.options.from, 'council-tax.ods')];
     // The year's tables are published in March; from April the current financial year's page exists.
     const now = ctx.now();
     const fyStart = now.getUTCMonth() >= 3 ? now.getUTCFullYear() : now.getUTCFullYear() - 1;
-    const errors: string[] = [];
-    for (const y of [fyStart + 1, fyStart, fyStart - 1]) {
-      const page = statisticsPageUrl(ctx.baseUrl, y);
-      let html: string;
-      try {
-        html = await ctx.fetchText(page);
-      } catch (e) {
-        errors.push(`${page}: ${(e as Error).message}`);
-        continue;
-      }
-      const links = tablesLinks(html, page);
-      if (links.length > 0) {
-        const l = links[0]!;
-        const name = decodeURIComponent(new URL(l.url).pathname.split('/').pop() ?? `Tables_1-9_${y}.ods`);
-        return [{ url: l.url, name, kind: 'full' }];
-      }
-      errors.push(`${page}: no 'Tables 1-9' .ods link`);
-    }
-    throw new Error(
-      `Could not find the council tax tables (ODS) on gov.uk. Use 'publicdata sync council-tax --from <URL or file>'. ` +
-        `Tried: ${errors.join('; ')}`,
+    const years = [fyStart + 1, fyStart, fyStart - 1];
+    return discoverFromPages(
+      ctx,
+      years.map((y) => statisticsPageUrl(ctx.baseUrl, y)),
+      (html, page) => {
+        const l = tablesLinks(html, page)[0];
+        if (!l) return "no 'Tables 1-9' .ods link";
+        const name = decodeURIComponent(new URL(l.url).pathname.split('/').pop() ?? '') || 'council-tax.ods';
+        return { url: l.url, name, kind: 'full' };
+      },
+      { what: 'the council tax tables (ODS) on gov.uk', dataset: 'council-tax' },
     );
   },
 

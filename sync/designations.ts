@@ -13,9 +13,8 @@
  *  - dates are YYYY-MM-DD or null; one row per entity (the latest entry-date wins).
  * Rows whose `entity` is not an integer are rejected.
  */
-import { closeSync, openSync, readSync } from 'node:fs';
 import { basename } from 'node:path';
-import { DATASETS } from '../src/mirror/catalog.js';
+import { catalogFields, csvHeader, fromOption } from './common.js';
 import type { DatasetModule, DatasetName, DiscoverContext, LoadContext, LoadResult, UpstreamFile } from './types.js';
 
 export type DesignationKind = 'listed-buildings' | 'conservation-areas';
@@ -48,18 +47,6 @@ export const DESIGNATIONS_DDL = `CREATE TABLE designations (
 )`;
 
 /** First line of a file, BOM stripped. */
-function headerOf(path: string): string[] {
-  const fd = openSync(path, 'r');
-  try {
-    const buf = Buffer.alloc(16384);
-    const n = readSync(fd, buf, 0, buf.length, 0);
-    const line = buf.subarray(0, n).toString('utf8').replace(/^\uFEFF/, '').split(/\r?\n/)[0] ?? '';
-    return line.split(',').map((h) => h.trim().replace(/^"|"$/g, ''));
-  } finally {
-    closeSync(fd);
-  }
-}
-
 const q = (id: string) => `"${id.replace(/"/g, '""')}"`;
 const blank = (col: string) => `nullif(trim(${q(col)}), '')`;
 const dateOf = (col: string) => `TRY_CAST(${blank(col)} AS DATE)`;
@@ -68,32 +55,22 @@ const POINT_RE = `^\\s*POINT\\s*\\(\\s*([-+0-9.eE]+)\\s+([-+0-9.eE]+)\\s*\\)\\s*
 const coord = (group: 1 | 2) => `TRY_CAST(nullif(regexp_extract(${q('point')}, '${POINT_RE}', ${group}), '') AS DOUBLE)`;
 
 function designationModule(kind: DesignationKind): DatasetModule {
-  const info = DATASETS[kind]!;
   const platform = PLATFORM_DATASET[kind];
   return {
-    name: kind as DatasetName,
-    title: info.title,
-    publisher: info.publisher,
-    licence: info.licence,
-    attribution: info.attribution,
-    sourceUrl: info.sourceUrl,
+    ...catalogFields(kind as DatasetName),
     defaultBaseUrl: 'https://files.planning.data.gov.uk',
-    approxDownload: info.approxDownload,
-    file: info.file,
     tables: ['designations'],
     rejectThreshold: 0.01,
 
     async discover(ctx: DiscoverContext): Promise<UpstreamFile[]> {
-      if (ctx.options.from) {
-        return [{ url: ctx.options.from, name: basename(ctx.options.from.split('?')[0]!) || `${platform}.csv`, kind: 'full' }];
-      }
+      if (ctx.options.from) return [fromOption(ctx.options.from, `${platform}.csv`)];
       return [{ url: `${ctx.baseUrl.replace(/\/+$/, '')}/dataset/${platform}.csv`, name: `${platform}.csv`, kind: 'full' }];
     },
 
     async load(ctx: LoadContext): Promise<LoadResult> {
       const file = ctx.files[0];
       if (!file) throw new Error(`${kind}: no file downloaded`);
-      const header = headerOf(file.path);
+      const header = csvHeader(file.path);
       const missing = REQUIRED.filter((c) => !header.includes(c));
       if (missing.length) {
         throw new Error(`${basename(file.path)}: not a planning.data.gov.uk ${platform} CSV (missing column(s) ${missing.join(', ')})`);

@@ -13,12 +13,10 @@
  * numeric column is read as text and TRY_CAST to DOUBLE (volumes rounded to integers); blank cells are NULL.
  * A row whose date or area code does not parse, or whose non-blank number does not parse, is rejected.
  */
-import { closeSync, openSync, readSync } from 'node:fs';
 import { basename } from 'node:path';
-import { DATASETS } from '../src/mirror/catalog.js';
+import { catalogFields, csvHeader, discoverFromPages, fromOption } from './common.js';
 import type { DatasetModule, DiscoverContext, LoadContext, LoadResult, UpstreamFile } from './types.js';
 
-const info = DATASETS.hpi!;
 
 /** The publisher's 54 columns, in file order, with the table column each goes to. */
 export const HPI_CSV_COLUMNS: ReadonlyArray<readonly [csv: string, column: string, kind: 'date' | 'text' | 'number' | 'volume']> = [
@@ -107,26 +105,8 @@ export function fullFileLinks(html: string, pageUrl: string): Array<{ url: strin
   return [...out.entries()].sort((a, b) => (a[0] < b[0] ? 1 : -1)).map(([month, url]) => ({ url, month }));
 }
 
-function fromOption(from: string): UpstreamFile {
-  const name = basename(from.split('?')[0]!) || 'UK-HPI-full-file.csv';
-  return { url: from, name, kind: 'full' };
-}
-
-/** Read the first line of a file (the CSV header) without reading it all. */
-function firstLine(path: string): string {
-  const fd = openSync(path, 'r');
-  try {
-    const buf = Buffer.alloc(8192);
-    const n = readSync(fd, buf, 0, buf.length, 0);
-    const text = buf.subarray(0, n).toString('utf8').replace(/^\uFEFF/, '');
-    return text.split(/\r?\n/)[0] ?? '';
-  } finally {
-    closeSync(fd);
-  }
-}
-
 export function checkHeader(path: string): void {
-  const header = firstLine(path).split(',').map((s) => s.trim().replace(/^"|"$/g, ''));
+  const header = csvHeader(path);
   const expected = HPI_CSV_COLUMNS.map(([csv]) => csv);
   const missing = expected.filter((c) => !header.includes(c));
   if (missing.length > 0) {
@@ -138,44 +118,27 @@ export function checkHeader(path: string): void {
 }
 
 const hpi: DatasetModule = {
-  name: 'hpi',
-  title: info.title,
-  publisher: info.publisher,
-  licence: info.licence,
-  attribution: info.attribution,
-  sourceUrl: info.sourceUrl,
+  ...catalogFields('hpi'),
   defaultBaseUrl: 'https://www.gov.uk',
-  approxDownload: info.approxDownload,
-  file: info.file,
   tables: ['hpi'],
   rejectThreshold: 0.01,
 
   async discover(ctx: DiscoverContext): Promise<UpstreamFile[]> {
-    if (ctx.options.from) return [fromOption(ctx.options.from)];
+    if (ctx.options.from) return [fromOption(ctx.options.from, 'UK-HPI-full-file.csv')];
     const now = ctx.now();
-    const errors: string[] = [];
+    const pages: string[] = [];
     for (let back = 0; back < 12; back++) {
       const idx = now.getUTCFullYear() * 12 + now.getUTCMonth() - back;
-      const year = Math.floor(idx / 12);
-      const month = (idx % 12) + 1;
-      const page = indexPageUrl(ctx.baseUrl, year, month);
-      let html: string;
-      try {
-        html = await ctx.fetchText(page);
-      } catch (e) {
-        errors.push(`${page}: ${(e as Error).message}`);
-        continue;
-      }
-      const links = fullFileLinks(html, page);
-      if (links.length > 0) {
-        const newest = links[0]!;
-        return [{ url: newest.url, name: `UK-HPI-full-file-${newest.month}.csv`, kind: 'full' }];
-      }
-      errors.push(`${page}: no UK-HPI-full-file-YYYY-MM.csv link`);
+      pages.push(indexPageUrl(ctx.baseUrl, Math.floor(idx / 12), (idx % 12) + 1));
     }
-    throw new Error(
-      `Could not find the UK HPI full file on the publisher's download pages (tried 12 months). ` +
-        `Use 'publicdata sync hpi --from <URL or file>'. Last errors: ${errors.slice(0, 3).join('; ')}`,
+    return discoverFromPages(
+      ctx,
+      pages,
+      (html, page) => {
+        const newest = fullFileLinks(html, page)[0];
+        return newest ? { url: newest.url, name: `UK-HPI-full-file-${newest.month}.csv`, kind: 'full' } : 'no UK-HPI-full-file-YYYY-MM.csv link';
+      },
+      { what: 'the UK HPI full file (tried the last 12 monthly pages)', dataset: 'hpi' },
     );
   },
 

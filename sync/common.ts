@@ -1,0 +1,76 @@
+/** Pieces every upstream dataset module shares: catalogue fields, `--from`, index-page discovery, headers. */
+import { closeSync, openSync, readSync } from 'node:fs';
+import { basename } from 'node:path';
+import { datasetInfo } from '../src/mirror/catalog.js';
+import type { DatasetModule, DatasetName, DiscoverContext, UpstreamFile } from './types.js';
+
+/** The fields of a DatasetModule that come from the dataset catalogue (src/mirror/catalog.ts). */
+export function catalogFields(
+  name: DatasetName,
+): Pick<DatasetModule, 'name' | 'title' | 'publisher' | 'licence' | 'attribution' | 'sourceUrl' | 'approxDownload' | 'file'> {
+  const info = datasetInfo(name);
+  return {
+    name,
+    title: info.title,
+    publisher: info.publisher,
+    licence: info.licence,
+    attribution: info.attribution,
+    sourceUrl: info.sourceUrl,
+    approxDownload: info.approxDownload,
+    file: info.file,
+  };
+}
+
+/** `--from FILE_OR_URL` as the one upstream file, named after its last path segment. */
+export function fromOption(from: string, fallbackName: string): UpstreamFile {
+  return { url: from, name: basename(from.split('?')[0]!) || fallbackName, kind: 'full' };
+}
+
+/**
+ * Try the publisher's index pages in order (newest first) and return the file the first one links to.
+ * `pick` returns the file found on a page, or a reason why none was. If no page has it, the error names
+ * the `--from` escape hatch and what each page said.
+ */
+export async function discoverFromPages(
+  ctx: DiscoverContext,
+  pages: readonly string[],
+  pick: (html: string, page: string) => UpstreamFile | string,
+  notFound: { what: string; dataset: DatasetName },
+): Promise<UpstreamFile[]> {
+  const errors: string[] = [];
+  for (const page of pages) {
+    let html: string;
+    try {
+      html = await ctx.fetchText(page);
+    } catch (e) {
+      errors.push(`${page}: ${(e as Error).message}`);
+      continue;
+    }
+    const found = pick(html, page);
+    if (typeof found !== 'string') return [found];
+    errors.push(`${page}: ${found}`);
+  }
+  throw new Error(
+    `Could not find ${notFound.what} on the publisher's pages. Use 'publicdata sync ${notFound.dataset} --from <URL or file>'. ` +
+      `Tried: ${errors.slice(0, 3).join('; ')}${errors.length > 3 ? ` (+${errors.length - 3} more)` : ''}`,
+  );
+}
+
+/** The first line of a file (a CSV header), without reading the whole file; a UTF-8 BOM is dropped. */
+export function firstLine(path: string, max = 16384): string {
+  const fd = openSync(path, 'r');
+  try {
+    const buf = Buffer.alloc(max);
+    const n = readSync(fd, buf, 0, buf.length, 0);
+    return buf.subarray(0, n).toString('utf8').replace(/^\uFEFF/, '').split(/\r?\n/)[0] ?? '';
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The column names of a CSV header line (plain or double-quoted). */
+export function csvHeader(path: string): string[] {
+  return firstLine(path)
+    .split(',')
+    .map((h) => h.trim().replace(/^"|"$/g, ''));
+}
