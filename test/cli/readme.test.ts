@@ -27,6 +27,10 @@ describe('README', () => {
     const boxes = json(r).data.boxes;
     expect([boxes.box_1.value, boxes.box_4.value, boxes.box_5.value, boxes.box_6.value, boxes.box_7.value]).toEqual([200, 80, 120, 1000, 400]);
     expect(section).toContain('gives box 1 £200.00, box 4 £80.00, box 5 £120.00, box 6 £1,000, box 7 £400.');
+    // The complete response printed in the README is exactly what the command prints.
+    const shown = JSON.parse(/The complete response[^\n]*\n\n```json\n([\s\S]*?)```/.exec(section)![1]!);
+    const full = await runCli(['tax', 'vat-return', '--body', file]);
+    expect(shown).toEqual(json(full));
   });
 
   it('documents every exit code and every top-level command group', () => {
