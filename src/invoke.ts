@@ -39,11 +39,17 @@ export async function printError(ctx: Context, e: ApiError, g: Pick<GlobalOption
   return resultExit(result);
 }
 
-async function withSpinner<T>(ctx: Context, g: GlobalOptions, text: string, fn: () => Promise<T>): Promise<T> {
-  const show = ctx.io.stderrIsTTY && !g.quiet && !ctx.env.CI;
+/**
+ * A spinner on stderr while a call may take a while: live calls and mirror queries, never the instant
+ * calculators. Only on a terminal that reports its width (ora's redraw loops on a 0-column terminal),
+ * and not with --quiet or in CI.
+ */
+async function withSpinner<T>(ctx: Context, g: GlobalOptions, text: string, slow: boolean, fn: () => Promise<T>): Promise<T> {
+  const columns = (ctx.io.stderr as { columns?: number }).columns ?? 0;
+  const show = slow && ctx.io.stderrIsTTY && columns > 0 && !g.quiet && !ctx.env.CI;
   if (!show) return fn();
   const { default: ora } = await import('ora');
-  const spinner = ora({ text, stream: ctx.io.stderr as NodeJS.WritableStream, isEnabled: true }).start();
+  const spinner = ora({ text, stream: ctx.io.stderr as NodeJS.WritableStream, isEnabled: true, discardStdin: false }).start();
   try {
     return await fn();
   } finally {
@@ -154,8 +160,10 @@ export async function invoke(
     throw e;
   }
   try {
-    if (g.all) return await withSpinner(ctx, g, `${call.method} ${call.path}`, () => callAll(ctx, backend, call, route, g, render));
-    const result = await withSpinner(ctx, g, `${call.method} ${call.path}`, () => backend.call(call));
+    const slow = backend.kind === 'live' || (route.local?.datasets?.length ?? 0) > 0;
+    const label = `${call.method} ${call.path}`;
+    if (g.all) return await withSpinner(ctx, g, label, slow, () => callAll(ctx, backend, call, route, g, render));
+    const result = await withSpinner(ctx, g, label, slow, () => backend.call(call));
     await writeAnswer(ctx.io, result, route, render);
     return resultExit(result);
   } finally {
