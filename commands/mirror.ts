@@ -28,7 +28,7 @@ async function writeRows(ctx: Context, rows: Row[], format: string, color: boole
       ctx.io.stdout.write(toCsv(rows));
       return;
     default:
-      ctx.io.stdout.write(rows.length ? await renderTable(rows, color) : '(no rows)\n');
+      ctx.io.stdout.write(rows.length ? await renderTable(rows, color, undefined, ctx.io.columns) : '(no rows)\n');
   }
 }
 

@@ -86,7 +86,25 @@ async function table(): Promise<TableCtor> {
   return TableClass;
 }
 
-export async function renderTable(rows: readonly Row[], color: boolean, fields?: string[]): Promise<string> {
+/**
+ * Column widths that fit `columns`: natural widths (longest cell + padding), then the widest column is
+ * narrowed one step at a time (cells wrap) until the table fits or every column is at its minimum.
+ */
+export function fitWidths(natural: number[], columns: number, min = 8): number[] {
+  const w = [...natural];
+  const total = () => w.reduce((a, b) => a + b, 0) + w.length + 1; // borders
+  while (total() > columns) {
+    let i = 0;
+    for (let j = 1; j < w.length; j++) if (w[j]! > w[i]!) i = j;
+    if (w[i]! <= min) break;
+    w[i]!--;
+  }
+  return w;
+}
+
+const displayWidth = (s: string): number => [...s.replace(/\u001b\[[0-9;]*m/g, '')].length;
+
+export async function renderTable(rows: readonly Row[], color: boolean, fields?: string[], columns = 0): Promise<string> {
   const Table = await table();
   const flat = rows.map((r) => flatten(r));
   let cols = fields && fields.length ? fields : [];
@@ -95,13 +113,21 @@ export async function renderTable(rows: readonly Row[], color: boolean, fields?:
     for (const r of flat) for (const k of Object.keys(r)) if (!seen.has(k)) (seen.add(k), cols.push(k));
   }
   if (cols.length === 0) cols = ['value'];
+  const body = flat.map((r) => cols.map((c) => cell(r[c])));
+  let colWidths: number[] | undefined;
+  if (columns > 0) {
+    const natural = cols.map((c, i) => Math.max(displayWidth(c), ...body.map((row) => Math.max(...row[i]!.split('\n').map(displayWidth)))) + 2);
+    const fitted = fitWidths(natural, columns);
+    if (fitted.some((w, i) => w !== natural[i])) colWidths = fitted;
+  }
   const t = new Table({
     head: cols.map((c) => paint.bold(c, color)),
     style: { head: [], border: [] },
     chars: COMPACT,
     wordWrap: true,
+    ...(colWidths ? { colWidths } : {}),
   });
-  for (const r of flat) t.push(cols.map((c) => cell(r[c])));
+  for (const row of body) t.push(row);
   return `${t.toString()}\n`;
 }
 
@@ -147,7 +173,7 @@ export async function writeAnswer(
       const recs = recordsOf(env, route);
       let out: string;
       if (custom !== undefined) out = custom;
-      else if (recs) out = recs.length ? await renderTable(recs, opts.color, opts.fields) : `${paint.dim('(no records)', opts.color)}\n`;
+      else if (recs) out = recs.length ? await renderTable(recs, opts.color, opts.fields, io.columns) : `${paint.dim('(no records)', opts.color)}\n`;
       else out = await renderKeyValue(env.data, opts.color);
       io.stdout.write(out);
       const warnings = env.meta?.warnings;

@@ -179,3 +179,16 @@ describe('help', () => {
     expect(fish.stdout).toContain("complete -c publicdata -n '__fish_seen_subcommand_from tax' -a take-home");
   });
 });
+
+describe('tables fit the terminal', () => {
+  it('narrows the widest columns so no line is wider than the terminal', async () => {
+    const { fitWidths } = await import('../../src/output/render.js');
+    expect(fitWidths([10, 40, 12], 80)).toEqual([10, 40, 12]);
+    const w = fitWidths([10, 60, 30], 60);
+    expect(w.reduce((a, b) => a + b, 0) + 4).toBeLessThanOrEqual(60);
+    expect(w[0]).toBe(10);
+    const r = await runCli(['calendar', 'bank-holidays', '--no-color'], { tty: true, columns: 50 });
+    const widths = r.stdout.split('\n').map((l) => [...l].length);
+    expect(Math.max(...widths)).toBeLessThanOrEqual(50);
+  });
+});
