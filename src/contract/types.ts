@@ -1,6 +1,6 @@
 /**
  * The v1 response envelope and the shapes every backend and handler shares.
- * Spec: ../shared/spec/1-overview-auth-errors-limits.md §1 (conventions) and §7 (errors).
+ * Spec: v1 API document 1, "overview, errors, limits": §1 (conventions) and §7 (errors).
  */
 
 export const API_VERSION = 'v1' as const;
