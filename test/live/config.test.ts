@@ -1,3 +1,4 @@
+import { fakeKey } from '../support/keys.js';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,7 +18,7 @@ import {
   saveApiKey,
 } from '../../src/config.js';
 
-const LIVE = 'gd_live_7a6b5c4d3e2f1a0b9c8d7e6f5a4ba1b2';
+const LIVE = fakeKey('live', '7a6b5c4d3e2f1a0b9c8d7e6f5a4ba1b2');
 const TEST = 'gd_test_0123456789abcdef0123456789abcdef';
 
 let root: string;

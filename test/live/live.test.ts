@@ -3,6 +3,7 @@
  * Waits are recorded by an injected sleep (no real waiting) except in the pacing tests, which use real
  * time with 1 s windows.
  */
+import { fakeKey } from '../support/keys.js';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { callLocal } from '../../src/backends/local.js';
 import {
@@ -29,8 +30,8 @@ import {
   type ApiServer,
 } from '../support/api-server.js';
 
-const LIVE_KEY = 'gd_live_9e8d7c6b5a4f3e2d1c0b9a8f7e6dc3d4';
-const FORBIDDEN_KEY = 'gd_live_0000111122223333444455556666f0f0';
+const LIVE_KEY = fakeKey('live', '9e8d7c6b5a4f3e2d1c0b9a8f7e6dc3d4');
+const FORBIDDEN_KEY = fakeKey('live', '0000111122223333444455556666f0f0');
 
 /** Everything the tests capture, for the final "no key anywhere" check. */
 const captured: string[] = [];
@@ -437,7 +438,7 @@ describe('credits, auth', () => {
   });
 
   test('401 invalid key and 403 forbidden come back as sent, not retried', async () => {
-    const bad = harness(server, { apiKey: 'gd_live_notarealkey0000000000000000' });
+    const bad = harness(server, { apiKey: fakeKey('live', 'notarealkey0000000000000000') });
     const r401 = await bad.backend.call(GET('/v1/calendar/regions'));
     expect(r401.status).toBe(401);
     expect(r401.envelope).toEqual(INVALID_KEY_BODY);
