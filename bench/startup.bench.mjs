@@ -1,13 +1,13 @@
 #!/usr/bin/env node
 // Cold start: `publicdata --version` and `publicdata tax take-home 45000` (piped, JSON) against
-// `node -e 0`, median of N runs each, interleaved so machine load affects both alike. Target <= 1.5x.
+// `node -e 0`, median of 20 runs each (BENCH_RUNS), interleaved so machine load affects both alike. Target <= 1.5x.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const bin = join(root, 'bin', 'publicdata.cjs');
-const N = Number(process.env.BENCH_RUNS ?? 10);
+const N = Number(process.env.BENCH_RUNS ?? 20);
 const env = { ...process.env, PUBLICDATA_DATA_DIR: join(root, 'bench', '.work', 'empty-data'), NO_COLOR: '1' };
 
 function time(args) {
