@@ -57,7 +57,6 @@ export interface RouteCommandSpec {
 }
 
 export const kebab = (s: string): string => s.replace(/_/g, '-');
-const camel = (s: string): string => s.replace(/[-_]([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 
 export function helpWithExamples(description: string, examples: string[]): string {
   return `${description}\n\nExamples:\n${examples.map((e) => `  $ ${e}`).join('\n')}`;
@@ -229,5 +228,3 @@ export function setExit(cmd: Command, code: number): void {
   while (root.parent) root = root.parent;
   (root as Command & { exitCodeValue?: number }).exitCodeValue = code;
 }
-
-export { camel };

@@ -59,3 +59,46 @@ export function runLine(r: LineRunner, line: string, lineNo: number): { json: st
   }
   return { json: JSON.stringify(env), exit: isErrorEnvelope(env) ? exitCodeFor(env.error.code, status) : EXIT.OK };
 }
+
+export interface Chunk {
+  /** 1-based number of the first line. */
+  firstLine: number;
+  lines: string[];
+}
+
+export interface ChunkResult {
+  /** One envelope per non-empty line, newline-terminated. */
+  text: string;
+  /** Exit code of the first failed line, or 0. */
+  firstFailure: number;
+}
+
+/**
+ * Run a chunk of lines: used on the main thread and by the worker threads alike. Stays synchronous
+ * while the handler is (the calculators), switching to awaiting only if a handler returns a promise.
+ */
+export function runChunk(r: LineRunner, c: Chunk): ChunkResult | Promise<ChunkResult> {
+  const parts: string[] = [];
+  let firstFailure: number = EXIT.OK;
+  const add = (res: { json: string; exit: number }) => {
+    if (res.exit !== EXIT.OK && firstFailure === EXIT.OK) firstFailure = res.exit;
+    parts.push(res.json, '\n');
+  };
+  for (let i = 0; i < c.lines.length; i++) {
+    const line = c.lines[i]!.trim();
+    if (line === '') continue;
+    const res = runLine(r, line, c.firstLine + i);
+    if (res instanceof Promise) return finishAsync(res, i);
+    add(res);
+  }
+  return { text: parts.join(''), firstFailure };
+
+  async function finishAsync(pending: Promise<{ json: string; exit: number }>, from: number): Promise<ChunkResult> {
+    add(await pending);
+    for (let i = from + 1; i < c.lines.length; i++) {
+      const line = c.lines[i]!.trim();
+      if (line !== '') add(await runLine(r, line, c.firstLine + i));
+    }
+    return { text: parts.join(''), firstFailure };
+  }
+}

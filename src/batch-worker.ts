@@ -3,9 +3,8 @@
  * src/batch.ts for large local batches so every core works; results return in chunk order.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { EXIT } from './contract/errors.js';
 import { routeById } from './contract/routes/index.js';
-import { runLine, type LineRunner } from './batch-line.js';
+import { runChunk, type Chunk, type LineRunner } from './batch-line.js';
 
 interface Init {
   routeId: string;
@@ -15,11 +14,6 @@ interface Init {
   env: Record<string, string | undefined>;
   mirrorDir: string;
   cacheDir: string;
-}
-interface Chunk {
-  id: number;
-  firstLine: number;
-  lines: string[];
 }
 
 const init = workerData as Init;
@@ -33,17 +27,8 @@ const runner: LineRunner = {
   query: init.query,
 };
 
-parentPort!.on('message', async (c: Chunk) => {
-  const parts: string[] = [];
-  let firstFailure: number = EXIT.OK;
-  for (let i = 0; i < c.lines.length; i++) {
-    const line = c.lines[i]!.trim();
-    if (line === '') continue;
-    let r = runLine(runner, line, c.firstLine + i);
-    if (r instanceof Promise) r = await r;
-    if (r.exit !== EXIT.OK && firstFailure === EXIT.OK) firstFailure = r.exit;
-    parts.push(r.json, '\n');
-  }
-  parentPort!.postMessage({ id: c.id, text: parts.join(''), firstFailure });
+parentPort!.on('message', async (c: Chunk & { id: number }) => {
+  const { text, firstFailure } = await runChunk(runner, c);
+  parentPort!.postMessage({ id: c.id, text, firstFailure });
 });
 parentPort!.postMessage({ ready: true });

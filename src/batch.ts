@@ -16,7 +16,7 @@ import type { HandlerContext } from './contract/types.js';
 import { isErrorEnvelope } from './contract/types.js';
 import type { Context, Out } from './context.js';
 import type { Backend } from './backends/types.js';
-import { lineError, parseLine, runLine, type LineRunner } from './batch-line.js';
+import { lineError, parseLine, runChunk, type Chunk, type ChunkResult, type LineRunner } from './batch-line.js';
 
 const FLUSH_AT = 1 << 16;
 const CHUNK_LINES = 2048;
@@ -58,7 +58,7 @@ export async function* lines(stream: NodeJS.ReadableStream): AsyncGenerator<stri
 }
 
 /** Chunks of up to `size` lines with the 1-based number of their first line. */
-async function* chunks(stream: NodeJS.ReadableStream, size: number): AsyncGenerator<{ firstLine: number; lines: string[] }> {
+async function* chunks(stream: NodeJS.ReadableStream, size: number): AsyncGenerator<Chunk> {
   let buf: string[] = [];
   let first = 1;
   let n = 0;
@@ -95,33 +95,6 @@ function workerFile(): string | undefined {
   return existsSync(f) ? f : undefined;
 }
 
-function runChunkInThread(r: LineRunner, c: { firstLine: number; lines: string[] }): Promise<{ text: string; firstFailure: number }> | { text: string; firstFailure: number } {
-  const parts: string[] = [];
-  let firstFailure: number = EXIT.OK;
-  for (let i = 0; i < c.lines.length; i++) {
-    const line = c.lines[i]!.trim();
-    if (line === '') continue;
-    const res = runLine(r, line, c.firstLine + i);
-    if (res instanceof Promise) return runChunkAsync(r, c);
-    if (res.exit !== EXIT.OK && firstFailure === EXIT.OK) firstFailure = res.exit;
-    parts.push(res.json, '\n');
-  }
-  return { text: parts.join(''), firstFailure };
-}
-
-async function runChunkAsync(r: LineRunner, c: { firstLine: number; lines: string[] }): Promise<{ text: string; firstFailure: number }> {
-  const parts: string[] = [];
-  let firstFailure: number = EXIT.OK;
-  for (let i = 0; i < c.lines.length; i++) {
-    const line = c.lines[i]!.trim();
-    if (line === '') continue;
-    const res = await runLine(r, line, c.firstLine + i);
-    if (res.exit !== EXIT.OK && firstFailure === EXIT.OK) firstFailure = res.exit;
-    parts.push(res.json, '\n');
-  }
-  return { text: parts.join(''), firstFailure };
-}
-
 async function runLocal(ctx: Context, target: BatchTarget, hctx: HandlerContext): Promise<number> {
   const route = target.route;
   const runner: LineRunner = { route, handler: await route.local!.handler(), hctx, baseBody: target.baseBody, query: target.query };
@@ -137,19 +110,13 @@ async function runLocal(ctx: Context, target: BatchTarget, hctx: HandlerContext)
   // Small inputs (one chunk) and runs without a compiled worker stay on this thread.
   const second = next.done ? next : await it.next();
   if (!file || second.done) {
-    for (const c of [next, second]) {
-      if (c.done) continue;
-      let r = runChunkInThread(runner, c.value);
-      if (r instanceof Promise) r = await r;
+    const inThread = async (c: Chunk) => {
+      const r = await runChunk(runner, c);
       note(r.firstFailure);
       await out.push(r.text);
-    }
-    for (let c = await it.next(); !c.done; c = await it.next()) {
-      let r = runChunkInThread(runner, c.value);
-      if (r instanceof Promise) r = await r;
-      note(r.firstFailure);
-      await out.push(r.text);
-    }
+    };
+    for (const c of [next, second]) if (!c.done) await inThread(c.value);
+    for (let c = await it.next(); !c.done; c = await it.next()) await inThread(c.value);
     await out.flush();
     return firstFailure;
   }
@@ -164,7 +131,7 @@ async function runLocal(ctx: Context, target: BatchTarget, hctx: HandlerContext)
     mirrorDir: hctx.mirrorDir,
     cacheDir: hctx.cacheDir,
   };
-  type Result = { id: number; text: string; firstFailure: number };
+  type Result = ChunkResult & { id: number };
   const workers = Array.from({ length: nWorkers }, () => new Worker(file, { workerData: init }));
   // Each chunk's promise settles with its result, or rejects when a worker fails. (No Promise.race
   // against a never-settling promise: its reactions would keep every result alive.)
@@ -185,7 +152,7 @@ async function runLocal(ctx: Context, target: BatchTarget, hctx: HandlerContext)
   let id = 0;
   let written = 0;
   const maxInFlight = nWorkers * 3;
-  const send = (c: { firstLine: number; lines: string[] }) => {
+  const send = (c: Chunk) => {
     const myId = id++;
     results.push(
       new Promise<Result>((resolve, reject) => {

@@ -21,7 +21,8 @@ export interface IO {
 
 export interface LiveFactoryOptions {
   apiKey: string;
-  baseUrl: string;
+  /** Absent: the live client's default (env PUBLICDATA_BASE_URL, else the published API). */
+  baseUrl?: string;
   maxWait?: number;
   maxCredits?: number;
   log?: (line: string) => void;

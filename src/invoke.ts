@@ -4,7 +4,7 @@
  */
 import { ApiError, EXIT, exitCodeFor } from './contract/errors.js';
 import type { RouteSpec } from './contract/route.js';
-import type { CallResult, Envelope, RouteCall, SuccessEnvelope } from './contract/types.js';
+import type { CallResult, RouteCall, SuccessEnvelope } from './contract/types.js';
 import { isErrorEnvelope } from './contract/types.js';
 import { validateCall } from './contract/validate.js';
 import { matchRoute } from './contract/routes/index.js';
@@ -169,8 +169,4 @@ export async function invoke(
   } finally {
     await (backend as { close?: () => Promise<void> }).close?.();
   }
-}
-
-export function envelopeExit(env: Envelope, status: number): number {
-  return isErrorEnvelope(env) ? exitCodeFor(env.error.code, status) : EXIT.OK;
 }

@@ -15,8 +15,6 @@ import type { Backend } from './types.js';
 export type Source = 'auto' | 'live' | 'local';
 export const SOURCES: readonly Source[] = ['auto', 'live', 'local'];
 
-export const DEFAULT_BASE_URL = 'https://api.govdata.dev/v1';
-
 export interface BackendOptions {
   source: Source;
   maxWait?: number;
@@ -48,11 +46,11 @@ export async function apiKeyFor(ctx: Context): Promise<string | undefined> {
 }
 
 export async function liveBackend(ctx: Context, key: string, opts: BackendOptions): Promise<Backend> {
-  const baseUrl = ctx.env.PUBLICDATA_BASE_URL || DEFAULT_BASE_URL;
   const log = opts.verbose ? (line: string) => void ctx.io.stderr.write(`${line}\n`) : undefined;
   const factoryOpts = {
     apiKey: key,
-    baseUrl,
+    // PUBLICDATA_BASE_URL, else live.ts's default (https://api.govdata.dev/v1).
+    ...(ctx.env.PUBLICDATA_BASE_URL ? { baseUrl: ctx.env.PUBLICDATA_BASE_URL } : {}),
     ...(opts.maxWait !== undefined ? { maxWait: opts.maxWait } : {}),
     ...(opts.maxCredits !== undefined ? { maxCredits: opts.maxCredits } : {}),
     ...(log ? { log } : {}),

@@ -3,7 +3,7 @@
  * one-line footer; piped, the default is JSON, the envelope exactly.
  */
 import type { RouteSpec } from '../contract/route.js';
-import type { CallResult, Envelope, ErrorEnvelope, SuccessEnvelope } from '../contract/types.js';
+import type { CallResult, ErrorEnvelope, SuccessEnvelope } from '../contract/types.js';
 import { isErrorEnvelope } from '../contract/types.js';
 import type { IO } from '../context.js';
 import { cell, flatten, pickEnvelope, recordsOf, toCsv, type Row } from './records.js';
@@ -184,8 +184,4 @@ export async function writeAnswer(
       return;
     }
   }
-}
-
-export function envelopeOf(result: CallResult): Envelope {
-  return result.envelope;
 }

@@ -35,6 +35,3 @@ export const taxRegion: ParamSpec = {
 
 export const GET_COST = 1;
 export const POST_COST = 10;
-
-/** Error codes that validation of ordinary query parameters can produce. */
-export const QUERY_ERRORS = ['invalid_parameter'] as const;
