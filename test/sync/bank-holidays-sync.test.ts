@@ -1,32 +1,22 @@
 /** `sync bank-holidays` through the real framework; the calendar then prefers the synced copy to the snapshot. */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { callLocal } from '../../src/backends/local.js';
 import { syncDataset } from '../../sync/framework.js';
-import { cleanup, ctxFor, FIXTURES, sqlOn, tempDir } from '../property/mirror-helper.js';
-import { startUpstreamServer, type UpstreamServer } from '../support/upstream-server.js';
+import { ctxFor, FIXTURES, sqlOn } from '../property/mirror-helper.js';
+import { useUpstreamServer } from './upstream-harness.js';
 
 const FIXTURE = join(FIXTURES, 'bank-holidays', 'bank-holidays.json');
-let server: UpstreamServer;
-const dirs: string[] = [];
-beforeAll(async () => {
-  server = await startUpstreamServer();
-});
-afterAll(async () => {
-  await server.close();
-  await cleanup(dirs);
-});
+const up = useUpstreamServer('pd-bh-sync-');
 
 describe('sync bank-holidays', () => {
   it('loads GOV.UK JSON and the calendar answers from it', async () => {
     // a newer publication: the fixture plus 2028 New Year's Day in every division, compact as GOV.UK serves it
     const doc = JSON.parse(readFileSync(FIXTURE, 'utf8'));
     for (const k of Object.keys(doc)) doc[k].events.push({ title: 'New Year’s Day', date: '2028-01-03', notes: 'Substitute day', bunting: true });
-    server.set('/bank-holidays/bank-holidays.json', JSON.stringify(doc), { contentType: 'application/json' });
-    const d = tempDir('pd-bh-sync-');
-    dirs.push(d);
-    const o = { mirrorDir: join(d, 'mirror'), cacheDir: join(d, 'cache'), env: { PUBLICDATA_UPSTREAM_BASE: server.url }, backoffMs: 1, retries: 0, now: () => new Date('2027-09-01T08:00:00Z') };
+    up.server.set('/bank-holidays/bank-holidays.json', JSON.stringify(doc), { contentType: 'application/json' });
+    const o = up.syncOptions('2027-09-01T08:00:00Z');
     const total = Object.values(doc).reduce((s: number, v: any) => s + v.events.length, 0);
     const r = await syncDataset('bank-holidays', o);
     expect(r).toMatchObject({ status: 'synced', rows_loaded: total, rows_total: total });
@@ -44,7 +34,7 @@ describe('sync bank-holidays', () => {
 
     // a file missing a division is refused; the synced copy stays
     delete doc.scotland;
-    server.set('/bank-holidays/bank-holidays.json', JSON.stringify(doc), { contentType: 'application/json' });
+    up.server.set('/bank-holidays/bank-holidays.json', JSON.stringify(doc), { contentType: 'application/json' });
     await expect(syncDataset('bank-holidays', o)).rejects.toThrow(/scotland/);
     const still = (await callLocal({ method: 'GET', path: '/v1/calendar/bank-holidays/2028', query: {} }, ctx)).envelope as any;
     expect(still.data.bank_holidays).toHaveLength(3);

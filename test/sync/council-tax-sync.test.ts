@@ -1,37 +1,26 @@
 /** `sync council-tax` through the real framework against the local upstream server. */
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Buffer } from 'node:buffer';
 import { callLocal } from '../../src/backends/local.js';
 import { syncDataset } from '../../sync/framework.js';
-import { cleanup, ctxFor, tempDir } from '../property/mirror-helper.js';
+import { ctxFor } from '../property/mirror-helper.js';
 import { buildOds } from '../property/ods-fixture.js';
-import { startUpstreamServer, type UpstreamServer } from '../support/upstream-server.js';
+import { useUpstreamServer } from './upstream-harness.js';
 
-let server: UpstreamServer;
-const dirs: string[] = [];
-beforeAll(async () => {
-  server = await startUpstreamServer();
-});
-afterAll(async () => {
-  await server.close();
-  await cleanup(dirs);
-});
+const up = useUpstreamServer('pd-ct-sync-');
 
 describe('sync council-tax', () => {
   it('finds Tables_1-9 on the year page and loads Table 9', async () => {
-    server.set(
+    up.server.set(
       '/council-tax/government/statistics/council-tax-levels-set-by-local-authorities-in-england-2026-to-2027',
       '<html><a href="/council-tax/media/69de1fa63e81003ae0422508/Band_D_2026-27.ods">Band D</a>' +
         '<a href="/council-tax/media/69de1fa63e81003ae0422508/Tables_1-9_2026-27.ods">Tables 1 to 9</a></html>',
       { contentType: 'text/html' },
     );
-    server.set('/council-tax/media/69de1fa63e81003ae0422508/Tables_1-9_2026-27.ods', Buffer.from(buildOds()), {
+    up.server.set('/council-tax/media/69de1fa63e81003ae0422508/Tables_1-9_2026-27.ods', Buffer.from(buildOds()), {
       contentType: 'application/vnd.oasis.opendocument.spreadsheet',
     });
-    const d = tempDir('pd-ct-sync-');
-    dirs.push(d);
-    const o = { mirrorDir: join(d, 'mirror'), cacheDir: join(d, 'cache'), env: { PUBLICDATA_UPSTREAM_BASE: server.url }, backoffMs: 1, retries: 0, now: () => new Date('2026-11-21T10:00:00Z') };
+    const o = up.syncOptions('2026-11-21T10:00:00Z');
     const r = await syncDataset('council-tax', o);
     expect(r).toMatchObject({ status: 'synced', rows_loaded: 40, rows_rejected: 0, rows_total: 40, as_of: '2026-04-01' });
     expect(r.files[0]!.name).toBe('Tables_1-9_2026-27.ods');
@@ -40,7 +29,7 @@ describe('sync council-tax', () => {
     expect(env.meta).toMatchObject({ source: 'Ministry of Housing, Communities and Local Government', as_of: '2026-04-01' });
 
     // not an ODS: refused, old data kept
-    server.set('/council-tax/media/69de1fa63e81003ae0422508/Tables_1-9_2026-27.ods', 'not a zip');
+    up.server.set('/council-tax/media/69de1fa63e81003ae0422508/Tables_1-9_2026-27.ods', 'not a zip');
     await expect(syncDataset('council-tax', o)).rejects.toThrow(/OpenDocument/);
     const again = (await callLocal({ method: 'GET', path: '/v1/property/council-tax', query: {} }, ctxFor(o.mirrorDir))).envelope as any;
     expect(again.pagination.total).toBe(40);

@@ -1,28 +1,18 @@
 /** `sync listed-buildings` and `sync conservation-areas` through the real framework against the local upstream server. */
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { callLocal } from '../../src/backends/local.js';
 import { runSync } from '../../sync/framework.js';
-import { cleanup, ctxFor, FIXTURES, tempDir } from '../property/mirror-helper.js';
-import { startUpstreamServer, type UpstreamServer } from '../support/upstream-server.js';
+import { ctxFor, FIXTURES } from '../property/mirror-helper.js';
+import { useUpstreamServer } from './upstream-harness.js';
 
-let server: UpstreamServer;
-const dirs: string[] = [];
-beforeAll(async () => {
-  server = await startUpstreamServer();
-});
-afterAll(async () => {
-  await server.close();
-  await cleanup(dirs);
-});
+const up = useUpstreamServer('pd-des-sync-');
 
 describe('sync listed-buildings conservation-areas', () => {
   it('downloads both platform CSVs into their own files', async () => {
-    server.setFile('/listed-buildings/dataset/listed-building.csv', join(FIXTURES, 'planning-data', 'listed-building.csv'));
-    server.setFile('/conservation-areas/dataset/conservation-area.csv', join(FIXTURES, 'planning-data', 'conservation-area.csv'));
-    const d = tempDir('pd-des-sync-');
-    dirs.push(d);
-    const o = { mirrorDir: join(d, 'mirror'), cacheDir: join(d, 'cache'), env: { PUBLICDATA_UPSTREAM_BASE: server.url }, backoffMs: 1, retries: 0 };
+    up.server.setFile('/listed-buildings/dataset/listed-building.csv', join(FIXTURES, 'planning-data', 'listed-building.csv'));
+    up.server.setFile('/conservation-areas/dataset/conservation-area.csv', join(FIXTURES, 'planning-data', 'conservation-area.csv'));
+    const o = up.syncOptions();
     const reports = await runSync(['listed-buildings', 'conservation-areas'], o);
     expect(reports.map((r) => [r.dataset, r.status, r.rows_loaded, r.as_of])).toEqual([
       ['listed-buildings', 'synced', 5, '2026-04-01'],

@@ -1,11 +1,11 @@
 /** `sync hpi` through the real framework against the local upstream server: discovery, load, swap, handler. */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { callLocal } from '../../src/backends/local.js';
 import { syncDataset } from '../../sync/framework.js';
-import { cleanup, ctxFor, FIXTURES, sqlOn, tempDir } from '../property/mirror-helper.js';
-import { startUpstreamServer, type UpstreamServer } from '../support/upstream-server.js';
+import { ctxFor, FIXTURES, sqlOn } from '../property/mirror-helper.js';
+import { useUpstreamServer } from './upstream-harness.js';
 
 const SAMPLE = join(FIXTURES, 'uk-hpi', 'UK-HPI-full-file-sample.csv');
 const LAST_MONTH = readFileSync(SAMPLE, 'utf8')
@@ -16,37 +16,25 @@ const LAST_MONTH = readFileSync(SAMPLE, 'utf8')
   .sort()
   .pop()!;
 const PAGE = '/hpi/government/statistical-data-sets/uk-house-price-index-data-downloads-september-2026';
-let server: UpstreamServer;
-const dirs: string[] = [];
-beforeAll(async () => {
-  server = await startUpstreamServer();
-});
-afterAll(async () => {
-  await server.close();
-  await cleanup(dirs);
-});
+const up = useUpstreamServer('pd-hpi-sync-');
 
-function opts() {
-  const d = tempDir('pd-hpi-sync-');
-  dirs.push(d);
-  return { mirrorDir: join(d, 'mirror'), cacheDir: join(d, 'cache'), env: { PUBLICDATA_UPSTREAM_BASE: server.url }, backoffMs: 1, retries: 0, now: () => new Date('2026-11-21T10:00:00Z') };
-}
+const opts = () => up.syncOptions('2026-11-21T10:00:00Z');
 
 describe('sync hpi', () => {
   it('finds the newest full file on the latest monthly download page and loads it', async () => {
     // november and october 2026 pages do not exist yet (404); september's lists two files
-    server.set(
+    up.server.set(
       PAGE,
-      `<html><body><a href="${server.url}/hpi/files/UK-HPI-full-file-2026-08.csv?utm_source=x">August</a>
+      `<html><body><a href="${up.server.url}/hpi/files/UK-HPI-full-file-2026-08.csv?utm_source=x">August</a>
        <a href="/hpi/files/UK-HPI-full-file-2026-09.csv?utm_medium=GOV.UK&amp;utm_source=datadownload">Full file</a></body></html>`,
       { contentType: 'text/html' },
     );
-    server.setFile('/hpi/files/UK-HPI-full-file-2026-09.csv', SAMPLE);
+    up.server.setFile('/hpi/files/UK-HPI-full-file-2026-09.csv', SAMPLE);
     const o = opts();
     const r = await syncDataset('hpi', o);
     expect(r).toMatchObject({ dataset: 'hpi', status: 'synced', mode: 'full', rows_loaded: 300, rows_rejected: 0, rows_total: 300, as_of: LAST_MONTH });
     expect(r.files[0]).toMatchObject({ name: 'UK-HPI-full-file-2026-09.csv' });
-    const paths = server.requests.map((q) => q.path);
+    const paths = up.server.requests.map((q) => q.path);
     expect(paths).toContain('/hpi/government/statistical-data-sets/uk-house-price-index-data-downloads-november-2026');
     expect(paths).toContain('/hpi/files/UK-HPI-full-file-2026-09.csv');
     expect(paths).not.toContain('/hpi/files/UK-HPI-full-file-2026-08.csv');
@@ -57,7 +45,7 @@ describe('sync hpi', () => {
     expect(env.data.map((x: any) => x.date)).toEqual(['2004-12-01']);
 
     // a broken re-publication is refused and the old data stays
-    server.set('/hpi/files/UK-HPI-full-file-2026-09.csv', 'Date,Region\n01/01/2020,x\n');
+    up.server.set('/hpi/files/UK-HPI-full-file-2026-09.csv', 'Date,Region\n01/01/2020,x\n');
     await expect(syncDataset('hpi', o)).rejects.toThrow(/header/);
     const n = await sqlOn(join(o.mirrorDir, 'hpi.duckdb'), 'SELECT count(*)::INTEGER AS n FROM hpi');
     expect(n[0]!.n).toBe(300);
@@ -70,7 +58,7 @@ describe('sync hpi', () => {
   });
 
   it('fails clearly when no download page lists a full file', async () => {
-    server.remove(PAGE);
+    up.server.remove(PAGE);
     const o = opts();
     await expect(syncDataset('hpi', o)).rejects.toThrow(/--from/);
   });
