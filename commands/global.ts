@@ -23,7 +23,7 @@ export function addGlobalOptions(program: Command): void {
     .option('-q, --quiet', 'no spinner or progress on stderr')
     .option('-v, --verbose', 'log each API request (method, path, status, timing, credits, rate limit) to stderr; the key is redacted')
     .option('--max-credits <n>', 'refuse to start, or stop before, a job that would spend more than N credits (GET 1, POST 10)', positiveInt('--max-credits'))
-    .option('--max-wait <seconds>', 'longest wait for a rate limit (Retry-After) before giving up (default 120)', positiveInt('--max-wait'));
+    .option('--max-wait <seconds>', 'longest total wait of one API call for rate limits (Retry-After) and retry back-off before giving up (default 120)', positiveInt('--max-wait'));
 }
 
 export function globalOptions(cmd: Command, ctx: Context): GlobalOptions {

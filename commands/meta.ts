@@ -138,10 +138,12 @@ export function registerMeta(program: Command, ctx: Context): void {
     .action(async (_o: unknown, self: Command) => {
       const g = globalOptions(self, ctx);
       const key = await readSecret(ctx);
-      const { saveApiKey, maskKey, keyKind } = await import('../src/config.js');
+      const { saveApiKey, maskKey, keyKind, keyProblem } = await import('../src/config.js');
       try {
-        if (!key || /\s/.test(key)) throw new ApiError(400, 'usage_error', 'No key read (expected one line, no spaces).');
-        const file = await saveApiKey(key, ctx.env);
+        // The same check saveApiKey applies; its message never contains the key.
+        const problem = keyProblem(key);
+        if (problem) throw new ApiError(400, 'usage_error', `No key saved: ${problem}.`);
+        const file = saveApiKey(key, ctx.env);
         ctx.io.stderr.write(`Saved ${keyKind(key)} key ${maskKey(key)} to ${file}\n`);
         setExit(self, 0);
       } catch (e) {
@@ -155,18 +157,24 @@ export function registerMeta(program: Command, ctx: Context): void {
     .option('--offline', 'do not call the API (no credit spent)')
     .action(async (o: { offline?: boolean }, self: Command) => {
       const g = globalOptions(self, ctx);
-      const { resolveApiKey, maskKey, keyKind } = await import('../src/config.js');
-      const key = await resolveApiKey(ctx.env);
-      if (!key) {
+      const { resolveApiKeySource, maskKey, keyKind, configFileMode } = await import('../src/config.js');
+      const found = resolveApiKeySource(ctx.env);
+      if (!found) {
         const { missingKey } = await import('../src/backends/select.js');
         return setExit(self, await printError(ctx, missingKey(), g));
       }
-      const from = ctx.env.PUBLICDATA_API_KEY ? 'PUBLICDATA_API_KEY' : 'saved config';
-      const status: Record<string, unknown> = { key: maskKey(key), kind: keyKind(key), from };
+      const { key } = found;
+      const status: Record<string, unknown> = { key: maskKey(key), kind: keyKind(key), from: found.source === 'env' ? 'PUBLICDATA_API_KEY' : found.path };
+      if (found.source === 'config') {
+        const mode = configFileMode(ctx.env);
+        if (mode !== undefined && mode !== 0o600) {
+          ctx.io.stderr.write(`warning: ${found.path} has mode ${mode.toString(8)}; it holds your key: chmod 600 it (auth login writes it 0600)\n`);
+        }
+      }
       let code = 0;
       if (!o.offline) {
         const { liveBackend } = await import('../src/backends/select.js');
-        const backend = await liveBackend(ctx, key, { source: 'live', verbose: g.verbose });
+        const backend = await liveBackend(ctx, key, { verbose: g.verbose, ...(g.maxWait !== undefined ? { maxWait: g.maxWait } : {}) });
         const r = await backend.call({ method: 'GET', path: '/v1/calendar/regions', query: {} });
         await (backend as { close?: () => Promise<void> }).close?.();
         code = resultExit(r);
@@ -183,7 +191,7 @@ export function registerMeta(program: Command, ctx: Context): void {
     .description(helpWithExamples('Remove the saved key.', ['publicdata auth logout', 'publicdata auth logout && publicdata auth status --offline']))
     .action(async (_o: unknown, self: Command) => {
       const { removeApiKey } = await import('../src/config.js');
-      const removed = await removeApiKey(ctx.env);
+      const removed = removeApiKey(ctx.env);
       ctx.io.stderr.write(removed ? 'Removed the saved key.\n' : 'No saved key.\n');
       setExit(self, 0);
     });

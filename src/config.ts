@@ -8,9 +8,10 @@
  */
 import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import envPaths from 'env-paths';
+import { configDir, type Env } from './mirror/paths.js';
 
-export type Env = Record<string, string | undefined>;
+export { configDir };
+export type { Env };
 export type KeyKind = 'test' | 'live' | 'unknown';
 export type KeySource = 'env' | 'config';
 
@@ -23,12 +24,6 @@ export class KeyFormatError extends Error {
     super(message);
     this.name = 'KeyFormatError';
   }
-}
-
-/** The directory holding config.json. */
-export function configDir(env: Env = process.env): string {
-  const override = env.PUBLICDATA_CONFIG_DIR?.trim();
-  return override ? override : envPaths('publicdata', { suffix: '' }).config;
 }
 
 export function configPath(env: Env = process.env): string {

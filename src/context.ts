@@ -3,6 +3,7 @@
  * factory for the live backend. Nothing here imports DuckDB, undici or ora: those load when used.
  */
 import type { Backend } from './backends/types.js';
+import type { LiveOptions } from './backends/live.js';
 
 export interface Out {
   write(chunk: string): boolean | void;
@@ -19,14 +20,8 @@ export interface IO {
   columns: number;
 }
 
-export interface LiveFactoryOptions {
-  apiKey: string;
-  /** Absent: the live client's default (env PUBLICDATA_BASE_URL, else the published API). */
-  baseUrl?: string;
-  maxWait?: number;
-  maxCredits?: number;
-  log?: (line: string) => void;
-}
+/** What the CLI passes to build a live backend (a subset of the client's own options). */
+export type LiveFactoryOptions = Pick<LiveOptions, 'apiKey' | 'baseUrl' | 'maxWait' | 'maxCredits' | 'log'>;
 
 export interface Context {
   io: IO;

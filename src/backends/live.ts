@@ -21,7 +21,7 @@
  */
 import type { Dispatcher } from 'undici';
 import { redact, keyKind, keyProblem, maskKey } from '../config.js';
-import { errorEnvelope } from '../contract/errors.js';
+import { ApiError, errorEnvelope } from '../contract/errors.js';
 import { matchRoute } from '../contract/routes/index.js';
 import type { CallResult, Envelope, ErrorEnvelope, RouteCall } from '../contract/types.js';
 import { isErrorEnvelope } from '../contract/types.js';
@@ -227,6 +227,17 @@ type Attempt =
 export function createLiveBackend(opts: LiveOptions): LiveBackend {
   const env = opts.env ?? process.env;
   const baseUrl = (opts.baseUrl || env.PUBLICDATA_BASE_URL || DEFAULT_BASE_URL).replace(/\/+$/, '');
+  // A malformed base URL is a usage error now, not a network error retried for seconds later.
+  let parsedBase: URL | undefined;
+  try {
+    parsedBase = new URL(baseUrl);
+  } catch {
+    parsedBase = undefined;
+  }
+  if (!parsedBase || (parsedBase.protocol !== 'https:' && parsedBase.protocol !== 'http:')) {
+    throw new ApiError(400, 'usage_error', `PUBLICDATA_BASE_URL must be an http(s) URL such as ${DEFAULT_BASE_URL}; got '${baseUrl}'.`);
+  }
+  const baseHost = parsedBase.host;
   const apiKey = opts.apiKey;
   const maxWaitMs = Math.max(0, (opts.maxWait ?? DEFAULT_MAX_WAIT_S) * 1000);
   const maxRetries = Math.min(10, Math.max(0, Math.floor(opts.maxRetries ?? DEFAULT_MAX_RETRIES)));
@@ -249,7 +260,6 @@ export function createLiveBackend(opts: LiveOptions): LiveBackend {
     );
   }
   const keyIssue = keyProblem(apiKey);
-  for (const w of warnings) log?.(`! ${w}`);
 
   const stats: LiveStats = {
     clockOffsetMs: 0,
@@ -611,7 +621,7 @@ export function createLiveBackend(opts: LiveOptions): LiveBackend {
         if (a.kind === 'network') {
           const env = errorEnvelope(
             'network_error',
-            `Could not reach ${new URL(baseUrl).host} (${a.code}${a.message && a.message !== a.code ? `: ${a.message}` : ''}) after ${attempts} attempt(s).`,
+            `Could not reach ${baseHost} (${a.code}${a.message && a.message !== a.code ? `: ${a.message}` : ''}) after ${attempts} attempt(s).`,
           );
           return synthesised(503, env, attempts);
         }

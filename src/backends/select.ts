@@ -45,7 +45,7 @@ export async function apiKeyFor(ctx: Context): Promise<string | undefined> {
   return resolveApiKey(ctx.env);
 }
 
-export async function liveBackend(ctx: Context, key: string, opts: BackendOptions): Promise<Backend> {
+export async function liveBackend(ctx: Context, key: string, opts: Omit<BackendOptions, 'source'>): Promise<Backend> {
   const log = opts.verbose ? (line: string) => void ctx.io.stderr.write(`${line}\n`) : undefined;
   const factoryOpts = {
     apiKey: key,

@@ -1,5 +1,8 @@
 /**
- * Where the mirror lives. No DuckDB here: this module is cheap to import (used by `--source auto`).
+ * Where the mirror, the download cache and the saved config live. No DuckDB here: this module is cheap
+ * to import (used by `--source auto`).
+ *
+ *   config dir env PUBLICDATA_CONFIG_DIR, else env-paths('publicdata', {suffix: ''}).config
  *
  *   data dir   env PUBLICDATA_DATA_DIR, else env-paths('publicdata', {suffix: ''}).data
  *   mirror dir <data dir>/mirror            one DuckDB file per dataset (e.g. price_paid.duckdb)
@@ -13,13 +16,18 @@ import { datasetInfo } from './catalog.js';
 
 export type Env = Record<string, string | undefined>;
 
-let defaults: { data: string; cache: string } | undefined;
-function osPaths(): { data: string; cache: string } {
+let defaults: { data: string; cache: string; config: string } | undefined;
+function osPaths(): { data: string; cache: string; config: string } {
   if (!defaults) {
     const p = envPaths('publicdata', { suffix: '' });
-    defaults = { data: p.data, cache: p.cache };
+    defaults = { data: p.data, cache: p.cache, config: p.config };
   }
   return defaults;
+}
+
+/** Where `publicdata auth login` keeps config.json: env PUBLICDATA_CONFIG_DIR, else the XDG config dir. */
+export function configDir(env: Env = process.env): string {
+  return env.PUBLICDATA_CONFIG_DIR?.trim() || osPaths().config;
 }
 
 export function dataDir(env: Env = process.env): string {
