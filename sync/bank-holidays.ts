@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { normaliseGovUk, REGION_SLUGS } from '../src/domains/calendar/holidays.js';
-import { catalogFields, fromOption } from './common.js';
+import { catalogFields } from './common.js';
 import type { DatasetModule, DiscoverContext, LoadContext, LoadResult, UpstreamFile } from './types.js';
 
 export const BANK_HOLIDAYS_DDL = `CREATE TABLE bank_holidays (
@@ -24,8 +24,6 @@ const bankHolidays: DatasetModule = {
   rejectThreshold: 0,
 
   async discover(ctx: DiscoverContext): Promise<UpstreamFile[]> {
-    // `--from` (URL or local path), else `<base>/bank-holidays.json`.
-    if (ctx.options.from) return [fromOption(ctx.options.from, 'bank-holidays.json')];
     return [{ url: `${ctx.baseUrl.replace(/\/+$/, '')}/bank-holidays.json`, name: 'bank-holidays.json', kind: 'full' }];
   },
 

@@ -21,7 +21,7 @@ export function catalogFields(
   };
 }
 
-/** `--from FILE_OR_URL` as the one upstream file, named after its last path segment. */
+/** `--from FILE_OR_URL` as the one upstream file, named after its last path segment (used by the framework). */
 export function fromOption(from: string, fallbackName: string): UpstreamFile {
   return { url: from, name: basename(from.split('?')[0]!) || fallbackName, kind: 'full' };
 }

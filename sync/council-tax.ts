@@ -14,7 +14,7 @@
 import { readFileSync } from 'node:fs';
 import { unzipSync } from 'fflate';
 import { SaxesParser } from 'saxes';
-import { catalogFields, discoverFromPages, fromOption } from './common.js';
+import { catalogFields, discoverFromPages } from './common.js';
 import type { DatasetModule, DiscoverContext, LoadContext, LoadResult, UpstreamFile } from './types.js';
 
 
@@ -337,7 +337,6 @@ const councilTax: DatasetModule = {
   rejectThreshold: 0.01,
 
   async discover(ctx: DiscoverContext): Promise<UpstreamFile[]> {
-    if (ctx.options.from) return [fromOption(ctx.options.from, 'council-tax.ods')];
     // The year's tables are published in March; from April the current financial year's page exists.
     const now = ctx.now();
     const fyStart = now.getUTCMonth() >= 3 ? now.getUTCFullYear() : now.getUTCFullYear() - 1;

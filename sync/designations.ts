@@ -14,7 +14,7 @@
  * Rows whose `entity` is not an integer are rejected.
  */
 import { basename } from 'node:path';
-import { catalogFields, csvHeader, fromOption } from './common.js';
+import { catalogFields, csvHeader } from './common.js';
 import type { DatasetModule, DatasetName, DiscoverContext, LoadContext, LoadResult, UpstreamFile } from './types.js';
 
 export type DesignationKind = 'listed-buildings' | 'conservation-areas';
@@ -63,7 +63,6 @@ function designationModule(kind: DesignationKind): DatasetModule {
     rejectThreshold: 0.01,
 
     async discover(ctx: DiscoverContext): Promise<UpstreamFile[]> {
-      if (ctx.options.from) return [fromOption(ctx.options.from, `${platform}.csv`)];
       return [{ url: `${ctx.baseUrl.replace(/\/+$/, '')}/dataset/${platform}.csv`, name: `${platform}.csv`, kind: 'full' }];
     },
 

@@ -10,13 +10,14 @@
 import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { copyFile, rename } from 'node:fs/promises';
 import { totalmem } from 'node:os';
-import { basename, isAbsolute, join, resolve } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { DATASETS, datasetInfo, type DatasetInfo } from '../src/mirror/catalog.js';
 import { jsonConverter, loadDuckDB, query, type Param, type Row } from '../src/mirror/db.js';
 import { cacheDir as defaultCacheDir, datasetPath, mirrorDir as defaultMirrorDir, type Env } from '../src/mirror/paths.js';
 import { REJECTS_DDL, SYNC_LOG_DDL } from '../src/mirror/schema.js';
+import { fromOption } from './common.js';
 import { download, fetchText, sha256File } from './download.js';
 import { isSyncDataset, loadModule, SYNC_DATASETS } from './registry.js';
 import type {
@@ -236,8 +237,8 @@ export async function syncDataset(name: string, opts: RunSyncOptions = {}): Prom
     emit({ type: 'phase', dataset: name, phase: 'discover' });
     let files: UpstreamFile[];
     if (opts.from) {
-      const nm = basename(opts.from.split('?')[0]!);
-      files = [{ url: opts.from, name: nm, kind: 'full', ...(mod.classifyFrom?.(nm) ?? {}) }];
+      const f = fromOption(opts.from, name);
+      files = [{ ...f, ...(mod.classifyFrom?.(f.name) ?? {}) }];
     } else {
       files = await mod.discover({
         baseUrl: resolveBaseUrl(mod, env),

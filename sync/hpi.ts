@@ -14,7 +14,7 @@
  * A row whose date or area code does not parse, or whose non-blank number does not parse, is rejected.
  */
 import { basename } from 'node:path';
-import { catalogFields, csvHeader, discoverFromPages, fromOption } from './common.js';
+import { catalogFields, csvHeader, discoverFromPages } from './common.js';
 import type { DatasetModule, DiscoverContext, LoadContext, LoadResult, UpstreamFile } from './types.js';
 
 
@@ -124,7 +124,6 @@ const hpi: DatasetModule = {
   rejectThreshold: 0.01,
 
   async discover(ctx: DiscoverContext): Promise<UpstreamFile[]> {
-    if (ctx.options.from) return [fromOption(ctx.options.from, 'UK-HPI-full-file.csv')];
     const now = ctx.now();
     const pages: string[] = [];
     for (let back = 0; back < 12; back++) {

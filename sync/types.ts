@@ -111,6 +111,7 @@ export interface DatasetModule {
   file: string;
   /** Max share of rejected rows before the sync fails and keeps the old data (default 0.01). */
   rejectThreshold?: number;
+  /** Find the upstream file(s). Not called with `--from`: the framework then uses that file (see classifyFrom). */
   discover(ctx: DiscoverContext): Promise<UpstreamFile[]>;
   load(ctx: LoadContext): Promise<LoadResult>;
   /** Sanity checks on the new file before the swap; throw to abort. */
