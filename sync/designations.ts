@@ -14,6 +14,7 @@
  * Rows whose `entity` is not an integer are rejected.
  */
 import { basename } from 'node:path';
+import { queryOne } from '../src/mirror/db.js';
 import { catalogFields, csvHeader } from './common.js';
 import type { DatasetModule, DatasetName, DiscoverContext, LoadContext, LoadResult, UpstreamFile } from './types.js';
 
@@ -114,17 +115,13 @@ function designationModule(kind: DesignationKind): DatasetModule {
          ORDER BY lower(name), entity_id`,
         [ENTITY_URL],
       );
-      const c = (
-        await conn.runAndReadAll(
-          `SELECT (SELECT count(*) FROM designations)::BIGINT AS good,
-                  (SELECT count(*) FROM typed WHERE entity_id IS NULL)::BIGINT AS bad,
-                  (SELECT max(entry_date)::VARCHAR FROM designations) AS as_of`,
-        )
-      ).getRowObjectsJS()[0] as { good: bigint; bad: bigint; as_of: string | null };
-      const rejects = (
-        await conn.runAndReadAll(`SELECT count(*)::INTEGER AS n FROM duckdb_tables() WHERE table_name = 'rejects' AND NOT temporary`)
-      ).getRowObjectsJS()[0] as { n: number };
-      if (rejects.n > 0 && Number(c.bad) > 0) {
+      const c = (await queryOne<{ good: number; bad: number; as_of: string | null }>(
+        conn,
+        `SELECT (SELECT count(*) FROM designations) AS good,
+                (SELECT count(*) FROM typed WHERE entity_id IS NULL) AS bad,
+                (SELECT max(entry_date) FROM designations)::VARCHAR AS as_of`,
+      ))!;
+      if (c.bad > 0) {
         await conn.run(
           `INSERT INTO rejects SELECT ?, line, left(concat_ws(',', entity_raw, name, reference), 1000), 'entity is not an integer'
            FROM typed WHERE entity_id IS NULL ORDER BY line LIMIT 1000`,
@@ -132,14 +129,13 @@ function designationModule(kind: DesignationKind): DatasetModule {
         );
       }
       await conn.run('DROP TABLE typed');
-      ctx.progress(Number(c.good));
-      return { rows: Number(c.good), rejected: Number(c.bad), mode: 'full', ...(c.as_of ? { asOf: c.as_of } : {}) };
+      ctx.progress(c.good);
+      return { rows: c.good, rejected: c.bad, mode: 'full', ...(c.as_of ? { asOf: c.as_of } : {}) };
     },
 
-    async verify(conn, result): Promise<void> {
-      const r = (await conn.runAndReadAll('SELECT count(*)::BIGINT AS n FROM designations')).getRowObjectsJS()[0] as { n: bigint };
-      if (Number(r.n) !== result.rows) throw new Error(`${kind}: ${r.n} rows in the table, ${result.rows} loaded`);
-      if (Number(r.n) === 0) throw new Error(`${kind}: the file held no entities; refusing to replace the data`);
+    async verify(conn): Promise<void> {
+      const r = await queryOne<{ n: number }>(conn, 'SELECT count(*) AS n FROM designations');
+      if (!r?.n) throw new Error(`${kind}: the file held no entities; refusing to replace the data`);
     },
   };
 }

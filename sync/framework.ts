@@ -374,7 +374,7 @@ export async function syncDataset(name: string, opts: RunSyncOptions = {}): Prom
     }
     await opts.hooks?.at?.('loaded', name);
 
-    // 4. verify: reject threshold, then the module's own checks
+    // 4. verify: reject threshold, rows in the table(s) == rows loaded (full loads), then the module's own checks
     emit({ type: 'phase', dataset: name, phase: 'verify' });
     const threshold = mod.rejectThreshold ?? 0.01;
     const seen = result.rows + result.rejected;
@@ -384,12 +384,13 @@ export async function syncDataset(name: string, opts: RunSyncOptions = {}): Prom
         name,
       );
     }
+    const rowsTotal = await countMainRows(conn, mod);
     try {
+      if (result.mode === 'full' && rowsTotal !== result.rows) throw new Error(`${rowsTotal} rows in the table, ${result.rows} loaded`);
       await mod.verify(conn, result);
     } catch (e) {
       throw new SyncError(`${name}: verification failed: ${(e as Error).message}; kept the previous data`, name);
     }
-    const rowsTotal = await countMainRows(conn, mod);
 
     // sync_log: history of the previous file (full loads start from an empty file), then this sync
     if (!incremental && prev?.history.length) await insertRows(conn, 'sync_log', prev.history);

@@ -14,6 +14,7 @@
  * A row whose date or area code does not parse, or whose non-blank number does not parse, is rejected.
  */
 import { basename } from 'node:path';
+import { queryOne } from '../src/mirror/db.js';
 import { catalogFields, csvHeader, discoverFromPages } from './common.js';
 import type { DatasetModule, DiscoverContext, LoadContext, LoadResult, UpstreamFile } from './types.js';
 
@@ -158,14 +159,12 @@ const hpi: DatasetModule = {
     await conn.run(
       `INSERT INTO hpi SELECT ${HPI_CSV_COLUMNS.map(([, col]) => col).join(', ')} FROM hpi_typed WHERE ok ORDER BY region_code, date`,
     );
-    const counts = (
-      await conn.runAndReadAll(
-        `SELECT count(*) FILTER (WHERE ok)::BIGINT AS good, count(*) FILTER (WHERE NOT ok)::BIGINT AS bad,
-                strftime(max(date) FILTER (WHERE ok), '%Y-%m-%d') AS as_of FROM hpi_typed`,
-      )
-    ).getRowObjectsJS()[0] as { good: bigint; bad: bigint; as_of: string | null };
-    const rejects = await tableExists(conn, 'rejects');
-    if (rejects && Number(counts.bad) > 0) {
+    const counts = (await queryOne<{ good: number; bad: number; as_of: string | null }>(
+      conn,
+      `SELECT count(*) FILTER (WHERE ok) AS good, count(*) FILTER (WHERE NOT ok) AS bad,
+              strftime(max(date) FILTER (WHERE ok), '%Y-%m-%d') AS as_of FROM hpi_typed`,
+    ))!;
+    if (counts.bad > 0) {
       await conn.run(
         `INSERT INTO rejects SELECT ?, r.line, concat_ws(',', ${HPI_CSV_COLUMNS.map(([csv]) => `coalesce(r.${q(csv)}, '')`).join(', ')}), 'unparseable date, area code or number'
          FROM hpi_raw r JOIN hpi_typed t USING (line) WHERE NOT t.ok ORDER BY r.line LIMIT 1000`,
@@ -174,20 +173,17 @@ const hpi: DatasetModule = {
     }
     await conn.run('DROP TABLE hpi_typed');
     await conn.run('DROP TABLE hpi_raw');
-    ctx.progress(Number(counts.good));
-    return { rows: Number(counts.good), rejected: Number(counts.bad), mode: 'full', ...(counts.as_of ? { asOf: counts.as_of } : {}) };
+    ctx.progress(counts.good);
+    return { rows: counts.good, rejected: counts.bad, mode: 'full', ...(counts.as_of ? { asOf: counts.as_of } : {}) };
   },
 
-  async verify(conn, result): Promise<void> {
-    const r = (
-      await conn.runAndReadAll(
-        `SELECT count(*)::BIGINT AS n, count(DISTINCT region_code)::BIGINT AS regions,
-                count(*) FILTER (WHERE average_price IS NULL)::BIGINT AS no_price FROM hpi`,
-      )
-    ).getRowObjectsJS()[0] as { n: bigint; regions: bigint; no_price: bigint };
-    if (Number(r.n) !== result.rows) throw new Error(`hpi: ${r.n} rows in the table, ${result.rows} loaded`);
-    if (Number(r.n) === 0) throw new Error('hpi: the file held no usable rows');
-    if (Number(r.no_price) > Number(r.n) / 2) throw new Error('hpi: most rows lack AveragePrice; refusing to replace the data');
+  async verify(conn): Promise<void> {
+    const r = (await queryOne<{ n: number; no_price: number }>(
+      conn,
+      'SELECT count(*) AS n, count(*) FILTER (WHERE average_price IS NULL) AS no_price FROM hpi',
+    ))!;
+    if (r.n === 0) throw new Error('hpi: the file held no usable rows');
+    if (r.no_price > r.n / 2) throw new Error('hpi: most rows lack AveragePrice; refusing to replace the data');
   },
 };
 
@@ -200,11 +196,6 @@ function rawOk(): string {
     return `(${c} IS NULL OR TRY_CAST(${c} AS DOUBLE) IS NOT NULL)`;
   });
   return `(${checks.join(' AND ')})`;
-}
-
-async function tableExists(conn: LoadContext['conn'], name: string): Promise<boolean> {
-  const r = await conn.runAndReadAll(`SELECT count(*)::INTEGER AS n FROM duckdb_tables() WHERE table_name = ? AND NOT temporary`, [name]);
-  return Number((r.getRowObjectsJS()[0] as { n: number }).n) > 0;
 }
 
 export default hpi;

@@ -16,6 +16,7 @@
  * by transaction id (delete every id in the file, insert the last A/C row per id).
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { queryOne, type Param } from '../src/mirror/db.js';
 import { catalogFields } from './common.js';
 import type { DatasetModule, DiscoverContext, LoadContext, LoadResult, UpstreamFile } from './types.js';
 
@@ -108,11 +109,9 @@ const OUT_COLUMNS = COLUMNS.filter((c) => c !== 'record_status').join(', ');
 
 /** Structural CSV errors (wrong column count, bad quoting) from DuckDB's reject tables, one row per line. */
 async function storeStructuralRejects(conn: DuckDBConnection): Promise<number> {
-  const exists = await conn.runAndReadAll(
-    "SELECT count(*) FROM duckdb_tables() WHERE table_name = 'reject_errors' AND temporary",
-  );
-  if (Number(exists.getRows()[0]![0]) === 0) return 0;
-  const n = await count(conn, 'SELECT count(*) FROM (SELECT DISTINCT scan_id, file_id, line FROM reject_errors)');
+  const exists = await count(conn, "SELECT count(*) AS n FROM duckdb_tables() WHERE table_name = 'reject_errors' AND temporary");
+  if (exists === 0) return 0;
+  const n = await count(conn, 'SELECT count(*) AS n FROM (SELECT DISTINCT scan_id, file_id, line FROM reject_errors)');
   await conn.run(`
     INSERT INTO rejects (file, line, raw, reason)
     SELECT s.file_path, e.line, any_value(e.csv_line), 'malformed CSV line: ' || arg_min(e.error_message, e.column_idx)
@@ -125,15 +124,13 @@ async function storeStructuralRejects(conn: DuckDBConnection): Promise<number> {
   return n;
 }
 
-async function count(conn: DuckDBConnection, sql: string, params: string[] = []): Promise<number> {
-  const r = await conn.runAndReadAll(sql, params);
-  return Number(r.getRows()[0]?.[0] ?? 0);
+/** `SELECT count(*) AS n ...` */
+async function count(conn: DuckDBConnection, sql: string, params: Param[] = []): Promise<number> {
+  return (await queryOne<{ n: number }>(conn, sql, params))?.n ?? 0;
 }
 
 async function asOf(conn: DuckDBConnection): Promise<string | undefined> {
-  const r = await conn.runAndReadAll('SELECT max(date)::VARCHAR FROM price_paid');
-  const v = r.getRows()[0]?.[0];
-  return v == null ? undefined : String(v);
+  return (await queryOne<{ d: string | null }>(conn, 'SELECT max(date) AS d FROM price_paid'))?.d ?? undefined;
 }
 
 /** Full load of one or more complete/yearly files into an empty file. */
@@ -156,7 +153,7 @@ async function loadFull(ctx: LoadContext): Promise<LoadResult> {
   );
   ctx.log?.(`read, typed and sorted in ${((Date.now() - t) / 1000).toFixed(1)} s`);
   const structural = await storeStructuralRejects(conn);
-  const typed = await count(conn, 'SELECT count(*) FROM price_paid WHERE _reject IS NOT NULL');
+  const typed = await count(conn, 'SELECT count(*) AS n FROM price_paid WHERE _reject IS NOT NULL');
   if (typed > 0) {
     await conn.run(
       `INSERT INTO rejects (file, line, raw, reason) SELECT _file, NULL, _raw, _reject FROM price_paid WHERE _reject IS NOT NULL LIMIT ${MAX_STORED_REJECTS}`,
@@ -169,7 +166,7 @@ async function loadFull(ctx: LoadContext): Promise<LoadResult> {
   t = Date.now();
   await conn.run(`CREATE TABLE ${ID_TABLE} AS SELECT id, postcode FROM price_paid ORDER BY id`);
   ctx.log?.(`id lookup table sorted in ${((Date.now() - t) / 1000).toFixed(1)} s`);
-  const rows = await count(conn, 'SELECT count(*) FROM price_paid');
+  const rows = await count(conn, 'SELECT count(*) AS n FROM price_paid');
   ctx.progress(rows);
   const a = await asOf(conn);
   return { rows, rejected: structural + typed, mode: 'full', ...(a ? { asOf: a } : {}) };
@@ -187,7 +184,7 @@ async function loadUpdate(ctx: LoadContext): Promise<LoadResult> {
     paths,
   );
   const structural = await storeStructuralRejects(conn);
-  const typed = await count(conn, 'SELECT count(*) FROM _pp_update WHERE _reject IS NOT NULL');
+  const typed = await count(conn, 'SELECT count(*) AS n FROM _pp_update WHERE _reject IS NOT NULL');
   await conn.run(
     `INSERT INTO rejects (file, line, raw, reason) SELECT _file, NULL, _rawkept, _reject FROM _pp_update WHERE _reject IS NOT NULL LIMIT ${MAX_STORED_REJECTS}`,
   );
@@ -198,10 +195,10 @@ async function loadUpdate(ctx: LoadContext): Promise<LoadResult> {
        SELECT *, row_number() OVER (PARTITION BY id ORDER BY rowid DESC) AS rn FROM _pp_update WHERE _reject IS NULL
      ) WHERE rn = 1`,
   );
-  const adds = await count(conn, `SELECT count(*) FROM _pp_apply WHERE record_status = 'A'`);
-  const changes = await count(conn, `SELECT count(*) FROM _pp_apply WHERE record_status = 'C'`);
-  const deletes = await count(conn, `SELECT count(*) FROM _pp_apply WHERE record_status = 'D'`);
-  const existing = await count(conn, `SELECT count(*) FROM price_paid WHERE id IN (SELECT id FROM _pp_apply)`);
+  const adds = await count(conn, `SELECT count(*) AS n FROM _pp_apply WHERE record_status = 'A'`);
+  const changes = await count(conn, `SELECT count(*) AS n FROM _pp_apply WHERE record_status = 'C'`);
+  const deletes = await count(conn, `SELECT count(*) AS n FROM _pp_apply WHERE record_status = 'D'`);
+  const existing = await count(conn, `SELECT count(*) AS n FROM price_paid WHERE id IN (SELECT id FROM _pp_apply)`);
   await conn.run('BEGIN TRANSACTION');
   await conn.run('DELETE FROM price_paid WHERE id IN (SELECT id FROM _pp_apply)');
   await conn.run(
@@ -293,22 +290,20 @@ const pricePaid: DatasetModule & { classifyFrom(name: string): Pick<UpstreamFile
     return loadFull(ctx);
   },
 
-  async verify(conn: DuckDBConnection, result: LoadResult): Promise<void> {
-    const total = await count(conn, 'SELECT count(*) FROM price_paid');
+  async verify(conn: DuckDBConnection): Promise<void> {
+    const total = await count(conn, 'SELECT count(*) AS n FROM price_paid');
     if (total === 0) throw new Error('price_paid is empty');
-    if (result.mode === 'full' && total !== result.rows) throw new Error(`${total} rows in price_paid, ${result.rows} loaded`);
-    const ids = await count(conn, `SELECT count(*) FROM ${ID_TABLE}`);
+    const ids = await count(conn, `SELECT count(*) AS n FROM ${ID_TABLE}`);
     if (ids !== total) throw new Error(`${ids} rows in ${ID_TABLE}, ${total} in price_paid`);
     // A sample query the handlers rely on: a postcode lookup finds its own row again.
-    const sample = await conn.runAndReadAll('SELECT postcode, id::VARCHAR FROM price_paid WHERE postcode IS NOT NULL LIMIT 1');
-    const row = sample.getRows()[0];
+    const row = await queryOne<{ postcode: string; id: string }>(conn, 'SELECT postcode, id::VARCHAR AS id FROM price_paid WHERE postcode IS NOT NULL LIMIT 1');
     if (row) {
-      const n = await count(conn, 'SELECT count(*) FROM price_paid WHERE postcode = ? AND id = CAST(? AS UUID)', [String(row[0]), String(row[1])]);
+      const n = await count(conn, 'SELECT count(*) AS n FROM price_paid WHERE postcode = ? AND id = CAST(? AS UUID)', [row.postcode, row.id]);
       if (n < 1) throw new Error('sample postcode lookup found nothing');
     }
     const bad = await count(
       conn,
-      `SELECT count(*) FROM price_paid WHERE property_type NOT IN ('D','S','T','F','O') OR ppd_category NOT IN ('A','B')`,
+      `SELECT count(*) AS n FROM price_paid WHERE property_type NOT IN ('D','S','T','F','O') OR ppd_category NOT IN ('A','B')`,
     );
     if (bad > 0) throw new Error(`${bad} rows with out-of-range codes`);
   },

@@ -85,7 +85,7 @@ export interface LoadContext {
 
 export interface LoadResult {
   rows: number;
-  /** Rows that did not parse; the framework stores them in the `rejects` table. */
+  /** Rows that did not parse. The module itself stores them in `rejects` (created by the framework before load). */
   rejected: number;
   /** 'full' or 'incremental': `sync` says which it did. */
   mode: 'full' | 'incremental';
@@ -114,7 +114,10 @@ export interface DatasetModule {
   /** Find the upstream file(s). Not called with `--from`: the framework then uses that file (see classifyFrom). */
   discover(ctx: DiscoverContext): Promise<UpstreamFile[]>;
   load(ctx: LoadContext): Promise<LoadResult>;
-  /** Sanity checks on the new file before the swap; throw to abort. */
+  /**
+   * The module's own sanity checks on the new file before the swap; throw to abort. The framework has
+   * already checked the reject threshold and, for full loads, that the main table(s) hold `result.rows` rows.
+   */
   verify(conn: DuckDBConnection, result: LoadResult): Promise<void>;
   /**
    * Optional: classify a `--from` file by its name (price-paid: `pp-monthly-update*.csv` → 'update').

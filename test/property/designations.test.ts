@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callLocal } from '../../src/backends/local.js';
 import type { SuccessEnvelope } from '../../src/contract/types.js';
+import { REJECTS_DDL } from '../../src/mirror/schema.js';
 import { conservationAreas, listedBuildings, modules } from '../../sync/designations.js';
 import { buildDataset, cleanup, ctxFor, FIXTURES, readCsv, sqlOn, tempDir } from './mirror-helper.js';
 
@@ -126,6 +127,7 @@ describe('sync/designations load', () => {
     const { DuckDBInstance } = await import('@duckdb/node-api');
     const inst = await DuckDBInstance.create(join(d, 'x.duckdb'));
     const conn = await inst.connect();
+    await conn.run(REJECTS_DDL); // the framework creates it before a load
     const res = await listedBuildings.load({
       conn,
       files: [{ url: file, name: 'listed-building.csv', path: file }],
@@ -139,6 +141,8 @@ describe('sync/designations load', () => {
     expect(rows.map((r) => r.id)).toEqual([31573638, 31573653, 31814080, 31814084]);
     expect(rows[0]!.name).toBe('NEWER WALL TO WEST OF THE GREAT HALL AT LAMBETH');
     expect(rows[1]!.latitude).toBe(null);
+    const rej = await sqlOn(join(d, 'x.duckdb'), 'SELECT line::INTEGER AS line, reason FROM rejects');
+    expect(rej).toEqual([{ line: 2, reason: 'entity is not an integer' }]);
   });
 
   it('refuses a CSV without the platform columns', async () => {
