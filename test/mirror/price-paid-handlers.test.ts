@@ -141,6 +141,9 @@ describe('price-paid search', () => {
     expect(r.data.transactions).toEqual(want.map(expectedItem));
     const none = await get('/v1/property/price-paid/search', {});
     expect(none.status).toBe(400);
+    // a blank filter passes the route's requireOneOf but is no filter: still a 400, not a scan of every sale
+    expect((await get('/v1/property/price-paid/search', { postcode: '  ' })).status).toBe(400);
+    expect((await get('/v1/property/price-paid/statistics', { town: ' ' })).status).toBe(400);
     const empty = (await get('/v1/property/price-paid/search', { postcode: 'ZZ99 9ZZ' })).envelope as any;
     expect(empty.data).toEqual({ transactions: [], pagination: { page: 1, per_page: 25, total: 0 } });
   });
@@ -174,6 +177,7 @@ describe('price-paid address', () => {
     expect(rev.status).toBe(400);
     const missing = await get('/v1/property/price-paid/address', {});
     expect(missing.status).toBe(400);
+    expect((await get('/v1/property/price-paid/address', { street: '  ' })).status).toBe(400);
   });
 });
 

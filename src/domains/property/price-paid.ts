@@ -216,39 +216,40 @@ async function pagedList(ctx: HandlerContext, w: Where, page: number): Promise<S
   return { data: { transactions: rows.map(item), pagination: { page, per_page: PER_PAGE, total } }, meta };
 }
 
-function pageOf(q: Record<string, unknown>): number {
-  const p = Number(q.page ?? 1);
-  return Number.isInteger(p) && p >= 1 ? p : 1;
-}
-
-/** GET /v1/property/price-paid/search?postcode|town|district[&property_type][&page] */
-export const pricePaidSearch: Handler = async (req, ctx) => {
-  const q = req.query;
-  const w = new Where();
+/**
+ * The route layer (src/contract/validate.ts) requires one of postcode/town/district but lets a blank value
+ * ('  ') through; a blank filter must not mean "no filter" (a scan of every sale), so it counts as missing.
+ */
+function areaFilter(q: Record<string, unknown>): { postcode?: string; town?: string; district?: string } {
   const postcode = str(q.postcode);
   const town = str(q.town);
   const district = str(q.district);
   if (!postcode && !town && !district) {
     throw errors.invalidParameter("One of 'postcode', 'town', 'district' is required.");
   }
+  return { ...(postcode ? { postcode } : {}), ...(town ? { town } : {}), ...(district ? { district } : {}) };
+}
+
+/** GET /v1/property/price-paid/search?postcode|town|district[&property_type][&page] (validated by the route) */
+export const pricePaidSearch: Handler = async (req, ctx) => {
+  const q = req.query;
+  const w = new Where();
+  const { postcode, town, district } = areaFilter(q);
   if (postcode) {
     const c = postcodeCondition(postcode);
     w.add(c.sql, ...c.params);
   }
   if (town) w.add('town = ?', normText(town));
   if (district) w.add('district = ?', normText(district));
-  const type = str(q.property_type);
-  if (type) {
-    const code = TYPE_CODES[type as keyof typeof TYPE_CODES];
-    if (!code) throw errors.invalidParameter(`Invalid parameter 'property_type': '${type}'. Allowed: ${Object.keys(TYPE_CODES).join(', ')}.`);
-    w.add('property_type = ?', code);
-  }
-  return pagedList(ctx, w, pageOf(q));
+  // property_type is one of the route's enum values (TYPE_CODES' keys)
+  if (q.property_type !== undefined) w.add('property_type = ?', TYPE_CODES[q.property_type as keyof typeof TYPE_CODES]);
+  return pagedList(ctx, w, Number(q.page));
 };
 
 /** GET /v1/property/price-paid/address?street[&number][&postcode][&town][&from][&to][&page] */
 export const pricePaidAddress: Handler = async (req, ctx) => {
   const q = req.query;
+  // street is required by the route; a blank one ('  ') is missing too (see areaFilter)
   const street = str(q.street);
   if (!street) throw errors.invalidParameter("Missing required parameter 'street'.");
   const w = new Where().add('street = ?', normText(street));
@@ -262,7 +263,7 @@ export const pricePaidAddress: Handler = async (req, ctx) => {
   const town = str(q.town);
   if (town) w.add('town = ?', normText(town));
   dateRange(w, q);
-  return pagedList(ctx, w, pageOf(q));
+  return pagedList(ctx, w, Number(q.page));
 };
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -335,12 +336,7 @@ function stats(r: StatsRow | undefined): PriceStats {
 /** GET /v1/property/price-paid/statistics?postcode|town|district[&from][&to] */
 export const pricePaidStatistics: Handler = async (req, ctx) => {
   const q = req.query;
-  const postcode = str(q.postcode);
-  const town = str(q.town);
-  const district = str(q.district);
-  if (!postcode && !town && !district) {
-    throw errors.invalidParameter("One of 'postcode', 'town', 'district' is required.");
-  }
+  const { postcode, town, district } = areaFilter(q);
   const w = new Where();
   const area: Record<string, string> = {};
   if (postcode) {
@@ -366,12 +362,11 @@ export const pricePaidStatistics: Handler = async (req, ctx) => {
      GROUP BY GROUPING SETS ((property_type), ())`,
     w.params,
   );
-  const overall = rows.find((r) => r.property_type === null && r.n !== undefined && !TYPE_NAMES[String(r.property_type)]);
-  const byType: Record<string, PriceStats> = {};
+  const overall = rows.find((r) => r.property_type === null); // the () grouping set
+  const byType: Record<string, Omit<PriceStats, 'min_price' | 'max_price'>> = {};
   for (const [code, name] of Object.entries(TYPE_NAMES)) {
-    const s = stats(rows.find((r) => r.property_type === code));
-    const { min_price: _a, max_price: _b, ...rest } = s;
-    byType[name] = rest as PriceStats;
+    const { min_price: _a, max_price: _b, ...rest } = stats(rows.find((r) => r.property_type === code));
+    byType[name] = rest;
   }
   const from = str(q.from);
   const to = str(q.to);
