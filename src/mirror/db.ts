@@ -142,6 +142,41 @@ export async function queryOne<T extends Row = Row>(conn: DuckDBConnection, sql:
   return (await query<T>(conn, sql, params))[0];
 }
 
+/** The WHERE clause of a filtered list: conditions joined by AND, with their bound parameters. */
+export class Where {
+  readonly parts: string[] = [];
+  readonly params: Param[] = [];
+  add(sql: string, ...params: Param[]): this {
+    this.parts.push(sql);
+    this.params.push(...params);
+    return this;
+  }
+  get sql(): string {
+    return this.parts.length ? `WHERE ${this.parts.join(' AND ')}` : '';
+  }
+}
+
+/**
+ * One page of `SELECT <columns> FROM <from> <where> ORDER BY <orderBy>` and the total count of matches
+ * (`page` is one-based). A page past the end is not queried.
+ */
+export async function pagedQuery<T extends Row = Row>(
+  conn: DuckDBConnection,
+  o: { from: string; columns?: string; where: Where; orderBy: string; page: number; perPage: number },
+): Promise<{ rows: T[]; total: number }> {
+  const total = (await queryOne<{ n: number }>(conn, `SELECT count(*) AS n FROM ${o.from} ${o.where.sql}`, o.where.params))?.n ?? 0;
+  const offset = (o.page - 1) * o.perPage;
+  const rows =
+    total > offset
+      ? await query<T>(conn, `SELECT ${o.columns ?? '*'} FROM ${o.from} ${o.where.sql} ORDER BY ${o.orderBy} LIMIT ? OFFSET ?`, [
+          ...o.where.params,
+          o.perPage,
+          offset,
+        ])
+      : [];
+  return { rows, total };
+}
+
 export interface SyncLogEntry {
   dataset: string;
   source_url: string | null;

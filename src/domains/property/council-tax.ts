@@ -5,9 +5,9 @@
  * financial_year exact. Unknown values give an empty 200. Order: authority name (case-insensitive),
  * code, financial year (newest first), band A..H.
  */
-import { meta as baseMeta, pagination } from '../../contract/envelope.js';
+import { pagination } from '../../contract/envelope.js';
 import type { Handler } from '../../contract/types.js';
-import type { Param } from '../../mirror/db.js';
+import { openDataset, pagedQuery, provenanceMeta, Where } from '../../mirror/db.js';
 
 const DATASET = 'council-tax';
 
@@ -20,37 +20,23 @@ export interface CouncilTaxRecord {
 }
 
 export const councilTax: Handler = async (req, ctx) => {
-  const { openDataset, query, provenanceMeta } = await import('../../mirror/db.js');
   const conn = await openDataset(DATASET, ctx.mirrorDir);
-  const where: string[] = [];
-  const params: Param[] = [];
+  const where = new Where();
   const q = req.query;
-  if (typeof q.authority_code === 'string') {
-    where.push('authority_code = ?');
-    params.push(q.authority_code.trim());
-  }
-  if (typeof q.authority_name === 'string') {
-    where.push('strpos(lower(authority_name), lower(?)) > 0');
-    params.push(q.authority_name.trim());
-  }
-  if (typeof q.band === 'string') {
-    where.push('band = ?');
-    params.push(q.band.toUpperCase());
-  }
-  if (typeof q.financial_year === 'string') {
-    where.push('financial_year = ?');
-    params.push(q.financial_year.trim());
-  }
+  if (typeof q.authority_code === 'string') where.add('authority_code = ?', q.authority_code.trim());
+  if (typeof q.authority_name === 'string') where.add('strpos(lower(authority_name), lower(?)) > 0', q.authority_name.trim());
+  if (typeof q.band === 'string') where.add('band = ?', q.band.toUpperCase());
+  if (typeof q.financial_year === 'string') where.add('financial_year = ?', q.financial_year.trim());
   const page = Number(q.page ?? 1);
   const perPage = Number(q.per_page ?? 25);
-  const w = where.length ? `WHERE ${where.join(' AND ')}` : '';
-  const total = Number((await query(conn, `SELECT count(*) AS n FROM council_tax ${w}`, params))[0]?.n ?? 0);
-  const rows = await query(
-    conn,
-    `SELECT authority_code, authority_name, financial_year, band, amount FROM council_tax ${w}
-     ORDER BY lower(authority_name), authority_code, financial_year DESC, band LIMIT ? OFFSET ?`,
-    [...params, perPage, (page - 1) * perPage],
-  );
+  const { rows, total } = await pagedQuery(conn, {
+    from: 'council_tax',
+    columns: 'authority_code, authority_name, financial_year, band, amount',
+    where,
+    orderBy: 'lower(authority_name), authority_code, financial_year DESC, band',
+    page,
+    perPage,
+  });
   const data: CouncilTaxRecord[] = rows.map((r) => ({
     authority_code: String(r.authority_code),
     authority_name: String(r.authority_name),
@@ -58,11 +44,5 @@ export const councilTax: Handler = async (req, ctx) => {
     band: String(r.band),
     amount: Number(r.amount),
   }));
-  let m;
-  try {
-    m = await provenanceMeta(DATASET, conn);
-  } catch {
-    m = baseMeta();
-  }
-  return { data, meta: m, pagination: pagination(total, page, perPage) };
+  return { data, meta: await provenanceMeta(DATASET, conn), pagination: pagination(total, page, perPage) };
 };

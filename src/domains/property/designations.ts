@@ -11,10 +11,10 @@
  * Filters: name (case-insensitive literal prefix), organisation_entity, bounding box (all four bounds or none;
  * min <= max; entities without a point never match a box). Order: name (case-insensitive), then entity_id.
  */
-import { meta as baseMeta, pagination } from '../../contract/envelope.js';
+import { pagination } from '../../contract/envelope.js';
 import { errors } from '../../contract/errors.js';
-import type { Handler, HandlerRequest, Meta } from '../../contract/types.js';
-import type { Param, Row } from '../../mirror/db.js';
+import type { Handler, HandlerRequest } from '../../contract/types.js';
+import { openDataset, pagedQuery, provenanceMeta, queryOne, Where, type Row } from '../../mirror/db.js';
 
 export type DesignationKind = 'listed-buildings' | 'conservation-areas';
 
@@ -82,53 +82,32 @@ export function boundingBox(req: HandlerRequest): { minLat: number; maxLat: numb
   return { minLat, maxLat, minLng, maxLng };
 }
 
-async function metaFor(kind: DesignationKind, conn: Parameters<typeof import('../../mirror/db.js')['provenanceMeta']>[1]): Promise<Meta> {
-  const { provenanceMeta } = await import('../../mirror/db.js');
-  try {
-    return await provenanceMeta(kind, conn);
-  } catch {
-    return baseMeta();
-  }
-}
-
 export const designationList = (kind: DesignationKind): Handler => async (req, ctx) => {
   const box = boundingBox(req); // validate before touching the mirror
-  const { openDataset, query } = await import('../../mirror/db.js');
   const conn = await openDataset(kind, ctx.mirrorDir);
-  const where: string[] = [];
-  const params: Param[] = [];
-  if (typeof req.query.name === 'string' && req.query.name !== '') {
-    // literal prefix: starts_with has no wildcards, so '%' and '_' need no escaping
-    where.push('starts_with(lower(name), lower(?))');
-    params.push(req.query.name);
-  }
-  if (req.query.organisation_entity !== undefined) {
-    where.push('organisation_entity = ?');
-    params.push(Number(req.query.organisation_entity));
-  }
-  if (box) {
-    where.push('latitude BETWEEN ? AND ? AND longitude BETWEEN ? AND ?');
-    params.push(box.minLat, box.maxLat, box.minLng, box.maxLng);
-  }
+  const where = new Where();
+  // literal prefix: starts_with has no wildcards, so '%' and '_' need no escaping
+  if (typeof req.query.name === 'string' && req.query.name !== '') where.add('starts_with(lower(name), lower(?))', req.query.name);
+  if (req.query.organisation_entity !== undefined) where.add('organisation_entity = ?', Number(req.query.organisation_entity));
+  if (box) where.add('latitude BETWEEN ? AND ? AND longitude BETWEEN ? AND ?', box.minLat, box.maxLat, box.minLng, box.maxLng);
   const page = Number(req.query.page ?? 1);
   const perPage = Number(req.query.per_page ?? 25);
-  const w = where.length ? `WHERE ${where.join(' AND ')}` : '';
-  const total = Number((await query(conn, `SELECT count(*) AS n FROM designations ${w}`, params))[0]?.n ?? 0);
-  const rows = await query(
-    conn,
-    `SELECT entity_id, name, reference, organisation_entity, latitude, longitude, boundary_reference, start_date, end_date
-     FROM designations ${w} ORDER BY lower(name), entity_id LIMIT ? OFFSET ?`,
-    [...params, perPage, (page - 1) * perPage],
-  );
-  return { data: rows.map(toItem), meta: await metaFor(kind, conn), pagination: pagination(total, page, perPage) };
+  const { rows, total } = await pagedQuery(conn, {
+    from: 'designations',
+    columns: 'entity_id, name, reference, organisation_entity, latitude, longitude, boundary_reference, start_date, end_date',
+    where,
+    orderBy: 'lower(name), entity_id',
+    page,
+    perPage,
+  });
+  return { data: rows.map(toItem), meta: await provenanceMeta(kind, conn), pagination: pagination(total, page, perPage) };
 };
 
 export const designationGet = (kind: DesignationKind): Handler => async (req, ctx) => {
-  const { openDataset, queryOne } = await import('../../mirror/db.js');
   const conn = await openDataset(kind, ctx.mirrorDir);
   const id = Number(req.params.entity_id);
   const row = await queryOne(conn, 'SELECT * FROM designations WHERE entity_id = ?', [id]);
   const label = kind === 'listed-buildings' ? 'Listed building' : 'Conservation area';
   if (!row) throw errors.notFound(`${label} with entity id ${id} not found.`);
-  return { data: toDetail(kind, row), meta: await metaFor(kind, conn) };
+  return { data: toDetail(kind, row), meta: await provenanceMeta(kind, conn) };
 };

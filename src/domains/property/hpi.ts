@@ -7,9 +7,9 @@
  * cash, mortgage, new_build, old (the same plus sales_volume). Any value the published row left blank is null.
  * Order: region (name case-insensitively, then code), then date ascending. Regions: [{code, name}] by name.
  */
-import { meta as baseMeta, pagination } from '../../contract/envelope.js';
-import type { Handler, Meta } from '../../contract/types.js';
-import type { Param } from '../../mirror/db.js';
+import { pagination } from '../../contract/envelope.js';
+import type { Handler } from '../../contract/types.js';
+import { openDataset, pagedQuery, provenanceMeta, query, Where } from '../../mirror/db.js';
 
 const DATASET = 'hpi';
 
@@ -80,58 +80,27 @@ export function monthStart(date: string): string {
   return `${date.slice(0, 7)}-01`;
 }
 
-async function mirror() {
-  return import('../../mirror/db.js');
-}
-
-async function hpiMeta(conn: Parameters<Awaited<ReturnType<typeof mirror>>['provenanceMeta']>[1]): Promise<Meta> {
-  const { provenanceMeta } = await mirror();
-  try {
-    return await provenanceMeta(DATASET, conn);
-  } catch {
-    return baseMeta();
-  }
-}
-
 export const hpi: Handler = async (req, ctx) => {
-  const { openDataset, query } = await mirror();
   const conn = await openDataset(DATASET, ctx.mirrorDir);
-  const where: string[] = [];
-  const params: Param[] = [];
+  const where = new Where();
   const region = req.query.region as string | undefined;
-  if (region !== undefined) {
-    where.push('(region_code = ? OR lower(region_name) = lower(?))');
-    params.push(region.trim(), region.trim());
-  }
-  if (req.query.from !== undefined) {
-    where.push('date >= CAST(? AS DATE)');
-    params.push(monthStart(String(req.query.from)));
-  }
-  if (req.query.to !== undefined) {
-    where.push('date <= CAST(? AS DATE)');
-    params.push(monthStart(String(req.query.to)));
-  }
+  if (region !== undefined) where.add('(region_code = ? OR lower(region_name) = lower(?))', region.trim(), region.trim());
+  if (req.query.from !== undefined) where.add('date >= CAST(? AS DATE)', monthStart(String(req.query.from)));
+  if (req.query.to !== undefined) where.add('date <= CAST(? AS DATE)', monthStart(String(req.query.to)));
   const page = Number(req.query.page ?? 1);
   const perPage = Number(req.query.per_page ?? 25);
-  const w = where.length ? `WHERE ${where.join(' AND ')}` : '';
-  const total = Number((await query(conn, `SELECT count(*) AS n FROM hpi ${w}`, params))[0]?.n ?? 0);
-  const rows = await query(
-    conn,
-    `SELECT * FROM hpi ${w} ORDER BY lower(region_name), region_code, date LIMIT ? OFFSET ?`,
-    [...params, perPage, (page - 1) * perPage],
-  );
-  return { data: rows.map(toHpiRecord), meta: await hpiMeta(conn), pagination: pagination(total, page, perPage) };
+  const { rows, total } = await pagedQuery(conn, { from: 'hpi', where, orderBy: 'lower(region_name), region_code, date', page, perPage });
+  return { data: rows.map(toHpiRecord), meta: await provenanceMeta(DATASET, conn), pagination: pagination(total, page, perPage) };
 };
 
 export const hpiRegions: Handler = async (_req, ctx) => {
-  const { openDataset, query } = await mirror();
   const conn = await openDataset(DATASET, ctx.mirrorDir);
   // A code's name as in its latest month (names of a code can change over the decades).
   const rows = await query(
     conn,
     `SELECT region_code AS code, arg_max(region_name, date) AS name FROM hpi GROUP BY region_code ORDER BY lower(name), code`,
   );
-  return { data: rows.map((r) => ({ code: String(r.code), name: String(r.name) })), meta: await hpiMeta(conn) };
+  return { data: rows.map((r) => ({ code: String(r.code), name: String(r.name) })), meta: await provenanceMeta(DATASET, conn) };
 };
 
 /** Series for a chart: per region, [date, average_price] points in date order (records as from `hpi`). */

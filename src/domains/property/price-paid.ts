@@ -19,7 +19,7 @@
  */
 import { ApiError, errors } from '../../contract/errors.js';
 import type { Handler, HandlerContext, Meta, SuccessEnvelope } from '../../contract/types.js';
-import { openDataset, provenanceMeta, query, type Param } from '../../mirror/db.js';
+import { openDataset, pagedQuery, provenanceMeta, query, Where, type Param } from '../../mirror/db.js';
 
 const DATASET = 'price-paid';
 export const PER_PAGE = 25;
@@ -112,8 +112,9 @@ function detail(r: DbRow): TransactionDetail {
   };
 }
 
-const SELECT = `SELECT id::VARCHAR AS id, price, date, postcode, property_type, old_new, duration, paon, saon, street,
-  locality, town, district, county, ppd_category FROM price_paid`;
+const COLUMNS = `id::VARCHAR AS id, price, date, postcode, property_type, old_new, duration, paon, saon, street,
+  locality, town, district, county, ppd_category`;
+const SELECT = `SELECT ${COLUMNS} FROM price_paid`;
 
 /** Upper case, trimmed, inner whitespace collapsed. */
 export function normText(s: string): string {
@@ -173,19 +174,6 @@ export function postcodeCondition(raw: string): { sql: string; params: Param[] }
   }
 }
 
-class Where {
-  parts: string[] = [];
-  params: Param[] = [];
-  add(sql: string, ...params: Param[]): this {
-    this.parts.push(sql);
-    this.params.push(...params);
-    return this;
-  }
-  get sql(): string {
-    return this.parts.length ? `WHERE ${this.parts.join(' AND ')}` : '';
-  }
-}
-
 function str(v: unknown): string | undefined {
   return typeof v === 'string' && v.trim() !== '' ? v : undefined;
 }
@@ -205,13 +193,9 @@ interface PagedData {
 
 async function pagedList(ctx: HandlerContext, w: Where, page: number): Promise<SuccessEnvelope<PagedData>> {
   const conn = await openDataset(DATASET, ctx.mirrorDir);
-  const [c] = await query<{ n: number }>(conn, `SELECT count(*) AS n FROM price_paid ${w.sql}`, w.params);
-  const total = c?.n ?? 0;
-  const offset = (page - 1) * PER_PAGE;
-  const rows =
-    total > offset
-      ? await query<DbRow>(conn, `${SELECT} ${w.sql} ORDER BY date DESC, id ASC LIMIT ${PER_PAGE} OFFSET ?`, [...w.params, offset])
-      : [];
+  const { rows, total } = await pagedQuery<DbRow>(conn, {
+    from: 'price_paid', columns: COLUMNS, where: w, orderBy: 'date DESC, id ASC', page, perPage: PER_PAGE,
+  });
   const meta: Meta = await provenanceMeta(DATASET, conn);
   return { data: { transactions: rows.map(item), pagination: { page, per_page: PER_PAGE, total } }, meta };
 }
