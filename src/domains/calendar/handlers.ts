@@ -11,14 +11,14 @@
  */
 import { meta as baseMeta } from '../../contract/envelope.js';
 import type { Handler, HandlerContext, Meta } from '../../contract/types.js';
+import { datasetInfo } from '../../mirror/catalog.js';
 import { firstDate, inYears, lastDate, nextPerRegion, REGIONS, stalenessWarning, ukDate } from './holidays.js';
 import { loadHolidays, type HolidaySource } from './source.js';
 
-export const CALENDAR_SOURCE = 'GOV.UK';
-export const CALENDAR_SOURCE_URL = 'https://www.gov.uk/bank-holidays';
-
 function calendarMeta(src?: HolidaySource, today?: string, extraWarnings: string[] = []): Meta {
-  const m = baseMeta({ source: CALENDAR_SOURCE, source_url: CALENDAR_SOURCE_URL });
+  // source and source_url as the catalogue has them for the bank-holidays dataset (mirror or snapshot alike)
+  const info = datasetInfo('bank-holidays');
+  const m = baseMeta({ source: info.publisher, source_url: info.sourceUrl });
   if (!src || !today) return m;
   m.as_of = src.asOf;
   const warnings = [...extraWarnings];
