@@ -1,13 +1,19 @@
 /**
  * Exact money arithmetic on integer pence. Amounts are integers (pence); rates are exact decimal
  * fractions given as numbers with at most 6 decimal places (0.2, 0.1325, 0.0273), scaled to integer
- * parts per million. Products are exact integers; above 2^53 the computation falls back to BigInt.
+ * parts per million. Products are exact: safe-integer arithmetic where it fits, BigInt beyond 2^53.
  * Division is integer division with an explicit rounding mode, so no float arithmetic touches an amount.
+ * Every calculator (tax, VAT, VAT return) rounds through here.
  */
 
-export type Rounding = 'down' | 'up' | 'half-up' | 'half-even';
+/**
+ * 'down' / 'up': toward / away from zero. 'half-up': nearest, an exact half away from zero.
+ * 'half-down': nearest, an exact half toward zero (HMRC's exact percentage method for NI, CWG2).
+ * 'half-even': nearest, an exact half to the even neighbour.
+ */
+export type Rounding = 'down' | 'up' | 'half-up' | 'half-down' | 'half-even';
 
-const PPM = 1_000_000;
+export const PPM = 1_000_000;
 
 /** A rate (fraction) as integer parts per million; throws if it has more than 6 decimal places. */
 export function ratePpm(rate: number): number {
@@ -16,61 +22,71 @@ export function ratePpm(rate: number): number {
   return ppm;
 }
 
-/** Integer division a/b (b > 0) with a rounding mode; exact for any safe integers. */
-export function divRound(a: number, b: number, mode: Rounding): number {
-  if (!Number.isSafeInteger(a) || !Number.isSafeInteger(b) || b <= 0) {
-    return Number(divRoundBig(BigInt(a), BigInt(b), mode));
-  }
-  const r = ((a % b) + b) % b; // non-negative remainder
-  const q = (a - r) / b; // exact floor
-  if (r === 0) return q;
+/** Round the exact quotient q + r/b (q = floor, 0 <= r < b) by `mode`; `negative` is the sign of a/b. */
+function roundQuotient<T extends number | bigint>(q: T, r: T, b: T, negative: boolean, mode: Rounding, one: T): T {
+  const add = (x: T) => (typeof x === 'bigint' ? (x as bigint) + (one as bigint) : (x as number) + (one as number)) as T;
+  if (r == 0) return q; // eslint-disable-line eqeqeq -- 0 or 0n
+  // twice the remainder against the divisor decides the "half" cases
+  const twice = (typeof r === 'bigint' ? 2n * (r as bigint) : 2 * (r as number)) as T;
+  const above = twice > b;
+  const half = twice == b; // eslint-disable-line eqeqeq
   switch (mode) {
     case 'down':
-      return a >= 0 ? q : q + 1; // toward zero
+      return negative ? add(q) : q;
     case 'up':
-      return a >= 0 ? q + 1 : q; // away from zero
-    case 'half-up': {
-      const twice = 2 * r;
-      if (a >= 0) return twice >= b ? q + 1 : q;
-      return twice > b ? q + 1 : q; // -x.5 rounds away from zero
-    }
+      return negative ? q : add(q);
+    case 'half-up':
+      return above || (half && !negative) ? add(q) : q;
+    case 'half-down':
+      return above || (half && negative) ? add(q) : q;
     case 'half-even': {
-      const twice = 2 * r;
-      if (twice > b) return q + 1;
-      if (twice < b) return q;
-      return q % 2 === 0 ? q : q + 1;
+      const even = typeof q === 'bigint' ? (q as bigint) % 2n === 0n : (q as number) % 2 === 0;
+      return above || (half && !even) ? add(q) : q;
     }
   }
 }
 
-function divRoundBig(a: bigint, b: bigint, mode: Rounding): bigint {
-  const r = ((a % b) + b) % b;
-  const q = (a - r) / b;
-  if (r === 0n) return q;
-  switch (mode) {
-    case 'down':
-      return a >= 0n ? q : q + 1n;
-    case 'up':
-      return a >= 0n ? q + 1n : q;
-    case 'half-up':
-      return a >= 0n ? (2n * r >= b ? q + 1n : q) : 2n * r > b ? q + 1n : q;
-    case 'half-even':
-      return 2n * r > b ? q + 1n : 2n * r < b ? q : q % 2n === 0n ? q : q + 1n;
+/** Integer division a/b (b > 0) with a rounding mode; exact for any integers (BigInt beyond 2^53). */
+export function divRound(a: number, b: number, mode: Rounding): number {
+  if (Number.isSafeInteger(a) && Number.isSafeInteger(b) && b > 0) {
+    const r = ((a % b) + b) % b; // non-negative remainder
+    return roundQuotient((a - r) / b, r, b, a < 0, mode, 1);
   }
+  return Number(divRoundBig(BigInt(a), BigInt(b), mode));
+}
+
+export function divRoundBig(a: bigint, b: bigint, mode: Rounding): bigint {
+  const r = ((a % b) + b) % b;
+  return roundQuotient((a - r) / b, r, b, a < 0n, mode, 1n);
+}
+
+/** a x b / c (c > 0), rounded by `mode`; exact (BigInt when a x b passes 2^53). */
+export function mulDiv(a: number, b: number, c: number, mode: Rounding): number {
+  const product = a * b;
+  if (Number.isSafeInteger(product)) return divRound(product, c, mode);
+  return Number(divRoundBig(BigInt(a) * BigInt(b), BigInt(c), mode));
 }
 
 /** pence x rate, rounded to whole pence with `mode`. */
 export function applyRate(pence: number, rate: number, mode: Rounding = 'half-up'): number {
-  const ppm = ratePpm(rate);
-  const product = pence * ppm;
-  if (Number.isSafeInteger(product)) return divRound(product, PPM, mode);
-  return Number(divRoundBig(BigInt(pence) * BigInt(ppm), BigInt(PPM), mode));
+  return mulDiv(pence, ratePpm(rate), PPM, mode);
 }
 
-/** Pounds (a number with at most 2 decimal places, as typed by a user) to integer pence. */
+/** pence x (a rate already in parts per million), rounded to whole pence with `mode`. */
+export function applyPpm(pence: number, ppm: number, mode: Rounding): number {
+  return mulDiv(pence, ppm, PPM, mode);
+}
+
+/** The largest amount accepted anywhere: £1 billion (keeps every product of amounts and rates exact). */
+export const MAX_AMOUNT_PENCE = 100_000_000_000;
+
+/**
+ * Pounds (a number with at most 2 decimal places, as typed by a user) to integer pence; a third decimal
+ * place rounds half away from zero. Throws RangeError beyond ±£1 billion.
+ */
 export function toPence(pounds: number): number {
   const p = Math.round(pounds * 100);
-  if (!Number.isSafeInteger(p)) throw new RangeError(`amount ${pounds} out of range`);
+  if (!Number.isSafeInteger(p) || Math.abs(p) > MAX_AMOUNT_PENCE) throw new RangeError(`amount ${pounds} is out of range (at most £1,000,000,000)`);
   return p;
 }
 

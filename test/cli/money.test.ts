@@ -1,0 +1,39 @@
+/** src/money.ts: every rounding mode, exact beyond 2^53, against hand-worked values. */
+import { describe, expect, it } from 'vitest';
+import { applyRate, divRound, mulDiv, roundToPounds, toPence, toPounds } from '../../src/money.js';
+
+describe('money', () => {
+  it('rounds quotients by every mode, for both signs', () => {
+    const cases: Array<[number, number, Record<string, number>]> = [
+      [7, 2, { down: 3, up: 4, 'half-up': 4, 'half-down': 3, 'half-even': 4 }], // 3.5
+      [5, 2, { down: 2, up: 3, 'half-up': 3, 'half-down': 2, 'half-even': 2 }], // 2.5
+      [-7, 2, { down: -3, up: -4, 'half-up': -4, 'half-down': -3, 'half-even': -4 }], // -3.5
+      [10, 3, { down: 3, up: 4, 'half-up': 3, 'half-down': 3, 'half-even': 3 }], // 3.33
+      [20, 3, { down: 6, up: 7, 'half-up': 7, 'half-down': 7, 'half-even': 7 }], // 6.67
+      [9, 3, { down: 3, up: 3, 'half-up': 3, 'half-down': 3, 'half-even': 3 }],
+    ];
+    for (const [a, b, want] of cases) for (const [mode, v] of Object.entries(want)) expect(divRound(a, b, mode as never), `${a}/${b} ${mode}`).toBe(v);
+  });
+
+  it('is exact beyond 2^53 (BigInt path agrees with hand arithmetic)', () => {
+    // £90,000,000.01 x 20% = £18,000,000.002 -> 1,800,000,000 pence down, exactly
+    expect(applyRate(9_000_000_001, 0.2, 'down')).toBe(1_800_000_000);
+    expect(mulDiv(9_000_000_001, 200_000, 1_000_000, 'half-up')).toBe(1_800_000_000);
+    // 2^53 + 1 does not survive float division; 9007199254740993 / 1 * 3 / 3
+    expect(mulDiv(3_000_000_001, 3_000_000_001, 3_000_000_001, 'down')).toBe(3_000_000_001);
+  });
+
+  it('NI rounds an exact half penny down (CWG2), tax to the nearest with half up', () => {
+    expect(applyRate(1250, 0.02, 'half-down')).toBe(25); // 25.0
+    expect(applyRate(25, 0.02, 'half-down')).toBe(0); // 0.5 -> 0
+    expect(applyRate(25, 0.02, 'half-up')).toBe(1); // 0.5 -> 1
+  });
+
+  it('converts pounds and pence, refusing amounts over £1bn', () => {
+    expect(toPence(45000.99)).toBe(4_500_099);
+    expect(toPence(0.1 + 0.2)).toBe(30);
+    expect(toPounds(259_440)).toBe(2594.4);
+    expect(roundToPounds(1_000_045, 'down')).toBe(1_000_000);
+    expect(() => toPence(1e20)).toThrow(RangeError);
+  });
+});
