@@ -13,9 +13,9 @@ import { totalmem } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
-import { DATASETS, datasetInfo, type DatasetInfo } from '../src/mirror/catalog.js';
+import { attributionFor, DATASETS, datasetInfo } from '../src/mirror/catalog.js';
 import { jsonConverter, loadDuckDB, query, type Param, type Row } from '../src/mirror/db.js';
-import { cacheDir as defaultCacheDir, datasetPath, mirrorDir as defaultMirrorDir, type Env } from '../src/mirror/paths.js';
+import { cacheDir as defaultCacheDir, datasetPath, isDatasetPresent, mirrorDir as defaultMirrorDir, type Env } from '../src/mirror/paths.js';
 import { REJECTS_DDL, SYNC_LOG_DDL } from '../src/mirror/schema.js';
 import { fromOption } from './common.js';
 import { download, fetchText, sha256File } from './download.js';
@@ -217,11 +217,10 @@ export async function syncDataset(name: string, opts: RunSyncOptions = {}): Prom
   const emit = (e: SyncEvent) => opts.progress?.(e);
   const started = Date.now();
   const mod = await loadModule(name);
-  const info: DatasetInfo | undefined = DATASETS[name];
-  const file = mod.file ?? info?.file;
+  const file = mod.file;
   mkdirSync(mirror, { recursive: true });
   mkdirSync(cache, { recursive: true });
-  const livePath = join(mirror, file);
+  const livePath = datasetPath(name, mirror);
   const tempPath = join(mirror, `${file}.new-${process.pid}`);
 
   let release: (() => void) | undefined;
@@ -638,10 +637,10 @@ export async function mirrorStatus(opts: { env?: Env; mirrorDir?: string; now?: 
     const base: DatasetStatus = {
       dataset: name, title: info.title, present: false, path, size_bytes: 0, synced_at: null, published: null,
       as_of: null, rows: null, rows_rejected: null, mode: null, source_url: null, publisher_url: info.sourceUrl,
-      licence: info.licence, attribution: info.attribution.replace('{year}', String(now.getUTCFullYear())),
+      licence: info.licence, attribution: attributionFor(name, now.getUTCFullYear()),
       cadence: info.cadence, stale: null, note: `not synced: run 'publicdata sync ${name}' (about ${info.approxDownload})`,
     };
-    if (!existsSync(path)) {
+    if (!isDatasetPresent(name, dir)) {
       out.push(base);
       continue;
     }
@@ -703,9 +702,8 @@ export async function runSql(sql: string, opts: { env?: Env; mirrorDir?: string;
   try {
     const attached: string[] = [];
     for (const [name, info] of Object.entries(DATASETS)) {
-      const p = datasetPath(name, dir);
-      if (!existsSync(p)) continue;
-      await conn.run(`ATTACH ${sqlLiteral(p)} AS "${info.schema}" (READ_ONLY)`);
+      if (!isDatasetPresent(name, dir)) continue;
+      await conn.run(`ATTACH ${sqlLiteral(datasetPath(name, dir))} AS "${info.schema}" (READ_ONLY)`);
       attached.push(info.schema);
     }
     if (attached.length) await conn.run(`SET search_path = ${sqlLiteral(attached.map((s) => `${s}.main`).join(','))}`);
@@ -758,12 +756,12 @@ export async function exportMirror(o: ExportOptions): Promise<ExportedTable[]> {
   const env = o.env ?? process.env;
   const dir = o.mirrorDir ?? defaultMirrorDir(env);
   const outDir = isAbsolute(o.outDir) ? o.outDir : resolve(o.outDir);
-  const names = o.datasets?.length ? o.datasets : Object.keys(DATASETS).filter((n) => existsSync(datasetPath(n, dir)));
+  const names = o.datasets?.length ? o.datasets : Object.keys(DATASETS).filter((n) => isDatasetPresent(n, dir));
   const duck = await loadDuckDB();
   const out: ExportedTable[] = [];
   for (const name of names) {
-    const p = datasetPath(name, dir);
-    if (!existsSync(p)) throw new SyncError(`${name} is not synced: run 'publicdata sync ${name}'`, name);
+    const p = datasetPath(name, dir); // throws for an unknown dataset name
+    if (!isDatasetPresent(name, dir)) throw new SyncError(`${name} is not synced: run 'publicdata sync ${name}'`, name);
     const mod = isSyncDataset(name) ? await loadModule(name).catch(() => undefined) : undefined;
     const instance = await duck.DuckDBInstance.create(p, { access_mode: 'READ_ONLY' });
     const conn = await instance.connect();
