@@ -21,6 +21,11 @@ export function catalogFields(
   };
 }
 
+/** A quoted SQL identifier (column or table name): `"name"`, inner quotes doubled. */
+export function quoteIdent(id: string): string {
+  return `"${id.replace(/"/g, '""')}"`;
+}
+
 /** `--from FILE_OR_URL` as the one upstream file, named after its last path segment (used by the framework). */
 export function fromOption(from: string, fallbackName: string): UpstreamFile {
   return { url: from, name: basename(from.split('?')[0]!) || fallbackName, kind: 'full' };

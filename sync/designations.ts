@@ -15,7 +15,7 @@
  */
 import { basename } from 'node:path';
 import { queryOne } from '../src/mirror/db.js';
-import { catalogFields, csvHeader } from './common.js';
+import { catalogFields, csvHeader, quoteIdent } from './common.js';
 import type { DatasetModule, DatasetName, DiscoverContext, LoadContext, LoadResult, UpstreamFile } from './types.js';
 
 export type DesignationKind = 'listed-buildings' | 'conservation-areas';
@@ -47,13 +47,11 @@ export const DESIGNATIONS_DDL = `CREATE TABLE designations (
   designation_date    DATE               -- designation-date (conservation areas)
 )`;
 
-/** First line of a file, BOM stripped. */
-const q = (id: string) => `"${id.replace(/"/g, '""')}"`;
-const blank = (col: string) => `nullif(trim(${q(col)}), '')`;
+const blank = (col: string) => `nullif(trim(${quoteIdent(col)}), '')`;
 const dateOf = (col: string) => `TRY_CAST(${blank(col)} AS DATE)`;
 /** A number from `POINT(lng lat)` / `POINT (lng lat)`: group 1 longitude, 2 latitude. */
 const POINT_RE = `^\\s*POINT\\s*\\(\\s*([-+0-9.eE]+)\\s+([-+0-9.eE]+)\\s*\\)\\s*$`;
-const coord = (group: 1 | 2) => `TRY_CAST(nullif(regexp_extract(${q('point')}, '${POINT_RE}', ${group}), '') AS DOUBLE)`;
+const coord = (group: 1 | 2) => `TRY_CAST(nullif(regexp_extract(${quoteIdent('point')}, '${POINT_RE}', ${group}), '') AS DOUBLE)`;
 
 function designationModule(kind: DesignationKind): DatasetModule {
   const platform = PLATFORM_DATASET[kind];
@@ -83,7 +81,7 @@ function designationModule(kind: DesignationKind): DatasetModule {
       await conn.run(
         `CREATE TEMP TABLE typed AS SELECT
           row_number() OVER () + 1 AS line,
-          ${q('entity')} AS entity_raw,
+          ${quoteIdent('entity')} AS entity_raw,
           TRY_CAST(${blank('entity')} AS BIGINT) AS entity_id,
           ${blank('name')} AS name,
           ${blank('reference')} AS reference,

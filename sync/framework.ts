@@ -17,7 +17,7 @@ import { attributionFor, DATASETS, datasetInfo } from '../src/mirror/catalog.js'
 import { jsonConverter, loadDuckDB, query, type Param, type Row } from '../src/mirror/db.js';
 import { cacheDir as defaultCacheDir, datasetPath, isDatasetPresent, mirrorDir as defaultMirrorDir, type Env } from '../src/mirror/paths.js';
 import { REJECTS_DDL, SYNC_LOG_DDL } from '../src/mirror/schema.js';
-import { fromOption } from './common.js';
+import { fromOption, quoteIdent } from './common.js';
 import { download, fetchText, sha256File } from './download.js';
 import { isSyncDataset, loadModule, SYNC_DATASETS } from './registry.js';
 import type {
@@ -469,7 +469,7 @@ async function insertRows(conn: DuckDBConnection, table: string, rows: Row[]): P
   for (const r of rows) {
     const cols = Object.keys(r).filter((c) => have.has(c));
     await conn.run(
-      `INSERT INTO ${table} (${cols.map((c) => `"${c.replace(/"/g, '""')}"`).join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`,
+      `INSERT INTO ${quoteIdent(table)} (${cols.map(quoteIdent).join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`,
       cols.map((c) => r[c] as Param) as never,
     );
   }
@@ -487,7 +487,7 @@ async function mainTables(conn: DuckDBConnection, mod?: Pick<DatasetModule, 'tab
 async function countMainRows(conn: DuckDBConnection, mod: Pick<DatasetModule, 'tables'>): Promise<number> {
   let n = 0;
   for (const t of await mainTables(conn, mod)) {
-    const [r] = await query<{ n: number }>(conn, `SELECT count(*) AS n FROM "${t.replace(/"/g, '""')}"`);
+    const [r] = await query<{ n: number }>(conn, `SELECT count(*) AS n FROM ${quoteIdent(t)}`);
     n += r?.n ?? 0;
   }
   return n;
@@ -768,7 +768,7 @@ export async function exportMirror(o: ExportOptions): Promise<ExportedTable[]> {
     try {
       const tables = [...(await mainTables(conn, mod)), 'sync_log'];
       for (const t of tables) {
-        const q = `"${t.replace(/"/g, '""')}"`;
+        const q = quoteIdent(t);
         const dsDir = join(outDir, name);
         mkdirSync(dsDir, { recursive: true });
         const [cnt] = await query<{ n: number }>(conn, `SELECT count(*) AS n FROM ${q}`);
@@ -779,7 +779,7 @@ export async function exportMirror(o: ExportOptions): Promise<ExportedTable[]> {
         if (o.format === 'parquet' && part) {
           target = join(dsDir, t);
           rmSync(target, { recursive: true, force: true });
-          await conn.run(`COPY (${select}) TO ? (FORMAT parquet, PARTITION_BY ("${part.replace(/"/g, '""')}"), COMPRESSION zstd)`, [target]);
+          await conn.run(`COPY (${select}) TO ? (FORMAT parquet, PARTITION_BY (${quoteIdent(part)}), COMPRESSION zstd)`, [target]);
         } else if (o.format === 'parquet') {
           target = join(dsDir, `${t}.parquet`);
           await conn.run(`COPY (${select}) TO ? (FORMAT parquet, COMPRESSION zstd)`, [target]);

@@ -15,7 +15,7 @@
  */
 import { basename } from 'node:path';
 import { queryOne } from '../src/mirror/db.js';
-import { catalogFields, csvHeader, discoverFromPages } from './common.js';
+import { catalogFields, csvHeader, discoverFromPages, quoteIdent } from './common.js';
 import type { DatasetModule, DiscoverContext, LoadContext, LoadResult, UpstreamFile } from './types.js';
 
 
@@ -54,11 +54,9 @@ function segment(csv: string, col: string, volume: boolean): Array<readonly [str
   return out;
 }
 
-const q = (id: string) => `"${id.replace(/"/g, '""')}"`;
-
 /** SQL expression turning the raw text of one CSV column into its table value. */
 function expr(csv: string, kind: 'date' | 'text' | 'number' | 'volume'): string {
-  const c = `nullif(trim(${q(csv)}), '')`;
+  const c = `nullif(trim(${quoteIdent(csv)}), '')`;
   switch (kind) {
     case 'date':
       // DD/MM/YYYY (publisher) or YYYY-MM-DD; always the first of the month
@@ -166,7 +164,7 @@ const hpi: DatasetModule = {
     ))!;
     if (counts.bad > 0) {
       await conn.run(
-        `INSERT INTO rejects SELECT ?, r.line, concat_ws(',', ${HPI_CSV_COLUMNS.map(([csv]) => `coalesce(r.${q(csv)}, '')`).join(', ')}), 'unparseable date, area code or number'
+        `INSERT INTO rejects SELECT ?, r.line, concat_ws(',', ${HPI_CSV_COLUMNS.map(([csv]) => `coalesce(r.${quoteIdent(csv)}, '')`).join(', ')}), 'unparseable date, area code or number'
          FROM hpi_raw r JOIN hpi_typed t USING (line) WHERE NOT t.ok ORDER BY r.line LIMIT 1000`,
         [file.name],
       );
@@ -190,7 +188,7 @@ const hpi: DatasetModule = {
 /** A row is usable when date and area code parse and every non-blank number parses. */
 function rawOk(): string {
   const checks = HPI_CSV_COLUMNS.map(([csv, , kind]) => {
-    const c = `nullif(trim(${q(csv)}), '')`;
+    const c = `nullif(trim(${quoteIdent(csv)}), '')`;
     if (kind === 'date') return `${expr(csv, kind)} IS NOT NULL`;
     if (kind === 'text') return `${c} IS NOT NULL`;
     return `(${c} IS NULL OR TRY_CAST(${c} AS DOUBLE) IS NOT NULL)`;
