@@ -8,7 +8,8 @@
  * postponed VAT accounting and the Northern Ireland protocol for boxes 2, 8 and 9.
  */
 import { Decimal } from 'decimal.js';
-import { divRound, ratePpm } from '../../../money.js';
+import { divRoundBig, roundToPounds, toPounds } from '../../../money.js';
+import { extractVat } from '../vat.js';
 import { vatRate } from '../vat-data.js';
 import { SCHEMES, SUPPLY_TYPES, TRANSACTION_TYPES, VAT_RATE_NAMES, type DeMinimisTest, type PartialExemptionConfig, type PriorReturns, type SchemeEntry } from './model.js';
 import { FRS_CAPITAL_GOODS_THRESHOLD, type Prepared, type Resolved, type Warning } from './prepare.js';
@@ -169,16 +170,12 @@ function microToNumber(m: bigint): number {
   return Number(`${neg ? '-' : ''}${int}${frac ? `.${frac}` : ''}`);
 }
 
-const penceToNumber = (p: number) => p / 100;
+/** Micro-pounds to pence, half a penny away from zero. */
+const roundMicroToPence = (m: bigint): number => Number(divRoundBig(m, 10_000n, 'half-up'));
 
-function roundMicroToPence(m: bigint): number {
-  // half away from zero
-  const q = m / 10_000n;
-  const r = m % 10_000n;
-  const twice = (r < 0n ? -r : r) * 2n;
-  let out = q;
-  if (twice >= 10_000n) out += m < 0n ? -1n : 1n;
-  return Number(out);
+/** The VAT fraction of a VAT-inclusive amount (pence, either sign), half a penny away from zero. */
+function vatFraction(gross: number, rate: number): number {
+  return gross < 0 ? -extractVat(-gross, rate).vat_pence : extractVat(gross, rate).vat_pence;
 }
 
 function diff(valuePounds: number, exactMicro: bigint): number {
@@ -284,17 +281,17 @@ function partialExemption(x: PeTotals, months: number, cfg: PartialExemptionConf
 
 function peOut(x: PeTotals, r: PeResult) {
   return {
-    taxable_input_tax: penceToNumber(x.taxable_input_tax),
-    exempt_input_tax: penceToNumber(x.exempt_input_tax),
-    residual_input_tax: penceToNumber(x.residual_input_tax),
-    taxable_supplies: penceToNumber(x.taxable_supplies),
-    exempt_supplies: penceToNumber(x.exempt_supplies),
+    taxable_input_tax: toPounds(x.taxable_input_tax),
+    exempt_input_tax: toPounds(x.exempt_input_tax),
+    residual_input_tax: toPounds(x.residual_input_tax),
+    taxable_supplies: toPounds(x.taxable_supplies),
+    exempt_supplies: toPounds(x.exempt_supplies),
     recoverable_percentage: r.recoverable_percentage,
     percentage_basis: r.percentage_basis,
     recoverable_residual_input_tax: microToNumber(r.recoverable_residual_micro),
     total_exempt_input_tax: microToNumber(r.exempt_input_tax_micro),
     de_minimis: {
-      limit: penceToNumber(r.de_minimis_limit),
+      limit: toPounds(r.de_minimis_limit),
       tests: r.tests,
       passed: r.de_minimis_passed,
     },
@@ -434,9 +431,9 @@ export function computeReturn(p: Prepared, detail: BreakdownDetail) {
     if (allFrs) {
       W.list.push({ code: 'FUEL_SCALE_UNDER_FLAT_RATE', message: 'Fuel scale charges do not apply under the flat rate scheme (no input tax is reclaimed on fuel): the charges given were ignored.' });
     } else {
-      const ppm = ratePpm(vatRate('standard', p.period.start_date).rate);
+      const rate = vatRate('standard', p.period.start_date).rate;
       for (const f of p.fuel) {
-        const vatPart = divRound(f.charge * ppm, 1_000_000 + ppm, 'half-up');
+        const vatPart = vatFraction(f.charge, rate);
         m1 += BigInt(vatPart) * 10_000n;
         b6 += f.charge - vatPart;
         const row = {
@@ -499,7 +496,7 @@ export function computeReturn(p: Prepared, detail: BreakdownDetail) {
   const v3 = v1 + v2;
   const m5 = m3 - m4;
   const v5 = v3 - v4;
-  const whole = (pn: number) => divRound(pn, 100, 'down') * 100;
+  const whole = (pn: number) => roundToPounds(pn, 'down');
   const vb = { b6: whole(b6), b7: whole(b7), b8: whole(b8), b9: whole(b9) };
   const box = (value: number, exact: bigint) => ({ value: value / 100, exact_value: microToNumber(exact) });
   const boxes = {

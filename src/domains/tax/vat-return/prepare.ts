@@ -7,6 +7,7 @@
  * (INVALID_BODY, MISSING_FIELD, INVALID_FIELD_TYPE, INVALID_ENUM_VALUE, INVALID_DATE, INVALID_AMOUNT, INVALID_PERIOD).
  */
 import type { ErrorDetail } from '../../../contract/types.js';
+import { MAX_AMOUNT_PENCE, mulDiv, toPence } from '../../../money.js';
 import { LIMITED_COST_TRADER_CODE, flatRateCategory, temporaryVatRates, vatData, vatRate } from '../vat-data.js';
 import { bandFromEmissions, bandFromEngine, fuelCharge, normaliseBand } from './fuel.js';
 import {
@@ -92,29 +93,16 @@ class Collector {
   }
 }
 
-/** Largest amount accepted (pence): £1bn, so that sums of 10,000 amounts stay exact integers. */
-export const MAX_AMOUNT_PENCE = 100_000_000_000;
-
-/** Pounds (number, at most 2 dp, at most £1bn) to pence, or undefined when not a valid amount. */
+/**
+ * Pounds (number, at most 2 dp, at most £1bn either way: MAX_AMOUNT_PENCE, which keeps sums of 10,000
+ * amounts exact integers) to pence, or undefined when not a valid amount (reported as INVALID_AMOUNT).
+ */
 function pence(v: unknown): number | undefined {
   if (typeof v !== 'number' || !Number.isFinite(v)) return undefined;
-  const p = Math.round(v * 100);
-  if (Math.abs(p - v * 100) > 1e-6 || Math.abs(p) > MAX_AMOUNT_PENCE) return undefined;
-  return p;
-}
-
-/** a * b / c rounded half away from zero, exactly (BigInt), c != 0. */
-function mulDivRound(a: number, b: number, c: number): number {
-  let n = BigInt(a) * BigInt(b);
-  let d = BigInt(c);
-  if (d < 0n) {
-    n = -n;
-    d = -d;
-  }
-  const q = n / d;
-  const r = n % d;
-  const twice = (r < 0n ? -r : r) * 2n;
-  return Number(twice >= d ? q + (n < 0n ? -1n : 1n) : q);
+  const x = v * 100;
+  const p = Math.round(x);
+  if (Math.abs(p - x) > 1e-6 || Math.abs(p) > MAX_AMOUNT_PENCE) return undefined; // a third decimal place, or out of range
+  return toPence(v);
 }
 
 function checkEnum<T extends string>(
@@ -662,7 +650,8 @@ export function prepare(body: unknown): { ok: true; prepared: Prepared } | { ok:
       } else if (t.amount_paid !== undefined && t.amount_paid !== t.gross && t.gross !== 0) {
         // part payment: VAT fraction of the amount paid (Notice 731)
         const paid = t.amount_paid;
-        const vatPart = mulDivRound(t.vat, paid, t.gross);
+        // gross may be negative (credit notes): divide by |gross| with the sign moved to the VAT; half-up is half away from zero
+        const vatPart = t.gross < 0 ? mulDiv(-t.vat, paid, -t.gross, 'half-up') : mulDiv(t.vat, paid, t.gross, 'half-up');
         r.vat = vatPart;
         r.gross = paid;
         r.net = paid - vatPart;
