@@ -14,19 +14,16 @@
  * Rows whose `entity` is not an integer are rejected.
  */
 import { basename } from 'node:path';
+import { ENTITY_URL, type DesignationKind } from '../src/domains/property/designations.js';
 import { queryOne } from '../src/mirror/db.js';
 import { catalogFields, csvHeader, quoteIdent } from './common.js';
 import type { DatasetModule, DatasetName, DiscoverContext, LoadContext, LoadResult, UpstreamFile } from './types.js';
-
-export type DesignationKind = 'listed-buildings' | 'conservation-areas';
 
 /** The platform's dataset name of each kind. */
 export const PLATFORM_DATASET: Record<DesignationKind, string> = {
   'listed-buildings': 'listed-building',
   'conservation-areas': 'conservation-area',
 };
-
-export const ENTITY_URL = 'https://www.planning.data.gov.uk/entity/';
 
 const REQUIRED = ['entity', 'name', 'organisation-entity', 'point', 'geometry', 'reference', 'entry-date', 'start-date', 'end-date'];
 

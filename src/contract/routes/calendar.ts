@@ -1,11 +1,11 @@
 /** /v1/calendar routes (spec doc 3 "Calendar"; shapes from GOVDATA-NOTES.md "Calendar"). */
+import { REGION_SLUGS } from '../../domains/calendar/holidays.js'; // pure constants and functions, no imports
 import type { ParamSpec, RouteSpec } from '../route.js';
 import { GET_COST } from './common.js';
 
 const calendar = () => import('../../domains/calendar/handlers.js');
 
-export const CALENDAR_REGIONS = ['england_and_wales', 'scotland', 'northern_ireland'] as const;
-const region: ParamSpec = { name: 'region', type: 'string', enum: CALENDAR_REGIONS, description: 'england_and_wales, scotland or northern_ireland' };
+const region: ParamSpec = { name: 'region', type: 'string', enum: REGION_SLUGS, description: 'england_and_wales, scotland or northern_ireland' };
 
 export const calendarRoutes: RouteSpec[] = [
   {

@@ -18,6 +18,7 @@ import { openDataset, pagedQuery, provenanceMeta, queryOne, Where, type Row } fr
 
 export type DesignationKind = 'listed-buildings' | 'conservation-areas';
 
+/** An entity's page on planning.data.gov.uk (source_url; sync/designations.ts builds boundary_reference from it). */
 export const ENTITY_URL = 'https://www.planning.data.gov.uk/entity/';
 
 export interface DesignationItem {
