@@ -139,7 +139,8 @@ export function temporaryVatRates(from: string, to: string): TemporaryVatRate[] 
   return vatData().temporary_rates.filter((t) => t.from <= to && t.to >= from);
 }
 
-function firstYear(percentage: number): number {
+/** The flat-rate percentage in the first year of VAT registration: the reduction points off (reg 55JB), never below 0. */
+export function firstYear(percentage: number): number {
   const points = vatData().flat_rate_scheme.first_year_reduction_points.value;
   return Decimal.max(0, new Decimal(percentage).minus(points)).toNumber();
 }

@@ -8,7 +8,7 @@
  * postponed VAT accounting and the Northern Ireland protocol for boxes 2, 8 and 9.
  */
 import { Decimal } from 'decimal.js';
-import { divRoundBig, roundToPounds, toPounds } from '../../../money.js';
+import { divRoundBig, mulDiv, roundToPounds, toPounds } from '../../../money.js';
 import { extractVat } from '../vat.js';
 import { vatRate } from '../vat-data.js';
 import { SCHEMES, SUPPLY_TYPES, TRANSACTION_TYPES, VAT_RATE_NAMES, type DeMinimisTest, type PartialExemptionConfig, type PriorReturns, type SchemeEntry } from './model.js';
@@ -178,8 +178,9 @@ function vatFraction(gross: number, rate: number): number {
   return gross < 0 ? -extractVat(-gross, rate).vat_pence : extractVat(gross, rate).vat_pence;
 }
 
-function diff(valuePounds: number, exactMicro: bigint): number {
-  return microToNumber(BigInt(Math.round(valuePounds * 100)) * 10_000n - exactMicro);
+/** Rounded box value (pence) less its exact value (micro-pounds), in pounds. */
+function diff(valuePence: number, exactMicro: bigint): number {
+  return microToNumber(BigInt(valuePence) * 10_000n - exactMicro);
 }
 
 // ---------- partial exemption ----------
@@ -209,6 +210,16 @@ const RESIDUAL_2DP_THRESHOLD_PER_MONTH = 40_000_000;
 /** De minimis limit per month on average (Notice 706 section 11), pence. */
 const DE_MINIMIS_PER_MONTH = 62_500;
 
+/**
+ * A monthly amount (pence) times a period length in months. The length is a number with at most 2 decimal
+ * places (periodMonths rounds part months to 2 dp; year_months is whole), so it is taken as the exact ratio
+ * hundredths / 100 and the product is exact integer arithmetic. Both monthly amounts above are multiples of
+ * 100 pence, so the product is a whole number of pence and the 'half-up' mode never actually rounds.
+ */
+function perMonth(monthly: number, months: number): number {
+  return mulDiv(monthly, Math.round(months * 100), 100, 'half-up');
+}
+
 function partialExemption(x: PeTotals, months: number, cfg: PartialExemptionConfig, warnings: Warning[]): PeResult {
   const T = BigInt(x.taxable_input_tax);
   const E = BigInt(x.exempt_input_tax);
@@ -235,7 +246,7 @@ function partialExemption(x: PeTotals, months: number, cfg: PartialExemptionConf
   } else {
     const ts = BigInt(Math.min(Math.max(TS, 0), D));
     const d = BigInt(D);
-    const twoDp = x.residual_input_tax > RESIDUAL_2DP_THRESHOLD_PER_MONTH * months;
+    const twoDp = x.residual_input_tax > perMonth(RESIDUAL_2DP_THRESHOLD_PER_MONTH, months);
     if (twoDp) {
       pctH = (ts * 10_000n + d - 1n) / d; // rounded up to 2 decimal places
       basis = 'standard method, rounded up to 2 decimal places (residual input tax over £400,000 a month on average)';
@@ -252,7 +263,7 @@ function partialExemption(x: PeTotals, months: number, cfg: PartialExemptionConf
   function computeRest(): PeResult {
     const total = T + E + R;
     const exemptMicro = E * 10_000n + (R * 10_000n - recRes);
-    const limit = Math.round(DE_MINIMIS_PER_MONTH * months);
+    const limit = perMonth(DE_MINIMIS_PER_MONTH, months);
     const L = BigInt(limit);
     const exemptSuppliesHalf = 2 * ES <= TS + ES;
     const tests: Partial<Record<DeMinimisTest, boolean>> = {};
@@ -511,11 +522,11 @@ export function computeReturn(p: Prepared, detail: BreakdownDetail) {
     box_9: box(vb.b9, BigInt(b9) * 10_000n),
   };
   const rounding_summary = {
-    box_1_rounding: diff(boxes.box_1.value, m1),
-    box_2_rounding: diff(boxes.box_2.value, m2),
-    box_3_rounding: diff(boxes.box_3.value, m3),
-    box_4_rounding: diff(boxes.box_4.value, m4),
-    box_5_rounding: diff(boxes.box_5.value, m5),
+    box_1_rounding: diff(v1, m1),
+    box_2_rounding: diff(v2, m2),
+    box_3_rounding: diff(v3, m3),
+    box_4_rounding: diff(v4, m4),
+    box_5_rounding: diff(v5, m5),
     box_6_rounding: (vb.b6 - b6) / 100,
     box_7_rounding: (vb.b7 - b7) / 100,
     box_8_rounding: (vb.b8 - b8) / 100,

@@ -8,7 +8,7 @@
  */
 import type { ErrorDetail } from '../../../contract/types.js';
 import { MAX_AMOUNT_PENCE, mulDiv, toPence } from '../../../money.js';
-import { LIMITED_COST_TRADER_CODE, flatRateCategory, temporaryVatRates, vatData, vatRate } from '../vat-data.js';
+import { LIMITED_COST_TRADER_CODE, firstYear as firstYearPercentage, flatRateCategory, temporaryVatRates, vatRate } from '../vat-data.js';
 import { bandFromEmissions, bandFromEngine, fuelCharge, normaliseBand } from './fuel.js';
 import {
   ATTRIBUTIONS,
@@ -671,7 +671,7 @@ export function prepare(body: unknown): { ok: true; prepared: Prepared } | { ok:
       const firstYear = entry.first_year ?? (regAnniversary !== undefined && accDate < regAnniversary);
       if (pct === undefined && entry.flat_rate_percentage !== undefined) {
         // the appropriate percentage of the entry, less the first-year point (reg 55JB)
-        pct = firstYear ? Math.max(0, Math.round((entry.flat_rate_percentage - vatData().flat_rate_scheme.first_year_reduction_points.value) * 100) / 100) : entry.flat_rate_percentage;
+        pct = firstYear ? firstYearPercentage(entry.flat_rate_percentage) : entry.flat_rate_percentage;
         r.frs_first_year = firstYear;
       }
       if (pct === undefined) {
