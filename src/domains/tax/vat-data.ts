@@ -109,9 +109,14 @@ function checkDate(date: string): void {
   if (typeof date !== 'string' || !ISO_DATE.test(date)) throw new RangeError(`date '${String(date)}' is not YYYY-MM-DD`);
 }
 
+/** Whether [from, to] covers `date` (YYYY-MM-DD strings; inclusive bounds; `to: null` is open). */
+export function inRange(date: string, from: string, to: string | null): boolean {
+  return from <= date && (to === null || date <= to);
+}
+
 /** Whether a dated period covers `date` (inclusive bounds; `to: null` is open). */
 export function inPeriod(p: { from: string; to: string | null }, date: string): boolean {
-  return p.from <= date && (p.to === null || date <= p.to);
+  return inRange(date, p.from, p.to);
 }
 
 /** The period of a list in force on `date`, if any. */

@@ -344,6 +344,8 @@ export function computeReturn(p: Prepared, detail: BreakdownDetail) {
   const cats = new Map<number, { type: string; supply_type: string; vat_rate: string; scheme: string; count: number; net: number; vat: number; gross: number; b: number[]; frsMicro: bigint; frs4Micro: bigint }>();
   let usedFrs = false;
   const ni = company.northern_ireland;
+  // scheme entries in force at some time in the period (fuel charges under flat rate; scheme summary)
+  const inForce = [...company.schemes, ...p.synthetic].filter((s) => s.effective_from <= p.period.end_date && (s.effective_to === null || s.effective_to >= p.period.start_date));
 
   for (const r of p.transactions) {
     const t = r.t;
@@ -437,7 +439,6 @@ export function computeReturn(p: Prepared, detail: BreakdownDetail) {
   // fuel scale charges (box 1 VAT, box 6 VAT-exclusive charge)
   const fuelOut: unknown[] = [];
   if (p.fuel.length) {
-    const inForce = [...p.company.schemes, ...p.synthetic].filter((s) => s.effective_from <= p.period.end_date && (s.effective_to === null || s.effective_to >= p.period.start_date));
     const allFrs = inForce.length > 0 && inForce.every((s) => s.scheme === 'flat_rate');
     if (allFrs) {
       W.list.push({ code: 'FUEL_SCALE_UNDER_FLAT_RATE', message: 'Fuel scale charges do not apply under the flat rate scheme (no input tax is reclaimed on fuel): the charges given were ignored.' });
@@ -534,8 +535,9 @@ export function computeReturn(p: Prepared, detail: BreakdownDetail) {
   };
 
   // scheme summary
+  const inForceSet = new Set(inForce);
   const entries = [...p.company.schemes, ...p.synthetic]
-    .filter((s) => counts.has(s) || (s.effective_from <= p.period.end_date && (s.effective_to === null || s.effective_to >= p.period.start_date)))
+    .filter((s) => counts.has(s) || inForceSet.has(s))
     .sort((a, b) => (a.effective_from < b.effective_from ? -1 : a.effective_from > b.effective_from ? 1 : a.index - b.index));
   const scheme_summary = entries.map((s) => {
     const row: Record<string, unknown> = { scheme: s.scheme, effective_from: s.effective_from, effective_to: s.effective_to, transaction_count: counts.get(s) ?? 0 };

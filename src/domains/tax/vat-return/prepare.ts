@@ -8,7 +8,7 @@
  */
 import type { ErrorDetail } from '../../../contract/types.js';
 import { MAX_AMOUNT_PENCE, mulDiv, toPence } from '../../../money.js';
-import { LIMITED_COST_TRADER_CODE, firstYear as firstYearPercentage, flatRateCategory, temporaryVatRates, vatRate } from '../vat-data.js';
+import { LIMITED_COST_TRADER_CODE, firstYear as firstYearPercentage, flatRateCategory, inRange, temporaryVatRates, vatRate } from '../vat-data.js';
 import { bandFromEmissions, bandFromEngine, fuelCharge, normaliseBand } from './fuel.js';
 import {
   ATTRIBUTIONS,
@@ -476,9 +476,11 @@ function parseTxn(c: Collector, raw: unknown, i: number): Txn | undefined {
 
 // ---------------------------------------------------------------------------------------------
 
+/** Whether a scheme entry is in force on `date`. */
+const inForceOn = (s: SchemeEntry, date: string) => inRange(date, s.effective_from, s.effective_to);
+
 function schemeAt(schemes: readonly SchemeEntry[], date: string): SchemeEntry | undefined {
-  for (const s of schemes) if (s.effective_from <= date && (s.effective_to === null || date <= s.effective_to)) return s;
-  return undefined;
+  return schemes.find((s) => inForceOn(s, date));
 }
 
 const CASH_ELIGIBLE: ReadonlySet<SupplyType> = new Set(['domestic', 'ec_supply_goods', 'ec_supply_services', 'export_outside_ec', 'outside_scope']);
@@ -622,7 +624,7 @@ export function prepare(body: unknown): { ok: true; prepared: Prepared } | { ok:
         continue;
       }
       if (scheme === 'cash_accounting' && cashDated(t) && t.payment_date) accDate = t.payment_date;
-      entry = company.schemes.find((s) => s.scheme === scheme && s.effective_from <= accDate && (s.effective_to === null || accDate <= s.effective_to));
+      entry = company.schemes.find((s) => s.scheme === scheme && inForceOn(s, accDate));
       if (!entry) {
         if (scheme === 'standard') entry = fallback();
         else {
