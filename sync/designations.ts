@@ -137,8 +137,3 @@ function designationModule(kind: DesignationKind): DatasetModule {
 
 export const listedBuildings = designationModule('listed-buildings');
 export const conservationAreas = designationModule('conservation-areas');
-/** Both modules by dataset name (for the sync registry). */
-export const modules: Record<DesignationKind, DatasetModule> = {
-  'listed-buildings': listedBuildings,
-  'conservation-areas': conservationAreas,
-};

@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callLocal } from '../../src/backends/local.js';
 import type { SuccessEnvelope } from '../../src/contract/types.js';
 import { REJECTS_DDL } from '../../src/mirror/schema.js';
-import { conservationAreas, listedBuildings, modules } from '../../sync/designations.js';
+import { conservationAreas, listedBuildings } from '../../sync/designations.js';
+import { loadModule } from '../../sync/registry.js';
 import { buildDataset, cleanup, ctxFor, FIXTURES, readCsv, sqlOn, tempDir } from './mirror-helper.js';
 
 const LB_CSV = join(FIXTURES, 'planning-data', 'listed-building.csv');
@@ -97,7 +98,8 @@ describe('fixtures', () => {
 
 describe('sync/designations load', () => {
   it('has one module per dataset with the platform URL', async () => {
-    expect(Object.keys(modules)).toEqual(['listed-buildings', 'conservation-areas']);
+    expect(await loadModule('listed-buildings')).toBe(listedBuildings);
+    expect(await loadModule('conservation-areas')).toBe(conservationAreas);
     const files = await listedBuildings.discover({ baseUrl: 'https://files.planning.data.gov.uk/', options: {}, now: () => new Date(), fetchText: async () => '' });
     expect(files).toEqual([{ url: 'https://files.planning.data.gov.uk/dataset/listed-building.csv', name: 'listed-building.csv', kind: 'full' }]);
     const ca = await conservationAreas.discover({ baseUrl: 'http://127.0.0.1:1', options: {}, now: () => new Date(), fetchText: async () => '' });
