@@ -183,6 +183,24 @@ function diff(valuePence: number, exactMicro: bigint): number {
   return microToNumber(BigInt(valuePence) * 10_000n - exactMicro);
 }
 
+/**
+ * The non-zero boxes of a transaction or category: `b` is pence for boxes 1, 2, 4, 6, 7, 8, 9 (in that order);
+ * boxes 1 and 4 add the flat-rate micro-pound amounts `frs1` and `frs4`.
+ */
+function boxesOf(b: readonly number[], frs1: bigint, frs4: bigint): Record<string, number> {
+  const out: Record<string, number> = {};
+  const m1 = BigInt(b[0]!) * 10_000n + frs1;
+  if (m1) out['box_1'] = microToNumber(m1);
+  if (b[1]) out['box_2'] = toPounds(b[1]);
+  const m4 = BigInt(b[2]!) * 10_000n + frs4;
+  if (m4) out['box_4'] = microToNumber(m4);
+  if (b[3]) out['box_6'] = toPounds(b[3]);
+  if (b[4]) out['box_7'] = toPounds(b[4]);
+  if (b[5]) out['box_8'] = toPounds(b[5]);
+  if (b[6]) out['box_9'] = toPounds(b[6]);
+  return out;
+}
+
 // ---------- partial exemption ----------
 
 interface PeTotals {
@@ -400,16 +418,7 @@ export function computeReturn(p: Prepared, detail: BreakdownDetail) {
       if (frs4) g.frs4Micro += frs4;
     }
     if (full) {
-      const boxes: Record<string, number> = {};
-      const v1 = BigInt(c.b1) * 10_000n + frs1;
-      if (v1) boxes['box_1'] = microToNumber(v1);
-      if (c.b2) boxes['box_2'] = c.b2 / 100;
-      const v4 = BigInt(c.b4) * 10_000n + frs4;
-      if (v4) boxes['box_4'] = microToNumber(v4);
-      if (c.b6) boxes['box_6'] = c.b6 / 100;
-      if (c.b7) boxes['box_7'] = c.b7 / 100;
-      if (c.b8) boxes['box_8'] = c.b8 / 100;
-      if (c.b9) boxes['box_9'] = c.b9 / 100;
+      const boxes = boxesOf([c.b1, c.b2, c.b4, c.b6, c.b7, c.b8, c.b9], frs1, frs4);
       const row: Record<string, unknown> = {
         index: t.index,
         id: t.id,
@@ -565,16 +574,7 @@ export function computeReturn(p: Prepared, detail: BreakdownDetail) {
     const categories = [...cats.entries()]
       .sort(([a], [b]) => a - b)
       .map(([, g]) => {
-        const bx: Record<string, number> = {};
-        const m1c = BigInt(g.b[0]!) * 10_000n + g.frsMicro;
-        if (m1c) bx['box_1'] = microToNumber(m1c);
-        if (g.b[1]) bx['box_2'] = g.b[1] / 100;
-        const m4c = BigInt(g.b[2]!) * 10_000n + g.frs4Micro;
-        if (m4c) bx['box_4'] = microToNumber(m4c);
-        if (g.b[3]) bx['box_6'] = g.b[3] / 100;
-        if (g.b[4]) bx['box_7'] = g.b[4] / 100;
-        if (g.b[5]) bx['box_8'] = g.b[5] / 100;
-        if (g.b[6]) bx['box_9'] = g.b[6] / 100;
+        const bx = boxesOf(g.b, g.frsMicro, g.frs4Micro);
         return { type: g.type, supply_type: g.supply_type, vat_rate: g.vat_rate, scheme: g.scheme, transaction_count: g.count, net_amount: g.net / 100, vat_amount: g.vat / 100, gross_amount: g.gross / 100, boxes: bx };
       });
     const breakdown: Record<string, unknown> = { categories };
