@@ -18,7 +18,7 @@ interface FuelData {
   tables: FuelTable[];
 }
 
-export function fuelData(): FuelData {
+function fuelData(): FuelData {
   return loadData<FuelData>('tax/vat_fuel_scale');
 }
 
@@ -49,7 +49,7 @@ export function bandFromEngine(cc: number): string {
 }
 
 /** The table for a prescribed accounting period beginning on `periodStart`, or undefined before the first. */
-export function fuelTableFor(periodStart: string): FuelTable | undefined {
+function fuelTableFor(periodStart: string): FuelTable | undefined {
   let best: FuelTable | undefined;
   for (const t of fuelData().tables) if (t.valid_from <= periodStart && (!best || t.valid_from > best.valid_from)) best = t;
   return best;

@@ -42,7 +42,7 @@ import {
 } from './model.js';
 
 export const MAX_TRANSACTIONS = 10_000;
-export const MAX_PERIOD_MONTHS = 12;
+const MAX_PERIOD_MONTHS = 12;
 /** Capital goods bought under the flat rate scheme: input tax is reclaimable outside the scheme above this (VAT-inclusive, pence). */
 export const FRS_CAPITAL_GOODS_THRESHOLD = 200_000;
 
@@ -68,7 +68,6 @@ export interface Resolved {
   gross: number;
   /** Flat-rate percentage (percent) for flat_rate transactions in flat-rate turnover or bad debt relief. */
   frs_percentage?: number;
-  frs_first_year?: boolean;
 }
 
 export interface Prepared {
@@ -674,14 +673,12 @@ export function prepare(body: unknown): { ok: true; prepared: Prepared } | { ok:
       if (pct === undefined && entry.flat_rate_percentage !== undefined) {
         // the appropriate percentage of the entry, less the first-year point (reg 55JB)
         pct = firstYear ? firstYearPercentage(entry.flat_rate_percentage) : entry.flat_rate_percentage;
-        r.frs_first_year = firstYear;
       }
       if (pct === undefined) {
         const code = entry.limited_cost_trader ? LIMITED_COST_TRADER_CODE : entry.flat_rate_category;
         const cat = code ? frsCategory(code, accDate) : null;
         if (cat) {
           pct = firstYear ? cat.first_year_percentage : cat.percentage;
-          r.frs_first_year = firstYear;
         }
       }
       if (pct === undefined) {
