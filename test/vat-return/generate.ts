@@ -8,7 +8,7 @@ function lcg(seed: number) {
   };
 }
 
-const KINDS: Array<[string, string, string]> = [
+export const KINDS: ReadonlyArray<readonly [string, string, string]> = [
   // type, supply_type, vat_rate
   ['sale', 'domestic', 'standard'],
   ['sale', 'domestic', 'reduced'],
@@ -30,7 +30,7 @@ const KINDS: Array<[string, string, string]> = [
   ['debit_note_received', 'domestic', 'standard'],
 ];
 
-const PCT: Record<string, number> = { standard: 20, reduced: 5, zero: 0, exempt: 0 };
+export const PCT: Record<string, number> = { standard: 20, reduced: 5, zero: 0, exempt: 0 };
 
 export function mixedBody(n: number, seed = 42, company?: Record<string, unknown>) {
   const rnd = lcg(seed);

@@ -1,8 +1,9 @@
 import { callLocal } from '../../src/backends/local.js';
 import type { HandlerContext } from '../../src/contract/types.js';
+import { FIXED_NOW } from '../support/cli.js';
 
 export const ctx: HandlerContext = {
-  now: () => new Date('2026-11-21T12:00:00Z'),
+  now: () => FIXED_NOW,
   env: {},
   mirrorDir: '/nonexistent',
   cacheDir: '/tmp',

@@ -2,27 +2,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { calculateVatReturn } from '../../src/domains/tax/vat-return/handler.js';
-
-const KINDS = [
-  ['sale', 'domestic', 'standard'],
-  ['sale', 'domestic', 'reduced'],
-  ['sale', 'domestic', 'zero'],
-  ['sale', 'domestic', 'exempt'],
-  ['sale', 'ec_supply_goods', 'zero'],
-  ['sale', 'export_outside_ec', 'zero'],
-  ['sale', 'domestic_reverse_charge', 'standard'],
-  ['purchase', 'domestic', 'standard'],
-  ['purchase', 'domestic_reverse_charge', 'standard'],
-  ['purchase', 'ec_acquisition_goods', 'standard'],
-  ['purchase', 'ec_acquisition_services', 'reduced'],
-  ['purchase', 'import_postponed_vat', 'standard'],
-  ['purchase', 'import_outside_ec', 'standard'],
-  ['credit_note_issued', 'domestic', 'standard'],
-  ['credit_note_received', 'domestic', 'standard'],
-  ['debit_note_issued', 'domestic', 'reduced'],
-  ['debit_note_received', 'domestic', 'standard'],
-] as const;
-const PCT: Record<string, number> = { standard: 20, reduced: 5, zero: 0, exempt: 0 };
+import { KINDS, PCT } from './generate.js';
 
 const txArb = fc
   .record({
