@@ -14,7 +14,7 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { attributionFor, DATASETS, datasetInfo } from '../src/mirror/catalog.js';
-import { jsonConverter, loadDuckDB, query, type Param, type Row } from '../src/mirror/db.js';
+import { jsonConverter, loadDuckDB, query, type Param, type Row, type SyncLogEntry } from '../src/mirror/db.js';
 import { cacheDir as defaultCacheDir, datasetPath, isDatasetPresent, mirrorDir as defaultMirrorDir, type Env } from '../src/mirror/paths.js';
 import { REJECTS_DDL, SYNC_LOG_DDL } from '../src/mirror/schema.js';
 import { fromOption, quoteIdent } from './common.js';
@@ -166,16 +166,16 @@ async function readPrevious(path: string): Promise<{ state: PreviousState; histo
     const conn = await inst.connect();
     try {
       history = await query(conn, 'SELECT * FROM sync_log ORDER BY synced_at');
-      const last = history[history.length - 1];
+      const last = history[history.length - 1] as Partial<SyncLogEntry> | undefined;
       if (last) {
         state.lastSync = {
           synced_at: String(last.synced_at),
-          published: (last.published as string | null) ?? null,
-          as_of: (last.as_of as string | null) ?? null,
-          sha256: (last.sha256 as string | null) ?? null,
-          source_url: (last.source_url as string | null) ?? null,
-          mode: String(last.mode),
-          rows_total: (last.rows_total as number | null) ?? null,
+          published: last.published ?? null,
+          as_of: last.as_of ?? null,
+          sha256: last.sha256 ?? null,
+          source_url: last.source_url ?? null,
+          mode: last.mode!, // NOT NULL
+          rows_total: last.rows_total ?? null,
         };
       }
       for (const r of history) for (const s of String(r.sha256 ?? '').split(/\s+/)) if (s) shas.add(s);
@@ -206,7 +206,6 @@ const fmtDuration = (ms: number): string => {
   const m = Math.floor(s / 60);
   return m < 60 ? `${m}m${String(s % 60).padStart(2, '0')}s` : `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m`;
 };
-export { fmtBytes, fmtDuration };
 
 /** Sync one dataset. Never leaves a half-written live file; throws SyncError on failure. */
 export async function syncDataset(name: string, opts: RunSyncOptions = {}): Promise<SyncReport> {

@@ -4,6 +4,7 @@
  * file beside the live one) -> verify -> atomic rename into place. See docs/mirror.md.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
+import type { SyncLogEntry } from '../src/mirror/db.js';
 
 export type DatasetName =
   | 'bank-holidays'
@@ -40,15 +41,7 @@ export interface PreviousState {
   /** Path of the live dataset file. */
   path: string;
   /** Its newest sync_log row, when readable. */
-  lastSync?: {
-    synced_at: string;
-    published: string | null;
-    as_of: string | null;
-    sha256: string | null;
-    source_url: string | null;
-    mode: string;
-    rows_total: number | null;
-  };
+  lastSync?: Pick<SyncLogEntry, 'synced_at' | 'published' | 'as_of' | 'sha256' | 'source_url' | 'mode' | 'rows_total'>;
 }
 
 export interface DiscoverContext {

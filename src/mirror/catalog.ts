@@ -114,15 +114,9 @@ export const DATASETS: Record<string, DatasetInfo> = {
   },
 };
 
-export const DATASET_NAMES = Object.keys(DATASETS);
-
-export function isDatasetName(name: string): boolean {
-  return Object.prototype.hasOwnProperty.call(DATASETS, name);
-}
-
 export function datasetInfo(name: string): DatasetInfo {
   const d = DATASETS[name];
-  if (!d) throw new Error(`Unknown dataset '${name}'. Known: ${DATASET_NAMES.join(', ')}.`);
+  if (!d) throw new Error(`Unknown dataset '${name}'. Known: ${Object.keys(DATASETS).join(', ')}.`);
   return d;
 }
 

@@ -4,9 +4,9 @@
  */
 export { dataDir, mirrorDir, cacheDir, datasetPath, isDatasetPresent } from './paths.js';
 export type { Env } from './paths.js';
-export { DATASETS, DATASET_NAMES, datasetInfo, isDatasetName, attributionFor } from './catalog.js';
+export { DATASETS, datasetInfo, attributionFor } from './catalog.js';
 export type { DatasetInfo } from './catalog.js';
 export { datasetNotSynced } from './errors.js';
 export { openDataset, closeAll, query, queryOne, provenanceMeta, lastSync, loadDuckDB, jsonConverter } from './db.js';
 export type { Row, Param, SyncLogEntry } from './db.js';
-export { SYNC_LOG_DDL, REJECTS_DDL, SCHEMA_VERSION } from './schema.js';
+export { SYNC_LOG_DDL, REJECTS_DDL } from './schema.js';

@@ -25,5 +25,3 @@ export const REJECTS_DDL = `CREATE TABLE IF NOT EXISTS rejects (
   raw    VARCHAR,  -- the line as read (reconstructed from its fields for type errors)
   reason VARCHAR
 )`;
-
-export const SCHEMA_VERSION = 1;

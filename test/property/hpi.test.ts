@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callLocal } from '../../src/backends/local.js';
 import type { SuccessEnvelope } from '../../src/contract/types.js';
-import { hpiSeries, type HpiRecord } from '../../src/domains/property/hpi.js';
+import type { HpiRecord } from '../../src/domains/property/hpi.js';
 import hpiModule from '../../sync/hpi.js';
 import { buildDataset, cleanup, ctxFor, FIXTURES, readCsv, sqlOn, tempDir } from './mirror-helper.js';
 
@@ -258,15 +258,5 @@ describe('GET /v1/property/hpi/regions', () => {
     expect(env.pagination).toBeUndefined();
     expect(env.meta.source).toBe('HM Land Registry');
     expect(env.data).toContainEqual({ code: 'E07000146', name: "King's Lynn and West Norfolk" });
-  });
-});
-
-describe('hpiSeries', () => {
-  it('groups records per region in date order, skipping nulls', () => {
-    const recs = ALL.filter((r) => r.region.code === 'E07000124' || r.region.code === 'E12000007');
-    const s = hpiSeries([...recs].reverse());
-    expect(s.map((x) => x.region.code).sort()).toEqual(['E07000124', 'E12000007']);
-    const rv = s.find((x) => x.region.code === 'E07000124')!;
-    expect(rv.points).toEqual(recs.filter((r) => r.region.code === 'E07000124').map((r) => ({ date: r.date, value: r.average_price })));
   });
 });

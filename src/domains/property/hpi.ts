@@ -102,20 +102,3 @@ export const hpiRegions: Handler = async (_req, ctx) => {
   );
   return { data: rows.map((r) => ({ code: String(r.code), name: String(r.name) })), meta: await provenanceMeta(DATASET, conn) };
 };
-
-/** Series for a chart: per region, [date, average_price] points in date order (records as from `hpi`). */
-export function hpiSeries(
-  records: readonly HpiRecord[],
-  value: (r: HpiRecord) => number | null = (r) => r.average_price,
-): Array<{ region: { code: string; name: string }; points: Array<{ date: string; value: number }> }> {
-  const by = new Map<string, { region: { code: string; name: string }; points: Array<{ date: string; value: number }> }>();
-  for (const r of records) {
-    const v = value(r);
-    if (v === null) continue;
-    let s = by.get(r.region.code);
-    if (!s) by.set(r.region.code, (s = { region: r.region, points: [] }));
-    s.points.push({ date: r.date, value: v });
-  }
-  for (const s of by.values()) s.points.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
-  return [...by.values()];
-}
