@@ -41,9 +41,9 @@ const bankHolidays: DatasetModule = {
       await ctx.conn.run(`INSERT INTO bank_holidays VALUES ${values}`, params);
       ctx.progress(Math.min(i + chunk, items.length));
     }
-    // No asOf: GOV.UK states no publication date, so the data's as-of date is the day of the sync
-    // (sync_log.synced_at, which provenance falls back to).
-    return { rows: items.length, rejected: 0, mode: 'full', ...(file.published ? { asOf: file.published } : {}) };
+    // No asOf: GOV.UK states no publication date in the file. The framework records the download's
+    // Last-Modified (when sent) as published and as_of; provenance falls back to sync_log.synced_at.
+    return { rows: items.length, rejected: 0, mode: 'full' };
   },
 
   async verify(conn): Promise<void> {
