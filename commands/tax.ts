@@ -54,7 +54,7 @@ async function sweep(call: RouteCall, opts: Record<string, unknown>, ctx: Contex
   }
   const m = await import('../src/domains/tax/render.js');
   if (g.format === 'table') {
-    ctx.io.stdout.write(opts.chart ? m.sweepChart(rows as never) : m.renderSweep(rows as never, { color: g.color }));
+    ctx.io.stdout.write(opts.chart ? await m.sweepChart(rows as never) : m.renderSweep(rows as never, { color: g.color }));
     return 0;
   }
   const { meta } = await import('../src/contract/envelope.js');

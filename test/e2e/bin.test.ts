@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callLocal } from '../../src/backends/local.js';
+import { handlerCtx } from '../support/handler-context.js';
 import { DEFAULT_MAX_RETRIES } from '../../src/backends/live.js';
 import { startApiServer, TEST_KEY, type ApiServer } from '../support/api-server.js';
 
@@ -75,7 +76,7 @@ describe('live against the test API server', () => {
     expect(r.exitCode).toBe(0);
     const local = await callLocal(
       { method: 'GET', path: '/v1/tax/years', query: {} },
-      { now: () => new Date('2026-11-21T12:00:00Z'), env: {}, mirrorDir: '/nonexistent', cacheDir: tmpdir() },
+      handlerCtx(),
     );
     expect(r.stdout).toBe(JSON.stringify(local.envelope));
     expect(server.requests.at(-1)?.hadAuth).toBe(true);

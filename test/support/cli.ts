@@ -8,8 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { run } from '../../src/cli.js';
 import type { Context } from '../../src/context.js';
+import { FIXED_NOW } from './handler-context.js';
 
-export const FIXED_NOW = new Date('2026-11-21T12:00:00Z');
+export { FIXED_NOW };
 
 export interface RunOptions {
   tty?: boolean;

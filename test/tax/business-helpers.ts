@@ -1,17 +1,11 @@
 // Shared by test/tax/business-*.test.ts: call a route through the local backend with a fixed clock.
 import { callLocal } from '../../src/backends/local.js';
 import type { HandlerContext, HttpMethod } from '../../src/contract/types.js';
+import { handlerCtx } from '../support/handler-context.js';
 
-export const ctx: HandlerContext = {
-  now: () => new Date('2026-11-21T12:00:00Z'),
-  env: {},
-  mirrorDir: '/nonexistent',
-  cacheDir: '/tmp',
-};
+export const ctx: HandlerContext = handlerCtx();
 
-export function ctxAt(iso: string): HandlerContext {
-  return { ...ctx, now: () => new Date(iso) };
-}
+export const ctxAt = (iso: string): HandlerContext => handlerCtx(iso);
 
 export async function call(method: HttpMethod, path: string, body?: unknown, c: HandlerContext = ctx) {
   const r = await callLocal({ method, path, query: {}, ...(body !== undefined ? { body } : {}) }, c);

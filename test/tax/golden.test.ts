@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { callLocal } from '../../src/backends/local.js';
 import type { HandlerContext, HttpMethod } from '../../src/contract/types.js';
+import { handlerCtx } from '../support/handler-context.js';
 
 const GOLDEN_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'golden', 'tax');
 const DEFAULT_TOLERANCE = 0.005;
@@ -26,12 +27,7 @@ interface GoldenCase {
   file: string;
 }
 
-const ctx: HandlerContext = {
-  now: () => new Date('2026-11-21T12:00:00Z'),
-  env: {},
-  mirrorDir: '/nonexistent',
-  cacheDir: '/tmp',
-};
+const ctx: HandlerContext = handlerCtx();
 
 function loadCases(): GoldenCase[] {
   const files = readdirSync(GOLDEN_DIR)

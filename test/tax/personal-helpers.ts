@@ -1,13 +1,9 @@
 /** Shared helpers for the personal-tax tests: call a route through the local backend with a fixed clock. */
 import { callLocal } from '../../src/backends/local.js';
 import type { CallResult, HandlerContext } from '../../src/contract/types.js';
+import { handlerCtx } from '../support/handler-context.js';
 
-export const ctx: HandlerContext = {
-  now: () => new Date('2026-11-21T12:00:00Z'),
-  env: {},
-  mirrorDir: '/nonexistent',
-  cacheDir: '/tmp',
-};
+export const ctx: HandlerContext = handlerCtx();
 
 export const post = (path: string, body: unknown): Promise<CallResult> => callLocal({ method: 'POST', path, query: {}, body }, ctx);
 export const get = (path: string, query: Record<string, string> = {}): Promise<CallResult> => callLocal({ method: 'GET', path, query }, ctx);

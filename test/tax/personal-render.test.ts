@@ -46,7 +46,7 @@ describe('render', () => {
     expect(t.split('\n')[0]).toMatch(/^\s+Gross\s+Income tax\s+NI/);
     expect(t).toContain('£110,000.00');
     expect(t.trim().split('\n')).toHaveLength(4);
-    const c = sweepChart(rows);
+    const c = await sweepChart(rows);
     expect(c).toContain('Net annual pay');
     expect(c).toContain('Marginal rate');
     expect(c).toContain('62%');

@@ -12,7 +12,7 @@
  *   (the fraction of a penny is not charged; docs/tax-business.md "Rounding").
  */
 import { loadData } from '../../data.js';
-import { ratePpm } from '../../money.js';
+import { divRoundBig, PPM, ratePpm } from '../../money.js';
 
 export type CgtAssetType = 'residential_property' | 'other_assets' | 'business_asset_disposal';
 export type CgtBand = 'basic' | 'higher';
@@ -116,7 +116,7 @@ export function computeCgt(i: CgtInput): CgtResult {
     annual_exempt_amount_pence: aeaUsed,
     taxable_gain_pence: i.gainPence - aeaUsed,
     rate,
-    tax_pence: Number(totalMicro / 1_000_000n),
+    tax_pence: Number(divRoundBig(totalMicro, BigInt(PPM), 'down')),
     parts,
   };
 }

@@ -16,6 +16,7 @@
  * penny, half up; tax = main-rate tax (exact) less the rounded relief, the fraction of a penny dropped
  * (rounded down). See docs/tax-business.md "Rounding".
  */
+import { formatTaxYear } from './tax-year.js';
 import { Decimal } from 'decimal.js';
 import { loadData } from '../../data.js';
 
@@ -53,8 +54,7 @@ export function ctYears(): string[] {
 /** The financial year (as its 'YYYY-YY' label) containing a date: financial years start on 1 April. */
 export function financialYearLabelOfDate(date: string): string {
   const y = Number(date.slice(0, 4));
-  const start = date.slice(5) >= '04-01' ? y : y - 1;
-  return `${start}-${String((start + 1) % 100).padStart(2, '0')}`;
+  return formatTaxYear(date.slice(5) >= '04-01' ? y : y - 1);
 }
 
 export type CtRateType = 'main' | 'small_profits' | 'marginal_relief';

@@ -5,7 +5,7 @@
  * Tax is exact in fractions of a penny and rounded down to the whole penny (docs/tax-business.md "Rounding").
  */
 import { loadData } from '../../data.js';
-import { ratePpm } from '../../money.js';
+import { applyRate } from '../../money.js';
 
 export type DividendBand = 'basic' | 'higher' | 'additional';
 
@@ -42,6 +42,6 @@ export function computeDividendTax(incomePence: number, allowancePence: number, 
   if (!Number.isSafeInteger(incomePence) || incomePence < 0) throw new RangeError('dividend income must be a non-negative integer of pence');
   const used = Math.min(incomePence, allowancePence);
   const taxable = incomePence - used;
-  const tax = Number((BigInt(taxable) * BigInt(ratePpm(rate))) / 1_000_000n);
+  const tax = applyRate(taxable, rate, 'down');
   return { dividend_income_pence: incomePence, allowance_pence: used, taxable_pence: taxable, rate, tax_pence: tax };
 }

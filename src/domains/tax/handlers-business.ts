@@ -34,7 +34,7 @@ function m(sourceUrl: string, asOf: string): Meta {
 }
 
 /** Today if the tax year contains it, else the year's last day. */
-export function referenceDate(taxYear: string, now: Date): string {
+function referenceDate(taxYear: string, now: Date): string {
   const today = ukDate(now);
   return taxYearOfDate(today) === taxYear ? today : taxYearEnd(taxYear);
 }

@@ -10,12 +10,11 @@ import { scenarioFields } from '../../contract/routes/tax.js';
 import type { ParamSpec } from '../../contract/route.js';
 import type { Handler, HandlerContext } from '../../contract/types.js';
 import { validateBodyFields } from '../../contract/validate.js';
-import { divRound, ratePpm } from '../../money.js';
+import { applyPpm, divRound, ratePpm, toPence, toPounds } from '../../money.js';
 import {
   class1,
   incomeTax,
   MaIneligible,
-  mulRate,
   selfEmployed,
   studentLoans,
   takeHomeCore,
@@ -25,7 +24,7 @@ import {
   type Region,
   type TakeHomeResult,
 } from './personal-calc.js';
-import { coveredYearSet, P, raw, yearParams, type Band, type Category, type YearParams } from './personal-params.js';
+import { coveredYearSet, raw, yearParams, type Band, type Category, type YearParams } from './personal-params.js';
 import { currentTaxYear, resolveTaxYear } from './tax-year.js';
 
 const HMRC = 'HM Revenue & Customs';
@@ -35,8 +34,17 @@ const URL_NI_LETTERS = 'https://www.gov.uk/national-insurance-rates-letters';
 const URL_STUDENT_LOANS = 'https://www.gov.uk/repaying-your-student-loan/what-you-pay';
 const URL_PENSIONS = 'https://www.gov.uk/tax-on-your-private-pension/annual-allowance';
 
-/** Pence to pounds (2 dp). */
-const gbp = (p: number): number => p / 100;
+/** Pence to pounds for output. */
+const gbp = toPounds;
+
+/** A request amount in pounds to pence (src/money.ts toPence); beyond £1bn a 400 naming the field. */
+function amountP(pounds: number, field: string): number {
+  try {
+    return toPence(pounds);
+  } catch {
+    throw errors.badRequest(`Invalid field '${field}': at most £1,000,000,000.`);
+  }
+}
 
 /** a / b as a fraction rounded half-up to 4 dp (0 when b is 0). */
 function ratio4(aP: number, bP: number): number {
@@ -50,27 +58,8 @@ function params(year: string): YearParams {
   return y;
 }
 
-/**
- * The current tax year by the clock, cached per minute: UK civil dates change only on whole minutes (the
- * offset is whole hours), so the cache is exact, and --batch does not recompute it on every line.
- */
-let lastMinute = NaN;
-let lastYear = '';
-function currentYearCached(now: Date): string {
-  const minute = Math.floor(now.getTime() / 60_000);
-  if (minute !== lastMinute) {
-    lastYear = currentTaxYear(now);
-    lastMinute = minute;
-  }
-  return lastYear;
-}
-
 /** Resolve `tax_year` (body or path; default the current year) against the calculators' coverage. */
 function calcYear(value: unknown, ctx: HandlerContext): YearParams {
-  if (value === undefined || value === null) {
-    const y = yearParams(currentYearCached(ctx.now()));
-    if (y) return y;
-  }
   return params(resolveTaxYear(value, ctx.now(), coveredYearSet()));
 }
 
@@ -138,18 +127,18 @@ export const taxYearsGet: Handler = (req, ctx) => {
  * upper limit; limits at or above the end of the taper zone (where the allowance is nil) are shown unchanged.
  */
 function grossBands(bands: Band[], year: YearParams, withLabel: boolean): Record<string, unknown>[] {
-  const pa = year.it.paP / 100;
-  const taperEnd = year.it.taperThresholdP === null ? Infinity : year.it.taperThresholdP / 100 + 2 * pa;
-  const edge = (limit: number): number => (limit >= taperEnd ? limit : limit + pa);
-  let lower = 0;
+  const paP = year.it.paP;
+  const taperEndP = year.it.taperThresholdP === null ? Infinity : year.it.taperThresholdP + 2 * paP;
+  const edgeP = (limitP: number): number => (limitP >= taperEndP ? limitP : limitP + paP);
+  let lowerP = 0;
   return bands.map((b) => {
-    const to = b.limitP === Infinity ? null : b.limitP / 100;
+    const toP = b.limitP === Infinity ? null : b.limitP;
     const out: Record<string, unknown> = { name: b.name };
     if (withLabel && b.label) out.label = b.label;
     out.rate = b.rate;
-    out.from = lower === 0 ? pa : edge(lower);
-    out.to = to === null ? null : edge(to);
-    lower = to ?? 0;
+    out.from = gbp(lowerP === 0 ? paP : edgeP(lowerP));
+    out.to = toP === null ? null : gbp(edgeP(toP));
+    lowerP = toP ?? 0;
     return out;
   });
 }
@@ -158,8 +147,8 @@ export const incomeBands: Handler = (req, ctx) => {
   const y = calcYear(req.params.tax_year, ctx);
   const data = {
     tax_year: y.year,
-    personal_allowance: y.it.paP / 100,
-    personal_allowance_taper_threshold: y.it.taperThresholdP === null ? null : y.it.taperThresholdP / 100,
+    personal_allowance: gbp(y.it.paP),
+    personal_allowance_taper_threshold: y.it.taperThresholdP === null ? null : gbp(y.it.taperThresholdP),
     regions: {
       england_wales_ni: { bands: grossBands(y.it.ruk, y, true) },
       scotland: { bands: grossBands(y.it.scot, y, !y.it.scotOwn) },
@@ -187,7 +176,7 @@ export const incomeCalculate: Handler = (req, ctx) => {
   checkMaFlags(b);
   const y = calcYear(b.tax_year, ctx);
   const region = b.region as Region;
-  const grossP = P(b.gross_income as number);
+  const grossP = amountP(b.gross_income as number, 'gross_income');
   if (b.marriage_allowance_transferor === true && !y.it.ma) maErrorToApi(new MaIneligible('no Marriage Allowance this year'), region);
   let it: IncomeTaxResult;
   try {
@@ -234,8 +223,8 @@ export const niThresholds: Handler = (req, ctx) => {
       ? {
           secondary_threshold: annualWeekly(null, null),
           slab_brackets: y.ni.slabs!.map((s, i, all) => ({
-            from: s.fromP / 100,
-            to: all[i + 1] ? all[i + 1]!.fromP / 100 : null,
+            from: gbp(s.fromP),
+            to: all[i + 1] ? gbp(all[i + 1]!.fromP) : null,
             weekly_from: r.employer.slab_brackets_weekly![i]!.from,
             rate: s.rate,
           })),
@@ -255,7 +244,7 @@ export const niThresholds: Handler = (req, ctx) => {
       class_4_main_rate: r.class_4.main_rate,
       class_4_upper_rate: r.class_4.upper_rate,
     },
-    employment_allowance: y.ni.eaP === null ? null : y.ni.eaP / 100,
+    employment_allowance: y.ni.eaP === null ? null : gbp(y.ni.eaP),
   };
   if (r.periods) data.in_year_changes = r.periods;
   return ok(data, meta({ source: HMRC, source_url: URL_NI }));
@@ -280,8 +269,16 @@ export const niCategories: Handler = (req, ctx) => {
   return ok({ tax_year: y.year, categories: [...y.ni.categories.values()].map(categoryOut) }, meta({ source: HMRC, source_url: URL_NI_LETTERS }));
 };
 
-function niSlicesOut(s: NiSlice[]): Record<string, unknown>[] {
-  return s.map((x) => ({ band: x.band, from: gbp(x.fromP), to: x.toP === null ? null : gbp(x.toP), rate: x.rate, earnings: gbp(x.earningsP), amount: gbp(x.amountP) }));
+/** NI slices for output; take-home and employer cost leave out `earnings` (their spec shape). */
+function niSlicesOut(s: NiSlice[], withEarnings = true): Record<string, unknown>[] {
+  return s.map((x) => ({
+    band: x.band,
+    from: gbp(x.fromP),
+    to: x.toP === null ? null : gbp(x.toP),
+    rate: x.rate,
+    ...(withEarnings ? { earnings: gbp(x.earningsP) } : {}),
+    amount: gbp(x.amountP),
+  }));
 }
 
 function resolveCategory(y: YearParams, value: unknown): Category | undefined {
@@ -309,7 +306,7 @@ export const niCalculate: Handler = (req, ctx) => {
   const y = calcYear(b.tax_year, ctx);
   const m = meta({ source: HMRC, source_url: URL_NI });
   if (type === 'self_employed') {
-    const profitP = P(b.annual_profit as number);
+    const profitP = amountP(b.annual_profit as number, 'annual_profit');
     const r = selfEmployed(y.ni, profitP);
     const c2 = y.ni.class2;
     return ok(
@@ -334,7 +331,7 @@ export const niCalculate: Handler = (req, ctx) => {
     );
   }
   const cat = resolveCategory(y, b.category);
-  const salaryP = P(b.annual_salary as number);
+  const salaryP = amountP(b.annual_salary as number, 'annual_salary');
   const r = class1(y.ni, salaryP, cat);
   return ok(
     {
@@ -382,7 +379,7 @@ function runTakeHome(y: YearParams, b: ScenarioBody): TakeHomeResult {
   }
   try {
     return takeHomeCore(y, {
-      grossP: P(b.gross_income),
+      grossP: amountP(b.gross_income, 'gross_income'),
       region: b.region,
       maRecipient: b.marriage_allowance_recipient === true,
       maTransferor: b.marriage_allowance_transferor === true,
@@ -397,8 +394,8 @@ function runTakeHome(y: YearParams, b: ScenarioBody): TakeHomeResult {
 }
 
 /** The take-home `data` object (also each compare scenario). */
-export function takeHomeData(y: YearParams, b: ScenarioBody, r: TakeHomeResult): Record<string, unknown> {
-  const grossP = P(b.gross_income);
+function takeHomeData(y: YearParams, b: ScenarioBody, r: TakeHomeResult): Record<string, unknown> {
+  const grossP = amountP(b.gross_income, 'gross_income');
   const incomeTaxOut: Record<string, unknown> = {
     amount: gbp(r.it.totalP),
     personal_allowance: gbp(r.it.paP),
@@ -412,7 +409,7 @@ export function takeHomeData(y: YearParams, b: ScenarioBody, r: TakeHomeResult):
     income_tax: incomeTaxOut,
     national_insurance: {
       employee: gbp(r.ni.employeeP),
-      breakdown: r.ni.employee.map((x) => ({ band: x.band, from: gbp(x.fromP), to: x.toP === null ? null : gbp(x.toP), rate: x.rate, amount: gbp(x.amountP) })),
+      breakdown: niSlicesOut(r.ni.employee, false),
     },
   };
   if (b.student_loan_plans && b.student_loan_plans.length) {
@@ -476,11 +473,12 @@ function validateScenario(name: string, v: unknown): ScenarioBody {
   }
 }
 
-function diff(a: number, b: number, dp = 2): { absolute: number; percentage: number | null } {
-  const scale = 10 ** dp;
-  const absolute = Math.round((b - a) * scale) / scale;
-  const percentage = a === 0 ? null : Math.round(((b - a) / Math.abs(a)) * 100 * 100) / 100;
-  return { absolute, percentage };
+/**
+ * B minus A on integers (pence, or parts per million for rates): `absolute` in output units, `percentage`
+ * of A to 2 dp, half up; null when A is 0.
+ */
+function diff(a: number, b: number, unit: number): { absolute: number; percentage: number | null } {
+  return { absolute: (b - a) / unit, percentage: a === 0 ? null : divRound((b - a) * 10_000, Math.abs(a), 'half-up') / 100 };
 }
 
 export const compare: Handler = (req, ctx) => {
@@ -493,12 +491,12 @@ export const compare: Handler = (req, ctx) => {
   const da = takeHomeData(y, sa, ra);
   const db = takeHomeData(y, sb, rb);
   const differences = {
-    gross_income: diff(da.gross_income as number, db.gross_income as number),
-    net_annual: diff(gbp(ra.netP), gbp(rb.netP)),
-    total_deductions: diff(gbp(ra.totalDeductionsP), gbp(rb.totalDeductionsP)),
-    income_tax: diff(gbp(ra.it.totalP), gbp(rb.it.totalP)),
-    national_insurance: diff(gbp(ra.ni.employeeP), gbp(rb.ni.employeeP)),
-    marginal_rate: diff(ra.marginalPpm / 1e6, rb.marginalPpm / 1e6, 6),
+    gross_income: diff(amountP(sa.gross_income, 'scenario_a.gross_income'), amountP(sb.gross_income, 'scenario_b.gross_income'), 100),
+    net_annual: diff(ra.netP, rb.netP, 100),
+    total_deductions: diff(ra.totalDeductionsP, rb.totalDeductionsP, 100),
+    income_tax: diff(ra.it.totalP, rb.it.totalP, 100),
+    national_insurance: diff(ra.ni.employeeP, rb.ni.employeeP, 100),
+    marginal_rate: diff(ra.marginalPpm, rb.marginalPpm, 1_000_000),
   };
   return ok({ tax_year: y.year, scenario_a: da, scenario_b: db, differences }, meta({ source: HMRC, source_url: URL_INCOME_TAX }));
 };
@@ -508,7 +506,7 @@ export const compare: Handler = (req, ctx) => {
 export const employerCost: Handler = (req, ctx) => {
   const b = req.body as { annual_salary: number; tax_year?: string; pension_rate: number; num_employees: number; employment_allowance: boolean };
   const y = calcYear(b.tax_year, ctx);
-  const salaryP = P(b.annual_salary);
+  const salaryP = amountP(b.annual_salary, 'annual_salary');
   let pensionPpm: number;
   try {
     pensionPpm = ratePpm(b.pension_rate);
@@ -517,7 +515,7 @@ export const employerCost: Handler = (req, ctx) => {
   }
   const n = b.num_employees;
   const r = class1(y.ni, salaryP, y.ni.categories?.get('A'));
-  const pensionP = mulRate(salaryP, pensionPpm, 'half-up');
+  const pensionP = applyPpm(salaryP, pensionPpm, 'half-up');
   const perTotalP = salaryP + r.employerP + pensionP;
   const niTotalP = r.employerP * n;
   // Employment Allowance: the year's amount once, against the employer's total secondary Class 1 NI, floored at 0.
@@ -529,7 +527,7 @@ export const employerCost: Handler = (req, ctx) => {
     per_employee: {
       annual_salary: gbp(salaryP),
       employer_ni: gbp(r.employerP),
-      employer_ni_breakdown: r.employer.map((x) => ({ band: x.band, from: gbp(x.fromP), to: x.toP === null ? null : gbp(x.toP), rate: x.rate, amount: gbp(x.amountP) })),
+      employer_ni_breakdown: niSlicesOut(r.employer, false),
       employer_pension: gbp(pensionP),
       pension_rate: b.pension_rate,
       total_cost: gbp(perTotalP),
@@ -562,7 +560,7 @@ export const studentLoanThresholds: Handler = (req, ctx) => {
 export const studentLoanCalculate: Handler = (req, ctx) => {
   const b = req.body as { annual_income: number; plan_types: string[]; tax_year?: string };
   const y = loanYear(b.tax_year, ctx);
-  const incomeP = Math.floor(b.annual_income * 100 + 1e-6); // pounds to pence, fractions of a penny dropped
+  const incomeP = amountP(b.annual_income, 'annual_income');
   const reps = studentLoans(y, incomeP, b.plan_types);
   let total = 0;
   for (const r of reps) total += r.amountP;

@@ -15,39 +15,9 @@
  *    deductions down, to whole pounds per pay period; an annual figure keeps the pence).
  *  - pension contribution: percent of gross, rounded half-up to the penny.
  */
-import { divRound, type Rounding } from '../../money.js';
+import { applyPpm as mulRate, PPM } from '../../money.js';
 import type { Band, Category, NiParams, YearParams } from './personal-params.js';
 
-const PPM = 1_000_000;
-
-/** pence x ppm / 1e6 with a rounding mode; 'half-down' = nearest, exact half down (HMRC NI). */
-export function mulRate(pence: number, ppm: number, mode: Rounding | 'half-down'): number {
-  if (pence === 0 || ppm === 0) return 0;
-  const product = pence * ppm;
-  if (Number.isSafeInteger(product)) {
-    if (mode !== 'half-down') return divRound(product, PPM, mode);
-    const q = Math.floor(product / PPM);
-    const r = product - q * PPM;
-    return 2 * r > PPM ? q + 1 : q;
-  }
-  const b = BigInt(pence) * BigInt(ppm);
-  const big = BigInt(PPM);
-  const q = b / big;
-  const r = b % big;
-  if (r === 0n) return Number(q);
-  switch (mode) {
-    case 'down':
-      return Number(q);
-    case 'up':
-      return Number(q + 1n);
-    case 'half-up':
-      return Number(2n * r >= big ? q + 1n : q);
-    case 'half-down':
-      return Number(2n * r > big ? q + 1n : q);
-    case 'half-even':
-      return Number(2n * r > big ? q + 1n : 2n * r < big ? q : q % 2n === 0n ? q : q + 1n);
-  }
-}
 
 // ---------------------------------------------------------------- income tax
 
@@ -81,7 +51,6 @@ export interface IncomeTaxResult {
   marginBandPpm: number;
   /** The personal allowance is being tapered at this income (the 60% band). */
   taperActive: boolean;
-  maEligible: boolean | null;
 }
 
 export class MaIneligible extends Error {}
@@ -134,10 +103,8 @@ export function incomeTax(y: YearParams, inp: IncomeTaxInput): IncomeTaxResult {
   }
   if (inp.grossP < paP) marginBandPpm = 0;
   let maReductionP = 0;
-  let maEligible: boolean | null = null;
   if (inp.maRecipient) {
-    maEligible = !!it.ma && taxableP <= maLimitP;
-    if (!maEligible) throw new MaIneligible(it.ma ? 'taxable income above the limit' : 'no Marriage Allowance this year');
+    if (!it.ma || taxableP > maLimitP) throw new MaIneligible(it.ma ? 'taxable income above the limit' : 'no Marriage Allowance this year');
     maReductionP = total < it.ma!.reductionP ? total : it.ma!.reductionP;
   }
   return {
@@ -149,7 +116,6 @@ export function incomeTax(y: YearParams, inp: IncomeTaxInput): IncomeTaxResult {
     totalP: total - maReductionP,
     marginBandPpm: inp.maRecipient && total < (it.ma?.reductionP ?? 0) ? 0 : marginBandPpm,
     taperActive,
-    maEligible,
   };
 }
 
@@ -297,29 +263,28 @@ export interface LoanRepayment {
  * (6%) is repaid on top (gov.uk "Repaying your student loan: what you pay").
  */
 export function studentLoans(y: YearParams, incomeP: number, plans: readonly string[]): LoanRepayment[] {
-  const out: LoanRepayment[] = [];
-  let lowest: LoanRepayment | null = null;
+  const rows: Array<{ r: LoanRepayment; p: NonNullable<YearParams['studentLoans']>[number] }> = [];
+  let lowest: (typeof rows)[number] | undefined;
   const seen = new Set<string>();
+  const due = (p: (typeof rows)[number]['p']) => (incomeP > p.thresholdP ? mulRate(incomeP - p.thresholdP, p.ppm, 'down') : 0);
   for (const plan of plans) {
     if (seen.has(plan)) continue;
     seen.add(plan);
     const p = y.studentLoans!.find((x) => x.plan_type === plan)!;
-    const r: LoanRepayment & { thresholdP: number } = { plan_type: plan, threshold: p.threshold, rate: p.rate, amountP: 0, ppm: 0, thresholdP: p.thresholdP };
+    const row = { r: { plan_type: plan, threshold: p.threshold, rate: p.rate, amountP: 0, ppm: 0 }, p };
     if (plan === 'postgraduate') {
-      r.amountP = incomeP > p.thresholdP ? mulRate(incomeP - p.thresholdP, p.ppm, 'down') : 0;
-      r.ppm = incomeP >= p.thresholdP ? p.ppm : 0;
-    } else if (lowest === null || p.thresholdP < (lowest as LoanRepayment & { thresholdP: number }).thresholdP) {
-      lowest = r;
+      row.r.amountP = due(p);
+      row.r.ppm = incomeP >= p.thresholdP ? p.ppm : 0;
+    } else if (!lowest || p.thresholdP < lowest.p.thresholdP) {
+      lowest = row;
     }
-    out.push(r);
+    rows.push(row);
   }
   if (lowest) {
-    const p = y.studentLoans!.find((x) => x.plan_type === lowest!.plan_type)!;
-    lowest.amountP = incomeP > p.thresholdP ? mulRate(incomeP - p.thresholdP, p.ppm, 'down') : 0;
-    lowest.ppm = incomeP >= p.thresholdP ? p.ppm : 0;
+    lowest.r.amountP = due(lowest.p);
+    lowest.r.ppm = incomeP >= lowest.p.thresholdP ? lowest.p.ppm : 0;
   }
-  for (const r of out) delete (r as { thresholdP?: number }).thresholdP;
-  return out;
+  return rows.map((x) => x.r);
 }
 
 // ---------------------------------------------------------------- take-home
@@ -350,7 +315,7 @@ export interface TakeHomeResult {
 }
 
 /** The default pension type when a contribution is given without one (docs/tax-personal.md). */
-export const DEFAULT_PENSION_TYPE: PensionType = 'net_pay';
+const DEFAULT_PENSION_TYPE: PensionType = 'net_pay';
 
 export function takeHomeCore(y: YearParams, inp: TakeHomeInput): TakeHomeResult {
   const grossP = inp.grossP;

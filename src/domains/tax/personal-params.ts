@@ -6,7 +6,7 @@
  * rate comes from here, and every value in data/tax/*.yaml has its source beside it.
  */
 import { loadData } from '../../data.js';
-import { ratePpm } from '../../money.js';
+import { ratePpm, toPence } from '../../money.js';
 
 // ---------------------------------------------------------------- raw YAML shapes
 
@@ -87,7 +87,7 @@ export const raw = {
 // ---------------------------------------------------------------- compiled shapes
 
 /** Pounds (integer or at most 2 dp, from data) to integer pence. */
-export const P = (pounds: number): number => Math.round(pounds * 100);
+export const P = toPence;
 
 export interface Band {
   name: string;
@@ -113,8 +113,6 @@ export interface IncomeTaxParams {
   basicPpm: number;
   ma: { transferableP: number; reductionP: number } | null;
   bpaP: number | null;
-  sources: string[];
-  scotSources: string[];
 }
 
 export interface Category {
@@ -198,8 +196,6 @@ function compileIt(year: string): IncomeTaxParams | null {
     basicPpm: basic.ppm,
     ma: ma ? { transferableP: P(ma.transferable_amount), reductionP: P(ma.tax_reduction) } : null,
     bpaP: bpa ? P(bpa.amount) : null,
-    sources: y.source,
-    scotSources: s ? s.source : y.source,
   };
 }
 

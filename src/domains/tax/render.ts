@@ -1,9 +1,9 @@
 /**
  * Terminal rendering of take-home results: a readable breakdown (`renderTakeHome`), a one-row-per-income
  * table for `--sweep` (`renderSweep`) and a chart of net pay and marginal rate against gross (`sweepChart`).
- * Plain text with optional ANSI colour; no dependency is loaded unless a chart is drawn.
+ * Plain text with optional ANSI colour; asciichart loads only when a chart is drawn (src/output/chart.ts).
  */
-import { createRequire } from 'node:module';
+import { fit, plot } from '../../output/chart.js';
 
 /** The take-home `data` object (POST /v1/tax/take-home/calculate), as far as rendering needs it. */
 export interface TakeHomeData {
@@ -126,18 +126,14 @@ export function renderSweep(rows: TakeHomeData[], opts: { color: boolean } = { c
   return `${bold(line(head))}\n${body.map(line).join('\n')}\n`;
 }
 
-type Plot = (series: number[] | number[][], cfg?: { height?: number; format?: (x: number) => string }) => string;
-
 /** Net pay and marginal rate against gross, two asciichart panels (resampled to at most 100 columns). */
-export function sweepChart(rows: TakeHomeData[]): string {
+export async function sweepChart(rows: TakeHomeData[]): Promise<string> {
   if (rows.length === 0) return 'No rows.\n';
-  const { plot } = createRequire(import.meta.url)('asciichart') as { plot: Plot };
-  const step = Math.max(1, Math.ceil(rows.length / 100));
-  const pick = rows.filter((_, i) => i % step === 0 || i === rows.length - 1);
   const first = rows[0]!;
   const last = rows[rows.length - 1]!;
-  const net = plot(pick.map((r) => r.net_annual), { height: 12, format: (x) => money(Math.round(x)).replace(/\.00$/, '').padStart(10) });
-  const mr = plot(pick.map((r) => r.marginal_rate * 100), { height: 8, format: (x) => `${x.toFixed(0).padStart(8)}%` });
-  const axis = `gross ${money(first.gross_income)} → ${money(last.gross_income)} (${pick.length} points)`;
+  const netSeries = fit(rows.map((r) => r.net_annual), 100);
+  const net = await plot([netSeries], { height: 12, format: (x) => money(Math.round(x)).replace(/\.00$/, '').padStart(10) });
+  const mr = await plot([fit(rows.map((r) => r.marginal_rate * 100), 100)], { height: 8, format: (x) => `${x.toFixed(0).padStart(8)}%` });
+  const axis = `gross ${money(first.gross_income)} → ${money(last.gross_income)} (${netSeries.length} points)`;
   return `Net annual pay\n${net}\n\nMarginal rate\n${mr}\n${' '.repeat(11)}${axis}\n`;
 }

@@ -12,7 +12,7 @@
  *    retailers calculating VAT at line or invoice level "must not round the VAT figure down" (Notice 700,
  *    retailers' rounding; VATREC12010). net = gross - VAT, so net + VAT = gross exactly.
  */
-import { ratePpm } from '../../money.js';
+import { mulDiv, PPM, ratePpm } from '../../money.js';
 
 export type VatDirection = 'exclusive' | 'inclusive';
 
@@ -22,31 +22,20 @@ export interface VatAmounts {
   total_pence: number;
 }
 
-const PPM = 1_000_000n;
-
-function divFloor(a: bigint, b: bigint): bigint {
-  // a >= 0, b > 0
-  return a / b;
-}
-
-function divHalfUp(a: bigint, b: bigint): bigint {
-  // a >= 0, b > 0
-  return (2n * a + b) / (2n * b);
-}
 
 /** Add VAT at `rate` (a fraction, e.g. 0.2) to a net amount in pence; VAT rounded down to the penny. */
 export function addVat(netPence: number, rate: number): VatAmounts {
   if (!Number.isSafeInteger(netPence) || netPence < 0) throw new RangeError(`net amount ${netPence} must be a non-negative integer of pence`);
-  const ppm = BigInt(ratePpm(rate));
-  const vat = Number(divFloor(BigInt(netPence) * ppm, PPM));
+  const vat = mulDiv(netPence, ratePpm(rate), PPM, 'down');
   return { net_pence: netPence, vat_pence: vat, total_pence: netPence + vat };
 }
 
 /** Extract VAT at `rate` from a VAT-inclusive amount in pence; VAT rounded to the nearest penny, half up. */
 export function extractVat(grossPence: number, rate: number): VatAmounts {
   if (!Number.isSafeInteger(grossPence) || grossPence < 0) throw new RangeError(`gross amount ${grossPence} must be a non-negative integer of pence`);
-  const ppm = BigInt(ratePpm(rate));
-  const vat = Number(divHalfUp(BigInt(grossPence) * ppm, PPM + ppm));
+  const ppm = ratePpm(rate);
+  // The VAT fraction rate / (1 + rate), e.g. 1/6 at 20%.
+  const vat = mulDiv(grossPence, ppm, PPM + ppm, 'half-up');
   return { net_pence: grossPence - vat, vat_pence: vat, total_pence: grossPence };
 }
 
