@@ -85,7 +85,8 @@ export const MAX_AMOUNT_PENCE = 100_000_000_000;
  * place rounds half away from zero. Throws RangeError beyond ±£1 billion.
  */
 export function toPence(pounds: number): number {
-  const p = Math.round(pounds * 100);
+  // Math.round rounds -0.5 up to -0; rounding the magnitude keeps halves away from zero for both signs.
+  const p = Math.sign(pounds) * Math.round(Math.abs(pounds) * 100);
   if (!Number.isSafeInteger(p) || Math.abs(p) > MAX_AMOUNT_PENCE) throw new RangeError(`amount ${pounds} is out of range (at most £1,000,000,000)`);
   return p;
 }

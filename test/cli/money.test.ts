@@ -32,6 +32,7 @@ describe('money', () => {
   it('converts pounds and pence, refusing amounts over £1bn', () => {
     expect(toPence(45000.99)).toBe(4_500_099);
     expect(toPence(0.1 + 0.2)).toBe(30);
+    expect([toPence(0.005), toPence(-0.005), toPence(-45.994)]).toEqual([1, -1, -4599]);
     expect(toPounds(259_440)).toBe(2594.4);
     expect(roundToPounds(1_000_045, 'down')).toBe(1_000_000);
     expect(() => toPence(1e20)).toThrow(RangeError);
