@@ -8,9 +8,10 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import type { HandlerContext } from '../../src/contract/types.js';
-import { closeAll } from '../../src/mirror/db.js';
+import { closeAll, query, type Param, type Row } from '../../src/mirror/db.js';
 import { REJECTS_DDL, SYNC_LOG_DDL } from '../../src/mirror/schema.js';
 import type { DatasetModule, LoadResult, SyncOptions } from '../../sync/types.js';
+import { parseCsvLine } from '../sync/ppd-fixture.js';
 
 export const FIXTURES = join(__dirname, '..', 'fixtures', 'upstream');
 
@@ -55,12 +56,15 @@ export async function buildDataset(
   }
 }
 
-/** Run SQL against a dataset file (read-write, a fresh instance). */
-export async function sqlOn(path: string, sql: string, params: Array<string | number | boolean | null> = []): Promise<Array<Record<string, unknown>>> {
-  const instance = await DuckDBInstance.create(path);
+/**
+ * Run SQL against a dataset file: a fresh READ_ONLY instance (closed again), rows as the handlers see them
+ * (src/mirror/db.ts query: BIGINT/DECIMAL as numbers, DATE as 'YYYY-MM-DD', UUID as a string).
+ */
+export async function sqlOn(path: string, sql: string, params: Param[] = []): Promise<Row[]> {
+  const instance = await DuckDBInstance.create(path, { access_mode: 'READ_ONLY' });
   const conn = await instance.connect();
   try {
-    return (await conn.runAndReadAll(sql, params)).getRowObjectsJS() as Array<Record<string, unknown>>;
+    return await query(conn, sql, params);
   } finally {
     conn.closeSync();
     instance.closeSync();
@@ -70,29 +74,6 @@ export async function sqlOn(path: string, sql: string, params: Array<string | nu
 export async function cleanup(dirs: string[]): Promise<void> {
   await closeAll();
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
-}
-
-/** Parse a simple CSV line (quotes with "" escapes; no embedded newlines). */
-export function parseCsvLine(line: string): string[] {
-  const out: string[] = [];
-  let cur = '';
-  let inQ = false;
-  for (let i = 0; i < line.length; i++) {
-    const ch = line[i]!;
-    if (inQ) {
-      if (ch === '"' && line[i + 1] === '"') {
-        cur += '"';
-        i++;
-      } else if (ch === '"') inQ = false;
-      else cur += ch;
-    } else if (ch === '"') inQ = true;
-    else if (ch === ',') {
-      out.push(cur);
-      cur = '';
-    } else cur += ch;
-  }
-  out.push(cur);
-  return out;
 }
 
 export function readCsv(text: string): Array<Record<string, string>> {

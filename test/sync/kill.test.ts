@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ts from 'typescript';
-import { DuckDBInstance } from '@duckdb/node-api';
 import { syncDataset } from '../../sync/framework.js';
 import { startUpstreamServer, type UpstreamServer } from '../support/upstream-server.js';
+import { sqlOn } from '../property/mirror-helper.js';
 import { fixture, readPpd } from './ppd-fixture.js';
 
 const REPO = join(import.meta.dirname, '..', '..');
@@ -53,14 +53,7 @@ function bigFile(rows: number): Buffer {
 }
 
 async function count(mirrorDir: string): Promise<number> {
-  const db = await DuckDBInstance.create(join(mirrorDir, 'price_paid.duckdb'), { access_mode: 'READ_ONLY' });
-  const c = await db.connect();
-  try {
-    return Number((await c.runAndReadAll('SELECT count(*) FROM price_paid')).getRows()[0]![0]);
-  } finally {
-    c.closeSync();
-    db.closeSync();
-  }
+  return (await sqlOn(join(mirrorDir, 'price_paid.duckdb'), 'SELECT count(*) AS n FROM price_paid'))[0]!.n as number;
 }
 
 function runChild(args: string[]): { child: ChildProcess; reached: Promise<string> } {

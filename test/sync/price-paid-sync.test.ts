@@ -8,6 +8,7 @@ import { runSync, syncDataset, mirrorStatus, runSql, exportMirror, createProgres
 import type { SyncEvent } from '../../sync/types.js';
 import { closeAll, openDataset, query } from '../../src/mirror/db.js';
 import { startUpstreamServer, indexPage, type UpstreamServer } from '../support/upstream-server.js';
+import { sqlOn } from '../property/mirror-helper.js';
 import { applyUpdate, fixture, readPpd } from './ppd-fixture.js';
 
 let server: UpstreamServer;
@@ -22,19 +23,9 @@ function dirs(name: string) {
   return { mirrorDir: join(base, 'mirror'), cacheDir: join(base, 'cache'), env: { PUBLICDATA_UPSTREAM_BASE: server.url }, backoffMs: 10 };
 }
 
-async function rows(mirrorDir: string, sql: string): Promise<Record<string, unknown>[]> {
-  const db = await DuckDBInstance.create(join(mirrorDir, 'price_paid.duckdb'), { access_mode: 'READ_ONLY' });
-  const c = await db.connect();
-  try {
-    return (await c.runAndReadAll(sql)).getRowObjectsJson() as Record<string, unknown>[];
-  } finally {
-    c.closeSync();
-    db.closeSync();
-  }
-}
-const rows_ = rows;
+const rows = (mirrorDir: string, sql: string) => sqlOn(join(mirrorDir, 'price_paid.duckdb'), sql);
 const count = async (dir: string, where = 'true') =>
-  Number((await rows(dir, `SELECT count(*) AS n FROM price_paid WHERE ${where}`))[0]!.n);
+  (await rows(dir, `SELECT count(*) AS n FROM price_paid WHERE ${where}`))[0]!.n;
 
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'pd-sync-'));
@@ -68,9 +59,9 @@ describe('price-paid sync: full load, then incremental updates', () => {
     expect(r!.as_of).toBe(complete.map((x) => x.date).sort().pop());
     expect(await count(d.mirrorDir)).toBe(300);
     const [one] = await rows(d.mirrorDir, `SELECT id::VARCHAR AS id, price, date::VARCHAR AS date, postcode, property_type, paon, saon, street, town FROM price_paid WHERE id = '${complete[0]!.id}'`);
-    expect(one).toEqual({ id: complete[0]!.id, price: '42000', date: '1995-12-21', postcode: 'NE4 9DN', property_type: 'S', paon: '8', saon: null, street: 'MATFEN PLACE', town: 'NEWCASTLE UPON TYNE' });
+    expect(one).toEqual({ id: complete[0]!.id, price: 42000, date: '1995-12-21', postcode: 'NE4 9DN', property_type: 'S', paon: '8', saon: null, street: 'MATFEN PLACE', town: 'NEWCASTLE UPON TYNE' });
     const [log] = await rows(d.mirrorDir, 'SELECT * FROM sync_log');
-    expect(log).toMatchObject({ dataset: 'price-paid', mode: 'full', rows_loaded: '300', rows_rejected: '0', sha256: sha('pp-complete.csv'), published: '2026-10-28' });
+    expect(log).toMatchObject({ dataset: 'price-paid', mode: 'full', rows_loaded: 300, rows_rejected: 0, sha256: sha('pp-complete.csv'), published: '2026-10-28' });
     expect(String(log!.source_url)).toBe(`${server.url}/price-paid/pp-complete.csv`);
     expect(events.some((e) => e.type === 'download')).toBe(true);
     expect(events.filter((e) => e.type === 'phase').map((e) => (e as { phase: string }).phase)).toEqual(['discover', 'download', 'load', 'verify', 'swap', 'done']);
@@ -109,9 +100,9 @@ describe('price-paid sync: full load, then incremental updates', () => {
     expect(await count(d.mirrorDir)).toBe(expected.length);
     expect(expected.length).toBe(before.length + 1);
     const changed = await rows(d.mirrorDir, `SELECT price FROM price_paid WHERE id = '20e2441a-0f16-49ab-97d4-8737e62a5d93'`);
-    expect(changed).toEqual([{ price: '99500' }]);
+    expect(changed).toEqual([{ price: 99500 }]);
     expect(await count(d.mirrorDir, `id = 'd893ee64-4464-44b5-b01b-8e62403ed83c'`)).toBe(0);
-    expect(await rows(d.mirrorDir, `SELECT price FROM price_paid WHERE id = '00000000-0000-4000-8000-000000000002'`)).toEqual([{ price: '315000' }]);
+    expect(await rows(d.mirrorDir, `SELECT price FROM price_paid WHERE id = '00000000-0000-4000-8000-000000000002'`)).toEqual([{ price: 315000 }]);
     expect(await n(oldConn)).toBe(before.length);
     const newConn = await openDataset('price-paid', d.mirrorDir);
     expect(newConn).not.toBe(oldConn);
@@ -136,7 +127,7 @@ describe('price-paid sync: full load, then incremental updates', () => {
     expect(await count(d.mirrorDir)).toBe(300);
     expect(readdirSync(d.mirrorDir).sort()).toEqual(['price_paid.duckdb']);
     const logs = await rows(d.mirrorDir, 'SELECT count(*) AS n FROM sync_log');
-    expect(logs[0]!.n).toBe('4');
+    expect(logs[0]!.n).toBe(4);
   });
 
   it('mirror status reports rows, dates, size, licence and staleness', async () => {
@@ -187,17 +178,17 @@ describe('price-paid sync: rejects', () => {
     const badPrice = lines[5]!.replace('"{', '"{').replace(/^("[^"]*"),"\d+"/, '$1,"12x00"');
     const short = '"{11111111-2222-4333-8444-555555555555}","1000","2001-01-01 00:00"';
     const badType = lines[7]!.replace(/^((?:"[^"]*",){4})"[A-Z]"/, '$1"Q"');
-    const rows = [...lines.slice(0, 5), badPrice, ...lines.slice(6, 7), badType, ...lines.slice(8, 150), short, ...lines.slice(150)];
+    const csv = [...lines.slice(0, 5), badPrice, ...lines.slice(6, 7), badType, ...lines.slice(8, 150), short, ...lines.slice(150)];
     mkdirSync(join(root, 'rejects'), { recursive: true });
     const file = join(root, 'rejects', 'pp-2001.csv');
-    writeFileSync(file, rows.join('\n') + '\n');
+    writeFileSync(file, csv.join('\n') + '\n');
     const [r] = await runSync(['price-paid'], { ...d, from: file });
     expect(r).toMatchObject({ status: 'synced', rows_loaded: 298, rows_rejected: 3 });
-    const rej = await rows_(d.mirrorDir, 'SELECT line, raw, reason, file FROM rejects ORDER BY reason');
+    const rej = await rows(d.mirrorDir, 'SELECT line, raw, reason, file FROM rejects ORDER BY reason');
     expect(rej).toEqual([
       { line: null, raw: badPrice, reason: 'invalid price', file },
       { line: null, raw: badType, reason: 'invalid property type', file },
-      { line: '151', raw: short, reason: expect.stringMatching(/^malformed CSV line: /), file },
+      { line: 151, raw: short, reason: expect.stringMatching(/^malformed CSV line: /), file },
     ]);
   });
 });
