@@ -5,20 +5,21 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { download, DownloadError, fetchText } from '../../sync/download.js';
 import { parseYearsOption, resolveBaseUrl } from '../../sync/framework.js';
-import { startUpstreamServer, type UpstreamServer } from '../support/upstream-server.js';
+import type { UpstreamServer } from '../support/upstream-server.js';
 import { fixture } from './ppd-fixture.js';
+import { useUpstreamServer } from './upstream-harness.js';
 
+const upstream = useUpstreamServer('pd-dl-');
 let server: UpstreamServer;
 let dir: string;
 const body = readFileSync(fixture('pp-complete.csv'));
 const sha = createHash('sha256').update(body).digest('hex');
 
-beforeAll(async () => {
-  server = await startUpstreamServer();
+beforeAll(() => {
+  server = upstream.server;
   dir = mkdtempSync(join(tmpdir(), 'pd-dl-'));
 });
-afterAll(async () => {
-  await server.close();
+afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 

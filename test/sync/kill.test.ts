@@ -3,20 +3,18 @@
  * queries, and the next sync cleans the stale temp files and succeeds.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ts from 'typescript';
 import { syncDataset } from '../../sync/framework.js';
-import { startUpstreamServer, type UpstreamServer } from '../support/upstream-server.js';
 import { sqlOn } from '../property/mirror-helper.js';
 import { fixture, readPpd } from './ppd-fixture.js';
+import { useUpstreamServer } from './upstream-harness.js';
 
 const REPO = join(import.meta.dirname, '..', '..');
 let out: string; // transpiled copy of the sources (inside the repo so node_modules resolve)
-let root: string;
-let server: UpstreamServer;
+const upstream = useUpstreamServer('pd-kill-');
 const complete = readPpd('pp-complete.csv');
 
 function transpileTree(dirs: string[], extra: string[]): void {
@@ -58,7 +56,7 @@ async function count(mirrorDir: string): Promise<number> {
 
 function runChild(args: string[]): { child: ChildProcess; reached: Promise<string> } {
   const child = spawn(process.execPath, [join(out, 'test', 'sync', 'kill-child.js'), ...args], {
-    env: { ...process.env, PUBLICDATA_UPSTREAM_BASE: server.url },
+    env: { ...process.env, PUBLICDATA_UPSTREAM_BASE: upstream.server.url },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
@@ -84,12 +82,8 @@ const killed = (c: ChildProcess) => new Promise<void>((resolve) => {
 beforeAll(async () => {
   out = join(REPO, '.vitest-tmp', `kill-${process.pid}`);
   transpileTree(['sync', 'src/mirror', 'src/contract'], [join(REPO, 'test', 'sync', 'kill-child.ts')]);
-  root = mkdtempSync(join(tmpdir(), 'pd-kill-'));
-  server = await startUpstreamServer();
 }, 60_000);
-afterAll(async () => {
-  await server?.close();
-  rmSync(root, { recursive: true, force: true });
+afterAll(() => {
   rmSync(out, { recursive: true, force: true });
 });
 
@@ -104,12 +98,11 @@ describe('SIGKILL during a sync keeps the last good data', () => {
   ];
   for (const c of cases) {
     it(`killed at ${c.point}${c.big ? ' (mid-load of a large file)' : ''}${c.update ? ' of a monthly update' : ''}`, async () => {
-      const name = `${c.point}-${c.big ? 'big' : c.update ? 'upd' : 'full'}`;
-      const mirrorDir = join(root, name, 'mirror');
-      const cacheDir = join(root, name, 'cache');
+      const server = upstream.server;
+      const { mirrorDir, cacheDir, env } = upstream.syncOptions();
       server.setFile('/price-paid/pp-complete.csv', fixture('pp-complete.csv'));
       // the last good data: a full load of the 300-row excerpt
-      await syncDataset('price-paid', { mirrorDir, cacheDir, env: { PUBLICDATA_UPSTREAM_BASE: server.url } });
+      await syncDataset('price-paid', { mirrorDir, cacheDir, env });
       expect(await count(mirrorDir)).toBe(300);
 
       if (c.big) server.set('/price-paid/pp-complete.csv', bigFile(600_000));
@@ -136,7 +129,7 @@ describe('SIGKILL during a sync keeps the last good data', () => {
       // The next sync removes the dead process's temp files and succeeds.
       server.setFile('/price-paid/pp-complete.csv', fixture('pp-complete.csv'));
       const r = await syncDataset('price-paid', {
-        mirrorDir, cacheDir, env: { PUBLICDATA_UPSTREAM_BASE: server.url },
+        mirrorDir, cacheDir, env,
         ...(c.update ? { from: fixture('pp-monthly-update-acd-test.csv') } : { force: true }),
       });
       expect(r.status).toBe('synced');

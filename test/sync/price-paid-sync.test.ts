@@ -6,34 +6,33 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { runSync, syncDataset, mirrorStatus, runSql, exportMirror, createProgressReporter } from '../../sync/framework.js';
 import type { SyncEvent } from '../../sync/types.js';
-import { closeAll, openDataset, query } from '../../src/mirror/db.js';
-import { startUpstreamServer, indexPage, type UpstreamServer } from '../support/upstream-server.js';
+import { openDataset, query } from '../../src/mirror/db.js';
+import { indexPage, type UpstreamServer } from '../support/upstream-server.js';
 import { sqlOn } from '../property/mirror-helper.js';
 import { applyUpdate, fixture, readPpd } from './ppd-fixture.js';
+import { useUpstreamServer } from './upstream-harness.js';
 
+const upstream = useUpstreamServer('pd-sync-');
 let server: UpstreamServer;
+/** Scratch space for files the tests write (exports, a file with bad rows). */
 let root: string;
 const complete = readPpd('pp-complete.csv');
 const realUpdate = readPpd('pp-monthly-update-new-version.csv');
 const acd = readPpd('pp-monthly-update-acd-test.csv');
 const sha = (f: string) => createHash('sha256').update(readFileSync(fixture(f))).digest('hex');
 
-function dirs(name: string) {
-  const base = join(root, name);
-  return { mirrorDir: join(base, 'mirror'), cacheDir: join(base, 'cache'), env: { PUBLICDATA_UPSTREAM_BASE: server.url }, backoffMs: 10 };
-}
+/** A fresh mirror pointed at the upstream server. */
+const dirs = () => upstream.syncOptions();
 
 const rows = (mirrorDir: string, sql: string) => sqlOn(join(mirrorDir, 'price_paid.duckdb'), sql);
 const count = async (dir: string, where = 'true') =>
   (await rows(dir, `SELECT count(*) AS n FROM price_paid WHERE ${where}`))[0]!.n;
 
-beforeAll(async () => {
+beforeAll(() => {
+  server = upstream.server;
   root = mkdtempSync(join(tmpdir(), 'pd-sync-'));
-  server = await startUpstreamServer();
 });
-afterAll(async () => {
-  await closeAll();
-  await server.close();
+afterAll(() => {
   rmSync(root, { recursive: true, force: true });
 });
 beforeEach(() => {
@@ -48,7 +47,7 @@ beforeEach(() => {
 describe('price-paid sync: full load, then incremental updates', () => {
   let d: ReturnType<typeof dirs>;
   beforeAll(() => {
-    d = dirs('main');
+    d = dirs();
   });
 
   it('first sync is a full load of pp-complete.csv found through the index page', async () => {
@@ -173,7 +172,7 @@ describe('price-paid sync: full load, then incremental updates', () => {
 
 describe('price-paid sync: rejects', () => {
   it('bad rows below the threshold go to rejects with a reason; the rest loads', async () => {
-    const d = dirs('rejects');
+    const d = dirs();
     const lines = readFileSync(fixture('pp-complete.csv'), 'utf8').trim().split('\n');
     const badPrice = lines[5]!.replace('"{', '"{').replace(/^("[^"]*"),"\d+"/, '$1,"12x00"');
     const short = '"{11111111-2222-4333-8444-555555555555}","1000","2001-01-01 00:00"';
@@ -195,10 +194,10 @@ describe('price-paid sync: rejects', () => {
 
 describe('price-paid sync: downloads', () => {
   it('resumes with Range after a dropped connection', async () => {
-    const d = dirs('resume');
+    const d = dirs();
     server.fault('/price-paid/pp-complete.csv', { dropAfterBytes: 20_000, times: 1 });
     const start = server.requests.length;
-    const [r] = await runSync(['price-paid'], d);
+    const [r] = await runSync(['price-paid'], { ...d, retries: 1 });
     expect(r).toMatchObject({ status: 'synced', rows_total: 300 });
     expect(r!.files[0]!.sha256).toBe(sha('pp-complete.csv'));
     const reqs = server.requests.slice(start).filter((q) => q.path === '/price-paid/pp-complete.csv');
@@ -208,14 +207,14 @@ describe('price-paid sync: downloads', () => {
   });
 
   it('an update with no data to apply it to asks for a full sync first', async () => {
-    const d = dirs('noprev');
+    const d = dirs();
     const [r] = await runSync(['price-paid'], { ...d, from: fixture('pp-monthly-update-acd-test.csv') });
     expect(r!.status).toBe('failed');
     expect(r!.error).toMatch(/full load\) first/);
   });
 
   it('--years loads yearly files', async () => {
-    const d = dirs('years');
+    const d = dirs();
     server.setFile('/price-paid/pp-1995.csv', fixture('pp-complete.csv'));
     const [r] = await runSync(['price-paid'], { ...d, years: { from: 1995, to: 1995 } });
     expect(r).toMatchObject({ status: 'synced', mode: 'full', rows_total: 300 });
@@ -223,7 +222,7 @@ describe('price-paid sync: downloads', () => {
   });
 
   it('a sync of the same dataset by a live process is refused; a dead one\'s lock is taken over', async () => {
-    const d = dirs('lock');
+    const d = dirs();
     mkdirSync(d.mirrorDir, { recursive: true });
     const lock = join(d.mirrorDir, 'price_paid.duckdb.sync-lock');
     writeFileSync(lock, String(process.ppid));
@@ -240,7 +239,7 @@ describe('price-paid sync: downloads', () => {
   });
 
   it('HTTP errors fail the sync with a message', async () => {
-    const d = dirs('http500');
+    const d = dirs();
     server.fault('/price-paid/pp-complete.csv', { status: 500 });
     const [r] = await runSync(['price-paid'], { ...d, retries: 1 });
     expect(r!.status).toBe('failed');
@@ -249,7 +248,7 @@ describe('price-paid sync: downloads', () => {
   });
 
   it('progress: one summary line when not a TTY', async () => {
-    const d = dirs('progress');
+    const d = dirs();
     let out = '';
     const stream = { write: (s: string) => ((out += s), true), isTTY: false } as unknown as NodeJS.WritableStream;
     await runSync(['price-paid'], { ...d, progress: createProgressReporter({ stream }) });
