@@ -3,8 +3,6 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callLocal } from '../../src/backends/local.js';
-import { listedBuildings } from '../../sync/designations.js';
-import hpi from '../../sync/hpi.js';
 import { FIXED_NOW, isolatedEnv, runCli } from '../support/cli.js';
 import { buildDataset, cleanup, ctxFor, FIXTURES } from './mirror-helper.js';
 
@@ -12,8 +10,8 @@ const env = isolatedEnv();
 const mirror = join(env.PUBLICDATA_DATA_DIR!, 'mirror');
 beforeAll(async () => {
   mkdirSync(mirror, { recursive: true });
-  await buildDataset(hpi, [join(FIXTURES, 'uk-hpi', 'UK-HPI-full-file-sample.csv')], mirror);
-  await buildDataset(listedBuildings, [join(FIXTURES, 'planning-data', 'listed-building.csv')], mirror);
+  await buildDataset('hpi', join(FIXTURES, 'uk-hpi', 'UK-HPI-full-file-sample.csv'), mirror);
+  await buildDataset('listed-buildings', join(FIXTURES, 'planning-data', 'listed-building.csv'), mirror);
 });
 afterAll(() => cleanup([env.PUBLICDATA_DATA_DIR!]));
 

@@ -33,7 +33,7 @@ beforeAll(async () => {
   dirs.push(dir);
   const file = join(dir, 'Tables_1-9_2026-27.ods');
   writeFileSync(file, buildOds());
-  await buildDataset(councilTaxModule, [file], dir);
+  await buildDataset('council-tax', file, dir);
 });
 afterAll(() => cleanup(dirs));
 

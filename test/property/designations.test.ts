@@ -7,10 +7,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callLocal } from '../../src/backends/local.js';
 import type { SuccessEnvelope } from '../../src/contract/types.js';
-import { REJECTS_DDL } from '../../src/mirror/schema.js';
 import { conservationAreas, listedBuildings } from '../../sync/designations.js';
 import { loadModule } from '../../sync/registry.js';
-import { buildDataset, cleanup, ctxFor, FIXTURES, readCsv, sqlOn, tempDir } from './mirror-helper.js';
+import { buildDataset, cleanup, ctxFor, FIXTURES, loadOnly, readCsv, sqlOn, tempDir } from './mirror-helper.js';
 
 const LB_CSV = join(FIXTURES, 'planning-data', 'listed-building.csv');
 const CA_CSV = join(FIXTURES, 'planning-data', 'conservation-area.csv');
@@ -64,8 +63,8 @@ let dir: string;
 beforeAll(async () => {
   dir = tempDir();
   dirs.push(dir);
-  await buildDataset(listedBuildings, [LB_CSV], dir);
-  await buildDataset(conservationAreas, [CA_CSV], dir);
+  await buildDataset('listed-buildings', LB_CSV, dir);
+  await buildDataset('conservation-areas', CA_CSV, dir);
 });
 afterAll(() => cleanup(dirs));
 
@@ -126,18 +125,7 @@ describe('sync/designations load', () => {
     const file = join(d, 'listed-building.csv');
     writeFileSync(file, [lines[0], bad, lines[2], dup, badPoint, ...lines.slice(4)].join('\n') + '\n');
     // 1 bad row in 6 is over the 1% threshold a real sync enforces; the load itself reports it
-    const { DuckDBInstance } = await import('@duckdb/node-api');
-    const inst = await DuckDBInstance.create(join(d, 'x.duckdb'));
-    const conn = await inst.connect();
-    await conn.run(REJECTS_DDL); // the framework creates it before a load
-    const res = await listedBuildings.load({
-      conn,
-      files: [{ url: file, name: 'listed-building.csv', path: file }],
-      options: {},
-      progress: () => {},
-    });
-    conn.closeSync();
-    inst.closeSync();
+    const res = await loadOnly(listedBuildings, file, join(d, 'x.duckdb'));
     expect(res).toMatchObject({ rows: 4, rejected: 1, mode: 'full', asOf: '2026-05-01' });
     const rows = await sqlOn(join(d, 'x.duckdb'), 'SELECT entity_id::INTEGER AS id, name, latitude FROM designations ORDER BY entity_id');
     expect(rows.map((r) => r.id)).toEqual([31573638, 31573653, 31814080, 31814084]);
@@ -152,7 +140,7 @@ describe('sync/designations load', () => {
     dirs.push(d);
     const file = join(d, 'listed-building.csv');
     writeFileSync(file, 'entity,name\n1,x\n');
-    await expect(buildDataset(listedBuildings, [file], d)).rejects.toThrow(/missing column/);
+    await expect(buildDataset('listed-buildings', file, d)).rejects.toThrow(/missing column/);
   });
 });
 

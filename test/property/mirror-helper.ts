@@ -1,16 +1,17 @@
 /**
  * Test support for the property/calendar dataset modules: build a dataset file in a temporary mirror dir
- * the way the sync framework does (load into a new DuckDB file, verify, record sync_log), without HTTP.
- * Sync tests through the real framework and the local upstream server live in test/sync/.
+ * with the real sync framework from a local file (no HTTP), and read dataset files.
+ * Sync tests against the local upstream server live in test/sync/.
  */
 import { DuckDBInstance } from '@duckdb/node-api';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import type { HandlerContext } from '../../src/contract/types.js';
 import { closeAll, query, type Param, type Row } from '../../src/mirror/db.js';
-import { REJECTS_DDL, SYNC_LOG_DDL } from '../../src/mirror/schema.js';
-import type { DatasetModule, LoadResult, SyncOptions } from '../../sync/types.js';
+import { REJECTS_DDL } from '../../src/mirror/schema.js';
+import { syncDataset } from '../../sync/framework.js';
+import type { DatasetModule, DatasetName, LoadResult, SyncReport } from '../../sync/types.js';
 import { parseCsvLine } from '../sync/ppd-fixture.js';
 
 export const FIXTURES = join(__dirname, '..', 'fixtures', 'upstream');
@@ -23,33 +24,30 @@ export function ctxFor(mirrorDir: string, iso = '2026-11-21T12:00:00Z'): Handler
   return { now: () => new Date(iso), env: {}, mirrorDir, cacheDir: mirrorDir };
 }
 
-/** Load `files` with the module into `<mirrorDir>/<module.file>`, verify, and write a sync_log row. */
-export async function buildDataset(
-  mod: DatasetModule,
-  files: string[],
-  mirrorDir: string,
-  options: SyncOptions = {},
-): Promise<LoadResult> {
-  const path = join(mirrorDir, mod.file);
-  rmSync(path, { force: true });
+/**
+ * Sync a dataset from a local file into `mirrorDir` through the real framework (`syncDataset --from`):
+ * load, reject threshold, verify, sync_log, atomic rename. Throws SyncError as a sync would.
+ */
+export function buildDataset(name: DatasetName, file: string, mirrorDir: string): Promise<SyncReport> {
+  return syncDataset(name, { mirrorDir, cacheDir: join(mirrorDir, 'sync-cache'), env: {}, from: file });
+}
+
+/**
+ * Only the module's load, into a new DuckDB file at `path` with the `rejects` table the framework would
+ * have created: for loads the framework would refuse (e.g. more rejects than the threshold allows).
+ */
+export async function loadOnly(mod: DatasetModule, file: string, path: string): Promise<LoadResult> {
   const instance = await DuckDBInstance.create(path);
   const conn = await instance.connect();
   try {
-    await conn.run(SYNC_LOG_DDL);
     await conn.run(REJECTS_DDL);
-    const result = await mod.load({
+    return await mod.load({
       conn,
-      files: files.map((f) => ({ url: `file://${f}`, name: basename(f), path: f, kind: 'full' as const })),
-      options,
+      files: [{ url: file, name: basename(file), path: file, kind: 'full' }],
+      options: {},
       progress: () => {},
+      mode: 'full',
     });
-    await mod.verify(conn, result);
-    await conn.run(
-      `INSERT INTO sync_log (dataset, source_url, rows_loaded, rows_rejected, duration_ms, mode, as_of, synced_at, bytes)
-       VALUES (?, ?, ?, ?, 0, ?, CAST(? AS DATE), now()::TIMESTAMP, ?)`,
-      [mod.name, files.join(' '), result.rows, result.rejected, result.mode, result.asOf ?? null, files.reduce((s, f) => s + statSync(f).size, 0)],
-    );
-    return result;
   } finally {
     conn.closeSync();
     instance.closeSync();
