@@ -16,7 +16,7 @@ import { build } from 'esbuild';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 
-const external = ['@duckdb/*', 'undici', 'ora', 'yaml', 'fast-check', 'decimal.js', 'saxes', 'fflate', 'cli-table3', 'asciichart'];
+const external = ['@duckdb/*', 'undici', 'ora', 'yaml', 'fast-check', 'decimal.js', 'saxes', 'fflate', 'yauzl', 'cli-table3', 'asciichart'];
 
 rmSync('dist/cli', { recursive: true, force: true });
 await build({

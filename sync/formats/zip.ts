@@ -1,0 +1,184 @@
+/**
+ * The shared streaming zip reader for sync modules (companies, psc, mot, road-traffic, ...).
+ *
+ * Built on yauzl (random access through the central directory: zip64, stored and deflate members,
+ * entry sizes validated), see docs/mirror.md "Zip files". Members are written to a directory one at a
+ * time, so temporary disk stays at about one member; each member's CRC-32 is checked while it streams.
+ * DuckDB cannot read inside a zip, so loaders extract a member, load it, and move on.
+ *
+ * Not readable here (clear ZipError, never a half-extracted file): Deflate64 (method 9, used by some DVSA
+ * MOT zips), bzip2/LZMA/zstd members and encrypted members. The message tells the user to unzip the file
+ * with another tool and pass the member with `--from`.
+ */
+import { createWriteStream, closeSync, mkdirSync, openSync, readSync, renameSync, rmSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { Transform } from 'node:stream';
+import { crc32 } from 'node:zlib';
+import yauzl, { type Entry, type ZipFile } from 'yauzl';
+
+export class ZipError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ZipError';
+  }
+}
+
+/** One member of a zip (directories and junk excluded). */
+export interface ZipMember {
+  /** Path inside the zip, `/`-separated. */
+  name: string;
+  /** Uncompressed and compressed sizes in bytes (zip64 sizes included). */
+  size: number;
+  compressedSize: number;
+  /** Zip compression method: 0 stored, 8 deflate, 9 Deflate64, 12 bzip2, 14 LZMA, 93 zstd, ... */
+  method: number;
+}
+
+/** Readable compression methods. */
+const READABLE = new Set([0, 8]);
+const METHOD_NAMES: Record<number, string> = { 1: 'Shrink', 6: 'Implode', 9: 'Deflate64', 12: 'bzip2', 14: 'LZMA', 93: 'Zstandard', 95: 'XZ', 98: 'PPMd' };
+
+/** True for entries that are not data: directories, macOS resource forks (`__MACOSX/`, `._*`), `.DS_Store`, `Thumbs.db`. */
+export function isJunkMember(name: string): boolean {
+  if (name.endsWith('/')) return true;
+  const parts = name.split('/');
+  const leaf = parts[parts.length - 1] ?? '';
+  return parts.includes('__MACOSX') || leaf.startsWith('._') || leaf === '.DS_Store' || leaf === 'Thumbs.db';
+}
+
+/** True when the file starts with a zip signature (local file header, or the end record of an empty zip). */
+export function isZipFile(path: string): boolean {
+  const fd = openSync(path, 'r');
+  try {
+    const b = Buffer.alloc(4);
+    const n = readSync(fd, b, 0, 4, 0);
+    return n === 4 && b[0] === 0x50 && b[1] === 0x4b && ((b[2] === 3 && b[3] === 4) || (b[2] === 5 && b[3] === 6));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+async function openZip(path: string): Promise<ZipFile> {
+  try {
+    // lazyEntries: read the central directory entry by entry; autoClose off: we close it ourselves.
+    return await yauzl.openPromise(path, { autoClose: false, lazyEntries: true, validateEntrySizes: true, strictFileNames: false });
+  } catch (e) {
+    throw new ZipError(
+      `${basename(path)} is not a readable zip file (${(e as Error).message}); it may be truncated or corrupt. ` +
+        'Delete it and download it again, or check the file you passed to --from.',
+    );
+  }
+}
+
+function unreadable(zipName: string, e: Entry): ZipError {
+  const method = e.compressionMethod;
+  if ((e.generalPurposeBitFlag & 1) !== 0) {
+    return new ZipError(`${zipName}: member ${e.fileName} is encrypted; publicdata cannot read encrypted zip members`);
+  }
+  const what = METHOD_NAMES[method] ? `${METHOD_NAMES[method]} (method ${method})` : `compression method ${method}`;
+  return new ZipError(
+    `${zipName}: member ${e.fileName} is compressed with ${what}, which publicdata cannot read (it reads stored and deflate members). ` +
+      `Unzip the file with a tool that supports it (for example 7-Zip: 7z x ${zipName}) and run the sync with --from <the extracted ${basename(e.fileName)}>.`,
+  );
+}
+
+const toMember = (e: Entry): ZipMember => ({ name: e.fileName, size: e.uncompressedSize, compressedSize: e.compressedSize, method: e.compressionMethod });
+
+/** The data members of a zip (junk skipped), in central-directory order. */
+export async function listZip(path: string): Promise<ZipMember[]> {
+  const zip = await openZip(path);
+  try {
+    const out: ZipMember[] = [];
+    for await (const e of entries(zip, path)) if (!isJunkMember(e.fileName)) out.push(toMember(e));
+    return out;
+  } finally {
+    zip.close();
+  }
+}
+
+async function* entries(zip: ZipFile, path: string): AsyncGenerator<Entry> {
+  try {
+    for await (const e of zip.eachEntry()) yield e;
+  } catch (e) {
+    if (e instanceof ZipError) throw e;
+    throw new ZipError(`${basename(path)}: corrupt zip directory (${(e as Error).message}); delete it and download it again`);
+  }
+}
+
+export interface ExtractOptions {
+  /** Which members to extract (by zip path); junk members are always skipped. */
+  filter?: (member: ZipMember) => boolean;
+  /** Keep each extracted file after the consumer moves on (default: delete it, so disk holds one member). */
+  keep?: boolean;
+}
+
+/** One extracted member: its zip entry and the path of the extracted file. */
+export interface ExtractedMember extends ZipMember {
+  path: string;
+}
+
+/**
+ * Extract the members one at a time into `destDir` (file name = the member's base name) and yield each
+ * when it is complete and its CRC-32 checked. Advancing the iterator deletes the previous file unless
+ * `keep`; breaking out of the loop or an error also deletes it. A member with an unreadable method throws
+ * ZipError before anything of it is written.
+ */
+export async function* extractMembers(zipPath: string, destDir: string, opts: ExtractOptions = {}): AsyncGenerator<ExtractedMember> {
+  const zipName = basename(zipPath);
+  const zip = await openZip(zipPath);
+  mkdirSync(destDir, { recursive: true });
+  let current: string | undefined;
+  const drop = () => {
+    if (current && !opts.keep) rmSync(current, { force: true });
+    current = undefined;
+  };
+  try {
+    for await (const e of entries(zip, zipPath)) {
+      if (isJunkMember(e.fileName)) continue;
+      const member = toMember(e);
+      if (opts.filter && !opts.filter(member)) continue;
+      if (!READABLE.has(e.compressionMethod) || (e.generalPurposeBitFlag & 1) !== 0) throw unreadable(zipName, e);
+      drop();
+      const dest = join(destDir, basename(e.fileName));
+      const part = `${dest}.part`;
+      await extractOne(zip, e, part, zipName);
+      renameSync(part, dest);
+      current = dest;
+      yield { ...member, path: dest };
+    }
+  } finally {
+    drop();
+    zip.close();
+  }
+}
+
+async function extractOne(zip: ZipFile, e: Entry, dest: string, zipName: string): Promise<void> {
+  let crc = 0;
+  let bytes = 0;
+  const check = new Transform({
+    transform(chunk: Buffer, _enc, cb) {
+      crc = crc32(chunk, crc);
+      bytes += chunk.length;
+      cb(null, chunk);
+    },
+  });
+  try {
+    const stream = await zip.openReadStreamPromise(e);
+    await pipeline(stream, check, createWriteStream(dest));
+  } catch (err) {
+    rmSync(dest, { force: true });
+    throw new ZipError(`${zipName}: member ${e.fileName} could not be read (${(err as Error).message}); the zip may be truncated or corrupt`);
+  }
+  if (bytes !== e.uncompressedSize || crc >>> 0 !== e.crc32 >>> 0) {
+    rmSync(dest, { force: true });
+    throw new ZipError(`${zipName}: member ${e.fileName} failed its CRC-32 check; the zip is corrupt, download it again`);
+  }
+}
+
+/** Extract every data member into `destDir` and keep them all (small zips, tests). Returns the paths. */
+export async function extractAll(zipPath: string, destDir: string, filter?: ExtractOptions['filter']): Promise<ExtractedMember[]> {
+  const out: ExtractedMember[] = [];
+  for await (const m of extractMembers(zipPath, destDir, { keep: true, ...(filter ? { filter } : {}) })) out.push(m);
+  return out;
+}
