@@ -8,6 +8,7 @@
  *    rate LEL..UEL; employer slab rate of the earnings' bracket on ALL earnings.
  */
 import { describe, expect, it } from 'vitest';
+import type { CallResult } from '../../src/contract/types.js';
 import { data, err, get, post } from './personal-helpers.js';
 
 const ni = (body: Record<string, unknown>) => data(post('/v1/tax/national-insurance/calculate', body));
@@ -146,5 +147,28 @@ describe('thresholds, categories and errors', () => {
     expect(await err(post('/v1/tax/national-insurance/calculate', { annual_salary: 1, category: 'M', tax_year: '2019-20' }))).toMatchObject({ status: 400, code: 'bad_request' });
     expect(await err(post('/v1/tax/national-insurance/calculate', { annual_salary: 1, tax_year: '1989-90' }))).toMatchObject({ status: 404, code: 'invalid_tax_year' });
     expect(await err(get('/v1/tax/national-insurance/categories/2019-20'))).toMatchObject({ status: 404, code: 'invalid_tax_year' });
+  });
+});
+
+describe('provenance per year (meta.source_url is the source of the year answered)', () => {
+  const page = (y: string) => `https://www.gov.uk/guidance/rates-and-thresholds-for-employers-${y}`;
+  const metaOf = async (p: Promise<CallResult>) => ((await p).envelope as { meta: { source_url: string } }).meta;
+
+  it('NI calculate, thresholds and employer cost answer with the asked year, not the current one', async () => {
+    expect((await metaOf(post('/v1/tax/national-insurance/calculate', { annual_salary: 45000, tax_year: '2024-25' }))).source_url).toBe(page('2024-to-2025'));
+    expect((await metaOf(get('/v1/tax/national-insurance/thresholds/2019-20'))).source_url).toBe(page('2019-to-2020'));
+    expect((await metaOf(post('/v1/tax/employer-cost/calculate', { annual_salary: 30000, tax_year: '2021-22' }))).source_url).toBe(page('2021-to-2022'));
+    expect((await metaOf(post('/v1/tax/national-insurance/calculate', { annual_salary: 45000, tax_year: '2026-27' }))).source_url).toBe(page('2026-to-2027'));
+  });
+
+  it('years before HMRC\'s per-year pages use the first web source listed for that year in the data file', async () => {
+    // data/tax/national-insurance.yaml, 1995-96: first source is Royal London's LEL/UEL table.
+    const m = await metaOf(post('/v1/tax/national-insurance/calculate', { annual_salary: 20000, tax_year: '1995-96' }));
+    expect(m.source_url).toBe('https://adviser.royallondon.com/technical-central/rates-and-factors/ni-limits/lower-and-upper-earnings-limits/');
+  });
+
+  it('2023-24 directors: 11.5% between PT and UEL (NIM01625): £50,270 -> 37,700 x 11.5% = £4,335.50', async () => {
+    const d = await ni({ annual_salary: 50270, tax_year: '2023-24', director: true });
+    expect(d.employee.contributions).toBe(4335.5);
   });
 });

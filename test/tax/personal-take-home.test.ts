@@ -40,10 +40,10 @@ describe('take-home', () => {
     expect((await th({ gross_income: 99999, tax_year: '2026-27' })).marginal_rate).toBe(0.42);
   });
 
-  it('student loan plan_2 2025-26 £45,000: 1,487.70', async () => {
+  it('student loan plan_2 2025-26 £45,000: 9% x 16,530 = 1,487.70, rounded down to £1,487 (CSLM13013)', async () => {
     const d = await th({ gross_income: 45000, tax_year: '2025-26', student_loan_plans: ['plan_2'] });
-    expect(d.deductions.student_loan).toEqual({ amount: 1487.7, repayments: [{ plan_type: 'plan_2', threshold: 28470, rate: 0.09, amount: 1487.7 }] });
-    expect(d.net_annual).toBe(35919.6 - 1487.7);
+    expect(d.deductions.student_loan).toEqual({ amount: 1487, repayments: [{ plan_type: 'plan_2', threshold: 28470, rate: 0.09, amount: 1487 }] });
+    expect(d.net_annual).toBe(34432.6); // 35,919.60 - 1,487
     expect(d.marginal_rate).toBe(0.37);
   });
 
@@ -141,12 +141,15 @@ describe('student loans and pensions', () => {
   it('calculate: plan_1 + postgraduate; two undergraduate plans repay over the lowest threshold once', async () => {
     const d = await data(post('/v1/tax/student-loan/calculate', { annual_income: 45000, plan_types: ['plan_2', 'postgraduate'], tax_year: '2025-26' }));
     expect(d.repayments).toEqual([
-      { plan_type: 'plan_2', threshold: 28470, rate: 0.09, amount: 1487.7 },
+      { plan_type: 'plan_2', threshold: 28470, rate: 0.09, amount: 1487 }, // 1,487.70 down to the pound
       { plan_type: 'postgraduate', threshold: 21000, rate: 0.06, amount: 1440 },
     ]);
-    expect(d.total_repayment).toBe(2927.7);
+    expect(d.total_repayment).toBe(2927);
     const two = await data(post('/v1/tax/student-loan/calculate', { annual_income: 30000, plan_types: ['plan_2', 'plan_1'], tax_year: '2025-26' }));
-    expect(two.total_repayment).toBe(354.15); // 9% x (30,000 - 26,065)
+    expect(two.total_repayment).toBe(354); // 9% x (30,000 - 26,065) = 354.15, down to the pound
+    // The review's case: 2025-26 plan 1 on £26,901: 9% x 836 = 75.24 -> £75 (CSLM13013).
+    const p1 = await data(post('/v1/tax/student-loan/calculate', { annual_income: 26901, plan_types: ['plan_1'], tax_year: '2025-26' }));
+    expect(p1.total_repayment).toBe(75);
   });
 
   it('student loan years before 2025-26: 404 invalid_tax_year', async () => {

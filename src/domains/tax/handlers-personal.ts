@@ -29,7 +29,6 @@ import { currentTaxYear, resolveTaxYear } from './tax-year.js';
 
 const HMRC = 'HM Revenue & Customs';
 const URL_INCOME_TAX = 'https://www.gov.uk/income-tax-rates';
-const URL_NI = 'https://www.gov.uk/guidance/rates-and-thresholds-for-employers-2026-to-2027';
 const URL_NI_LETTERS = 'https://www.gov.uk/national-insurance-rates-letters';
 const URL_STUDENT_LOANS = 'https://www.gov.uk/repaying-your-student-loan/what-you-pay';
 const URL_PENSIONS = 'https://www.gov.uk/tax-on-your-private-pension/annual-allowance';
@@ -247,7 +246,7 @@ export const niThresholds: Handler = (req, ctx) => {
     employment_allowance: y.ni.eaP === null ? null : gbp(y.ni.eaP),
   };
   if (r.periods) data.in_year_changes = r.periods;
-  return ok(data, meta({ source: HMRC, source_url: URL_NI }));
+  return ok(data, meta({ source: HMRC, source_url: y.ni.sourceUrl }));
 };
 
 function categoryOut(c: Category): Record<string, unknown> {
@@ -304,7 +303,7 @@ export const niCalculate: Handler = (req, ctx) => {
   if (type === 'employed' && b.annual_salary === undefined) throw errors.badRequest("Missing required field 'annual_salary' for type 'employed'.");
   if (type === 'self_employed' && b.annual_profit === undefined) throw errors.badRequest("Missing required field 'annual_profit' for type 'self_employed'.");
   const y = calcYear(b.tax_year, ctx);
-  const m = meta({ source: HMRC, source_url: URL_NI });
+  const m = meta({ source: HMRC, source_url: y.ni.sourceUrl });
   if (type === 'self_employed') {
     const profitP = amountP(b.annual_profit as number, 'annual_profit');
     const r = selfEmployed(y.ni, profitP);
@@ -539,7 +538,7 @@ export const employerCost: Handler = (req, ctx) => {
     monthly_cost: gbp(divRound(totalP, 12, 'half-up')),
   };
   if (b.employment_allowance && y.ni.eaP === null) data.employment_allowance_note = 'The Employment Allowance exists from 2014-15.';
-  return ok(data, meta({ source: HMRC, source_url: URL_NI }));
+  return ok(data, meta({ source: HMRC, source_url: y.ni.sourceUrl }));
 };
 
 // ---------------------------------------------------------------- student loans

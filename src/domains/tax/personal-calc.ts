@@ -11,11 +11,12 @@
  *  - National Insurance (Class 1 employee/employer, Class 4): each band's contribution is rounded to the nearest
  *    penny, an exact half penny rounded DOWN: HMRC's exact percentage method (CWG2, "Calculating NICs using the
  *    exact percentage method": round to the nearest penny, 0.5p or less down).
- *  - student loan: rate x (income - threshold), rounded DOWN to the penny (HMRC rounds PAYE student loan
- *    deductions down, to whole pounds per pay period; an annual figure keeps the pence).
+ *  - student loan: rate x (income - threshold), rounded DOWN to the whole pound, each plan separately
+ *    ("Student Loan and or Postgraduate Loan deductions are rounded down to the nearest whole pound", HMRC
+ *    Collection of Student Loans Manual CSLM13013; net deduction likewise, CSLM18025; hmrc/tax-kalculator).
  *  - pension contribution: percent of gross, rounded half-up to the penny.
  */
-import { applyPpm as mulRate, PPM } from '../../money.js';
+import { applyPpm as mulRate, PPM, roundToPounds } from '../../money.js';
 import type { Band, Category, NiParams, YearParams } from './personal-params.js';
 
 
@@ -266,7 +267,8 @@ export function studentLoans(y: YearParams, incomeP: number, plans: readonly str
   const rows: Array<{ r: LoanRepayment; p: NonNullable<YearParams['studentLoans']>[number] }> = [];
   let lowest: (typeof rows)[number] | undefined;
   const seen = new Set<string>();
-  const due = (p: (typeof rows)[number]['p']) => (incomeP > p.thresholdP ? mulRate(incomeP - p.thresholdP, p.ppm, 'down') : 0);
+  // Whole pounds, rounded down (CSLM13013): the exact pence first, then down to the pound.
+  const due = (p: (typeof rows)[number]['p']) => (incomeP > p.thresholdP ? roundToPounds(mulRate(incomeP - p.thresholdP, p.ppm, 'down'), 'down') : 0);
   for (const plan of plans) {
     if (seen.has(plan)) continue;
     seen.add(plan);

@@ -31,6 +31,8 @@ interface RawScotYear extends RawSourced {
   published_gross_ranges: { name: string; from: number; to: number | null }[];
 }
 export interface RawNiYear extends RawSourced {
+  /** HMRC's page for the year's rates and thresholds, where one exists (meta.source_url of the NI routes). */
+  source_url?: string;
   structure: 'entry_charge' | 'thresholds';
   weekly: { lower_earnings_limit: number; primary_threshold: number | null; secondary_threshold: number | null; upper_earnings_limit: number };
   annual: { lower_earnings_limit: number; primary_threshold: number | null; secondary_threshold: number | null; upper_earnings_limit: number };
@@ -149,6 +151,8 @@ export interface NiParams {
   class4: { lplP: number; uplP: number; mainPpm: number; upperPpm: number; main: number; upper: number };
   eaP: number | null;
   categories: Map<string, Category> | null;
+  /** The year's own source for meta.source_url: its `source_url` (HMRC's page for that year), else its first web source. */
+  sourceUrl: string;
   raw: RawNiYear;
 }
 
@@ -265,6 +269,7 @@ function compileNi(year: string): NiParams | null {
     },
     eaP: ea ? P(ea.amount) : null,
     categories,
+    sourceUrl: y.source_url ?? y.source.find((u) => /^https?:/.test(u)) ?? y.source[0]!,
     raw: y,
   };
 }
