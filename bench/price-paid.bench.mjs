@@ -4,9 +4,9 @@
  *
  *  (a) full load through the sync path (`sync price-paid --from <file>`: sha256, read_csv, typed casts,
  *      rejects, sort on postcode, verify, checkpoint, atomic rename) vs a bare DuckDB
- *      `CREATE TABLE t AS SELECT * FROM read_csv(file)` of the same file. Target <= 2x. Peak RSS on stderr.
+ *      `CREATE TABLE t AS SELECT * FROM read_csv(file)` of the same file, run in pairs (BENCH_LOAD_PAIRS). Target <= 2x.
  *  (b) `property price-paid search --postcode "LS8 3BS"` as a process vs a node process that only opens
- *      the mirror and runs SELECT 1 (median of 10). Target <= 1.5x.
+ *      the mirror and runs SELECT 1, 10 pairs. Target <= 1.5x.
  *  (c) applying a 100,000-row monthly update (A/C/D) vs the full load. Target < 10%.
  *
  * Input: a file in the real format (headerless, 16 quoted columns, `{GUID}` ids, `YYYY-MM-DD 00:00` dates)
@@ -14,10 +14,11 @@
  * Each measure runs in its own child process so peak RSS is per measure.
  * stdout: one line per measure (bench/README.md format); details on stderr.
  */
-import { spawnSync, spawn } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { paired, pairLine, stats, timeProcess as timeChild } from './lib/pairs.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = join(here, '..');
@@ -119,14 +120,6 @@ function generate() {
 }
 
 // ------------------------------------------------------------------------------------------------
-function line(measure, value, unit, baseWhat, base, target, cmp = '<=') {
-  const ratio = value / base;
-  const pass = cmp === '<' ? ratio < target : ratio <= target;
-  console.log(
-    `${measure}: ${fmt(value)} ${unit} | baseline ${baseWhat}: ${fmt(base)} ${unit} | ratio ${fmt(ratio, ratio < 0.1 ? 3 : 2)}x | target ${cmp} ${target}x | ${pass ? 'PASS' : 'FAIL'}`,
-  );
-}
-
 function bareLoad() {
   const db = join(work, 'bare.duckdb');
   rmSync(db, { force: true });
@@ -159,26 +152,7 @@ function syncLoad(from) {
   return result;
 }
 
-function timeProcess(args, env) {
-  return new Promise((resolve, reject) => {
-    const t0 = process.hrtime.bigint();
-    const child = spawn(process.execPath, args, { cwd: repo, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (err += d));
-    child.on('exit', (code) => {
-      const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-      if (code !== 0) reject(new Error(`exit ${code}: ${err || out}`));
-      else resolve({ ms, out });
-    });
-  });
-}
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
+const timeProcess = (args, env) => timeChild(args, { env, cwd: repo });
 
 async function searchBench() {
   const env = { PUBLICDATA_DATA_DIR: work, PUBLICDATA_CACHE_DIR: cacheDir, NO_COLOR: '1' };
@@ -210,31 +184,50 @@ async function searchBench() {
     process.stdout.write(JSON.stringify(r) + '\\n');`);
   const first = await timeProcess(searchArgs, env);
   const total = JSON.parse(first.out).data.pagination.total;
-  const s = [];
-  const b = [];
-  for (let i = 0; i < 10; i++) {
-    b.push((await timeProcess([base], env)).ms);
-    s.push((await timeProcess(searchArgs, env)).ms);
-  }
-  return { how, total, search: median(s), base: median(b) };
+  const r = await paired(10, async () => (await timeProcess(searchArgs, env)).ms, async () => (await timeProcess([base], env)).ms);
+  return { how, total, ...r };
 }
 
 // ------------------------------------------------------------------------------------------------
 generate();
 log(`input ${fmt(statSync(csv).size / 1e9)} GB, ${ROWS.toLocaleString('en-GB')} rows, threads ${THREADS}`);
 
-const bare = bareLoad();
-log(`bare read_csv: ${fmt(bare.s)} s, ${bare.rows} rows, peak RSS ${bare.rss} MB`);
-rmSync(mirrorDir, { recursive: true, force: true });
-const full = syncLoad(csv);
+// Loads in pairs (BENCH_LOAD_PAIRS, default 2): the bare read_csv, then the sync of the same file.
+const LOAD_PAIRS = Number(process.env.BENCH_LOAD_PAIRS ?? 2);
+const bares = [];
+const fulls = [];
+const loads = await paired(
+  LOAD_PAIRS,
+  () => {
+    rmSync(mirrorDir, { recursive: true, force: true });
+    const f = syncLoad(csv);
+    fulls.push(f);
+    log(`sync full load: ${fmt(f.s)} s, ${f.rows} rows (${f.rejected} rejected), peak RSS ${f.rss} MB`);
+    return f.s;
+  },
+  () => {
+    const b = bareLoad();
+    bares.push(b);
+    log(`bare read_csv: ${fmt(b.s)} s, ${b.rows} rows, peak RSS ${b.rss} MB`);
+    return b.s;
+  },
+);
+const peak = (xs) => Math.max(...xs.map((x) => x.rss));
 const size = statSync(join(mirrorDir, 'price_paid.duckdb')).size;
-log(`sync full load: ${fmt(full.s)} s, ${full.rows} rows (${full.rejected} rejected), peak RSS ${full.rss} MB, file ${fmt(size / 1e9)} GB`);
-line(`price-paid full load via sync (${(ROWS / 1e6).toFixed(ROWS % 1e6 ? 1 : 0)}M rows, peak RSS ${full.rss} MB)`, full.s, 's', `bare DuckDB read_csv into a table (peak RSS ${bare.rss} MB)`, bare.s, 2);
+log(`mirror file ${fmt(size / 1e9)} GB`);
+pairLine({
+  measure: `price-paid full load via sync (${(ROWS / 1e6).toFixed(ROWS % 1e6 ? 1 : 0)}M rows, peak RSS ${peak(fulls)} MB)`,
+  unit: 's',
+  what: `bare DuckDB read_csv into a table (peak RSS ${peak(bares)} MB)`,
+  target: 2,
+  ...loads,
+});
 
 const sb = await searchBench();
-log(`search (${sb.how}): median ${fmt(sb.search)} ms, ${sb.total} transactions; baseline open + SELECT 1: median ${fmt(sb.base)} ms`);
-line('price-paid search --postcode "LS8 3BS" process (median of 10)', sb.search, 'ms', 'node process opening the mirror + SELECT 1 (median of 10)', sb.base, 1.5);
+log(`search (${sb.how}): ${sb.total} transactions`);
+pairLine({ measure: 'price-paid search --postcode "LS8 3BS" process (median of 10)', unit: 'ms', what: 'node process opening the mirror + SELECT 1 (median of 10)', target: 1.5, ...sb });
 
 const up = syncLoad(upd);
 log(`update: ${fmt(up.s)} s, mode ${up.mode}, ${up.loaded} update rows applied, ${up.rows} rows after, peak RSS ${up.rss} MB`);
-line(`price-paid monthly update of ${UPDATE_ROWS.toLocaleString('en-GB')} rows (peak RSS ${up.rss} MB)`, up.s, 's', 'full load via sync', full.s, 0.1, '<');
+const fullMedian = stats(loads.a).median;
+pairLine({ measure: `price-paid monthly update of ${UPDATE_ROWS.toLocaleString('en-GB')} rows (peak RSS ${up.rss} MB)`, unit: 's', what: 'full load via sync (median)', target: 0.1, cmp: '<', a: [up.s], b: [fullMedian], ratios: [up.s / fullMedian] });

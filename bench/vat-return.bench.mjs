@@ -60,45 +60,37 @@ export function mixedBody(n, seed = 42) {
   };
 }
 
-function median(xs) {
-  const a = [...xs].sort((x, y) => x - y);
-  return a[Math.floor(a.length / 2)];
-}
-
 const isMain = import.meta.url === `file://${process.argv[1]}`;
 if (isMain) {
+  const { paired, pairLine, stats } = await import('./lib/pairs.mjs');
   const text = JSON.stringify(mixedBody(N));
   const runs = 15;
   // warm up both measures (JIT, shipped data files)
   for (let i = 0; i < 5; i++) calculateVatReturn(JSON.parse(text), 'summary');
   const bodies = Array.from({ length: runs }, () => JSON.parse(text));
-  const base = [];
-  const eng = [];
-  const cpu = [];
-  for (let i = 0; i < runs; i++) {
-    let t0 = performance.now();
-    JSON.parse(text);
-    base.push(performance.now() - t0);
-    const c0 = process.cpuUsage();
-    t0 = performance.now();
-    const out = calculateVatReturn(bodies[i], 'summary');
-    eng.push(performance.now() - t0);
-    const c = process.cpuUsage(c0);
-    cpu.push((c.user + c.system) / 1000);
-    if (out.scheme_summary[0].transaction_count !== N) throw new Error('bench: wrong transaction count');
-  }
-  const e = median(eng);
-  const b = median(base);
-  const pass = e <= TARGET_MS;
-  console.log(`vat-return 10k in-process: ${e.toFixed(1)} ms | baseline JSON.parse of the body: ${b.toFixed(1)} ms | ratio ${(e / b).toFixed(1)}x | target <= ${TARGET_MS} ms | ${pass ? 'PASS' : 'FAIL'}`);
-  console.error(`vat-return bench: ${runs} runs, body ${(text.length / 1e6).toFixed(2)} MB, engine median ${e.toFixed(1)} ms (best ${Math.min(...eng).toFixed(1)}), CPU median ${median(cpu).toFixed(1)} ms, JSON.parse median ${b.toFixed(1)} ms, rss ${(process.memoryUsage().rss / 1e6).toFixed(0)} MB`);
-  process.exitCode = pass ? 0 : 1;
+  let k = 0;
+  const r = await paired(
+    runs,
+    () => {
+      const t0 = performance.now();
+      const out = calculateVatReturn(bodies[k++], 'summary');
+      if (out.scheme_summary[0].transaction_count !== N) throw new Error('bench: wrong transaction count');
+      return performance.now() - t0;
+    },
+    () => {
+      const t0 = performance.now();
+      JSON.parse(text);
+      return performance.now() - t0;
+    },
+  );
+  const e = stats(r.a).median;
+  pairLine({ measure: 'vat-return 10k in-process', unit: 'ms', what: 'JSON.parse of the body', target: null, ...r, extraTarget: `<= ${TARGET_MS} ms`, extraPass: e <= TARGET_MS, decimals: 1 });
+  console.error(`vat-return bench: ${runs} pairs, body ${(text.length / 1e6).toFixed(2)} MB, engine median ${e.toFixed(1)} ms (best ${Math.min(...r.a).toFixed(1)}), rss ${(process.memoryUsage().rss / 1e6).toFixed(0)} MB`);
 }
 
 // The whole CLI run: `publicdata tax vat-return --body FILE --format json` on the same 10k body,
-// against `node -e 0`, median of 10 runs each, interleaved. Target <= 3x.
+// against `node -e 0`: 10 pairs, the median pairwise ratio decides. Target <= 3x.
 if (isMain) {
-  const { spawnSync } = await import('node:child_process');
   const { mkdirSync, writeFileSync } = await import('node:fs');
   const { join, dirname } = await import('node:path');
   const { fileURLToPath } = await import('node:url');
@@ -108,23 +100,9 @@ if (isMain) {
   const file = join(work, 'vat-return-10k.json');
   writeFileSync(file, JSON.stringify(mixedBody(N)));
   const bin = join(root, 'bin', 'publicdata.cjs');
-  const time = (args) => {
-    const t = process.hrtime.bigint();
-    const r = spawnSync(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
-    if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}: ${r.stderr}`);
-    return Number(process.hrtime.bigint() - t) / 1e6;
-  };
+  const { paired, pairLine, timeProcess } = await import('./lib/pairs.mjs');
+  const ms = async (args) => (await timeProcess(args, { env: { NO_COLOR: '1' } })).ms;
   const args = [bin, 'tax', 'vat-return', '--body', file, '--format', 'json'];
-  time(args);
-  const base = [];
-  const ours = [];
-  for (let i = 0; i < 10; i++) {
-    base.push(time(['-e', '0']));
-    ours.push(time(args));
-  }
-  const o = median(ours);
-  const b = median(base);
-  const ratio = o / b;
-  console.log(`vat-return 10k CLI run (--body, JSON out): ${o.toFixed(1)} ms | baseline node -e 0: ${b.toFixed(1)} ms | ratio ${ratio.toFixed(2)}x | target <= 3.00x | ${ratio <= 3 ? 'PASS' : 'FAIL'}`);
-  if (ratio > 3) process.exitCode = 1;
+  const r = await paired(10, () => ms(args), () => ms(['-e', '0']), { warmup: 1 });
+  pairLine({ measure: 'vat-return 10k CLI run (--body, JSON out, median of 10)', unit: 'ms', what: 'node -e 0', target: 3, ...r });
 }
