@@ -4,7 +4,8 @@
  */
 import { Command, Option } from 'commander';
 import { ApiError } from '../src/contract/errors.js';
-import { ROUTES, normalisePath } from '../src/contract/routes/index.js';
+import { normalisePath } from '../src/contract/router.js';
+import { ROUTES } from '../src/registry.js';
 import type { HttpMethod, RouteCall } from '../src/contract/types.js';
 import type { Context } from '../src/context.js';
 import { invoke, printError } from '../src/invoke.js';

@@ -1,6 +1,6 @@
 /** `--batch` for any POST route command and for `publicdata api POST PATH --batch`. */
 import { ApiError } from '../src/contract/errors.js';
-import { matchRoute } from '../src/contract/routes/index.js';
+import { matchRoute } from '../src/registry.js';
 import type { RouteCall } from '../src/contract/types.js';
 import type { Context } from '../src/context.js';
 import { runBatch } from '../src/batch.js';

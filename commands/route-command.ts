@@ -7,7 +7,7 @@ import { Command, Option } from 'commander';
 import { readFileSync } from 'node:fs';
 import { ApiError } from '../src/contract/errors.js';
 import type { ParamSpec, RouteSpec } from '../src/contract/route.js';
-import { routeById } from '../src/contract/routes/index.js';
+import { routeById } from '../src/registry.js';
 import type { RouteCall } from '../src/contract/types.js';
 import type { Context } from '../src/context.js';
 import { invoke, printError, type GlobalOptions } from '../src/invoke.js';

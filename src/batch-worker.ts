@@ -3,7 +3,7 @@
  * src/batch.ts for large local batches so every core works; results return in chunk order.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { routeById } from './contract/routes/index.js';
+import { routeById } from './registry.js';
 import { runChunk, type Chunk, type LineRunner } from './batch-line.js';
 
 interface Init {

@@ -11,7 +11,7 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { EXIT, exitCodeFor } from './contract/errors.js';
-import type { RouteSpec } from './contract/route.js';
+import type { Route } from './registry.js';
 import type { HandlerContext } from './contract/types.js';
 import { isErrorEnvelope } from './contract/types.js';
 import type { Context, Out } from './context.js';
@@ -75,7 +75,7 @@ async function* chunks(stream: NodeJS.ReadableStream, size: number): AsyncGenera
 }
 
 export interface BatchTarget {
-  route: RouteSpec;
+  route: Route;
   /** The concrete path for live calls. */
   path: string;
   /** Fields from flags, overridden by each line's fields. */

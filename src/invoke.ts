@@ -3,11 +3,10 @@
  * call (following pages with --all), render, and map the answer to an exit code.
  */
 import { ApiError, EXIT, exitCodeFor } from './contract/errors.js';
-import type { RouteSpec } from './contract/route.js';
 import type { CallResult, RouteCall, SuccessEnvelope } from './contract/types.js';
 import { isErrorEnvelope } from './contract/types.js';
 import { validateCall } from './contract/validate.js';
-import { matchRoute } from './contract/routes/index.js';
+import { matchRoute, type Route } from './registry.js';
 import type { Context } from './context.js';
 import { chooseBackend, type Source } from './backends/select.js';
 import type { Backend } from './backends/types.js';
@@ -57,7 +56,7 @@ async function withSpinner<T>(ctx: Context, g: GlobalOptions, text: string, slow
   }
 }
 
-function pageInfo(env: SuccessEnvelope, route: RouteSpec): { page: number; perPage: number; total: number; totalPages: number } | undefined {
+function pageInfo(env: SuccessEnvelope, route: Route): { page: number; perPage: number; total: number; totalPages: number } | undefined {
   if (route.pagination === 'top' && env.pagination) {
     const p = env.pagination;
     return { page: p.page, perPage: p.per_page, total: p.total, totalPages: p.total_pages };
@@ -78,7 +77,7 @@ async function callAll(
   ctx: Context,
   backend: Backend,
   call: RouteCall,
-  route: RouteSpec,
+  route: Route,
   g: GlobalOptions,
   render: RenderOptions,
 ): Promise<number> {
@@ -142,7 +141,7 @@ export async function invoke(
   custom?: RenderOptions['custom'],
 ): Promise<number> {
   const render: RenderOptions = { format: g.format, color: g.color, ...(g.fields ? { fields: g.fields } : {}), ...(custom ? { custom } : {}) };
-  let route: RouteSpec;
+  let route: Route;
   let backend: Backend;
   try {
     const m = matchRoute(call.method, call.path);

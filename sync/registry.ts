@@ -1,19 +1,17 @@
-/** Dataset name → its sync module, imported lazily (a sync of one dataset loads only its module). */
-import type { DatasetModule, DatasetName } from './types.js';
+/**
+ * Dataset name → its sync module, imported lazily (a sync of one dataset loads only its module).
+ * Derived from the registry (src/registry.ts): each domain's manifest lists its datasets.
+ */
+import { DATASET_ENTRIES } from '../src/registry.js';
+import type { DatasetModule } from './types.js';
 
-/** Module per dataset (literal specifiers, so bundlers see every module). */
-export const SYNC_MODULES: Record<DatasetName, () => Promise<DatasetModule>> = {
-  'price-paid': () => import('./price-paid.js').then((m) => m.pricePaid),
-  hpi: () => import('./hpi.js').then((m) => m.hpi),
-  'council-tax': () => import('./council-tax.js').then((m) => m.councilTax),
-  'listed-buildings': () => import('./designations.js').then((m) => m.listedBuildings),
-  'conservation-areas': () => import('./designations.js').then((m) => m.conservationAreas),
-  'bank-holidays': () => import('./bank-holidays.js').then((m) => m.bankHolidays),
-};
+export const SYNC_MODULES: Readonly<Record<string, () => Promise<DatasetModule>>> = Object.fromEntries(
+  DATASET_ENTRIES.map((d) => [d.info.name, d.sync]),
+);
 
-export const SYNC_DATASETS = Object.keys(SYNC_MODULES) as DatasetName[];
+export const SYNC_DATASETS: readonly string[] = Object.keys(SYNC_MODULES);
 
-export function isSyncDataset(name: string): name is DatasetName {
+export function isSyncDataset(name: string): boolean {
   return Object.prototype.hasOwnProperty.call(SYNC_MODULES, name);
 }
 
@@ -22,5 +20,5 @@ export async function loadModule(name: string): Promise<DatasetModule> {
   if (!isSyncDataset(name)) {
     throw new Error(`Unknown dataset '${name}'. Known datasets: ${SYNC_DATASETS.join(', ')}.`);
   }
-  return SYNC_MODULES[name]();
+  return SYNC_MODULES[name]!();
 }

@@ -6,13 +6,11 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { SyncLogEntry } from '../src/mirror/db.js';
 
-export type DatasetName =
-  | 'bank-holidays'
-  | 'listed-buildings'
-  | 'conservation-areas'
-  | 'hpi'
-  | 'council-tax'
-  | 'price-paid';
+/**
+ * A dataset's name: any name a domain manifest declares (src/registry.ts); `isSyncDataset` in
+ * sync/registry.ts checks a name from the command line.
+ */
+export type DatasetName = string;
 
 /** One upstream file to fetch. */
 export interface UpstreamFile {

@@ -22,7 +22,7 @@
 import type { Dispatcher } from 'undici';
 import { redact, keyKind, keyProblem, maskKey } from '../config.js';
 import { ApiError, errorEnvelope } from '../contract/errors.js';
-import { matchRoute } from '../contract/routes/index.js';
+import { matchRoute } from '../registry.js';
 import type { CallResult, Envelope, ErrorEnvelope, RouteCall } from '../contract/types.js';
 import { isErrorEnvelope } from '../contract/types.js';
 import type { Backend } from './types.js';

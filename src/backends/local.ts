@@ -3,7 +3,7 @@
  * Answers with exactly the envelope the API would, including error envelopes and their HTTP status.
  */
 import { ApiError } from '../contract/errors.js';
-import { matchRoute } from '../contract/routes/index.js';
+import { matchRoute } from '../registry.js';
 import type { CallResult, HandlerContext, RouteCall } from '../contract/types.js';
 import { validateCall } from '../contract/validate.js';
 import type { Backend } from './types.js';

@@ -4,7 +4,7 @@
  * naming the sync command or key that would serve the call.
  */
 import { ApiError } from '../contract/errors.js';
-import type { RouteSpec } from '../contract/route.js';
+import type { Route } from '../registry.js';
 import type { HandlerContext } from '../contract/types.js';
 import type { Context } from '../context.js';
 import { cacheDir, isDatasetPresent, mirrorDir } from '../mirror/paths.js';
@@ -36,7 +36,7 @@ export async function handlerContext(ctx: Context): Promise<HandlerContext> {
   };
 }
 
-function dataPresent(route: RouteSpec, dir: string): boolean {
+function dataPresent(route: Route, dir: string): boolean {
   return (route.local?.datasets ?? []).every((d) => isDatasetPresent(d, dir));
 }
 
@@ -71,7 +71,7 @@ export function missingKey(): ApiError {
 }
 
 /** Choose and build the backend for one route. */
-export async function chooseBackend(ctx: Context, route: RouteSpec, opts: BackendOptions): Promise<Backend> {
+export async function chooseBackend(ctx: Context, route: Route, opts: BackendOptions): Promise<Backend> {
   if (opts.source === 'local') return createLocalBackend(await handlerContext(ctx));
   if (opts.source === 'live') {
     const key = await apiKeyFor(ctx);

@@ -1,8 +1,9 @@
 /**
  * The shape of one v1 route: method, path pattern, parameters with types, defaults, limits and
- * enumerations, credit cost, applicable error codes, and the lazily imported local handler.
+ * enumerations, credit cost and applicable error codes. A pure spec: which handler answers a route
+ * offline is the domain's business (src/domains/<domain>/index.ts).
  */
-import type { Handler, HttpMethod } from './types.js';
+import type { HttpMethod } from './types.js';
 
 export type ParamType =
   | 'string'
@@ -45,13 +46,6 @@ export interface ParamSpec {
 
 export type Domain = 'tax' | 'property' | 'companies' | 'vehicles' | 'calendar';
 
-export interface LocalSpec {
-  /** The handler, imported only when the route is called locally. */
-  handler: () => Promise<Handler>;
-  /** Mirror datasets the handler reads (none for calculators and shipped reference data). */
-  datasets?: readonly string[];
-}
-
 export interface RouteSpec {
   /** Stable identifier, e.g. `tax.take-home.calculate`. */
   id: string;
@@ -75,6 +69,5 @@ export interface RouteSpec {
   records?: string;
   /** Error codes this route can answer with (besides auth, credits, rate limit). */
   errors: readonly string[];
-  local?: LocalSpec;
   notes?: string;
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ROUTES, matchRoute, normalisePath } from '../../src/contract/routes/index.js';
+import { normalisePath } from '../../src/contract/router.js';
+import { ROUTES, matchRoute } from '../../src/registry.js';
 import { validateCall, isValidTaxYear, isValidDate } from '../../src/contract/validate.js';
 import { ApiError, EXIT, exitCodeFor } from '../../src/contract/errors.js';
 

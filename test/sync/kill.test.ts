@@ -81,7 +81,7 @@ const killed = (c: ChildProcess) => new Promise<void>((resolve) => {
 
 beforeAll(async () => {
   out = join(REPO, '.vitest-tmp', `kill-${process.pid}`);
-  transpileTree(['sync', 'src/mirror', 'src/contract'], [join(REPO, 'test', 'sync', 'kill-child.ts')]);
+  transpileTree(['sync', 'src'], [join(REPO, 'test', 'sync', 'kill-child.ts')]);
 }, 60_000);
 afterAll(() => {
   rmSync(out, { recursive: true, force: true });

@@ -1,9 +1,10 @@
 /** /v1/calendar routes (spec doc 3 "Calendar"; shapes from GOVDATA-NOTES.md "Calendar"). */
-import { REGION_SLUGS } from '../../domains/calendar/holidays.js'; // pure constants and functions, no imports
 import type { ParamSpec, RouteSpec } from '../route.js';
 import { GET_COST } from './common.js';
 
-const calendar = () => import('../../domains/calendar/handlers.js');
+/** Region slugs of the calendar routes, in the order of /v1/calendar/regions (also the order within a date). */
+export const REGION_SLUGS = ['england_and_wales', 'scotland', 'northern_ireland'] as const;
+export type RegionSlug = (typeof REGION_SLUGS)[number];
 
 const region: ParamSpec = { name: 'region', type: 'string', enum: REGION_SLUGS, description: 'england_and_wales, scotland or northern_ireland' };
 
@@ -18,7 +19,6 @@ export const calendarRoutes: RouteSpec[] = [
     cost: GET_COST,
     records: 'bank_holidays',
     errors: ['invalid_parameter'],
-    local: { handler: () => calendar().then((m) => m.bankHolidays) },
   },
   {
     id: 'calendar.bank-holidays.next',
@@ -30,7 +30,6 @@ export const calendarRoutes: RouteSpec[] = [
     cost: GET_COST,
     records: 'bank_holidays',
     errors: ['invalid_parameter'],
-    local: { handler: () => calendar().then((m) => m.bankHolidaysNext) },
   },
   {
     id: 'calendar.bank-holidays.year',
@@ -43,7 +42,6 @@ export const calendarRoutes: RouteSpec[] = [
     cost: GET_COST,
     records: 'bank_holidays',
     errors: ['invalid_year', 'invalid_parameter'],
-    local: { handler: () => calendar().then((m) => m.bankHolidaysYear) },
   },
   {
     id: 'calendar.regions',
@@ -54,6 +52,5 @@ export const calendarRoutes: RouteSpec[] = [
     cost: GET_COST,
     records: 'regions',
     errors: [],
-    local: { handler: () => calendar().then((m) => m.regions) },
   },
 ];

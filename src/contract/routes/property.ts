@@ -2,8 +2,6 @@
 import type { ParamSpec, RouteSpec } from '../route.js';
 import { GET_COST, page, paging } from './common.js';
 
-const property = () => import('../../domains/property/handlers.js');
-
 const designationQuery: ParamSpec[] = [
   { name: 'name', type: 'string', description: 'case-insensitive literal name prefix' },
   { name: 'organisation_entity', type: 'integer', description: 'exact organisation entity id' },
@@ -15,7 +13,6 @@ const designationQuery: ParamSpec[] = [
 ];
 
 function designation(kind: 'listed-buildings' | 'conservation-areas', label: string): RouteSpec[] {
-  const dataset = kind;
   return [
     {
       id: `property.${kind}.list`,
@@ -27,7 +24,6 @@ function designation(kind: 'listed-buildings' | 'conservation-areas', label: str
       cost: GET_COST,
       pagination: 'top',
       errors: ['invalid_parameter'],
-      local: { handler: () => property().then((m) => m.designationList(kind)), datasets: [dataset] },
     },
     {
       id: `property.${kind}.get`,
@@ -38,7 +34,6 @@ function designation(kind: 'listed-buildings' | 'conservation-areas', label: str
       pathParams: [{ name: 'entity_id', type: 'integer', description: 'platform entity id' }],
       cost: GET_COST,
       errors: ['invalid_parameter', 'not_found'],
-      local: { handler: () => property().then((m) => m.designationGet(kind)), datasets: [dataset] },
     },
   ];
 }
@@ -63,7 +58,6 @@ export const propertyRoutes: RouteSpec[] = [
     cost: GET_COST,
     pagination: 'top',
     errors: ['invalid_parameter'],
-    local: { handler: () => property().then((m) => m.hpi), datasets: ['hpi'] },
   },
   {
     id: 'property.hpi.regions',
@@ -73,7 +67,6 @@ export const propertyRoutes: RouteSpec[] = [
     summary: 'Regions of the house price index',
     cost: GET_COST,
     errors: [],
-    local: { handler: () => property().then((m) => m.hpiRegions), datasets: ['hpi'] },
   },
   {
     id: 'property.council-tax',
@@ -91,7 +84,6 @@ export const propertyRoutes: RouteSpec[] = [
     cost: GET_COST,
     pagination: 'top',
     errors: ['invalid_parameter'],
-    local: { handler: () => property().then((m) => m.councilTax), datasets: ['council-tax'] },
   },
   {
     id: 'property.price-paid.search',
@@ -111,7 +103,6 @@ export const propertyRoutes: RouteSpec[] = [
     pagination: 'inner',
     records: 'transactions',
     errors: ['invalid_parameter'],
-    local: { handler: () => property().then((m) => m.pricePaidSearch), datasets: ['price-paid'] },
   },
   {
     id: 'property.price-paid.address',
@@ -132,7 +123,6 @@ export const propertyRoutes: RouteSpec[] = [
     pagination: 'inner',
     records: 'transactions',
     errors: ['invalid_parameter'],
-    local: { handler: () => property().then((m) => m.pricePaidAddress), datasets: ['price-paid'] },
   },
   {
     id: 'property.price-paid.statistics',
@@ -150,7 +140,6 @@ export const propertyRoutes: RouteSpec[] = [
     requireOneOf: ['postcode', 'town', 'district'],
     cost: GET_COST,
     errors: ['invalid_parameter'],
-    local: { handler: () => property().then((m) => m.pricePaidStatistics), datasets: ['price-paid'] },
   },
   {
     id: 'property.price-paid.get',
@@ -161,6 +150,5 @@ export const propertyRoutes: RouteSpec[] = [
     pathParams: [{ name: 'id', type: 'string', description: 'transaction UUID' }],
     cost: GET_COST,
     errors: ['not_found'],
-    local: { handler: () => property().then((m) => m.pricePaidGet), datasets: ['price-paid'] },
   },
 ];

@@ -5,10 +5,6 @@
 import type { ParamSpec, RouteSpec } from '../route.js';
 import { GET_COST, POST_COST, paging, taxRegion, taxYearBody, taxYearPath } from './common.js';
 
-const personal = () => import('../../domains/tax/handlers-personal.js');
-const business = () => import('../../domains/tax/handlers-business.js');
-const vatReturn = () => import('../../domains/tax/vat-return/handler.js');
-
 const YEAR_ERRORS = ['invalid_tax_year'] as const;
 const CALC_ERRORS = ['bad_request', 'invalid_tax_year'] as const;
 
@@ -61,11 +57,10 @@ function byYear(
   id: string,
   path: string,
   summary: string,
-  handler: RouteSpec['local'],
   records?: string,
 ): RouteSpec[] {
   return [
-    { id, method: 'GET', path, domain: 'tax', summary: `${summary} (current tax year)`, cost: GET_COST, errors: [], local: handler, ...(records ? { records } : {}) },
+    { id, method: 'GET', path, domain: 'tax', summary: `${summary} (current tax year)`, cost: GET_COST, errors: [], ...(records ? { records } : {}) },
     {
       id: `${id}.year`,
       method: 'GET',
@@ -75,7 +70,6 @@ function byYear(
       pathParams: [taxYearPath],
       cost: GET_COST,
       errors: YEAR_ERRORS,
-      local: handler,
       ...(records ? { records } : {}),
     },
   ];
@@ -92,7 +86,6 @@ export const taxRoutes: RouteSpec[] = [
     cost: GET_COST,
     pagination: 'top',
     errors: ['invalid_parameter'],
-    local: { handler: () => personal().then((m) => m.taxYearsList) },
   },
   {
     id: 'tax.years.current',
@@ -102,7 +95,6 @@ export const taxRoutes: RouteSpec[] = [
     summary: 'The active tax year (by the clock)',
     cost: GET_COST,
     errors: ['no_active_tax_year'],
-    local: { handler: () => personal().then((m) => m.taxYearsCurrent) },
   },
   {
     id: 'tax.years.get',
@@ -113,11 +105,8 @@ export const taxRoutes: RouteSpec[] = [
     pathParams: [{ ...taxYearPath, name: 'identifier' }],
     cost: GET_COST,
     errors: YEAR_ERRORS,
-    local: { handler: () => personal().then((m) => m.taxYearsGet) },
   },
-  ...byYear('tax.income.bands', '/v1/tax/income/bands', 'Income tax bands, both regions', {
-    handler: () => personal().then((m) => m.incomeBands),
-  }),
+  ...byYear('tax.income.bands', '/v1/tax/income/bands', 'Income tax bands, both regions'),
   {
     id: 'tax.income.calculate',
     method: 'POST',
@@ -133,16 +122,12 @@ export const taxRoutes: RouteSpec[] = [
     cost: POST_COST,
     records: 'breakdown',
     errors: [...CALC_ERRORS, 'invalid_region', 'marriage_allowance_ineligible'],
-    local: { handler: () => personal().then((m) => m.incomeCalculate) },
   },
-  ...byYear('tax.ni.thresholds', '/v1/tax/national-insurance/thresholds', 'National Insurance thresholds', {
-    handler: () => personal().then((m) => m.niThresholds),
-  }),
+  ...byYear('tax.ni.thresholds', '/v1/tax/national-insurance/thresholds', 'National Insurance thresholds'),
   ...byYear(
     'tax.ni.categories',
     '/v1/tax/national-insurance/categories',
     'National Insurance category letters',
-    { handler: () => personal().then((m) => m.niCategories) },
     'categories',
   ),
   {
@@ -168,7 +153,6 @@ export const taxRoutes: RouteSpec[] = [
     ],
     cost: POST_COST,
     errors: [...CALC_ERRORS, 'invalid_type', 'director_not_applicable'],
-    local: { handler: () => personal().then((m) => m.niCalculate) },
   },
   {
     id: 'tax.take-home.calculate',
@@ -185,7 +169,6 @@ export const taxRoutes: RouteSpec[] = [
     ],
     cost: POST_COST,
     errors: [...CALC_ERRORS, 'invalid_region', 'marriage_allowance_ineligible'],
-    local: { handler: () => personal().then((m) => m.takeHome) },
   },
   {
     id: 'tax.compare',
@@ -200,7 +183,6 @@ export const taxRoutes: RouteSpec[] = [
     ],
     cost: POST_COST,
     errors: [...CALC_ERRORS, 'invalid_region'],
-    local: { handler: () => personal().then((m) => m.compare) },
   },
   {
     id: 'tax.employer-cost.calculate',
@@ -218,13 +200,11 @@ export const taxRoutes: RouteSpec[] = [
     cost: POST_COST,
     records: 'per_employee.employer_ni_breakdown',
     errors: CALC_ERRORS,
-    local: { handler: () => personal().then((m) => m.employerCost) },
   },
   ...byYear(
     'tax.vat.rates',
     '/v1/tax/vat/rates',
     'VAT rates and flat-rate scheme business types',
-    { handler: () => business().then((m) => m.vatRates) },
     'rates',
   ),
   {
@@ -236,7 +216,6 @@ export const taxRoutes: RouteSpec[] = [
     cost: GET_COST,
     records: 'categories',
     errors: [],
-    local: { handler: () => business().then((m) => m.flatRatePercentages) },
   },
   {
     id: 'tax.vat.calculate',
@@ -253,7 +232,6 @@ export const taxRoutes: RouteSpec[] = [
     ],
     cost: POST_COST,
     errors: CALC_ERRORS,
-    local: { handler: () => business().then((m) => m.vatCalculate) },
   },
   {
     id: 'tax.vat.return.calculate',
@@ -267,14 +245,9 @@ export const taxRoutes: RouteSpec[] = [
     bodyDocument: true,
     cost: POST_COST,
     errors: ['VALIDATION_ERROR', 'bad_request', 'invalid_parameter'],
-    local: { handler: () => vatReturn().then((m) => m.vatReturnCalculate) },
   },
-  ...byYear('tax.cgt.rates', '/v1/tax/capital-gains/rates', 'Capital gains tax rates', {
-    handler: () => business().then((m) => m.cgtRates),
-  }, 'rates'),
-  ...byYear('tax.cgt.allowances', '/v1/tax/capital-gains/allowances', 'Capital gains allowances', {
-    handler: () => business().then((m) => m.cgtAllowances),
-  }, 'allowances'),
+  ...byYear('tax.cgt.rates', '/v1/tax/capital-gains/rates', 'Capital gains tax rates', 'rates'),
+  ...byYear('tax.cgt.allowances', '/v1/tax/capital-gains/allowances', 'Capital gains allowances', 'allowances'),
   {
     id: 'tax.cgt.calculate',
     method: 'POST',
@@ -290,11 +263,8 @@ export const taxRoutes: RouteSpec[] = [
     ],
     cost: POST_COST,
     errors: CALC_ERRORS,
-    local: { handler: () => business().then((m) => m.cgtCalculate) },
   },
-  ...byYear('tax.dividends.rates', '/v1/tax/dividends/rates', 'Dividend tax rates and allowance', {
-    handler: () => business().then((m) => m.dividendRates),
-  }, 'rates'),
+  ...byYear('tax.dividends.rates', '/v1/tax/dividends/rates', 'Dividend tax rates and allowance', 'rates'),
   {
     id: 'tax.dividends.calculate',
     method: 'POST',
@@ -308,11 +278,8 @@ export const taxRoutes: RouteSpec[] = [
     ],
     cost: POST_COST,
     errors: CALC_ERRORS,
-    local: { handler: () => business().then((m) => m.dividendCalculate) },
   },
-  ...byYear('tax.student-loan.thresholds', '/v1/tax/student-loan/thresholds', 'Student loan plan thresholds', {
-    handler: () => personal().then((m) => m.studentLoanThresholds),
-  }, 'thresholds'),
+  ...byYear('tax.student-loan.thresholds', '/v1/tax/student-loan/thresholds', 'Student loan plan thresholds', 'thresholds'),
   {
     id: 'tax.student-loan.calculate',
     method: 'POST',
@@ -327,14 +294,9 @@ export const taxRoutes: RouteSpec[] = [
     cost: POST_COST,
     records: 'repayments',
     errors: CALC_ERRORS,
-    local: { handler: () => personal().then((m) => m.studentLoanCalculate) },
   },
-  ...byYear('tax.pension.allowances', '/v1/tax/pension/allowances', 'Pension allowances', {
-    handler: () => personal().then((m) => m.pensionAllowances),
-  }, 'allowances'),
-  ...byYear('tax.corporation.rates', '/v1/tax/corporation/rates', 'Corporation tax rates', {
-    handler: () => business().then((m) => m.corporationRates),
-  }, 'rates'),
+  ...byYear('tax.pension.allowances', '/v1/tax/pension/allowances', 'Pension allowances', 'allowances'),
+  ...byYear('tax.corporation.rates', '/v1/tax/corporation/rates', 'Corporation tax rates', 'rates'),
   {
     id: 'tax.corporation.calculate',
     method: 'POST',
@@ -348,6 +310,5 @@ export const taxRoutes: RouteSpec[] = [
     ],
     cost: POST_COST,
     errors: CALC_ERRORS,
-    local: { handler: () => business().then((m) => m.corporationCalculate) },
   },
 ];

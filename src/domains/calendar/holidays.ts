@@ -3,9 +3,9 @@
  * /v1/calendar handlers share. Pure functions: no I/O here (see source.ts for where the data comes from).
  */
 
-/** Region slugs of the calendar routes, in the order of /v1/calendar/regions (also the order within a date). */
-export const REGION_SLUGS = ['england_and_wales', 'scotland', 'northern_ireland'] as const;
-export type RegionSlug = (typeof REGION_SLUGS)[number];
+import { REGION_SLUGS, type RegionSlug } from '../../contract/routes/calendar.js';
+
+export { REGION_SLUGS, type RegionSlug };
 
 export const REGIONS: ReadonlyArray<{ slug: RegionSlug; name: string }> = [
   { slug: 'england_and_wales', name: 'England and Wales' },

@@ -1,0 +1,22 @@
+/** The calendar domain: bank holidays from the mirror, else the snapshot shipped in data/. */
+import { calendarRoutes } from '../../contract/routes/calendar.js';
+import type { DomainManifest, LocalSpec } from '../manifest.js';
+import { BANK_HOLIDAYS_INFO } from './datasets.js';
+
+const handlers = () => import('./handlers.js');
+const local = (name: 'bankHolidays' | 'bankHolidaysNext' | 'bankHolidaysYear' | 'regions'): LocalSpec => ({
+  handler: () => handlers().then((m) => m[name]),
+});
+
+export const manifest: DomainManifest = {
+  name: 'calendar',
+  routes: calendarRoutes,
+  // No `datasets` on the handlers: they answer from the shipped snapshot when bank-holidays is not synced.
+  local: {
+    'calendar.bank-holidays': local('bankHolidays'),
+    'calendar.bank-holidays.next': local('bankHolidaysNext'),
+    'calendar.bank-holidays.year': local('bankHolidaysYear'),
+    'calendar.regions': local('regions'),
+  },
+  datasets: [{ info: BANK_HOLIDAYS_INFO, sync: () => import('../../../sync/bank-holidays.js').then((m) => m.bankHolidays) }],
+};

@@ -1,0 +1,42 @@
+/**
+ * What a domain plugs into the registry (src/registry.ts): its routes (the pure specs from
+ * src/contract/routes/<domain>.ts), the local handler of each route it answers offline (imported only
+ * when called) with the mirror datasets that handler reads, the datasets it owns (catalogue entry and
+ * lazily imported sync module) and, optionally, terminal renderers by route id.
+ *
+ * Importing a manifest must stay cheap: no handler, sync module, DuckDB or undici at import time.
+ */
+import type { RouteSpec } from '../contract/route.js';
+import type { Handler } from '../contract/types.js';
+import type { DatasetInfo } from '../mirror/catalog.js';
+import type { DatasetModule } from '../../sync/types.js';
+
+export interface LocalSpec {
+  /** The handler, imported only when the route is called locally. */
+  handler: () => Promise<Handler>;
+  /** Mirror datasets the handler reads (none for calculators and shipped reference data). */
+  datasets?: readonly string[];
+}
+
+export interface DatasetEntry {
+  /** Static facts (file, publisher, licence, size, cadence): read by handlers and `mirror status`. */
+  info: DatasetInfo;
+  /** The sync module, imported only by `publicdata sync`. */
+  sync: () => Promise<DatasetModule>;
+}
+
+/**
+ * A terminal renderer for one route's answer (table mode). The shape is owned by the output layer;
+ * the manifest only carries it, imported lazily like handlers.
+ */
+export type RendererRef = () => Promise<unknown>;
+
+export interface DomainManifest {
+  name: string;
+  routes: readonly RouteSpec[];
+  /** Route id -> local handler and the datasets it reads. Routes not listed are answered live only. */
+  local: Readonly<Record<string, LocalSpec>>;
+  datasets: readonly DatasetEntry[];
+  /** Route id -> terminal renderer (optional; filled in by the output layer). */
+  renderers?: Readonly<Record<string, RendererRef>>;
+}
