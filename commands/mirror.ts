@@ -66,10 +66,10 @@ export function registerMirror(program: Command, ctx: Context): void {
     )
     .argument('[dataset...]', DATASETS.join(', '))
     .option('--all', 'every dataset')
-    .option('--from <file-or-url>', 'use this file or URL instead of discovering the upstream one')
+    .option('--from <file-or-url>', 'use this file, folder or URL (prefix ending in /) instead of discovering the upstream files; repeatable', (v: string, prev: string[] = []) => [...prev, v])
     .option('--years <from-to>', 'price-paid yearly files, e.g. 2020-2025')
     .option('--force', 'full reload even when up to date (or when an update could be applied)')
-    .action((names: string[], o: { all?: boolean; from?: string; years?: string; force?: boolean }, self: Command) =>
+    .action((names: string[], o: { all?: boolean; from?: string[]; years?: string; force?: boolean }, self: Command) =>
       run(self, async () => {
         const g = globalOptions(self, ctx);
         const list = o.all ? [...DATASETS] : names;

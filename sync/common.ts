@@ -1,7 +1,9 @@
 /** Pieces every upstream dataset module shares: catalogue fields, `--from`, index-page discovery, headers. */
 import { closeSync, openSync, readSync } from 'node:fs';
 import { basename } from 'node:path';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import { datasetInfo } from '../src/mirror/catalog.js';
+import { queryOne, type Param } from '../src/mirror/db.js';
 import type { DatasetModule, DatasetName, DiscoverContext, UpstreamFile } from './types.js';
 
 /** The fields of a DatasetModule that come from the dataset catalogue (src/mirror/catalog.ts). */
@@ -79,3 +81,29 @@ export function csvHeader(path: string): string[] {
     .split(',')
     .map((h) => h.trim().replace(/^"|"$/g, ''));
 }
+
+/** Rejected rows kept in `rejects` (all are counted; a corrupt 5 GB file would otherwise copy itself there). */
+export const MAX_STORED_REJECTS = 10_000;
+
+/** Structural CSV errors (wrong column count, bad quoting) from DuckDB's reject tables, one row per line. */
+export async function storeStructuralRejects(conn: DuckDBConnection): Promise<number> {
+  const exists = await count(conn, "SELECT count(*) AS n FROM duckdb_tables() WHERE table_name = 'reject_errors' AND temporary");
+  if (exists === 0) return 0;
+  const n = await count(conn, 'SELECT count(*) AS n FROM (SELECT DISTINCT scan_id, file_id, line FROM reject_errors)');
+  await conn.run(`
+    INSERT INTO rejects (file, line, raw, reason)
+    SELECT s.file_path, e.line, any_value(e.csv_line), 'malformed CSV line: ' || arg_min(e.error_message, e.column_idx)
+    FROM reject_errors e JOIN reject_scans s USING (scan_id, file_id)
+    GROUP BY s.file_path, e.line
+    ORDER BY s.file_path, e.line
+    LIMIT ${MAX_STORED_REJECTS}`);
+  await conn.run('DELETE FROM reject_errors');
+  await conn.run('DELETE FROM reject_scans');
+  return n;
+}
+
+/** `SELECT count(*) AS n ...` */
+export async function count(conn: DuckDBConnection, sql: string, params: Param[] = []): Promise<number> {
+  return (await queryOne<{ n: number }>(conn, sql, params))?.n ?? 0;
+}
+

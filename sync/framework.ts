@@ -233,18 +233,25 @@ export async function syncDataset(name: string, opts: RunSyncOptions = {}): Prom
 
     // 1. discover
     emit({ type: 'phase', dataset: name, phase: 'discover' });
-    let files: UpstreamFile[];
-    if (opts.from) {
-      const f = fromOption(opts.from, name);
-      files = [{ ...f, ...(mod.classifyFrom?.(f.name) ?? {}) }];
-    } else {
-      files = await mod.discover({
-        baseUrl: resolveBaseUrl(mod, env),
+    const discoverWith = (baseUrl: string) =>
+      mod.discover({
+        baseUrl,
         fetchText: (u) => fetchText(u, { retries: opts.retries ?? 3, backoffMs: opts.backoffMs }),
         options: opts,
         now,
         ...(prev ? { previous: prev.state } : {}),
       });
+    const froms = typeof opts.from === 'string' ? [opts.from] : [...(opts.from ?? [])];
+    let files: UpstreamFile[];
+    if (froms.length) {
+      files = [];
+      for (const from of froms) {
+        for (const f of await expandFrom(mod, from, discoverWith)) files.push({ ...f, ...(mod.classifyFrom?.(f.name) ?? {}) });
+      }
+      const seen = new Set<string>();
+      files = files.filter((f) => (seen.has(f.url) ? false : (seen.add(f.url), true)));
+    } else {
+      files = await discoverWith(resolveBaseUrl(mod, env));
     }
     if (!files.length) throw new SyncError(`${name}: nothing to download`, name);
     const incremental = files.some((f) => f.kind === 'update');
@@ -449,6 +456,27 @@ export async function syncDataset(name: string, opts: RunSyncOptions = {}): Prom
   } finally {
     release?.();
   }
+}
+
+/**
+ * One `--from` entry as upstream files: a local folder gives its files whose names the module recognises
+ * (`fromNames`); a URL ending in `/` is a prefix serving the publisher's names, so the module's discover
+ * runs with it as base URL; anything else is one file or URL.
+ */
+async function expandFrom(
+  mod: DatasetModule,
+  from: string,
+  discoverWith: (baseUrl: string) => Promise<UpstreamFile[]>,
+): Promise<UpstreamFile[]> {
+  const local = localPath(from);
+  if (local && existsSync(local) && statSync(local).isDirectory()) {
+    if (!mod.fromNames) throw new SyncError(`${mod.name}: --from ${from} is a folder; name the file itself`, mod.name);
+    const names = readdirSync(local).filter((n) => mod.fromNames!.test(n)).sort();
+    if (!names.length) throw new SyncError(`${mod.name}: no ${mod.name} files in the folder ${local} (expected names like ${mod.fromNames.source})`, mod.name);
+    return names.map((n) => ({ url: join(local, n), name: n, kind: 'full' as const }));
+  }
+  if (!local && from.endsWith('/')) return discoverWith(from.replace(/\/+$/, ''));
+  return [fromOption(from, mod.name)];
 }
 
 function latest(dates: Array<string | undefined>): string | undefined {

@@ -16,8 +16,8 @@
  * by transaction id (delete every id in the file, insert the last A/C row per id).
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { queryOne, type Param } from '../src/mirror/db.js';
-import { catalogFields } from './common.js';
+import { queryOne } from '../src/mirror/db.js';
+import { catalogFields, count, MAX_STORED_REJECTS, storeStructuralRejects } from './common.js';
 import type { DatasetModule, DiscoverContext, LoadContext, LoadResult, UpstreamFile } from './types.js';
 
 
@@ -44,9 +44,6 @@ export const PRICE_PAID_DDL = `CREATE TABLE price_paid (
   county        VARCHAR,
   ppd_category  VARCHAR NOT NULL  -- A standard price paid, B additional (repossessions, buy-to-let, non-private buyers, ...)
 )`;
-
-/** Rejected rows kept in `rejects` (all are counted; a corrupt 5 GB file would otherwise copy itself there). */
-export const MAX_STORED_REJECTS = 10_000;
 
 /** id → postcode, sorted on id (see loadFull). */
 export const ID_TABLE = 'price_paid_ids';
@@ -106,28 +103,6 @@ FROM (${union})`;
 const RAW_LINE = `'"' || concat_ws('","', ${['r_id', 'r_price', 'r_date', ...COLUMNS.slice(3)].map((c) => `coalesce(${c}, '')`).join(', ')}) || '"'`;
 
 const OUT_COLUMNS = COLUMNS.filter((c) => c !== 'record_status').join(', ');
-
-/** Structural CSV errors (wrong column count, bad quoting) from DuckDB's reject tables, one row per line. */
-async function storeStructuralRejects(conn: DuckDBConnection): Promise<number> {
-  const exists = await count(conn, "SELECT count(*) AS n FROM duckdb_tables() WHERE table_name = 'reject_errors' AND temporary");
-  if (exists === 0) return 0;
-  const n = await count(conn, 'SELECT count(*) AS n FROM (SELECT DISTINCT scan_id, file_id, line FROM reject_errors)');
-  await conn.run(`
-    INSERT INTO rejects (file, line, raw, reason)
-    SELECT s.file_path, e.line, any_value(e.csv_line), 'malformed CSV line: ' || arg_min(e.error_message, e.column_idx)
-    FROM reject_errors e JOIN reject_scans s USING (scan_id, file_id)
-    GROUP BY s.file_path, e.line
-    ORDER BY s.file_path, e.line
-    LIMIT ${MAX_STORED_REJECTS}`);
-  await conn.run('DELETE FROM reject_errors');
-  await conn.run('DELETE FROM reject_scans');
-  return n;
-}
-
-/** `SELECT count(*) AS n ...` */
-async function count(conn: DuckDBConnection, sql: string, params: Param[] = []): Promise<number> {
-  return (await queryOne<{ n: number }>(conn, sql, params))?.n ?? 0;
-}
 
 async function asOf(conn: DuckDBConnection): Promise<string | undefined> {
   return (await queryOne<{ d: string | null }>(conn, 'SELECT max(date) AS d FROM price_paid'))?.d ?? undefined;

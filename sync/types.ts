@@ -27,8 +27,12 @@ export interface UpstreamFile {
 }
 
 export interface SyncOptions {
-  /** `--from FILE_OR_URL`: skip discovery and use this file or URL. */
-  from?: string;
+  /**
+   * `--from FILE_OR_URL` (repeatable): skip discovery and use these files or URLs. An entry may also be a
+   * local folder (its files whose names the module recognises, see `fromNames`) or a URL prefix ending in
+   * `/` (the module's `discover` runs with that prefix as its base URL, as with PUBLICDATA_UPSTREAM_<NAME>).
+   */
+  from?: string | readonly string[];
   /** `--years 2020-2025` (price-paid yearly files). */
   years?: { from: number; to: number };
   force?: boolean;
@@ -115,6 +119,11 @@ export interface DatasetModule {
    * Default: a full load.
    */
   classifyFrom?(name: string): Pick<UpstreamFile, 'kind' | 'published'>;
+  /**
+   * Optional: the publisher's file names this module reads (a `--from` folder contributes the files whose
+   * names match). Without it a folder given to `--from` is an error.
+   */
+  fromNames?: RegExp;
   /** Optional: main tables and their row counts for `mirror status` (default: every table but sync_log/rejects). */
   tables?: readonly string[];
   /** Optional: Hive partitioning for `mirror export --format parquet`, per table (e.g. { price_paid: 'year' }),
