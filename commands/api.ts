@@ -8,7 +8,9 @@ import { normalisePath } from '../src/contract/router.js';
 import { ROUTES } from '../src/registry.js';
 import type { HttpMethod, RouteCall } from '../src/contract/types.js';
 import type { Context } from '../src/context.js';
-import { invoke, printError } from '../src/invoke.js';
+import { meta } from '../src/contract/envelope.js';
+import { invoke, printError, renderContext, type GlobalOptions } from '../src/invoke.js';
+import { writeOutput } from '../src/output/renderers.js';
 import { globalOptions } from './global.js';
 import { helpWithExamples, readJsonArg, setExit } from './route-command.js';
 
@@ -49,18 +51,10 @@ function setDeep(obj: Record<string, unknown>, key: string, value: unknown): voi
   cur[parts[parts.length - 1]!] = value;
 }
 
-export function listRoutes(ctx: Context, format: string): void {
-  if (format === 'json' || format === 'ndjson') {
-    const rows = ROUTES.map((r) => ({ method: r.method, path: r.path, cost: r.cost, offline: Boolean(r.local), datasets: r.local?.datasets ?? [], id: r.id, summary: r.summary }));
-    ctx.io.stdout.write(format === 'json' ? `${JSON.stringify(rows)}\n` : rows.map((r) => `${JSON.stringify(r)}\n`).join(''));
-    return;
-  }
-  const w = Math.max(...ROUTES.map((r) => r.path.length));
-  const lines = ROUTES.map((r) => {
-    const offline = r.local ? (r.local.datasets?.length ? `local (sync ${r.local.datasets.join(', ')})` : 'local') : 'live only';
-    return `${r.method.padEnd(5)}${r.path.padEnd(w + 2)}${String(r.cost).padStart(2)} credit${r.cost === 1 ? ' ' : 's'}  ${offline.padEnd(28)} ${r.summary}`;
-  });
-  ctx.io.stdout.write(`${lines.join('\n')}\n${ROUTES.length} routes\n`);
+/** `api --list`: every route with its cost and whether it runs offline, through the renderer registry. */
+export async function listRoutes(ctx: Context, g: GlobalOptions): Promise<void> {
+  const rows = ROUTES.map((r) => ({ method: r.method, path: r.path, cost: r.cost, offline: Boolean(r.local), datasets: r.local?.datasets ?? [], id: r.id, summary: r.summary }));
+  await writeOutput(ctx.io, { envelope: { data: rows, meta: meta() }, id: 'api.list' }, renderContext(ctx, g));
 }
 
 export function registerApi(program: Command, ctx: Context): void {
@@ -85,11 +79,11 @@ export function registerApi(program: Command, ctx: Context): void {
     .addOption(new Option('--list', 'list every route with its credit cost and whether it runs offline'))
     .action(async (method: string | undefined, path: string | undefined, opts: Record<string, unknown>, self: Command) => {
       const g = globalOptions(self, ctx);
-      if (opts.list) {
-        listRoutes(ctx, g.format);
-        return setExit(self, 0);
-      }
       try {
+        if (opts.list) {
+          await listRoutes(ctx, g);
+          return setExit(self, 0);
+        }
         if (!method || !path) throw new ApiError(400, 'usage_error', "api needs METHOD and PATH, e.g. 'publicdata api GET /v1/tax/years' (or --list).");
         const m = method.toUpperCase();
         if (m !== 'GET' && m !== 'POST') throw new ApiError(400, 'usage_error', `Method must be GET or POST, not '${method}'.`);

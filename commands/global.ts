@@ -19,6 +19,7 @@ export function addGlobalOptions(program: Command): void {
     // Checked in globalOptions (not with .choices) so `mirror export --format parquet` can use it too.
     .addOption(new Option('--format <format>', `output format: ${FORMATS.join(', ')} (default: table on a terminal, json when piped)`))
     .option('--fields <list>', 'pick columns/fields, comma-separated dotted paths (e.g. date,region.name)')
+    .option('--wide', 'table format: every column and nested field (by default a table shows what fits the terminal)')
     .option('--no-color', 'no colour (also NO_COLOR=1)')
     .option('-q, --quiet', 'no spinner or progress on stderr')
     .option('-v, --verbose', 'log each API request (method, path, status, timing, credits, rate limit) to stderr; the key is redacted')
@@ -26,8 +27,10 @@ export function addGlobalOptions(program: Command): void {
     .option('--max-wait <seconds>', 'longest total wait of one API call for rate limits (Retry-After) and retry back-off before giving up (default 120)', positiveInt('--max-wait'));
 }
 
-export function globalOptions(cmd: Command, ctx: Context): GlobalOptions {
+/** The global options of a command. `ignoreFormat`: the command uses --format for itself (mirror export). */
+export function globalOptions(cmd: Command, ctx: Context, how: { ignoreFormat?: boolean } = {}): GlobalOptions {
   const o = cmd.optsWithGlobals() as Record<string, unknown>;
+  if (how.ignoreFormat) delete o.format;
   const envSource = ctx.env.PUBLICDATA_SOURCE as Source | undefined;
   const source: Source = (o.source as Source | undefined) ?? (envSource && SOURCES.includes(envSource) ? envSource : 'auto');
   const raw = o.format as string | undefined;
@@ -41,6 +44,7 @@ export function globalOptions(cmd: Command, ctx: Context): GlobalOptions {
     format,
     ...(fields ? { fields } : {}),
     color: colorEnabled(ctx.env, ctx.io.stdoutIsTTY, o.color === false),
+    wide: Boolean(o.wide),
     verbose: Boolean(o.verbose),
     quiet: Boolean(o.quiet),
     all: Boolean(o.all),

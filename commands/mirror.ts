@@ -6,9 +6,9 @@ import { Command, Option } from 'commander';
 import { ApiError, EXIT } from '../src/contract/errors.js';
 import { meta } from '../src/contract/envelope.js';
 import type { Context } from '../src/context.js';
-import { printError } from '../src/invoke.js';
-import { renderTable } from '../src/output/render.js';
-import { toCsv, type Row } from '../src/output/records.js';
+import { printError, renderContext, type GlobalOptions } from '../src/invoke.js';
+import type { Row } from '../src/output/records.js';
+import { writeOutput } from '../src/output/renderers.js';
 import { SYNC_DATASETS } from '../sync/registry.js';
 import { globalOptions } from './global.js';
 import { helpWithExamples, setExit } from './route-command.js';
@@ -16,20 +16,9 @@ import { helpWithExamples, setExit } from './route-command.js';
 /** Every dataset with a sync module (the registry imports none of them until used). */
 const DATASETS: readonly string[] = SYNC_DATASETS;
 
-async function writeRows(ctx: Context, rows: Row[], format: string, color: boolean, extraMeta: Record<string, unknown> = {}): Promise<void> {
-  switch (format) {
-    case 'json':
-      ctx.io.stdout.write(`${JSON.stringify({ data: rows, meta: meta(extraMeta) }, null, ctx.io.stdoutIsTTY ? 2 : undefined)}\n`);
-      return;
-    case 'ndjson':
-      ctx.io.stdout.write(rows.map((r) => `${JSON.stringify(r)}\n`).join(''));
-      return;
-    case 'csv':
-      ctx.io.stdout.write(toCsv(rows));
-      return;
-    default:
-      ctx.io.stdout.write(rows.length ? await renderTable(rows, color, undefined, ctx.io.columns) : '(no rows)\n');
-  }
+/** Write command rows (sync report, status, sql result, export report) through the renderer registry. */
+async function writeRows(ctx: Context, g: GlobalOptions, id: string, rows: Row[], extraMeta: Record<string, unknown> = {}): Promise<void> {
+  await writeOutput(ctx.io, { envelope: { data: rows, meta: meta(extraMeta) }, id }, renderContext(ctx, g));
 }
 
 function fail(e: unknown): never {
@@ -116,8 +105,8 @@ export function registerMirror(program: Command, ctx: Context): void {
           seconds: Math.round(r.duration_ms / 100) / 10,
           ...(r.error ? { error: r.error } : {}),
         }));
-        if (g.format === 'json' || g.format === 'ndjson' || g.format === 'csv') await writeRows(ctx, rows, g.format, g.color);
-        else if (!ctx.io.stdoutIsTTY || g.verbose) await writeRows(ctx, rows, 'table', g.color);
+        if (g.format !== 'table') await writeRows(ctx, g, 'sync', rows);
+        else if (!ctx.io.stdoutIsTTY || g.verbose) await writeRows(ctx, { ...g, format: 'table' }, 'sync', rows);
         return reports.some((r) => r.status === 'failed') ? EXIT.ERROR : EXIT.OK;
       }),
     );
@@ -135,19 +124,7 @@ export function registerMirror(program: Command, ctx: Context): void {
         const g = globalOptions(self, ctx);
         const { mirrorStatus } = await import('../sync/framework.js');
         const rows = await mirrorStatus({ env: ctx.env, now: () => ctx.now(), ...(names.length ? { datasets: names } : {}) });
-        const view =
-          g.format === 'table'
-            ? rows.map((r) => ({
-                dataset: r.dataset,
-                synced: r.synced_at ? r.synced_at.slice(0, 16).replace('T', ' ') : 'never',
-                published: r.published ?? '',
-                rows: r.rows ?? '',
-                size: r.present ? `${(r.size_bytes / 1048576).toFixed(1)} MiB` : '',
-                stale: r.stale === null ? '' : r.stale ? 'stale' : 'fresh',
-                note: r.note,
-              }))
-            : rows;
-        await writeRows(ctx, view as Row[], g.format, g.color);
+        await writeRows(ctx, g, 'mirror.status', rows as unknown as Row[]);
         return EXIT.OK;
       }),
     );
@@ -179,8 +156,9 @@ export function registerMirror(program: Command, ctx: Context): void {
         if (fmt !== 'parquet' && fmt !== 'csv') throw new ApiError(400, 'usage_error', `mirror export: --format parquet or csv, not '${fmt}'.`);
         const { exportMirror } = await import('../sync/framework.js');
         const out = await exportMirror({ env: ctx.env, format: fmt, outDir: o.out, ...(names.length ? { datasets: names } : {}) } as never);
-        const stdoutFormat = ctx.io.stdoutIsTTY ? 'table' : 'json';
-        await writeRows(ctx, out as unknown as Row[], stdoutFormat, false);
+        // --format names the export's file format here; the report prints as a table on a terminal, else JSON.
+        const g = globalOptions(self, ctx, { ignoreFormat: true });
+        await writeRows(ctx, g, 'mirror.export', out as unknown as Row[]);
         return EXIT.OK;
       }),
     );
@@ -206,7 +184,7 @@ export function registerMirror(program: Command, ctx: Context): void {
         } catch (e) {
           throw new ApiError(400, 'invalid_parameter', `SQL error: ${(e as Error).message}`);
         }
-        await writeRows(ctx, res.rows, g.format, g.color, { columns: res.columns, attached: res.attached });
+        await writeRows(ctx, g, 'sql', res.rows, { columns: res.columns, attached: res.attached });
         return EXIT.OK;
       }),
     );

@@ -29,12 +29,6 @@ function designation(kind: 'listed-buildings' | 'conservation-areas', label: str
   };
 }
 
-const hpiChart = async (env: { data: unknown }, o: { color: boolean; columns: number }, chart: boolean) => {
-  if (!chart) return undefined;
-  const { priceChart } = await import('../src/output/chart.js');
-  return priceChart(env.data as never, o.columns);
-};
-
 export function registerProperty(program: Command, ctx: Context): void {
   const property = program
     .command('property')
@@ -60,7 +54,6 @@ export function registerProperty(program: Command, ctx: Context): void {
     route: 'property.hpi',
     description: 'UK house price index by region and month',
     extraOptions: [new Option('--chart', 'on a terminal: chart the average price series')],
-    render: (env, o, opts) => hpiChart(env, o, Boolean(opts.chart)),
     examples: [
       'publicdata property hpi --region London --from 2020-01-01',
       'publicdata property hpi --region E09000033 --from 2023-01-01 --to 2023-12-01 --format csv',

@@ -11,7 +11,6 @@ import { routeById } from '../src/registry.js';
 import type { RouteCall } from '../src/contract/types.js';
 import type { Context } from '../src/context.js';
 import { invoke, printError, type GlobalOptions } from '../src/invoke.js';
-import type { RenderOptions } from '../src/output/render.js';
 import { globalOptions } from './global.js';
 
 export interface ArgSpec {
@@ -48,8 +47,6 @@ export interface RouteCommandSpec {
   bodyFile?: boolean;
   /** Allow `--batch` (NDJSON bodies on stdin). */
   batch?: boolean;
-  /** Custom terminal rendering (gets the command's options too, e.g. --chart). */
-  render?: (env: Parameters<NonNullable<RenderOptions['custom']>>[0], o: Parameters<NonNullable<RenderOptions['custom']>>[1], opts: Record<string, unknown>) => ReturnType<NonNullable<RenderOptions['custom']>>;
   /** Last word on the call before it is made (derived fields, custom flags); may run its own output. */
   prepare?: (call: RouteCall, opts: Record<string, unknown>, ctx: Context, g: GlobalOptions) => RouteCall | Promise<RouteCall | number>;
   /** Extra commander options handled by `prepare`. */
@@ -212,8 +209,8 @@ export function addRouteCommand(parent: Command, spec: RouteCommandSpec, ctx: Co
         const { runBatchCommand } = await import('./batch-command.js');
         return setExit(self, await runBatchCommand(ctx, call, g));
       }
-      const render = spec.render;
-      return setExit(self, await invoke(ctx, call, g, render ? (env, o) => render(env, o, opts) : undefined));
+      // Terminal renderers are registered by route id (src/output/renderers.ts); they see the options (--chart).
+      return setExit(self, await invoke(ctx, call, g, opts));
     } catch (e) {
       if (e instanceof ApiError) return setExit(self, await printError(ctx, e, g));
       throw e;

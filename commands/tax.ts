@@ -3,6 +3,7 @@ import { Command, Option } from 'commander';
 import { ApiError } from '../src/contract/errors.js';
 import type { RouteCall } from '../src/contract/types.js';
 import type { Context } from '../src/context.js';
+import type { GlobalOptions } from '../src/invoke.js';
 import { PENSION_TYPES, STUDENT_LOAN_PLANS, CGT_ASSET_TYPES } from '../src/contract/routes/tax.js';
 import { addRouteCommand, helpWithExamples, type FlagSpec, type RouteCommandSpec } from './route-command.js';
 import { vatReturnCommand } from './vat-return.js';
@@ -22,11 +23,6 @@ function byYear(name: string, route: string, examples: string[], aliases?: strin
   };
 }
 
-const takeHomeRender = async (env: { data: unknown }, o: { color: boolean }) => {
-  const m = await import('../src/domains/tax/render.js');
-  return m.renderTakeHome(env.data as never, o);
-};
-
 export function parseSweep(s: string): { from: number; to: number; step: number } {
   const m = /^(\d+):(\d+):(\d+)$/.exec(s.replace(/,/g, ''));
   if (!m) throw new ApiError(400, 'usage_error', `--sweep takes FROM:TO:STEP in pounds, e.g. 20000:150000:5000 (got '${s}').`);
@@ -37,7 +33,7 @@ export function parseSweep(s: string): { from: number; to: number; step: number 
 }
 
 /** `tax take-home --sweep`: one take-home per income, a table (or chart on a TTY). */
-async function sweep(call: RouteCall, opts: Record<string, unknown>, ctx: Context, g: { format: string; color: boolean; source: string }): Promise<number> {
+async function sweep(call: RouteCall, opts: Record<string, unknown>, ctx: Context, g: GlobalOptions): Promise<number> {
   const { from, to, step } = parseSweep(String(opts.sweep));
   const { callLocal } = await import('../src/backends/local.js');
   const { handlerContext } = await import('../src/backends/select.js');
@@ -48,20 +44,15 @@ async function sweep(call: RouteCall, opts: Record<string, unknown>, ctx: Contex
     if ('error' in r.envelope) {
       const { printError } = await import('../src/invoke.js');
       const e = r.envelope.error;
-      return printError(ctx, new ApiError(r.status, e.code, e.message), g as never);
+      return printError(ctx, new ApiError(r.status, e.code, e.message), g);
     }
     rows.push(r.envelope.data);
   }
-  const m = await import('../src/domains/tax/render.js');
-  if (g.format === 'table') {
-    ctx.io.stdout.write(opts.chart ? await m.sweepChart(rows as never) : m.renderSweep(rows as never, { color: g.color }));
-    return 0;
-  }
   const { meta } = await import('../src/contract/envelope.js');
+  const { writeOutput } = await import('../src/output/renderers.js');
+  const { renderContext } = await import('../src/invoke.js');
   const env = { data: rows, meta: meta({ source: 'HM Revenue & Customs' }) };
-  if (g.format === 'ndjson') ctx.io.stdout.write(rows.map((r) => `${JSON.stringify(r)}\n`).join(''));
-  else if (g.format === 'csv') ctx.io.stdout.write((await import('../src/output/records.js')).toCsv(rows as never));
-  else ctx.io.stdout.write(`${ctx.io.stdoutIsTTY ? JSON.stringify(env, null, 2) : JSON.stringify(env)}\n`);
+  await writeOutput(ctx.io, { envelope: env, id: 'tax.take-home.sweep' }, renderContext(ctx, g, opts));
   return 0;
 }
 
@@ -96,7 +87,6 @@ export const taxCommands: RouteCommandSpec[] = [
     ],
     batch: true,
     bodyFile: true,
-    render: takeHomeRender,
     examples: [
       'publicdata tax take-home 45000',
       'publicdata tax take-home 60000 --region scotland --year 2025-26 --student-loan plan_2',

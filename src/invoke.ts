@@ -11,13 +11,16 @@ import type { Context } from './context.js';
 import { chooseBackend, type Source } from './backends/select.js';
 import type { Backend } from './backends/types.js';
 import { recordsOf } from './output/records.js';
-import { errorLine, writeAnswer, type Format, type RenderOptions } from './output/render.js';
+import type { Format } from './output/render.js';
+import { writeError, writeResult, type RenderContext } from './output/renderers.js';
 
 export interface GlobalOptions {
   source: Source;
   format: Format;
   fields?: string[];
   color: boolean;
+  /** --wide: every column in the table format. */
+  wide?: boolean;
   verbose: boolean;
   quiet: boolean;
   maxCredits?: number;
@@ -31,11 +34,24 @@ export function resultExit(result: CallResult): number {
 }
 
 /** Print an ApiError raised before any call (validation, missing key) in the chosen format. */
-export async function printError(ctx: Context, e: ApiError, g: Pick<GlobalOptions, 'format' | 'color'>): Promise<number> {
+export async function printError(ctx: Context, e: ApiError, g: Pick<GlobalOptions, 'format' | 'color'> & { quiet?: boolean }): Promise<number> {
   const result: CallResult = { status: e.status, envelope: e.toEnvelope(), source: 'local' };
-  if (g.format === 'table') ctx.io.stderr.write(errorLine(e.toEnvelope(), g.color));
-  else ctx.io.stdout.write(`${JSON.stringify(e.toEnvelope())}\n`);
+  writeError(ctx.io, e.toEnvelope(), g);
   return resultExit(result);
+}
+
+/** The render context of a command's output from its global options. */
+export function renderContext(ctx: Context, g: Pick<GlobalOptions, 'format' | 'color' | 'fields' | 'wide' | 'quiet'>, options: Record<string, unknown> = {}): RenderContext & { quiet: boolean } {
+  return {
+    format: g.format,
+    color: g.color,
+    columns: ctx.io.columns,
+    tty: ctx.io.stdoutIsTTY,
+    wide: Boolean(g.wide),
+    quiet: Boolean(g.quiet),
+    options,
+    ...(g.fields ? { fields: g.fields } : {}),
+  };
 }
 
 /**
@@ -79,7 +95,7 @@ async function callAll(
   call: RouteCall,
   route: Route,
   g: GlobalOptions,
-  render: RenderOptions,
+  render: RenderContext & { quiet: boolean },
 ): Promise<number> {
   let page = Number((call.query.page as string | undefined) ?? 1);
   const merged: unknown[] = [];
@@ -90,19 +106,16 @@ async function callAll(
     const result = await backend.call({ ...call, query: { ...call.query, page: String(page) } });
     last = result;
     if (isErrorEnvelope(result.envelope)) {
-      await writeAnswer(ctx.io, result, route, render);
+      await writeResult(ctx.io, result, route, render);
       return resultExit(result);
     }
     const env = result.envelope;
     first ??= env;
     const recs = recordsOf(env, route) ?? [];
     const info = pageInfo(env, route);
-    if (g.format === 'ndjson') {
-      await writeAnswer(ctx.io, result, route, render);
-    } else if (g.format === 'csv') {
-      const { toCsv } = await import('./output/records.js');
-      const text = toCsv(recs as Record<string, unknown>[], g.fields);
-      ctx.io.stdout.write(csvHeaderDone ? text.slice(text.indexOf('\r\n') + 2) : text);
+    if (g.format === 'ndjson' || g.format === 'csv') {
+      // Streamed page by page through the renderer; CSV writes its header with the first page only.
+      await writeResult(ctx.io, result, route, { ...render, continuation: csvHeaderDone });
       csvHeaderDone = true;
     } else merged.push(...recs);
     if (g.verbose) ctx.io.stderr.write(`page ${page}: ${recs.length} records\n`);
@@ -128,7 +141,7 @@ async function callAll(
     } else {
       env = { ...base, data: merged, pagination: { total: merged.length, page: 1, per_page: merged.length, total_pages: 1 } };
     }
-    await writeAnswer(ctx.io, { ...(last as CallResult), envelope: env }, route, render);
+    await writeResult(ctx.io, { ...(last as CallResult), envelope: env }, route, render);
   }
   return EXIT.OK;
 }
@@ -138,9 +151,9 @@ export async function invoke(
   ctx: Context,
   call: RouteCall,
   g: GlobalOptions,
-  custom?: RenderOptions['custom'],
+  options: Record<string, unknown> = {},
 ): Promise<number> {
-  const render: RenderOptions = { format: g.format, color: g.color, ...(g.fields ? { fields: g.fields } : {}), ...(custom ? { custom } : {}) };
+  const render = renderContext(ctx, g, options);
   let route: Route;
   let backend: Backend;
   try {
@@ -163,8 +176,12 @@ export async function invoke(
     const label = `${call.method} ${call.path}`;
     if (g.all) return await withSpinner(ctx, g, label, slow, () => callAll(ctx, backend, call, route, g, render));
     const result = await withSpinner(ctx, g, label, slow, () => backend.call(call));
-    await writeAnswer(ctx.io, result, route, render);
+    await writeResult(ctx.io, result, route, render);
     return resultExit(result);
+  } catch (e) {
+    // A bad --fields is known only once the answer is there; it is still a usage error.
+    if (e instanceof ApiError) return printError(ctx, e, g);
+    throw e;
   } finally {
     await (backend as { close?: () => Promise<void> }).close?.();
   }

@@ -10,6 +10,7 @@ import type { RouteSpec } from '../contract/route.js';
 import type { Handler } from '../contract/types.js';
 import type { DatasetInfo } from '../mirror/catalog.js';
 import type { DatasetModule } from '../../sync/types.js';
+import type { Renderer } from '../output/renderers.js';
 
 export interface LocalSpec {
   /** The handler, imported only when the route is called locally. */
@@ -26,10 +27,11 @@ export interface DatasetEntry {
 }
 
 /**
- * A terminal renderer for one route's answer (table mode). The shape is owned by the output layer;
- * the manifest only carries it, imported lazily like handlers.
+ * A terminal renderer for one answer (table mode), by route id (or a command id such as
+ * `tax.take-home.sweep`). The shape is owned by the output layer (src/output/renderers.ts); the
+ * manifest only carries it, imported lazily like handlers.
  */
-export type RendererRef = () => Promise<unknown>;
+export type RendererRef = () => Promise<Renderer | readonly Renderer[]>;
 
 export interface DomainManifest {
   name: string;
@@ -37,6 +39,6 @@ export interface DomainManifest {
   /** Route id -> local handler and the datasets it reads. Routes not listed are answered live only. */
   local: Readonly<Record<string, LocalSpec>>;
   datasets: readonly DatasetEntry[];
-  /** Route id -> terminal renderer (optional; filled in by the output layer). */
+  /** Route id -> terminal renderer(s) for the table format (optional). */
   renderers?: Readonly<Record<string, RendererRef>>;
 }

@@ -65,37 +65,17 @@ export function pick(rec: unknown, fields: readonly string[]): Row {
   return out;
 }
 
-/** Apply `--fields` inside an envelope: to each record, or to the data object. Errors pass unchanged. */
-export function pickEnvelope(env: Envelope, fields: readonly string[] | undefined, route?: RouteSpec): Envelope {
-  if (!fields || fields.length === 0 || isErrorEnvelope(env)) return env;
-  if (Array.isArray(env.data)) return { ...env, data: env.data.map((r) => pick(r, fields)) };
-  if (route?.records) {
-    const list = getPath(env.data, route.records);
-    if (Array.isArray(list)) {
-      const data = structuredClone(env.data) as Row;
-      const parts = route.records.split('.');
-      let cur = data;
-      for (const p of parts.slice(0, -1)) cur = cur[p] as Row;
-      cur[parts[parts.length - 1]!] = list.map((r) => pick(r, fields));
-      return { ...env, data };
-    }
-  }
-  return { ...env, data: pick(env.data, fields) };
-}
-
 function csvCell(v: unknown): string {
   const s = cell(v);
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
-/** RFC 4180 CSV of flattened records; columns in first-seen order. */
-export function toCsv(rows: readonly Row[], fields?: readonly string[]): string {
+/** RFC 4180 CSV of flattened records; columns in first-seen order (--fields has already picked them). */
+export function toCsv(rows: readonly Row[]): string {
   const flat = rows.map((r) => flatten(r));
-  const cols: string[] = fields && fields.length ? [...fields] : [];
-  if (cols.length === 0) {
-    const seen = new Set<string>();
-    for (const r of flat) for (const k of Object.keys(r)) if (!seen.has(k)) (seen.add(k), cols.push(k));
-  }
+  const cols: string[] = [];
+  const seen = new Set<string>();
+  for (const r of flat) for (const k of Object.keys(r)) if (!seen.has(k)) (seen.add(k), cols.push(k));
   const lines = [cols.map(csvCell).join(',')];
   for (const r of flat) lines.push(cols.map((c) => csvCell(r[c])).join(','));
   return `${lines.join('\r\n')}\r\n`;

@@ -114,7 +114,7 @@ describe('api command', () => {
     expect(lines.find((l) => l.startsWith('POST /v1/tax/take-home/calculate'))).toMatch(/10 credits\s+local\s+Take-home/);
     expect(lines.find((l) => l.startsWith('GET  /v1/companies/search'))).toMatch(/ 1 credit\s+live only/);
     const piped = JSON.parse((await runCli(['api', '--list'])).stdout);
-    expect(piped).toHaveLength(81);
+    expect(piped.data).toHaveLength(81); // issue 9: api --list writes through the renderer registry, JSON is the {data, meta} envelope
   });
 
   it('prints the envelope of a local call, -F typed fields and query strings', async () => {

@@ -36,6 +36,15 @@ describe('mirror commands', () => {
     expect(r.meta.as_of).toMatch(/^\d{4}-\d{2}-\d{2}$/);
   });
 
+  it('at 80 columns the search table keeps every id whole (what price-paid show needs)', async () => {
+    const ids = json(await runCli(['property', 'price-paid', 'search', '--postcode', 'NE4 9DN'], { env })).data.transactions.map((t: { id: string }) => t.id);
+    expect(ids.length).toBeGreaterThan(0);
+    const t = await runCli(['property', 'price-paid', 'search', '--postcode', 'NE4 9DN'], { env: { ...env, NO_COLOR: '1' }, tty: true, columns: 80 });
+    for (const id of ids) expect(t.stdout).toContain(id);
+    expect(Math.max(...t.stdout.split('\n').map((l) => [...l].length))).toBeLessThanOrEqual(80);
+    expect(t.stdout).toMatch(/more columns? \(--wide or --format json\)/);
+  });
+
   it('sql runs read-only over attached datasets, numbers as JSON numbers', async () => {
     const total = ppRows().reduce((s, r) => s + Number(r[1]), 0);
     const r = json(await runCli(['sql', 'SELECT count(*) AS n, sum(price) AS total FROM price_paid.price_paid'], { env }));

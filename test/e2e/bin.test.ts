@@ -66,7 +66,8 @@ describe('built binary', () => {
     expect(r.exitCode).toBe(2);
     expect(r.stdout.split('\n')).toHaveLength(1);
     expect(JSON.parse(r.stdout).error.code).toBe('bad_request');
-    expect(r.stderr).toBe('');
+    // Issue 10 item 3: the one-line message also goes to stderr (as gh does), so a person sees it.
+    expect(r.stderr).toBe(`error bad_request: ${JSON.parse(r.stdout).error.message}\n`);
   });
 });
 

@@ -5,6 +5,7 @@ import type { DomainManifest, LocalSpec } from '../manifest.js';
 const personal = () => import('./handlers-personal.js');
 const business = () => import('./handlers-business.js');
 const vatReturn = () => import('./vat-return/handler.js');
+const renderers = () => import('./renderers.js');
 
 type Module<M> = () => Promise<M>;
 /** A handler exported by a lazily imported module. */
@@ -48,4 +49,10 @@ export const manifest: DomainManifest = {
     'tax.corporation.calculate': from(business, 'corporationCalculate'),
   },
   datasets: [],
+  renderers: {
+    'tax.take-home.calculate': () => renderers().then((m) => m.takeHome),
+    'tax.take-home.sweep': () => renderers().then((m) => [m.sweepChart, m.sweepTable]),
+    'tax.compare': () => renderers().then((m) => m.compare),
+    'tax.vat.return.calculate': () => renderers().then((m) => m.vatReturn),
+  },
 };

@@ -106,24 +106,105 @@ export function renderTakeHome(data: TakeHomeData, opts: { color: boolean }): st
   return `${title}\n${table(rows, bold, dim)}\n`;
 }
 
-/** One row per gross income (`tax take-home --sweep`). */
-export function renderSweep(rows: TakeHomeData[], opts: { color: boolean } = { color: false }): string {
+/**
+ * One row per gross income (`tax take-home --sweep`). Student loan and pension columns appear only when
+ * some row has one; at a narrow terminal the per-period columns go first (net monthly, then NI).
+ */
+export function renderSweep(rows: TakeHomeData[], opts: { color: boolean; columns?: number } = { color: false }): string {
   const bold = ansi('1', opts.color);
-  const head = ['Gross', 'Income tax', 'NI', 'Student loan', 'Pension', 'Net annual', 'Net monthly', 'Effective', 'Marginal'];
-  const body = rows.map((r) => [
-    money(r.gross_income),
-    money(r.deductions.income_tax.amount),
-    money(r.deductions.national_insurance.employee),
-    money(r.deductions.student_loan?.amount ?? 0),
-    money(r.deductions.pension?.amount ?? 0),
-    money(r.net_annual),
-    money(r.net_monthly),
-    pct(r.effective_rate ?? (r.deductions.income_tax.amount + r.deductions.national_insurance.employee) / (r.gross_income || 1)),
-    pct(r.marginal_rate),
-  ]);
+  const cols: Array<[string, (r: TakeHomeData) => string, boolean]> = [
+    ['Gross', (r) => money(r.gross_income), true],
+    ['Income tax', (r) => money(r.deductions.income_tax.amount), true],
+    ['NI', (r) => money(r.deductions.national_insurance.employee), true],
+    ['Student loan', (r) => money(r.deductions.student_loan?.amount ?? 0), rows.some((r) => (r.deductions.student_loan?.amount ?? 0) !== 0)],
+    ['Pension', (r) => money(r.deductions.pension?.amount ?? 0), rows.some((r) => (r.deductions.pension?.amount ?? 0) !== 0)],
+    ['Net annual', (r) => money(r.net_annual), true],
+    ['Net monthly', (r) => money(r.net_monthly), true],
+    ['Effective', (r) => pct(r.effective_rate ?? (r.deductions.income_tax.amount + r.deductions.national_insurance.employee) / (r.gross_income || 1)), true],
+    ['Marginal', (r) => pct(r.marginal_rate), true],
+  ];
+  let shown = cols.filter((c) => c[2]);
+  const widthOf = (cs: typeof shown) => cs.reduce((a, [h, f]) => a + Math.max(h.length, ...rows.map((r) => f(r).length)) + 2, -2);
+  for (const drop of ['Net monthly', 'NI', 'Pension', 'Student loan']) {
+    if (!opts.columns || widthOf(shown) <= opts.columns) break;
+    shown = shown.filter((c) => c[0] !== drop);
+  }
+  const head = shown.map((c) => c[0]);
+  const body = rows.map((r) => shown.map((c) => c[1](r)));
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => c.padStart(widths[i]!)).join('  ');
   return `${bold(line(head))}\n${body.map(line).join('\n')}\n`;
+}
+
+/** `tax compare`: the headline figures of scenarios A and B side by side, and B minus A. */
+export function renderCompare(
+  data: { tax_year: string; scenario_a: TakeHomeData; scenario_b: TakeHomeData },
+  opts: { color: boolean },
+): string {
+  const bold = ansi('1', opts.color);
+  const a = data.scenario_a;
+  const b = data.scenario_b;
+  const lines: Array<[string, (d: TakeHomeData) => number, 'money' | 'rate']> = [
+    ['Gross income', (d) => d.gross_income, 'money'],
+    ['Income tax', (d) => d.deductions.income_tax.amount, 'money'],
+    ['National Insurance', (d) => d.deductions.national_insurance.employee, 'money'],
+    ['Student loan', (d) => d.deductions.student_loan?.amount ?? 0, 'money'],
+    ['Pension', (d) => d.deductions.pension?.amount ?? 0, 'money'],
+    ['Total deductions', (d) => d.total_deductions, 'money'],
+    ['Net annual', (d) => d.net_annual, 'money'],
+    ['Net monthly', (d) => d.net_monthly, 'money'],
+    ['Effective rate', (d) => d.effective_rate ?? 0, 'rate'],
+    ['Marginal rate', (d) => d.marginal_rate, 'rate'],
+  ];
+  const fmt = (n: number, kind: 'money' | 'rate') => (kind === 'money' ? money(n) : pct(n));
+  // The difference in pence (money) or in hundredths of a percentage point (rates): exact, no float drift.
+  const diff = (x: number, y: number, kind: 'money' | 'rate') => {
+    if (kind === 'money') {
+      const p = Math.round(y * 100) - Math.round(x * 100);
+      return `${p > 0 ? '+' : ''}${money(p / 100)}`;
+    }
+    const bp = Math.round(y * 10000) - Math.round(x * 10000);
+    return `${bp > 0 ? '+' : ''}${Number((bp / 100).toFixed(2))} pts`;
+  };
+  const rows = lines
+    .filter(([label, f]) => !(label === 'Student loan' || label === 'Pension') || f(a) !== 0 || f(b) !== 0)
+    .map(([label, f, kind]) => [label, fmt(f(a), kind), fmt(f(b), kind), diff(f(a), f(b), kind)]);
+  const head = ['', `A (${REGION[a.region] ?? a.region})`, `B (${REGION[b.region] ?? b.region})`, 'B − A'];
+  const w = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(w[0]!) : c.padStart(w[i]!))).join('  ');
+  return `${bold(`Compare ${data.tax_year}`)}\n${bold(line(head))}\n${rows.map(line).join('\n')}\n`;
+}
+
+const BOX_LABELS: Record<string, string> = {
+  box_1: 'VAT due on sales and other outputs',
+  box_2: 'VAT due on acquisitions (NI from EU)',
+  box_3: 'Total VAT due (1 + 2)',
+  box_4: 'VAT reclaimed on purchases',
+  box_5: 'Net VAT to pay or reclaim',
+  box_6: 'Total sales ex VAT (whole £)',
+  box_7: 'Total purchases ex VAT (whole £)',
+  box_8: 'Goods supplied to EU (NI, whole £)',
+  box_9: 'Goods acquired from EU (NI, whole £)',
+};
+
+/** `tax vat-return`: the nine boxes and the warnings; the breakdown with --wide or --format json. */
+export function renderVatReturn(
+  data: { return_period: { start_date: string; end_date: string }; boxes: Record<string, { value: number }>; warnings?: unknown[] },
+  opts: { color: boolean },
+): string {
+  const bold = ansi('1', opts.color);
+  const dim = ansi('2', opts.color);
+  const rows = Object.entries(data.boxes).map(([k, v]) => [`Box ${k.replace('box_', '')}`, BOX_LABELS[k] ?? '', money(v.value)] as const);
+  const w0 = Math.max(...rows.map((r) => r[0].length));
+  const w1 = Math.max(...rows.map((r) => r[1].length));
+  const w2 = Math.max(...rows.map((r) => r[2].length));
+  const body = rows.map(([a, b, c]) => `  ${a.padEnd(w0)}  ${b.padEnd(w1)}  ${c.padStart(w2)}`).join('\n');
+  const warnings = (data.warnings ?? []).map((w) => {
+    const x = w as { code?: string; message?: string };
+    return `warning ${x.code ?? ''}: ${x.message ?? JSON.stringify(w)}\n`;
+  });
+  const tail = 'breakdown and rounding: --wide or --format json';
+  return `${bold(`VAT return ${data.return_period.start_date} to ${data.return_period.end_date}`)}\n${body}\n${warnings.join('')}${dim(tail)}\n`;
 }
 
 /** Net pay and marginal rate against gross, two asciichart panels (resampled to at most 100 columns). */

@@ -1,0 +1,55 @@
+/**
+ * Table-format renderers of the commands that are not routes: `mirror status` (one compact line per
+ * dataset) and `api --list` (one line per route). Their json, ndjson and csv are the built-in ones.
+ */
+import type { Row } from './records.js';
+import type { Renderer, RendererMap } from './renderers.js';
+import { recordsTable } from './view.js';
+
+const plainTable = (rc: { fields?: readonly string[]; wide: boolean }) => !rc.fields && !rc.wide;
+
+const mirrorStatus: Renderer = {
+  name: 'mirror-status',
+  canRender: (_o, rc) => plainTable(rc),
+  render: (out, rc) => {
+    const rows = out.envelope.data as Row[];
+    if (rows.length === 0) return '(no datasets)\n';
+    return recordsTable(
+      rows.map((r) => ({
+        dataset: r.dataset,
+        synced: typeof r.synced_at === 'string' ? r.synced_at.slice(0, 16).replace('T', ' ') : 'never',
+        published: r.published ?? '',
+        rows: r.rows ?? '',
+        size: r.present ? `${(Number(r.size_bytes) / 1048576).toFixed(1)} MiB` : '',
+        stale: r.stale === null || r.stale === undefined ? '' : r.stale ? 'stale' : 'fresh',
+        note: r.note,
+      })),
+      rc,
+    );
+  },
+};
+
+interface RouteRow {
+  method: string;
+  path: string;
+  cost: number;
+  datasets: string[];
+  offline: boolean;
+  summary: string;
+}
+
+const apiList: Renderer = {
+  name: 'api-list',
+  canRender: (_o, rc) => plainTable(rc),
+  render: (out) => {
+    const rows = out.envelope.data as RouteRow[];
+    const w = Math.max(...rows.map((r) => r.path.length));
+    const lines = rows.map((r) => {
+      const offline = r.offline ? (r.datasets.length ? `local (sync ${r.datasets.join(', ')})` : 'local') : 'live only';
+      return `${r.method.padEnd(5)}${r.path.padEnd(w + 2)}${String(r.cost).padStart(2)} credit${r.cost === 1 ? ' ' : 's'}  ${offline.padEnd(28)} ${r.summary}`;
+    });
+    return `${lines.join('\n')}\n${rows.length} routes\n`;
+  },
+};
+
+export const renderers: RendererMap = { 'mirror.status': mirrorStatus, 'api.list': apiList };
