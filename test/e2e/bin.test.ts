@@ -67,7 +67,7 @@ describe('built binary', () => {
     expect(r.stdout.split('\n')).toHaveLength(1);
     expect(JSON.parse(r.stdout).error.code).toBe('bad_request');
     // Issue 10 item 3: the one-line message also goes to stderr (as gh does), so a person sees it.
-    expect(r.stderr).toBe(`error bad_request: ${JSON.parse(r.stdout).error.message}\n`);
+    expect(r.stderr).toBe(`error bad_request: ${JSON.parse(r.stdout).error.message}`); // execa strips the final newline
   });
 });
 
