@@ -1,0 +1,103 @@
+/**
+ * /v1/vehicles/road-safety/collisions and /collisions/{collision_index} over the mirror's road_safety.duckdb
+ * (sync/road-safety.ts). Records as spec doc 3 "Collision (list item)" / "Collision (detail)": coded fields
+ * as published (-1 = unknown), labels from the DfT code list, collision indexes and references as strings,
+ * longitude/latitude as the file's strings. List order: newest first (date, then time, unknown times
+ * last), then collision index. The detail's `collision_time` is the local (UK) date and time of the
+ * collision as `YYYY-MM-DDTHH:MM:SS` (null when the time is unknown); the list's is `HH:MM:SS`.
+ */
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { pagination } from '../../contract/envelope.js';
+import { ApiError } from '../../contract/errors.js';
+import type { Handler, Meta } from '../../contract/types.js';
+import { lastSync, openDataset, pagedQuery, provenanceMeta, query, queryOne, Where } from '../../mirror/db.js';
+
+const DATASET = 'road-safety';
+
+const LIST_COLUMNS = `collision_index, collision_year, collision_ref_no AS collision_reference, longitude, latitude,
+  collision_severity, collision_severity_label, number_of_vehicles, number_of_casualties, collision_date, collision_time,
+  police_force, local_authority_ons_district, speed_limit, road_type, road_type_label, urban_or_rural_area,
+  urban_or_rural_area_label, lsoa_of_accident_location AS lsoa`;
+
+const VEHICLE_COLUMNS = `vehicle_reference, vehicle_type, vehicle_type_label, sex_of_driver, sex_of_driver_label, age_of_driver,
+  age_band_of_driver, age_band_of_driver_label, engine_capacity_cc, propulsion_code, age_of_vehicle, generic_make_model, escooter_flag`;
+
+const CASUALTY_COLUMNS = `vehicle_reference, casualty_reference, casualty_class, casualty_class_label, sex_of_casualty,
+  sex_of_casualty_label, age_of_casualty, age_band_of_casualty, age_band_of_casualty_label, casualty_severity,
+  casualty_severity_label, casualty_type, casualty_type_label, casualty_imd_decile, pedestrian_location, lsoa_of_casualty AS lsoa`;
+
+export const COLLISIONS_CAVEAT =
+  'Personal-injury road collisions reported to the police in Great Britain (STATS19); damage-only collisions and ' +
+  'collisions not reported to the police are not included. -1 in a coded field means unknown or out of range. ' +
+  'Severity is as reported by the police; forces using injury-based reporting (CRASH) give more serious ' +
+  'classifications, so the adjusted-severity columns of the mirror should be used to compare years.';
+export const COLLISIONS_CADENCE =
+  'annual: final data for a year published each September; this mirror holds final data of the synced years';
+
+const metaCache = new WeakMap<DuckDBConnection, Promise<Record<string, unknown>>>();
+/** The dataset facts every road-safety answer's meta carries (once per open file). */
+function datasetFacts(conn: DuckDBConnection): Promise<Record<string, unknown>> {
+  let p = metaCache.get(conn);
+  if (!p) {
+    p = (async () => {
+      const cov = await queryOne<{ year_from: number | null; year_to: number | null; date_from: string | null; date_to: string | null }>(
+        conn,
+        'SELECT year_from, year_to, date_from, date_to FROM coverage',
+      );
+      const log = await lastSync(conn);
+      return {
+        last_updated: log?.published ?? (log?.synced_at ? String(log.synced_at).slice(0, 10) : null),
+        coverage: { from: cov?.year_from ?? null, to: cov?.year_to ?? null },
+        date_coverage: { from: cov?.date_from ?? null, to: cov?.date_to ?? null },
+        geography: 'Great Britain',
+        cadence: COLLISIONS_CADENCE,
+        caveat: COLLISIONS_CAVEAT,
+      };
+    })();
+    metaCache.set(conn, p);
+  }
+  return p;
+}
+
+async function collisionsMeta(conn: DuckDBConnection): Promise<Meta> {
+  return provenanceMeta(DATASET, conn, await datasetFacts(conn));
+}
+
+export const collisionsList: Handler = async (req, ctx) => {
+  const q = req.query;
+  const conn = await openDataset(DATASET, ctx.mirrorDir);
+  const where = new Where();
+  if (q.year !== undefined) where.add('collision_year = ?', Number(q.year));
+  if (q.severity !== undefined) where.add('collision_severity = ?', Number(q.severity));
+  if (q.local_authority !== undefined) where.add('local_authority_ons_district = ?', String(q.local_authority).trim().toUpperCase());
+  if (q.date_from !== undefined) where.add('collision_date >= CAST(? AS DATE)', String(q.date_from));
+  if (q.date_to !== undefined) where.add('collision_date <= CAST(? AS DATE)', String(q.date_to));
+  const page = Number(q.page ?? 1);
+  const perPage = Number(q.per_page ?? 25);
+  const { rows, total } = await pagedQuery(conn, {
+    from: 'collisions',
+    columns: LIST_COLUMNS,
+    where,
+    orderBy: 'collision_date DESC, collision_time DESC NULLS LAST, collision_index',
+    page,
+    perPage,
+  });
+  return { data: rows, meta: await collisionsMeta(conn), pagination: pagination(total, page, perPage) };
+};
+
+export const collisionGet: Handler = async (req, ctx) => {
+  const index = String(req.params.collision_index ?? '').trim();
+  const conn = await openDataset(DATASET, ctx.mirrorDir);
+  const row = await queryOne(conn, `SELECT ${LIST_COLUMNS} FROM collisions WHERE collision_index = ?`, [index]);
+  if (!row) {
+    const m = await datasetFacts(conn);
+    const cov = m.coverage as { from: number | null; to: number | null };
+    throw new ApiError(404, 'not_found', `Collision '${index}' not found (the mirror holds collisions of ${cov.from}–${cov.to}).`);
+  }
+  const [vehicles, casualties] = [
+    await query(conn, `SELECT ${VEHICLE_COLUMNS} FROM vehicles WHERE collision_index = ? ORDER BY vehicle_reference`, [index]),
+    await query(conn, `SELECT ${CASUALTY_COLUMNS} FROM casualties WHERE collision_index = ? ORDER BY casualty_reference`, [index]),
+  ];
+  const time = row.collision_time === null ? null : `${String(row.collision_date)}T${String(row.collision_time)}`;
+  return { data: { ...row, collision_time: time, vehicles, casualties }, meta: await collisionsMeta(conn) };
+};
