@@ -1,4 +1,4 @@
-/** `publicdata vehicles ...`: licensing, registrations, MOT, collisions, traffic (live). */
+/** `publicdata vehicles ...`: licensing, registrations, MOT (live); collisions, traffic (mirror or live). */
 import { Command } from 'commander';
 import type { Context } from '../src/context.js';
 import { addRouteCommand, helpWithExamples } from './route-command.js';
@@ -6,8 +6,8 @@ import { addRouteCommand, helpWithExamples } from './route-command.js';
 export function registerVehicles(program: Command, ctx: Context): void {
   const v = program
     .command('vehicles')
-    .summary('DfT/DVSA: licensing, registrations, MOT results, collisions, traffic (live)')
-    .description(helpWithExamples('Vehicle and road data (/v1/vehicles). Served by the live API (needs a key).', [
+    .summary('DfT/DVSA: collisions, traffic (offline or live); licensing, registrations, MOT results (live)')
+    .description(helpWithExamples('Vehicle and road data (/v1/vehicles). Collisions and traffic answer offline after `publicdata sync road-safety road-traffic`; the rest is served by the live API (needs a key).', [
       'publicdata vehicles collisions --year 2023 --severity 1',
       'publicdata vehicles licensing --make TESLA --geography UK',
     ]));

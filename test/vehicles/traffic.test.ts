@@ -140,7 +140,7 @@ describe('GET /v1/vehicles/traffic/aadf', () => {
   });
 
   it('malformed numeric filters are 400 invalid_parameter', async () => {
-    for (const q of [{ count_point: 'x1' }, { year_from: '2019.5' }]) {
+    for (const q of [{ count_point: 'x1' }, { year_from: '2019.5' }] as Array<Record<string, string>>) {
       const r = await get('/v1/vehicles/traffic/aadf', q);
       expect(r.status).toBe(400);
       expect((r.envelope as any).error.code).toBe('invalid_parameter');
@@ -183,7 +183,7 @@ describe('GET /v1/vehicles/traffic/count-points', () => {
   });
 
   it('lat and lng are required together; radius_km at most 100', async () => {
-    for (const q of [{ lat: '53.8' }, { lng: '-1.5' }, { lat: '53.8', lng: '-1.5', radius_km: '100.5' }, { lat: 'north', lng: '-1.5' }]) {
+    for (const q of [{ lat: '53.8' }, { lng: '-1.5' }, { lat: '53.8', lng: '-1.5', radius_km: '100.5' }, { lat: 'north', lng: '-1.5' }] as Array<Record<string, string>>) {
       const r = await get('/v1/vehicles/traffic/count-points', q);
       expect(r.status).toBe(400);
       expect((r.envelope as any).error.code).toBe('invalid_parameter');

@@ -1,0 +1,35 @@
+/**
+ * The road-safety and road-traffic part of the vehicles manifest (src/domains/vehicles/index.ts spreads
+ * these in): local handlers by route id, the two datasets and the terminal renderers. Cheap to import:
+ * handlers, sync modules and renderers load when first used.
+ */
+import type { Handler } from '../../contract/types.js';
+import type { DatasetEntry, LocalSpec, RendererRef } from '../manifest.js';
+import { ROAD_SAFETY_INFO, ROAD_TRAFFIC_INFO } from './traffic-datasets.js';
+
+type RoadSafety = typeof import('./road-safety.js');
+type Traffic = typeof import('./traffic.js');
+const safety = (pick: (m: RoadSafety) => Handler): LocalSpec => ({
+  handler: () => import('./road-safety.js').then(pick),
+  datasets: ['road-safety'],
+});
+const traffic = (pick: (m: Traffic) => Handler): LocalSpec => ({
+  handler: () => import('./traffic.js').then(pick),
+  datasets: ['road-traffic'],
+});
+
+export const trafficLocal: Record<string, LocalSpec> = {
+  'vehicles.collisions': safety((m) => m.collisionsList),
+  'vehicles.collisions.get': safety((m) => m.collisionGet),
+  'vehicles.traffic.count-points': traffic((m) => m.countPoints),
+  'vehicles.traffic.aadf': traffic((m) => m.aadf),
+  'vehicles.traffic.regional': traffic((m) => m.regional),
+  'vehicles.traffic.local-authority': traffic((m) => m.localAuthority),
+};
+
+export const trafficDatasets: DatasetEntry[] = [
+  { info: ROAD_SAFETY_INFO, sync: () => import('../../../sync/road-safety.js').then((m) => m.roadSafety) },
+  { info: ROAD_TRAFFIC_INFO, sync: () => import('../../../sync/road-traffic.js').then((m) => m.roadTraffic) },
+];
+
+export const trafficRenderers: Record<string, RendererRef> = {};
