@@ -11,6 +11,7 @@ import type { Row } from '../src/output/records.js';
 import { writeOutput } from '../src/output/renderers.js';
 import { SYNC_DATASETS } from '../sync/registry.js';
 import { globalOptions } from './global.js';
+import { parseRateOption } from './sync-options.js';
 import { helpWithExamples, setExit } from './route-command.js';
 
 /** Every dataset with a sync module (the registry imports none of them until used). */
@@ -58,7 +59,8 @@ export function registerMirror(program: Command, ctx: Context): void {
     .option('--from <file-or-url>', 'use this file, folder or URL (prefix ending in /) instead of discovering the upstream files; repeatable', (v: string, prev: string[] = []) => [...prev, v])
     .option('--years <from-to>', 'price-paid yearly files, e.g. 2020-2025')
     .option('--force', 'full reload even when up to date (or when an update could be applied)')
-    .action((names: string[], o: { all?: boolean; from?: string[]; years?: string; force?: boolean }, self: Command) =>
+    .option('--limit-rate <rate>', 'cap the download bandwidth, bytes per second (e.g. 500k, 2M)')
+    .action((names: string[], o: { all?: boolean; from?: string[]; years?: string; force?: boolean; limitRate?: string }, self: Command) =>
       run(self, async () => {
         const g = globalOptions(self, ctx);
         const list = o.all ? [...DATASETS] : names;
@@ -71,6 +73,14 @@ export function registerMirror(program: Command, ctx: Context): void {
         if (o.years) {
           try {
             years = fw.parseYearsOption(o.years);
+          } catch (e) {
+            throw new ApiError(400, 'usage_error', (e as Error).message);
+          }
+        }
+        let maxBytesPerSecond: number | undefined;
+        if (o.limitRate !== undefined) {
+          try {
+            maxBytesPerSecond = parseRateOption(o.limitRate);
           } catch (e) {
             throw new ApiError(400, 'usage_error', (e as Error).message);
           }
@@ -90,6 +100,7 @@ export function registerMirror(program: Command, ctx: Context): void {
             ...(o.from ? { from: o.from } : {}),
             ...(years ? { years } : {}),
             ...(o.force ? { force: true } : {}),
+            ...(maxBytesPerSecond ? { maxBytesPerSecond } : {}),
           });
         } catch (e) {
           fail(e);

@@ -4,6 +4,7 @@ import { basename } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { datasetInfo } from '../src/mirror/catalog.js';
 import { queryOne, type Param } from '../src/mirror/db.js';
+import { DownloadError } from './download.js';
 import type { DatasetModule, DatasetName, DiscoverContext, UpstreamFile } from './types.js';
 
 /** The fields of a DatasetModule that come from the dataset catalogue (src/mirror/catalog.ts). */
@@ -50,6 +51,8 @@ export async function discoverFromPages(
     try {
       html = await ctx.fetchText(page);
     } catch (e) {
+      // A host that cannot be reached at all will not answer for the next page either: say so now.
+      if (e instanceof DownloadError && e.kind === 'connect') throw e;
       errors.push(`${page}: ${(e as Error).message}`);
       continue;
     }

@@ -1,17 +1,21 @@
 /**
- * Streaming downloads into the cache dir:
+ * Streaming downloads into the cache dir, over Node's own `http`/`https` (not undici: see docs/downloads.md;
+ * undici 7 crashes the process when a server ends the connection while the body is under back-pressure):
  *  - the body streams to `<dest>.part` (never held in memory), sha256 computed while streaming;
  *  - a dropped connection is retried with backoff and resumed with `Range: bytes=<have>-` (and
  *    `If-Range` with the first response's ETag/Last-Modified, so a changed file restarts from 0);
  *  - a `.part` left by a killed process is resumed by the next run when `<dest>.part.json` says it is
  *    the same URL (and same validators);
- *  - on success `.part` is renamed to `dest`; a checksum mismatch (when one was expected) deletes it.
+ *  - on success `.part` is renamed to `dest`; a checksum mismatch (when one was expected) deletes it;
+ *  - a host that cannot be reached at all (connection refused, DNS failure, no route) is retried only a
+ *    couple of times, so a sync with no network fails in seconds, saying what it waits for.
  */
 import { createHash, type Hash } from 'node:crypto';
 import { createReadStream, createWriteStream, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { rename } from 'node:fs/promises';
+import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { dirname } from 'node:path';
-import type { Dispatcher } from 'undici';
+import { VERSION } from '../src/version.js';
 
 export interface DownloadProgress {
   /** Bytes of the file on disk so far (including resumed bytes). */
@@ -22,22 +26,48 @@ export interface DownloadProgress {
   rate: number;
 }
 
-export interface DownloadOptions {
+/** Told before each wait between attempts: what failed and how long until the next try. */
+export interface RetryNotice {
+  url: string;
+  /** The attempt about to be made (2 = the first retry). */
+  attempt: number;
+  /** The most attempts this kind of failure gets. */
+  attempts: number;
+  delayMs: number;
+  /** What went wrong, e.g. 'connection refused by 127.0.0.1:8765'. */
+  reason: string;
+}
+
+export interface RetryOptions {
+  /** Attempts after the first for transient failures (dropped connection, 5xx, 429, timeouts; default 5). */
+  retries?: number;
+  /**
+   * Attempts after the first when the host cannot be reached at all (refused, DNS, unreachable; default 2,
+   * never more than `retries`): such failures rarely clear within seconds, and `sync --all` with no
+   * network should not take minutes to say so.
+   */
+  connectRetries?: number;
+  /** First backoff delay in ms, doubled each retry with jitter (default 500). */
+  backoffMs?: number;
+  onRetry?: (n: RetryNotice) => void;
+  signal?: AbortSignal;
+  /** How to wait between attempts (tests pass one that records the delay and returns at once). */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+}
+
+export interface DownloadOptions extends RetryOptions {
   url: string;
   /** Final path of the file. */
   dest: string;
   expectedSha256?: string;
   expectedSize?: number;
-  /** Attempts after the first (default 5). */
-  retries?: number;
-  /** First backoff delay in ms, doubled each retry with jitter (default 500). */
-  backoffMs?: number;
   /** Socket idle timeout in ms (default 60 s). */
   idleTimeoutMs?: number;
   onProgress?: (p: DownloadProgress) => void;
   /** Min ms between progress callbacks (default 100). */
   progressIntervalMs?: number;
-  signal?: AbortSignal;
+  /** Bandwidth cap in bytes per second (`sync --limit-rate`); default none. */
+  maxBytesPerSecond?: number;
   headers?: Record<string, string>;
 }
 
@@ -52,8 +82,21 @@ export interface DownloadResult {
   lastModified?: string;
 }
 
+/**
+ * 'connect': the host could not be reached (bounded by connectRetries); 'transient': worth the full retry
+ * budget; 'fatal': retrying cannot help (404, checksum mismatch).
+ */
+export type FailureKind = 'connect' | 'transient' | 'fatal';
+
 export class DownloadError extends Error {
-  constructor(message: string, readonly url: string, readonly retryable: boolean) {
+  constructor(
+    message: string,
+    readonly url: string,
+    readonly retryable: boolean,
+    readonly kind: FailureKind = retryable ? 'transient' : 'fatal',
+    /** The server's Retry-After, when it sent one we honour. */
+    readonly retryAfterMs?: number,
+  ) {
     super(message);
     this.name = 'DownloadError';
   }
@@ -65,25 +108,143 @@ interface PartMeta {
   lastModified?: string;
 }
 
-let dispatcherPromise: Promise<Dispatcher> | undefined;
-/** One keep-alive agent with redirects followed, created lazily (undici is not loaded until needed). */
-export function httpDispatcher(): Promise<Dispatcher> {
-  return (dispatcherPromise ??= import('undici').then((u) =>
-    new u.Agent({ keepAliveTimeout: 10_000, connections: 4 }).compose(u.interceptors.redirect({ maxRedirections: 5 })),
-  ));
-}
+const USER_AGENT = `publicdata/${VERSION} (+https://www.npmjs.com/package/publicdata)`;
+const MAX_REDIRECTS = 5;
 
-const sleep = (ms: number, signal?: AbortSignal) =>
+export const realSleep = (ms: number, signal?: AbortSignal): Promise<void> =>
   new Promise<void>((resolve, reject) => {
-    const t = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
+    if (signal?.aborted) return reject(signal.reason ?? new Error('aborted'));
+    const onAbort = () => {
       clearTimeout(t);
-      reject(signal.reason ?? new Error('aborted'));
-    }, { once: true });
+      reject(signal!.reason ?? new Error('aborted'));
+    };
+    const t = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
   });
 
 function backoff(base: number, attempt: number): number {
-  return Math.min(30_000, base * 2 ** (attempt - 1)) * (0.75 + Math.random() * 0.5);
+  return Math.round(Math.min(30_000, base * 2 ** (attempt - 1)) * (0.75 + Math.random() * 0.5));
+}
+
+/** What a system error means for a person, and whether the host was reachable at all. */
+const NET_ERRORS: Record<string, { text: string; connect: boolean }> = {
+  ECONNREFUSED: { text: 'connection refused by', connect: true },
+  ENOTFOUND: { text: 'host not found (DNS):', connect: true },
+  EAI_AGAIN: { text: 'DNS lookup failed (no network?) for', connect: true },
+  ENETUNREACH: { text: 'network unreachable for', connect: true },
+  ENETDOWN: { text: 'network down for', connect: true },
+  EHOSTUNREACH: { text: 'host unreachable:', connect: true },
+  ECONNRESET: { text: 'connection reset by', connect: false },
+  EPIPE: { text: 'connection closed by', connect: false },
+  ETIMEDOUT: { text: 'connection timed out to', connect: false },
+};
+
+function hostOf(url: string): string {
+  try {
+    const u = new URL(url);
+    return u.port ? `${u.hostname}:${u.port}` : u.hostname;
+  } catch {
+    return url;
+  }
+}
+
+/** Wrap a socket-level error as a DownloadError that says what happened in words. */
+function netError(e: unknown, url: string): DownloadError {
+  if (e instanceof DownloadError) return e;
+  const err = e as NodeJS.ErrnoException;
+  const known = err?.code ? NET_ERRORS[err.code] : undefined;
+  if (known) return new DownloadError(`${known.text} ${hostOf(url)}`, url, true, known.connect ? 'connect' : 'transient');
+  return new DownloadError(err?.message || String(e), url, true, 'transient');
+}
+
+function retryAfter(headers: IncomingHttpHeaders): number | undefined {
+  const v = headers['retry-after'];
+  if (!v) return undefined;
+  const s = Number(v);
+  const ms = Number.isFinite(s) ? s * 1000 : Date.parse(String(v)) - Date.now();
+  return Number.isFinite(ms) && ms >= 0 && ms <= 60_000 ? ms : undefined;
+}
+
+function httpStatusError(url: string, res: IncomingMessage): DownloadError {
+  const status = res.statusCode ?? 0;
+  const retryable = status >= 500 || status === 429 || status === 408;
+  return new DownloadError(`GET ${url}: HTTP ${status}`, url, retryable, retryable ? 'transient' : 'fatal', retryAfter(res.headers));
+}
+
+/**
+ * One GET with Node's http/https, redirects followed (at most 5). Resolves with the response once its
+ * headers are in; the body is the IncomingMessage stream (Node's parser pauses the socket while the body
+ * is not read and finishes cleanly when the server then closes the connection). No connection reuse:
+ * a bulk file is one connection, and no idle socket keeps the process alive afterwards.
+ */
+async function httpGet(url: string, o: { headers: Record<string, string>; signal?: AbortSignal; idleTimeoutMs: number }): Promise<IncomingMessage> {
+  let current = url;
+  for (let hop = 0; ; hop++) {
+    let target: URL;
+    try {
+      target = new URL(current);
+    } catch {
+      throw new DownloadError(`not a URL: ${current}`, url, false);
+    }
+    if (target.protocol !== 'http:' && target.protocol !== 'https:') {
+      throw new DownloadError(`unsupported URL scheme '${target.protocol}' in ${current}`, url, false);
+    }
+    const mod = target.protocol === 'https:' ? await import('node:https') : await import('node:http');
+    const res = await new Promise<IncomingMessage>((resolve, reject) => {
+      const req = mod.request(target, {
+        method: 'GET',
+        headers: { 'user-agent': USER_AGENT, ...o.headers },
+        agent: false,
+        ...(o.signal ? { signal: o.signal } : {}),
+      });
+      req.setTimeout(o.idleTimeoutMs, () => {
+        req.destroy(new DownloadError(`no data from ${hostOf(current)} for ${Math.round(o.idleTimeoutMs / 1000)}s`, url, true));
+      });
+      req.once('response', resolve);
+      req.once('error', (e) => reject(o.signal?.aborted ? e : netError(e, current)));
+      req.end();
+    });
+    const status = res.statusCode ?? 0;
+    if ([301, 302, 303, 307, 308].includes(status) && res.headers.location) {
+      res.resume();
+      if (hop >= MAX_REDIRECTS) throw new DownloadError(`GET ${url}: more than ${MAX_REDIRECTS} redirects`, url, false);
+      current = new URL(res.headers.location, current).href;
+      continue;
+    }
+    return res;
+  }
+}
+
+/**
+ * Run `attempt` until it succeeds, a failure is fatal or the budget for its kind is spent. Returns the
+ * value and the number of attempts made.
+ */
+async function withRetries<T>(url: string, o: RetryOptions, attempt: (n: number) => Promise<T>): Promise<{ value: T; attempts: number }> {
+  const retries = o.retries ?? 5;
+  const connectRetries = Math.min(retries, o.connectRetries ?? 2);
+  const sleep = o.sleep ?? realSleep;
+  for (let n = 1; ; n++) {
+    if (o.signal?.aborted) throw o.signal.reason ?? new Error('aborted');
+    try {
+      return { value: await attempt(n), attempts: n };
+    } catch (e) {
+      if (o.signal?.aborted) throw e;
+      const err = netError(e, url);
+      const budget = err.kind === 'connect' ? connectRetries : retries;
+      if (err.kind === 'fatal') throw err;
+      if (n > budget) {
+        const tries = `${n} attempt${n === 1 ? '' : 's'}`;
+        const msg = err.kind === 'connect' ? `cannot reach ${url} (${tries}): ${err.message}` : `download of ${url} failed after ${tries}: ${err.message}`;
+        throw new DownloadError(msg, url, true, err.kind);
+      }
+      const delayMs = err.retryAfterMs ?? backoff(o.backoffMs ?? 500, n);
+      o.onRetry?.({ url, attempt: n + 1, attempts: budget + 1, delayMs, reason: err.message });
+      await sleep(delayMs, o.signal);
+    }
+  }
 }
 
 async function hashExisting(path: string, hash: Hash): Promise<void> {
@@ -110,150 +271,150 @@ export async function sha256File(path: string): Promise<string> {
   return h.digest('hex');
 }
 
-/** GET a URL as text, with retries on network errors and 5xx. */
-export async function fetchText(url: string, opts: { retries?: number; backoffMs?: number; signal?: AbortSignal } = {}): Promise<string> {
-  const { request } = await import('undici');
-  const dispatcher = await httpDispatcher();
-  const retries = opts.retries ?? 3;
-  for (let attempt = 1; ; attempt++) {
-    try {
-      const res = await request(url, { method: 'GET', dispatcher, signal: opts.signal, headersTimeout: 30_000, bodyTimeout: 60_000 });
-      const text = await res.body.text();
-      if (res.statusCode >= 200 && res.statusCode < 300) return text;
-      const err = new DownloadError(`GET ${url}: HTTP ${res.statusCode}`, url, res.statusCode >= 500 || res.statusCode === 429);
-      throw err;
-    } catch (e) {
-      const retryable = e instanceof DownloadError ? e.retryable : true;
-      if (!retryable || attempt > retries || opts.signal?.aborted) throw e;
-      await sleep(backoff(opts.backoffMs ?? 500, attempt), opts.signal);
+async function readText(res: IncomingMessage): Promise<string> {
+  const parts: Buffer[] = [];
+  for await (const c of res) parts.push(c as Buffer);
+  return Buffer.concat(parts).toString('utf8');
+}
+
+/** GET a URL as text (index pages, JSON), with retries on network errors, 5xx and 429 (default 3). */
+export async function fetchText(url: string, opts: RetryOptions & { idleTimeoutMs?: number } = {}): Promise<string> {
+  const { value } = await withRetries(url, { retries: 3, ...opts }, async () => {
+    const res = await httpGet(url, { headers: {}, ...(opts.signal ? { signal: opts.signal } : {}), idleTimeoutMs: opts.idleTimeoutMs ?? 30_000 });
+    const status = res.statusCode ?? 0;
+    if (status < 200 || status >= 300) {
+      res.resume();
+      throw httpStatusError(url, res);
     }
-  }
+    return readText(res);
+  });
+  return value;
 }
 
 /** Download `url` to `dest` with resume, retries, checksum and progress. */
 export async function download(opts: DownloadOptions): Promise<DownloadResult> {
-  const { request } = await import('undici');
-  const dispatcher = await httpDispatcher();
   const part = `${opts.dest}.part`;
   const metaPath = `${part}.json`;
   mkdirSync(dirname(opts.dest), { recursive: true });
 
-  let meta = readPartMeta(metaPath);
-  if (!meta || meta.url !== opts.url || !existsSync(part)) {
+  const saved = readPartMeta(metaPath);
+  let meta: PartMeta = saved ?? { url: opts.url };
+  if (!saved || saved.url !== opts.url || !existsSync(part)) {
     rmSync(part, { force: true });
     meta = { url: opts.url };
     writeFileSync(metaPath, JSON.stringify(meta));
   }
 
-  const retries = opts.retries ?? 5;
   const interval = opts.progressIntervalMs ?? 100;
+  const idleTimeoutMs = opts.idleTimeoutMs ?? 60_000;
   let resumedAny = false;
-  let lastError: unknown;
 
-  for (let attempt = 1; attempt <= retries + 1; attempt++) {
-    if (opts.signal?.aborted) throw opts.signal.reason ?? new Error('aborted');
+  const once = async (): Promise<Omit<DownloadResult, 'attempts'>> => {
     let have = existsSync(part) ? statSync(part).size : 0;
+    // Hash what is already on disk before asking for the rest, so the server is not kept waiting.
+    let hash = createHash('sha256');
+    if (have > 0) await hashExisting(part, hash);
     const headers: Record<string, string> = { 'accept-encoding': 'identity', ...opts.headers };
     if (have > 0) {
       headers.range = `bytes=${have}-`;
       const validator = meta.etag && !meta.etag.startsWith('W/') ? meta.etag : meta.lastModified;
       if (validator) headers['if-range'] = validator;
     }
-    try {
-      const res = await request(opts.url, {
-        method: 'GET',
-        headers,
-        dispatcher,
-        signal: opts.signal,
-        headersTimeout: opts.idleTimeoutMs ?? 60_000,
-        bodyTimeout: opts.idleTimeoutMs ?? 60_000,
-      });
-      const status = res.statusCode;
-      let total: number | undefined;
-      if (status === 416 && have > 0) {
-        // Range not satisfiable: our .part is as long as (or longer than) the file. Start again.
-        await res.body.dump();
-        rmSync(part, { force: true });
-        continue;
-      }
-      if (status === 206) {
-        const cr = String(res.headers['content-range'] ?? '');
-        const m = /bytes (\d+)-(\d+)\/(\d+|\*)/.exec(cr);
-        if (!m || Number(m[1]) !== have) {
-          await res.body.dump();
-          rmSync(part, { force: true });
-          throw new DownloadError(`unexpected Content-Range '${cr}' for a resume at ${have}`, opts.url, true);
-        }
-        if (m[3] !== '*') total = Number(m[3]);
-        resumedAny = true;
-      } else if (status === 200) {
-        if (have > 0) {
-          rmSync(part, { force: true }); // server ignored the Range (or the file changed): restart
-          have = 0;
-        }
-        const len = Number(res.headers['content-length']);
-        if (Number.isFinite(len) && len >= 0) total = len;
-        const etag = res.headers.etag as string | undefined;
-        const lastModified = res.headers['last-modified'] as string | undefined;
-        meta = { url: opts.url, ...(etag ? { etag } : {}), ...(lastModified ? { lastModified } : {}) };
-        writeFileSync(metaPath, JSON.stringify(meta));
-      } else {
-        await res.body.dump();
-        throw new DownloadError(`GET ${opts.url}: HTTP ${status}`, opts.url, status >= 500 || status === 429 || status === 408);
-      }
-      total ??= opts.expectedSize;
-
-      // Stream the body to .part (append on resume), hashing as it goes (a resumed .part is hashed first).
-      const hash = createHash('sha256');
-      if (have > 0) await hashExisting(part, hash);
-      const out = createWriteStream(part, { flags: have > 0 ? 'a' : 'w' });
-      const started = Date.now();
-      let bytes = have;
-      let lastTick = 0;
-      try {
-        for await (const chunk of res.body) {
-          const buf = chunk as Buffer;
-          hash.update(buf);
-          if (!out.write(buf)) await new Promise<void>((r) => out.once('drain', () => r()));
-          bytes += buf.length;
-          const now = Date.now();
-          if (opts.onProgress && now - lastTick >= interval) {
-            lastTick = now;
-            opts.onProgress({ bytes, total, rate: (bytes - have) / Math.max(0.001, (now - started) / 1000) });
-          }
-        }
-      } finally {
-        await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));
-      }
-      if (total !== undefined && bytes < total) {
-        throw new DownloadError(`connection closed after ${bytes} of ${total} bytes`, opts.url, true);
-      }
-      opts.onProgress?.({ bytes, total, rate: (bytes - have) / Math.max(0.001, (Date.now() - started) / 1000) });
-
-      const sha256 = hash.digest('hex');
-      if (opts.expectedSha256 && sha256 !== opts.expectedSha256.toLowerCase()) {
-        rmSync(part, { force: true });
-        rmSync(metaPath, { force: true });
-        throw new DownloadError(`checksum mismatch for ${opts.url}: expected ${opts.expectedSha256}, got ${sha256}`, opts.url, false);
-      }
-      if (opts.expectedSize !== undefined && bytes !== opts.expectedSize) {
-        rmSync(part, { force: true });
-        rmSync(metaPath, { force: true });
-        throw new DownloadError(`size mismatch for ${opts.url}: expected ${opts.expectedSize} bytes, got ${bytes}`, opts.url, false);
-      }
-      await rename(part, opts.dest);
-      rmSync(metaPath, { force: true });
-      const lm = meta.lastModified ? new Date(meta.lastModified) : undefined;
-      const lastModified = lm && !Number.isNaN(lm.getTime()) ? lm.toISOString().slice(0, 10) : undefined;
-      return { path: opts.dest, bytes, sha256, resumed: resumedAny, attempts: attempt, ...(lastModified ? { lastModified } : {}) };
-    } catch (e) {
-      lastError = e;
-      if (opts.signal?.aborted) throw e;
-      if (e instanceof DownloadError && !e.retryable) throw e;
-      if (attempt > retries) break;
-      await sleep(backoff(opts.backoffMs ?? 500, attempt), opts.signal);
+    const res = await httpGet(opts.url, { headers, ...(opts.signal ? { signal: opts.signal } : {}), idleTimeoutMs });
+    const status = res.statusCode ?? 0;
+    let total: number | undefined;
+    if (status === 416 && have > 0) {
+      // Range not satisfiable: our .part is as long as (or longer than) the file. Start again.
+      res.resume();
+      rmSync(part, { force: true });
+      throw new DownloadError(`the server refused a resume at byte ${have}; starting again`, opts.url, true);
     }
-  }
-  const msg = lastError instanceof Error ? lastError.message : String(lastError);
-  throw new DownloadError(`download of ${opts.url} failed after ${retries + 1} attempts: ${msg}`, opts.url, true);
+    if (status === 206) {
+      const cr = String(res.headers['content-range'] ?? '');
+      const m = /bytes (\d+)-(\d+)\/(\d+|\*)/.exec(cr);
+      if (!m || Number(m[1]) !== have) {
+        res.resume();
+        rmSync(part, { force: true });
+        throw new DownloadError(`unexpected Content-Range '${cr}' for a resume at ${have}`, opts.url, true);
+      }
+      if (m[3] !== '*') total = Number(m[3]);
+      resumedAny = true;
+    } else if (status === 200) {
+      if (have > 0) {
+        rmSync(part, { force: true }); // server ignored the Range (or the file changed): restart
+        have = 0;
+        hash = createHash('sha256');
+      }
+      const len = Number(res.headers['content-length']);
+      if (res.headers['content-length'] !== undefined && Number.isFinite(len) && len >= 0) total = len;
+      const etag = res.headers.etag;
+      const lastModified = res.headers['last-modified'];
+      meta = { url: opts.url, ...(etag ? { etag } : {}), ...(lastModified ? { lastModified } : {}) };
+      writeFileSync(metaPath, JSON.stringify(meta));
+    } else {
+      res.resume();
+      throw httpStatusError(opts.url, res);
+    }
+    total ??= opts.expectedSize;
+
+    // Stream the body to .part (append on resume), hashing as it goes. A slow disk (or --limit-rate) is
+    // back-pressure: the loop stops reading, Node's parser stops the socket, and a server that closes the
+    // connection meanwhile is read to its end once the loop catches up.
+    const out = createWriteStream(part, { flags: have > 0 ? 'a' : 'w' });
+    const outError = new Promise<never>((_, reject) =>
+      out.once('error', (e) => reject(new DownloadError(`cannot write ${part}: ${e.message}`, opts.url, false))),
+    );
+    outError.catch(() => undefined);
+    const started = Date.now();
+    const cap = opts.maxBytesPerSecond && opts.maxBytesPerSecond > 0 ? opts.maxBytesPerSecond : undefined;
+    let bytes = have;
+    let lastTick = 0;
+    try {
+      for await (const chunk of res) {
+        const buf = chunk as Buffer;
+        hash.update(buf);
+        if (!out.write(buf)) await Promise.race([new Promise<void>((r) => out.once('drain', () => r())), outError]);
+        bytes += buf.length;
+        const now = Date.now();
+        if (opts.onProgress && now - lastTick >= interval) {
+          lastTick = now;
+          opts.onProgress({ bytes, total, rate: (bytes - have) / Math.max(0.001, (now - started) / 1000) });
+        }
+        if (cap) {
+          const ahead = ((bytes - have) / cap) * 1000 - (Date.now() - started);
+          if (ahead > 5) await realSleep(ahead, opts.signal);
+        }
+      }
+    } catch (e) {
+      if (e instanceof DownloadError || opts.signal?.aborted) throw e;
+      // The connection died mid-body (reset, or closed before Content-Length was reached): resume.
+      throw new DownloadError(`connection lost after ${bytes}${total !== undefined ? ` of ${total}` : ''} bytes (${(e as Error).message})`, opts.url, true);
+    } finally {
+      await new Promise<void>((resolve) => out.end(() => resolve()));
+    }
+    if (total !== undefined && bytes < total) {
+      throw new DownloadError(`connection closed after ${bytes} of ${total} bytes`, opts.url, true);
+    }
+    opts.onProgress?.({ bytes, total, rate: (bytes - have) / Math.max(0.001, (Date.now() - started) / 1000) });
+
+    const sha256 = hash.digest('hex');
+    if (opts.expectedSha256 && sha256 !== opts.expectedSha256.toLowerCase()) {
+      rmSync(part, { force: true });
+      rmSync(metaPath, { force: true });
+      throw new DownloadError(`checksum mismatch for ${opts.url}: expected ${opts.expectedSha256}, got ${sha256}`, opts.url, false);
+    }
+    if (opts.expectedSize !== undefined && bytes !== opts.expectedSize) {
+      rmSync(part, { force: true });
+      rmSync(metaPath, { force: true });
+      throw new DownloadError(`size mismatch for ${opts.url}: expected ${opts.expectedSize} bytes, got ${bytes}`, opts.url, false);
+    }
+    await rename(part, opts.dest);
+    rmSync(metaPath, { force: true });
+    const lm = meta.lastModified ? new Date(meta.lastModified) : undefined;
+    const lastModified = lm && !Number.isNaN(lm.getTime()) ? lm.toISOString().slice(0, 10) : undefined;
+    return { path: opts.dest, bytes, sha256, resumed: resumedAny, ...(lastModified ? { lastModified } : {}) };
+  };
+
+  const { value, attempts } = await withRetries(opts.url, opts, once);
+  return { ...value, attempts };
 }

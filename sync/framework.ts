@@ -18,7 +18,7 @@ import { jsonConverter, loadDuckDB, query, type Param, type Row, type SyncLogEnt
 import { cacheDir as defaultCacheDir, datasetPath, isDatasetPresent, mirrorDir as defaultMirrorDir, type Env } from '../src/mirror/paths.js';
 import { REJECTS_DDL, SYNC_LOG_DDL } from '../src/mirror/schema.js';
 import { fromOption, quoteIdent } from './common.js';
-import { download, fetchText, sha256File } from './download.js';
+import { download, fetchText, sha256File, type RetryOptions } from './download.js';
 import { isSyncDataset, loadModule, SYNC_DATASETS } from './registry.js';
 import type {
   DatasetModule, LoadResult, PreviousState, ProgressSink, SyncEvent, SyncOptions, SyncReport, UpstreamFile,
@@ -41,9 +41,14 @@ export interface RunSyncOptions extends SyncOptions {
   threads?: number;
   /** Keep downloaded files in the cache after a successful sync (default: delete files over 64 MB). */
   keepDownloads?: boolean;
-  /** Download retries (default 5) and first backoff delay in ms (default 500). */
+  /** Download retries (default 5), retries when the host cannot be reached at all (default 2) and first backoff delay in ms (default 500). */
   retries?: number;
+  connectRetries?: number;
   backoffMs?: number;
+  /** How to wait between attempts (tests record the delays instead of waiting). */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** `--limit-rate`: download bandwidth cap in bytes per second. */
+  maxBytesPerSecond?: number;
   hooks?: { at?(point: HookPoint, dataset: string): void | Promise<void> };
 }
 
@@ -231,12 +236,19 @@ export async function syncDataset(name: string, opts: RunSyncOptions = {}): Prom
 
     const prev = existsSync(livePath) ? await readPrevious(livePath) : undefined;
 
+    const retryOptions: RetryOptions = {
+      ...(opts.connectRetries !== undefined ? { connectRetries: opts.connectRetries } : {}),
+      ...(opts.backoffMs !== undefined ? { backoffMs: opts.backoffMs } : {}),
+      ...(opts.sleep ? { sleep: opts.sleep } : {}),
+      onRetry: (n) => emit({ type: 'retry', dataset: name, ...n }),
+    };
+
     // 1. discover
     emit({ type: 'phase', dataset: name, phase: 'discover' });
     const discoverWith = (baseUrl: string) =>
       mod.discover({
         baseUrl,
-        fetchText: (u) => fetchText(u, { retries: opts.retries ?? 3, backoffMs: opts.backoffMs }),
+        fetchText: (u) => fetchText(u, { ...retryOptions, retries: opts.retries ?? 3 }),
         options: opts,
         now,
         ...(prev ? { previous: prev.state } : {}),
@@ -289,8 +301,9 @@ export async function syncDataset(name: string, opts: RunSyncOptions = {}): Prom
         dest,
         ...(f.sha256 ? { expectedSha256: f.sha256 } : {}),
         ...(f.size !== undefined ? { expectedSize: f.size } : {}),
+        ...retryOptions,
         retries: opts.retries ?? 5,
-        backoffMs: opts.backoffMs ?? 500,
+        ...(opts.maxBytesPerSecond ? { maxBytesPerSecond: opts.maxBytesPerSecond } : {}),
         onProgress: (p) => emit({ type: 'download', dataset: name, file: f.name, ...p }),
       }).catch((e: Error) => {
         throw new SyncError(`${name}: ${e.message}`, name);
@@ -591,6 +604,14 @@ export function createProgressReporter(o: ProgressReporterOptions): ProgressSink
         const el = Date.now() - loadStart;
         const eta = pct > 1 ? ` ETA ${fmtDuration((el * (100 - pct)) / pct)}` : '';
         draw(`${e.dataset}: loading [${'#'.repeat(Math.round((pct / 100) * barW)).padEnd(barW, '.')}] ${pct.toFixed(0)}%${eta}`);
+        break;
+      }
+      case 'retry': {
+        // Say what it waits for: on a terminal always, otherwise with --verbose.
+        const text = `${e.dataset}: ${e.reason}; retry ${e.attempt - 1} of ${e.attempts - 1} in ${(e.delayMs / 1000).toFixed(1)}s`;
+        if (o.quiet) break;
+        if (tty) draw(`${text}…`, true);
+        else if (o.verbose) o.stream.write(`${text}\n`);
         break;
       }
       case 'message':

@@ -18,6 +18,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { queryOne } from '../src/mirror/db.js';
 import { catalogFields, count, MAX_STORED_REJECTS, storeStructuralRejects } from './common.js';
+import { DownloadError } from './download.js';
 import type { DatasetModule, DiscoverContext, LoadContext, LoadResult, UpstreamFile } from './types.js';
 
 
@@ -246,8 +247,9 @@ const pricePaid: DatasetModule & { classifyFrom(name: string): Pick<UpstreamFile
     let page: { links: Map<string, string>; published?: string } = { links: new Map() };
     try {
       page = parseIndexPage(await ctx.fetchText(indexUrl), indexUrl);
-    } catch {
-      /* no index page: use the well-known names */
+    } catch (e) {
+      // No index page: use the well-known names, unless they are on a host that could not be reached.
+      if (e instanceof DownloadError && e.kind === 'connect' && new URL(indexUrl).host === new URL(`${base}/`).host) throw e;
     }
     const link = (nm: string) => page.links.get(nm) ?? `${base}/${nm}`;
     const published = page.published ? { published: page.published } : {};

@@ -149,6 +149,8 @@ export type SyncEvent =
   /** DuckDB's progress of the running load statement (0-100), polled by the framework. */
   | { type: 'load'; dataset: string; percentage: number }
   | { type: 'message'; dataset: string; text: string }
+  /** A request failed and will be tried again after `delayMs` (see RetryNotice in sync/download.ts). */
+  | { type: 'retry'; dataset: string; url: string; attempt: number; attempts: number; delayMs: number; reason: string }
   | { type: 'done'; dataset: string; report: SyncReport }
   | { type: 'failed'; dataset: string; error: Error };
 

@@ -21,6 +21,9 @@ export interface Fault {
   status?: number;
   bytesPerSecond?: number;
   noRange?: boolean;
+  closeAfterBody?: boolean;
+  noLength?: boolean;
+  redirect?: string;
 }
 
 export interface Route {
@@ -83,6 +86,11 @@ export async function startUpstreamServer(): Promise<UpstreamServer> {
     const n = (used.get(path) ?? 0) + 1;
     used.set(path, n);
     const f = route.fault && (route.fault.times === undefined || n <= route.fault.times) ? route.fault : undefined;
+    if (f?.redirect) {
+      log.status = 302;
+      res.writeHead(302, { location: f.redirect, 'content-type': 'text/plain' }).end('moved');
+      return;
+    }
     if (f?.status) {
       log.status = f.status;
       res.writeHead(f.status, { 'content-type': 'text/plain' }).end(`injected ${f.status}`);
@@ -117,8 +125,14 @@ export async function startUpstreamServer(): Promise<UpstreamServer> {
       }
     }
     const body = full.subarray(start, end + 1);
-    headers['content-length'] = String(body.length);
+    if (!f?.noLength) headers['content-length'] = String(body.length);
     log.status = status;
+    if (f?.closeAfterBody) {
+      // No keep-alive and no chunked framing: the end of the body is the end of the connection.
+      res.useChunkedEncodingByDefault = false;
+      res.shouldKeepAlive = false;
+      headers.connection = 'close';
+    }
     res.writeHead(status, headers);
     if (req.method === 'HEAD') {
       res.end();
@@ -127,7 +141,8 @@ export async function startUpstreamServer(): Promise<UpstreamServer> {
     const limit = f?.dropAfterBytes;
     const rate = f?.bytesPerSecond;
     if (limit === undefined && rate === undefined) {
-      res.end(body);
+      if (f?.closeAfterBody) res.end(body, () => res.socket?.end());
+      else res.end(body);
       return;
     }
     // Write in chunks: throttled and/or cut off after `limit` bytes by destroying the socket.

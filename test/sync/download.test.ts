@@ -76,6 +76,91 @@ describe('download', () => {
     expect(server.requests.length - n).toBe(1);
   });
 
+  // nodejs/undici#5360: undici 7 died with an uncatchable `assert(!this.paused)` when the server ended the
+  // connection while the body was under back-pressure. These servers do exactly that: the body (158 KB, more
+  // than a stream's 64 KB buffer, less than the socket buffers) and the FIN arrive while the consumer,
+  // capped at 1 MB/s, is still on its first chunk (this crashed every time with the undici download).
+  const mid = Buffer.concat([body, body, body]);
+  const midSha = createHash('sha256').update(mid).digest('hex');
+  const slow = 1024 * 1024;
+  const big = Buffer.concat(Array.from({ length: 80 }, () => body)); // ~4 MB
+  const bigSha = createHash('sha256').update(big).digest('hex');
+
+  it('a server that closes the connection after the body (HTTP/1.0 style, no Content-Length), read by a slow consumer', async () => {
+    server.set('/close-nolen.csv', mid, { fault: { closeAfterBody: true, noLength: true } });
+    const dest = join(dir, 'k', 'close-nolen.csv');
+    const r = await download({ url: `${server.url}/close-nolen.csv`, dest, maxBytesPerSecond: slow });
+    expect(r).toMatchObject({ bytes: mid.length, sha256: midSha, attempts: 1 });
+    expect(readFileSync(dest).equals(mid)).toBe(true);
+  });
+
+  it('a server that sends Content-Length and Connection: close (python -m http.server), read by a slow consumer', async () => {
+    server.set('/close-len.csv', mid, { fault: { closeAfterBody: true } });
+    const r = await download({ url: `${server.url}/close-len.csv`, dest: join(dir, 'k', 'close-len.csv'), maxBytesPerSecond: slow, expectedSha256: midSha });
+    expect(r).toMatchObject({ bytes: mid.length, sha256: midSha, attempts: 1 });
+  });
+
+  it('resumes a large .part from a server that closes after an unframed 206 body', async () => {
+    server.set('/close-resume.csv', big, { fault: { closeAfterBody: true, noLength: true } });
+    const dest = join(dir, 'k', 'close-resume.csv');
+    const url = `${server.url}/close-resume.csv`;
+    const have = big.length - mid.length;
+    writeFileSync(`${dest}.part`, big.subarray(0, have));
+    writeFileSync(`${dest}.part.json`, JSON.stringify({ url }));
+    const r = await download({ url, dest, maxBytesPerSecond: slow });
+    expect(r).toMatchObject({ bytes: big.length, sha256: bigSha, resumed: true });
+    expect(server.requests.filter((q) => q.path === '/close-resume.csv')).toEqual([{ path: '/close-resume.csv', range: `bytes=${have}-`, status: 206 }]);
+  });
+
+  it('a connection dropped mid-body (several times) is resumed to the complete file; the checksum matches', async () => {
+    server.set('/drop.csv', big, { fault: { dropAfterBytes: 1_500_000, times: 2 } });
+    const n = server.requests.length;
+    const waits: number[] = [];
+    const r = await download({
+      url: `${server.url}/drop.csv`, dest: join(dir, 'l', 'drop.csv'), expectedSha256: bigSha,
+      sleep: async (ms) => void waits.push(ms),
+    });
+    expect(r).toMatchObject({ bytes: big.length, sha256: bigSha, resumed: true, attempts: 3 });
+    expect(readFileSync(join(dir, 'l', 'drop.csv')).equals(big)).toBe(true);
+    const reqs = server.requests.slice(n);
+    // each retry asks for the bytes after what it has (at most the 1.5 MB each cut connection sent); the
+    // third answer completes the file
+    expect(reqs.map((q) => q.status)).toEqual([200, 206, 206]);
+    const [from1, from2] = reqs.slice(1).map((q) => Number(/^bytes=(\d+)-$/.exec(q.range!)![1]));
+    expect(from1).toBeGreaterThan(0);
+    expect(from1).toBeLessThanOrEqual(1_500_000);
+    expect(from2).toBeGreaterThan(from1!);
+    expect(from2! - from1!).toBeLessThanOrEqual(1_500_000);
+    expect(waits).toHaveLength(2);
+  });
+
+  it('follows redirects', async () => {
+    server.set('/moved.csv', body, { fault: { redirect: '/f.csv' } });
+    server.set('/f.csv', body);
+    const r = await download({ url: `${server.url}/moved.csv`, dest: join(dir, 'm', 'moved.csv') });
+    expect(r.sha256).toBe(sha);
+  });
+
+  it('a refused connection fails fast: 2 retries, each announced with what it waits for', async () => {
+    const { createServer } = await import('node:net');
+    const probe = createServer();
+    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', () => r()));
+    const port = (probe.address() as { port: number }).port;
+    await new Promise<void>((r) => probe.close(() => r())); // nothing listens there now
+    const waits: number[] = [];
+    const notices: string[] = [];
+    const err = await download({
+      url: `http://127.0.0.1:${port}/pp-complete.csv`, dest: join(dir, 'n', 'x.csv'),
+      sleep: async (ms) => void waits.push(ms),
+      onRetry: (x) => notices.push(`${x.attempt}/${x.attempts} ${x.reason}`),
+    }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(DownloadError);
+    expect((err as DownloadError).message).toBe(`cannot reach http://127.0.0.1:${port}/pp-complete.csv (3 attempts): connection refused by 127.0.0.1:${port}`);
+    expect(notices).toEqual([`2/3 connection refused by 127.0.0.1:${port}`, `3/3 connection refused by 127.0.0.1:${port}`]);
+    expect(waits.reduce((a, b) => a + b, 0)).toBeLessThan(2000); // 500 ms then 1 s, with jitter
+    await expect(fetchText(`http://127.0.0.1:${port}/`, { sleep: async () => undefined })).rejects.toThrow(/connection refused/);
+  });
+
   it('fetchText reads index pages', async () => {
     server.set('/index/', '<a href="pp-complete.csv">x</a>', { contentType: 'text/html' });
     expect(await fetchText(`${server.url}/index/`)).toContain('pp-complete.csv');

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ts from 'typescript';
 import { syncDataset } from '../../sync/framework.js';
 import { sqlOn } from '../property/mirror-helper.js';
-import { fixture, readPpd } from './ppd-fixture.js';
+import { bigFile, fixture, readPpd } from './ppd-fixture.js';
 import { useUpstreamServer } from './upstream-harness.js';
 
 const REPO = join(import.meta.dirname, '..', '..');
@@ -36,18 +36,6 @@ function transpileTree(dirs: string[], extra: string[]): void {
     mkdirSync(dirname(dest), { recursive: true });
     writeFileSync(dest, js);
   }
-}
-
-/** A larger file in the real format (fixture rows repeated with fresh ids) so the load takes a while. */
-function bigFile(rows: number): Buffer {
-  const lines = readFileSync(fixture('pp-complete.csv'), 'utf8').trim().split('\n');
-  const outLines: string[] = [];
-  for (let i = 0; i < rows; i++) {
-    const l = lines[i % lines.length]!;
-    const hex = i.toString(16).padStart(12, '0').toUpperCase();
-    outLines.push(l.replace(/^"\{[^}]+\}"/, `"{AAAAAAAA-0000-4000-8000-${hex}}"`));
-  }
-  return Buffer.from(outLines.join('\n') + '\n');
 }
 
 async function count(mirrorDir: string): Promise<number> {

@@ -96,3 +96,15 @@ export function applyUpdate(base: PpdRow[], update: PpdRow[]): PpdRow[] {
   for (const u of last.values()) if (u.status === 'A' || u.status === 'C') out.push(u);
   return out;
 }
+
+/** A larger file in the real format (fixture rows repeated with fresh ids), for loads that take a while. */
+export function bigFile(rows: number): Buffer {
+  const lines = readFileSync(fixture('pp-complete.csv'), 'utf8').trim().split('\n');
+  const outLines: string[] = [];
+  for (let i = 0; i < rows; i++) {
+    const l = lines[i % lines.length]!;
+    const hex = i.toString(16).padStart(12, '0').toUpperCase();
+    outLines.push(l.replace(/^"\{[^}]+\}"/, `"{AAAAAAAA-0000-4000-8000-${hex}}"`));
+  }
+  return Buffer.from(outLines.join('\n') + '\n');
+}
