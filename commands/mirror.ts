@@ -51,16 +51,18 @@ export function registerMirror(program: Command, ctx: Context): void {
     .description(
       helpWithExamples(
         `Sync datasets into the mirror: discover the current upstream file, download (resumable), load into a new\nDuckDB file, verify, and swap it in atomically. Datasets: ${DATASETS.join(', ')}.`,
-        ['publicdata sync bank-holidays hpi', 'publicdata sync price-paid --years 2020-2025', 'publicdata sync price-paid --from pp-monthly-update-new-version.csv', 'publicdata sync --all'],
+        ['publicdata sync price-paid --years 2020-2025', 'publicdata sync price-paid --from pp-monthly-update-new-version.csv', 'publicdata sync accounts --days 30', 'publicdata sync --all'],
       ),
     )
     .argument('[dataset...]', DATASETS.join(', '))
     .option('--all', 'every dataset')
     .option('--from <file-or-url>', 'use this file, folder or URL (prefix ending in /) instead of discovering the upstream files; repeatable', (v: string, prev: string[] = []) => [...prev, v])
     .option('--years <from-to>', 'price-paid yearly files, e.g. 2020-2025')
+    .option('--days <n>', 'accounts: the daily zips of the last N days (quick start: --days 30)')
+    .option('--months <n>', 'accounts: the last N months (default 12; 60 matches the live five years)')
     .option('--force', 'full reload even when up to date (or when an update could be applied)')
     .option('--limit-rate <rate>', 'cap the download bandwidth, bytes per second (e.g. 500k, 2M)')
-    .action((names: string[], o: { all?: boolean; from?: string[]; years?: string; force?: boolean; limitRate?: string }, self: Command) =>
+    .action((names: string[], o: { all?: boolean; from?: string[]; years?: string; days?: string; months?: string; force?: boolean; limitRate?: string }, self: Command) =>
       run(self, async () => {
         const g = globalOptions(self, ctx);
         const list = o.all ? [...DATASETS] : names;
@@ -85,6 +87,17 @@ export function registerMirror(program: Command, ctx: Context): void {
             throw new ApiError(400, 'usage_error', (e as Error).message);
           }
         }
+        const scope: { days?: number; months?: number } = {};
+        for (const k of ['days', 'months'] as const) {
+          const v = o[k];
+          if (v === undefined) continue;
+          const n = Number(v);
+          if (!/^\d+$/.test(v) || n < 1 || n > (k === 'days' ? 366 : 240)) {
+            throw new ApiError(400, 'usage_error', `sync: --${k} must be a whole number from 1 to ${k === 'days' ? 366 : 240}, got '${v}'.`);
+          }
+          scope[k] = n;
+        }
+        if (scope.days !== undefined && scope.months !== undefined) throw new ApiError(400, 'usage_error', 'sync: give --days or --months, not both.');
         const progress = fw.createProgressReporter({
           stream: ctx.io.stderr as NodeJS.WritableStream,
           tty: ctx.io.stderrIsTTY,
@@ -99,6 +112,7 @@ export function registerMirror(program: Command, ctx: Context): void {
             progress,
             ...(o.from ? { from: o.from } : {}),
             ...(years ? { years } : {}),
+            ...scope,
             ...(o.force ? { force: true } : {}),
             ...(maxBytesPerSecond ? { maxBytesPerSecond } : {}),
           });

@@ -265,6 +265,18 @@ export async function syncDataset(name: string, opts: RunSyncOptions = {}): Prom
     } else {
       files = await discoverWith(resolveBaseUrl(mod, env));
     }
+    if (!files.length && prev && !opts.from) {
+      // An incremental dataset whose discover found nothing new (accounts: no new daily zip).
+      const report: SyncReport = {
+        dataset: name, status: 'up_to_date', rows_loaded: 0, rows_rejected: 0,
+        ...(prev.state.lastSync?.rows_total != null ? { rows_total: prev.state.lastSync.rows_total } : {}),
+        bytes_downloaded: 0, duration_ms: Date.now() - started,
+        ...(prev.state.lastSync?.as_of ? { as_of: prev.state.lastSync.as_of } : {}),
+        path: livePath, files: [],
+      };
+      emit({ type: 'done', dataset: name, report });
+      return report;
+    }
     if (!files.length) throw new SyncError(`${name}: nothing to download`, name);
     const incremental = files.some((f) => f.kind === 'update');
     if (incremental && !prev) {
@@ -275,7 +287,11 @@ export async function syncDataset(name: string, opts: RunSyncOptions = {}): Prom
     }
 
     // 2. download (a local --from file is used in place)
-    emit({ type: 'phase', dataset: name, phase: 'download' });
+    const approx = files.reduce((n, f) => n + (f.approxBytes ?? 0), 0);
+    emit({
+      type: 'phase', dataset: name, phase: 'download',
+      ...(approx ? { detail: `${files.length} file${files.length === 1 ? '' : 's'}, about ${fmtBytes(approx)} to download` } : {}),
+    });
     const got: Array<UpstreamFile & { path: string; sha256: string; bytes: number; downloaded: boolean }> = [];
     let bytesDownloaded = 0;
     // Local files are hashed while the load runs (a 5 GB file takes ~20 s to hash on one core); downloads
@@ -584,6 +600,8 @@ export function createProgressReporter(o: ProgressReporterOptions): ProgressSink
     switch (e.type) {
       case 'phase':
         if (e.phase === 'load') loadStart = Date.now();
+        // The download size, stated before a long download starts (also when not on a terminal).
+        if (!tty && !o.quiet && e.phase === 'download' && e.detail) o.stream.write(`${e.dataset}: ${e.detail}\n`);
         if (tty) draw(`${e.dataset}: ${e.phase}${e.detail ? ` (${e.detail})` : ''}…`, true);
         break;
       case 'download': {

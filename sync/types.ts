@@ -19,6 +19,8 @@ export interface UpstreamFile {
   name: string;
   /** Upstream publication date (YYYY-MM-DD) when the publisher states it (index page, file name). */
   published?: string;
+  /** Approximate size shown on the publisher's page (e.g. "(52Mb)"), stated before downloading; not verified. */
+  approxBytes?: number;
   /** Expected size or checksum when the publisher states them. */
   size?: number;
   sha256?: string;
@@ -35,6 +37,9 @@ export interface SyncOptions {
   from?: string | readonly string[];
   /** `--years 2020-2025` (price-paid yearly files). */
   years?: { from: number; to: number };
+  /** `--days N` / `--months N` (accounts): the scope of dated upstream files. */
+  days?: number;
+  months?: number;
   force?: boolean;
 }
 

@@ -1,0 +1,113 @@
+/**
+ * A pool of extraction workers (worker_threads, `PUBLICDATA_SYNC_THREADS`, default the number of cores).
+ * Each worker owns a pair of staging CSV files; the pool hands out batches of members to the least busy
+ * worker and never holds more than a few batches per worker in flight (memory and temporary disk stay flat).
+ * Without a compiled worker beside this module (tests run from TypeScript sources) the same Stager runs
+ * on the calling thread.
+ */
+import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Worker } from 'node:worker_threads';
+import { Stager, type BatchResult, type MemberJob } from './stage.js';
+
+export interface ExtractPool {
+  /** Queue a batch; resolves when it is extracted. Callers await `ready()` first to bound what is in flight. */
+  submit(jobs: MemberJob[]): Promise<BatchResult>;
+  /** Resolves when fewer than the in-flight limit are queued. */
+  ready(): Promise<void>;
+  /** Wait for every batch, close the staging files; returns them. */
+  close(): Promise<{ dir: string; filings: string[]; periods: string[] }>;
+  readonly threads: number;
+}
+
+/** Threads from `PUBLICDATA_SYNC_THREADS`, else the number of cores. */
+export function syncThreads(env: Record<string, string | undefined>): number {
+  const n = Number(env.PUBLICDATA_SYNC_THREADS);
+  return Number.isInteger(n) && n > 0 ? n : availableParallelism();
+}
+
+function workerFile(): string | undefined {
+  const f = fileURLToPath(new URL('./worker.js', import.meta.url));
+  return existsSync(f) ? f : undefined;
+}
+
+export async function createPool(stageDir: string, threads: number, opts: { inThread?: boolean } = {}): Promise<ExtractPool> {
+  const file = opts.inThread ? undefined : workerFile();
+  const files = Array.from({ length: file ? threads : 1 }, (_, i) => ({ filings: join(stageDir, `filings-${i}.csv`), periods: join(stageDir, `periods-${i}.csv`) }));
+  const done = () => ({ dir: stageDir, filings: files.map((f) => f.filings), periods: files.map((f) => f.periods) });
+  if (!file) {
+    const stager = new Stager(files[0]!.filings, files[0]!.periods);
+    return {
+      threads: 1,
+      submit: async (jobs) => stager.run(jobs),
+      ready: async () => undefined,
+      close: async () => {
+        stager.close();
+        return done();
+      },
+    };
+  }
+  const { Worker } = await import('node:worker_threads');
+  const workers: Array<{ w: Worker; busy: number }> = files.map((f) => ({ w: new Worker(file, { workerData: f }), busy: 0 }));
+  const pending = new Map<number, { resolve(r: BatchResult): void; reject(e: Error): void; worker: number }>();
+  let nextId = 0;
+  let failed: Error | undefined;
+  const waiters: Array<() => void> = [];
+  const limit = threads * 3;
+  const wake = () => {
+    while (waiters.length && pending.size < limit) waiters.shift()!();
+  };
+  workers.forEach((x, i) => {
+    x.w.on('message', (m: { type: string; id: number; message?: string } & BatchResult) => {
+      if (m.type === 'closed') return;
+      const p = pending.get(m.id);
+      if (!p) return;
+      pending.delete(m.id);
+      x.busy--;
+      if (m.type === 'error') p.reject(new Error(m.message));
+      else p.resolve({ filings: m.filings, periods: m.periods, rejects: m.rejects });
+      wake();
+    });
+    x.w.on('error', (e) => {
+      failed = e;
+      for (const [id, p] of pending) if (p.worker === i) {
+        pending.delete(id);
+        p.reject(e);
+      }
+      wake();
+    });
+  });
+  return {
+    threads,
+    submit(jobs) {
+      if (failed) return Promise.reject(failed);
+      let best = 0;
+      for (let i = 1; i < workers.length; i++) if (workers[i]!.busy < workers[best]!.busy) best = i;
+      const id = nextId++;
+      workers[best]!.busy++;
+      return new Promise<BatchResult>((resolve, reject) => {
+        pending.set(id, { resolve, reject, worker: best });
+        workers[best]!.w.postMessage({ type: 'jobs', id, jobs });
+      });
+    },
+    ready() {
+      if (pending.size < limit) return Promise.resolve();
+      return new Promise<void>((r) => waiters.push(r));
+    },
+    async close() {
+      await Promise.all(
+        workers.map((x) => new Promise<void>((resolve) => {
+          x.w.on('message', (m: { type: string }) => {
+            if (m.type === 'closed') resolve();
+          });
+          x.w.postMessage({ type: 'close' });
+        })),
+      );
+      await Promise.all(workers.map((x) => x.w.terminate()));
+      if (failed) throw failed;
+      return done();
+    },
+  };
+}
