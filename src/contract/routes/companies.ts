@@ -1,12 +1,19 @@
-/** /v1/companies routes (spec doc 2 §4 "Companies"). No local handlers yet: served live. */
-import type { ParamSpec, RouteSpec } from '../route.js';
+/** /v1/companies routes (spec doc 2 §4 "Companies"). The financial routes answer locally from the accounts dataset. */
+import type { LocalSpec, ParamSpec, RouteSpec } from '../route.js';
 import { GET_COST, POST_COST, paging } from './common.js';
+
+const fin = () => import('../../domains/companies/financials.js');
+/** A financial route's local handler: needs the accounts dataset (the register is optional enrichment). */
+const accounts = (name: 'financials' | 'trends' | 'health' | 'benchmark' | 'benchmarks' | 'compare' | 'recentFilings'): LocalSpec => ({
+  handler: () => fin().then((m) => m[name]),
+  datasets: ['accounts'],
+});
 
 const companyNumber: ParamSpec = { name: 'company_number', type: 'string', description: 'company number, 8 characters (e.g. 00445790, SC123456)' };
 const status: ParamSpec = { name: 'status', type: 'string', enum: ['active', 'dissolved'], description: 'active or dissolved' };
 const sicPath: ParamSpec = { name: 'sic_code', type: 'string', description: 'SIC 2007 code' };
 
-function perCompany(id: string, suffix: string, summary: string, query?: ParamSpec[], records?: string): RouteSpec {
+function perCompany(id: string, suffix: string, summary: string, query?: ParamSpec[], records?: string, local?: LocalSpec): RouteSpec {
   return {
     id: `companies.${id}`,
     method: 'GET',
@@ -18,6 +25,7 @@ function perCompany(id: string, suffix: string, summary: string, query?: ParamSp
     cost: GET_COST,
     errors: ['not_found', 'invalid_parameter'],
     ...(records ? { records } : {}),
+    ...(local ? { local } : {}),
   };
 }
 
@@ -84,6 +92,7 @@ export const companiesRoutes: RouteSpec[] = [
     cost: POST_COST,
     records: 'companies',
     errors: ['bad_request'],
+    local: accounts('compare'),
   },
   {
     id: 'companies.benchmarks',
@@ -93,7 +102,8 @@ export const companiesRoutes: RouteSpec[] = [
     summary: 'Sector financial benchmarks',
     pathParams: [sicPath],
     cost: GET_COST,
-    errors: ['not_found'],
+    errors: ['not_found', 'invalid_parameter'],
+    local: accounts('benchmarks'),
   },
   {
     id: 'companies.sector-analytics',
@@ -121,21 +131,29 @@ export const companiesRoutes: RouteSpec[] = [
     path: '/v1/companies/recent-filings',
     domain: 'companies',
     summary: 'Recent accounts filings',
-    query: [{ name: 'filing_type', type: 'string', description: 'filing type, e.g. full' }, ...paging],
+    query: [
+      { name: 'filing_type', type: 'string', enum: ['full', 'abridged', 'filleted', 'abbreviated', 'micro', 'dormant'], description: 'filing type, e.g. full' },
+      // The spec says SIC and date-range filters exist but not their names: local extensions.
+      { name: 'sic_code', type: 'string', description: 'SIC 2007 code (local extension)' },
+      { name: 'from', type: 'string', description: 'published on or after, YYYY-MM-DD (local extension)' },
+      { name: 'to', type: 'string', description: 'published on or before, YYYY-MM-DD (local extension)' },
+      ...paging,
+    ],
     cost: GET_COST,
     pagination: 'top',
     errors: ['invalid_parameter'],
+    local: accounts('recentFilings'),
   },
   perCompany('get', '', 'Company detail'),
   perCompany('financials', '/financials', 'Financial filings', [
     { name: 'limit', type: 'integer', min: 1, max: 50, default: 10, description: 'filings, 1 to 50' },
-  ], 'filings'),
+  ], 'filings', accounts('financials')),
   perCompany('psc', '/psc', 'Persons with significant control', undefined, 'psc_records'),
   perCompany('psc.changes', '/psc/changes', 'PSC changes in order', undefined, 'events'),
-  perCompany('benchmark', '/benchmark', 'Company against its sector'),
+  perCompany('benchmark', '/benchmark', 'Company against its sector', undefined, undefined, accounts('benchmark')),
   perCompany('network', '/network', 'Controllers and related companies', undefined, 'controllers'),
   perCompany('filing-status', '/filing-status', 'Filing compliance status'),
-  perCompany('trends', '/trends', 'Financial trends between filings', undefined, 'periods'),
-  perCompany('health', '/health', 'Financial health signals'),
+  perCompany('trends', '/trends', 'Financial trends between filings', undefined, 'periods', accounts('trends')),
+  perCompany('health', '/health', 'Financial health signals', undefined, undefined, accounts('health')),
   perCompany('timeline', '/timeline', 'Company timeline, newest first', undefined, 'events'),
 ];
