@@ -1,19 +1,12 @@
-/** /v1/companies routes (spec doc 2 §4 "Companies"). The financial routes answer locally from the accounts dataset. */
-import type { LocalSpec, ParamSpec, RouteSpec } from '../route.js';
+/** /v1/companies routes (spec doc 2 §4 "Companies"). */
+import type { ParamSpec, RouteSpec } from '../route.js';
 import { GET_COST, POST_COST, paging } from './common.js';
-
-const fin = () => import('../../domains/companies/financials.js');
-/** A financial route's local handler: needs the accounts dataset (the register is optional enrichment). */
-const accounts = (name: 'financials' | 'trends' | 'health' | 'benchmark' | 'benchmarks' | 'compare' | 'recentFilings'): LocalSpec => ({
-  handler: () => fin().then((m) => m[name]),
-  datasets: ['accounts'],
-});
 
 const companyNumber: ParamSpec = { name: 'company_number', type: 'string', description: 'company number, 8 characters (e.g. 00445790, SC123456)' };
 const status: ParamSpec = { name: 'status', type: 'string', enum: ['active', 'dissolved'], description: 'active or dissolved' };
 const sicPath: ParamSpec = { name: 'sic_code', type: 'string', description: 'SIC 2007 code' };
 
-function perCompany(id: string, suffix: string, summary: string, query?: ParamSpec[], records?: string, local?: LocalSpec): RouteSpec {
+function perCompany(id: string, suffix: string, summary: string, query?: ParamSpec[], records?: string): RouteSpec {
   return {
     id: `companies.${id}`,
     method: 'GET',
@@ -25,7 +18,6 @@ function perCompany(id: string, suffix: string, summary: string, query?: ParamSp
     cost: GET_COST,
     errors: ['not_found', 'invalid_parameter'],
     ...(records ? { records } : {}),
-    ...(local ? { local } : {}),
   };
 }
 
@@ -92,7 +84,6 @@ export const companiesRoutes: RouteSpec[] = [
     cost: POST_COST,
     records: 'companies',
     errors: ['bad_request'],
-    local: accounts('compare'),
   },
   {
     id: 'companies.benchmarks',
@@ -103,7 +94,6 @@ export const companiesRoutes: RouteSpec[] = [
     pathParams: [sicPath],
     cost: GET_COST,
     errors: ['not_found', 'invalid_parameter'],
-    local: accounts('benchmarks'),
   },
   {
     id: 'companies.sector-analytics',
@@ -142,18 +132,17 @@ export const companiesRoutes: RouteSpec[] = [
     cost: GET_COST,
     pagination: 'top',
     errors: ['invalid_parameter'],
-    local: accounts('recentFilings'),
   },
   perCompany('get', '', 'Company detail'),
   perCompany('financials', '/financials', 'Financial filings', [
     { name: 'limit', type: 'integer', min: 1, max: 50, default: 10, description: 'filings, 1 to 50' },
-  ], 'filings', accounts('financials')),
+  ], 'filings'),
   perCompany('psc', '/psc', 'Persons with significant control', undefined, 'psc_records'),
   perCompany('psc.changes', '/psc/changes', 'PSC changes in order', undefined, 'events'),
-  perCompany('benchmark', '/benchmark', 'Company against its sector', undefined, undefined, accounts('benchmark')),
+  perCompany('benchmark', '/benchmark', 'Company against its sector'),
   perCompany('network', '/network', 'Controllers and related companies', undefined, 'controllers'),
   perCompany('filing-status', '/filing-status', 'Filing compliance status'),
-  perCompany('trends', '/trends', 'Financial trends between filings', undefined, 'periods', accounts('trends')),
-  perCompany('health', '/health', 'Financial health signals', undefined, undefined, accounts('health')),
+  perCompany('trends', '/trends', 'Financial trends between filings', undefined, 'periods'),
+  perCompany('health', '/health', 'Financial health signals'),
   perCompany('timeline', '/timeline', 'Company timeline, newest first', undefined, 'events'),
 ];
