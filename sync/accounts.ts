@@ -22,8 +22,8 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { loadDuckDB, query, queryOne, type Param } from '../src/mirror/db.js';
-import { catalogFields } from './common.js';
+import { loadDuckDB, query, queryOne } from '../src/mirror/db.js';
+import { catalogFields, count } from './common.js';
 import { extractMembers, extractAll, isZipFile } from './formats/zip.js';
 import { createPool, syncThreads, type ExtractPool } from './accounts/pool.js';
 import { COLUMN_TYPES, FILING_COLUMNS, PERIOD_COLUMNS, type MemberJob, type Reject } from './accounts/stage.js';
@@ -257,10 +257,6 @@ async function stageFiles(ctx: LoadContext, pool: ExtractPool, workDir: string):
   return out;
 }
 
-async function count(conn: DuckDBConnection, sql: string, params: Param[] = []): Promise<number> {
-  return (await queryOne<{ n: number }>(conn, sql, params))?.n ?? 0;
-}
-
 async function load(ctx: LoadContext): Promise<LoadResult> {
   const { conn } = ctx;
   const incremental = ctx.mode === 'incremental';
@@ -333,6 +329,8 @@ const accounts: DatasetModule & { classifyFrom(name: string): Pick<UpstreamFile,
   rejectThreshold: 0.5,
   memoryLimit: 'auto',
   tables: ['accounts_filings'],
+  // `--from <folder>`: the daily and monthly zips in it
+  fromNames: /^Accounts_(Bulk|Monthly)_Data-.+\.zip$/,
 
   classifyFrom(name: string) {
     const d = zipDate(name);
