@@ -1,5 +1,5 @@
 /** `publicdata vehicles ...`: licensing, registrations, MOT (live); collisions, traffic (mirror or live). */
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 import type { Context } from '../src/context.js';
 import { addRouteCommand, helpWithExamples } from './route-command.js';
 
@@ -32,7 +32,23 @@ export function registerVehicles(program: Command, ctx: Context): void {
     'publicdata vehicles traffic regional --breakdown vehicle_type',
   ]));
   addRouteCommand(t, { name: 'count-points', route: 'vehicles.traffic.count-points', examples: ['publicdata vehicles traffic count-points --lat 53.8 --lng -1.55 --radius-km 2'] }, ctx);
-  addRouteCommand(t, { name: 'aadf', route: 'vehicles.traffic.aadf', examples: ['publicdata vehicles traffic aadf --local-authority Leeds --year-from 2019'] }, ctx);
-  addRouteCommand(t, { name: 'regional', route: 'vehicles.traffic.regional', examples: ['publicdata vehicles traffic regional --breakdown vehicle_type --region "North West"'] }, ctx);
-  addRouteCommand(t, { name: 'local-authority', route: 'vehicles.traffic.local-authority', examples: ['publicdata vehicles traffic local-authority --local-authority Leeds'] }, ctx);
+  const chart = () => [new Option('--chart', 'on a terminal: chart all motor vehicle traffic by year (first series of the answer)')];
+  addRouteCommand(t, {
+    name: 'aadf',
+    route: 'vehicles.traffic.aadf',
+    extraOptions: chart(),
+    examples: ['publicdata vehicles traffic aadf --local-authority Leeds --year-from 2019', 'publicdata vehicles traffic aadf --count-point 46069 --all --chart'],
+  }, ctx);
+  addRouteCommand(t, {
+    name: 'regional',
+    route: 'vehicles.traffic.regional',
+    extraOptions: chart(),
+    examples: ['publicdata vehicles traffic regional --breakdown vehicle_type --region "North West"', 'publicdata vehicles traffic regional --region Scotland --breakdown vehicle_type --all --chart'],
+  }, ctx);
+  addRouteCommand(t, {
+    name: 'local-authority',
+    route: 'vehicles.traffic.local-authority',
+    extraOptions: chart(),
+    examples: ['publicdata vehicles traffic local-authority --local-authority Leeds', 'publicdata vehicles traffic local-authority --local-authority Leeds --all --chart'],
+  }, ctx);
 }

@@ -288,3 +288,22 @@ describe('other releases', () => {
     expect(await all('/v1/vehicles/traffic/aadf', { road_class: 'tm' }, opts.mirrorDir)).toEqual(exp.filter((e: any) => e.road_category === 'TM'));
   });
 });
+
+describe('publicdata vehicles traffic ... --chart (terminal)', () => {
+  it('charts all motor vehicle traffic by year for the first local authority, in million vehicle miles', async () => {
+    const { runCli } = await import('../support/cli.js');
+    const { dirname } = await import('node:path');
+    const env = { PUBLICDATA_DATA_DIR: dirname(mirror), PUBLICDATA_CACHE_DIR: join(dirname(mirror), 'cache'), PUBLICDATA_CONFIG_DIR: join(dirname(mirror), 'config') };
+    const la = rows(REAL.localAuthority).filter((r) => r.local_authority_name === 'Nottinghamshire');
+    const years = la.map((r) => Number(r.year)).sort((a, b) => a - b);
+    const r = await runCli(['vehicles', 'traffic', 'local-authority', '--local-authority', 'Nottinghamshire', '--all', '--chart', '--source', 'local'], { tty: true, env, columns: 80 });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`Nottinghamshire: all motor vehicles, million vehicle miles, ${years[0]} to ${years.at(-1)}`);
+    // the y axis is labelled in whole millions: the largest value appears
+    const max = Math.max(...la.map((x) => Math.round(Number(x.all_motor_vehicles) / 1e6)));
+    expect(r.stdout).toContain(max.toLocaleString('en-GB'));
+    // piped (no TTY), --chart does not change the JSON envelope
+    const piped = await runCli(['vehicles', 'traffic', 'local-authority', '--local-authority', 'Nottinghamshire', '--chart', '--source', 'local'], { env });
+    expect(JSON.parse(piped.stdout).data).toHaveLength(la.length);
+  });
+});

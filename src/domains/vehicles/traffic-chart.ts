@@ -5,6 +5,7 @@
  * as the spec asks of presented figures; daily flows in vehicles per day.
  */
 import { fit, plot } from '../../output/chart.js';
+import type { Renderer } from '../../output/renderers.js';
 
 type Rec = Record<string, any>;
 
@@ -58,4 +59,13 @@ export async function trafficChart(routeId: string, records: readonly Rec[], col
   const chart = await plot([values], { format: (x) => Math.round(x).toLocaleString('en-GB').padStart(10) });
   const note = keys.length > 1 ? ` (first of ${keys.length} ${s.what})` : '';
   return `${s.name(pts[0]!)}: all motor vehicles, ${s.unit}, ${pts[0]!.year} to ${pts[pts.length - 1]!.year}${note}\n${chart}\n`;
+}
+
+/** The `--chart` renderer of one traffic route (registered by route id in traffic-manifest.ts). */
+export function trafficChartRenderer(routeId: string): Renderer {
+  return {
+    name: 'traffic-chart',
+    canRender: (_o, rc) => Boolean(rc.options.chart) && !rc.fields,
+    render: (out, rc) => trafficChart(routeId, (out.envelope.data ?? []) as Rec[], rc.columns),
+  };
 }

@@ -32,4 +32,9 @@ export const trafficDatasets: DatasetEntry[] = [
   { info: ROAD_TRAFFIC_INFO, sync: () => import('../../../sync/road-traffic.js').then((m) => m.roadTraffic) },
 ];
 
-export const trafficRenderers: Record<string, RendererRef> = {};
+const chart = (routeId: string): RendererRef => () => import('./traffic-chart.js').then((m) => m.trafficChartRenderer(routeId));
+export const trafficRenderers: Record<string, RendererRef> = {
+  'vehicles.traffic.aadf': chart('vehicles.traffic.aadf'),
+  'vehicles.traffic.regional': chart('vehicles.traffic.regional'),
+  'vehicles.traffic.local-authority': chart('vehicles.traffic.local-authority'),
+};
