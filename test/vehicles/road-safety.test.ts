@@ -266,3 +266,54 @@ describe('GET /v1/vehicles/road-safety/collisions/{collision_index}', () => {
     expect((r.envelope as any).error.code).toBe('not_found');
   });
 });
+
+describe('sync road-safety: --from and upstream overrides', () => {
+  const total = () => years.reduce((s, y) => s + y.collisions.length + y.vehicles.length + y.casualties.length, 0);
+
+  it('a folder of publisher-named files', async () => {
+    const src = tempDir('pd-stats19-folder-');
+    writeStats19Year(src, 2021);
+    writeStats19Year(src, 2022);
+    writeFileSync(join(src, 'notes.txt'), 'not a STATS19 file');
+    const r = await syncDataset('road-safety', { ...up.syncOptions(), from: [src] });
+    expect(r.rows_loaded).toBe(total());
+    expect(r.files).toHaveLength(6);
+  });
+
+  it('repeated files, in either layout', async () => {
+    const src = tempDir('pd-stats19-files-');
+    writeStats19Year(src, 2022);
+    const files = ['collision', 'vehicle'].map((k) => join(src, `dft-road-casualty-statistics-${k}-2022.csv`));
+    const opts = up.syncOptions();
+    const r = await syncDataset('road-safety', { ...opts, from: files });
+    expect(r.rows_loaded).toBe(years[1]!.collisions.length + years[1]!.vehicles.length);
+    const c = await sqlOn(join(opts.mirrorDir, 'road_safety.duckdb'), 'SELECT (SELECT count(*) FROM casualties)::INTEGER AS cas, (SELECT count(DISTINCT collision_year) FROM collisions)::INTEGER AS y');
+    expect(c).toEqual([{ cas: 0, y: 1 }]);
+  });
+
+  it('a URL prefix, and PUBLICDATA_UPSTREAM_ROAD_SAFETY, serve the publisher names', async () => {
+    const a = await syncDataset('road-safety', { ...up.syncOptions(), env: {}, from: [`${up.server.url}/road-safety/`], years: { from: 2021, to: 2022 } });
+    expect(a.rows_loaded).toBe(total());
+    const b = await syncDataset('road-safety', { ...up.syncOptions(), env: { PUBLICDATA_UPSTREAM_ROAD_SAFETY: `${up.server.url}/road-safety` }, years: { from: 2022, to: 2022 } });
+    expect(b.files.map((f) => f.url)).toEqual(['collision', 'vehicle', 'casualty'].map((k) => `${up.server.url}/road-safety/dft-road-casualty-statistics-${k}-2022.csv`));
+  });
+
+  it('a year the publisher has not published fails and names --years', async () => {
+    await expect(syncDataset('road-safety', { ...up.syncOptions(), years: { from: 2023, to: 2023 } })).rejects.toThrow(/404|not found/i);
+  });
+});
+
+describe('publicdata vehicles collisions <index> (CLI, piped)', () => {
+  it('prints the detail envelope', async () => {
+    const { runCli } = await import('../support/cli.js');
+    const { dirname } = await import('node:path');
+    const env = { PUBLICDATA_DATA_DIR: dirname(mirror), PUBLICDATA_CACHE_DIR: join(dirname(mirror), 'cache'), PUBLICDATA_CONFIG_DIR: join(dirname(mirror), 'config') };
+    const idx = years[0]!.collisions[5]!.collision_index!;
+    const r = await runCli(['vehicles', 'collisions', idx], { env });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual((await get(`/v1/vehicles/road-safety/collisions/${idx}`)).envelope);
+    const missing = await runCli(['vehicles', 'collisions', '2021000000000', '--source', 'local'], { env });
+    expect(JSON.parse(missing.stdout).error.code).toBe('not_found');
+    expect(missing.code).not.toBe(0);
+  });
+});
