@@ -16,6 +16,7 @@ import { registerCalendar } from '../commands/calendar.js';
 import { registerApi } from '../commands/api.js';
 import { registerMeta } from '../commands/meta.js';
 import { registerMirror } from '../commands/mirror.js';
+import { registerServe } from '../commands/serve.js';
 
 
 /** Registers a command group; `only` (a subcommand name) limits it to that one when it exists. */
@@ -35,8 +36,9 @@ const REGISTRARS: Record<string, Registrar> = {
   auth: registerMeta,
   completion: registerMeta,
   help: registerMeta,
+  serve: registerServe,
 };
-const ALL: Registrar[] = [registerTax, registerProperty, registerCompanies, registerVehicles, registerCalendar, registerApi, registerMirror, registerMeta];
+const ALL: Registrar[] = [registerTax, registerProperty, registerCompanies, registerVehicles, registerCalendar, registerApi, registerMirror, registerMeta, registerServe];
 
 /** Global options that take a value (so their value is not taken for the command word). */
 const VALUED_GLOBALS = new Set(['--source', '--format', '--fields', '--max-credits', '--max-wait']);

@@ -39,6 +39,11 @@ export const ERROR_CODES: Record<string, ErrorCodeInfo> = {
   network_error: { status: 503, when: 'the API could not be reached (DNS, refused, reset, timeout) after retries' },
   server_error: { status: 500, when: 'the API answered 5xx after retries' },
   usage_error: { status: 400, when: 'bad command-line usage (unknown flag, missing argument, unparseable --data)' },
+  // Produced by `publicdata serve` (HTTP-level refusals; docs/serve.md). It answers a route without a
+  // local handler with not_available_offline and status 501, not the CLI's 503.
+  payload_too_large: { status: 413, when: 'serve: the request body is larger than the limit (5 MB)' },
+  timeout: { status: 503, when: 'serve: the request took longer than the handler time limit (30 s)' },
+  internal_error: { status: 500, when: 'an unexpected failure; publicdata serve answers it without details' },
 };
 
 export class ApiError extends Error {

@@ -1,0 +1,176 @@
+/**
+ * `publicdata serve`: the v1 API over HTTP from the local handlers (src/server/). Loopback by default;
+ * a non-loopback --host needs --keys. Runs until SIGINT/SIGTERM, then finishes requests in flight.
+ */
+import { Command, InvalidArgumentError } from 'commander';
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { ApiError, EXIT, errorEnvelope } from '../src/contract/errors.js';
+import type { Context } from '../src/context.js';
+import { errorLine } from '../src/output/render.js';
+import { helpWithExamples, setExit } from './route-command.js';
+
+export interface ServeCommandOptions {
+  host: string;
+  port: number;
+  keys?: string;
+  state?: string;
+  cors?: string;
+  open?: boolean;
+  quiet?: boolean;
+}
+
+function port(v: string): number {
+  if (!/^\d+$/.test(v) || Number(v) > 65535) throw new InvalidArgumentError('--port takes a port number (0-65535; 0 picks a free one).');
+  return Number(v);
+}
+
+function corsOrigin(v: string): string {
+  if (v === '*') return v;
+  try {
+    const u = new URL(v);
+    if ((u.protocol === 'http:' || u.protocol === 'https:') && u.origin === v.replace(/\/$/, '')) return u.origin;
+  } catch {
+    /* fall through */
+  }
+  throw new InvalidArgumentError("--cors takes an origin such as https://dash.example.org (scheme://host[:port], no path), or '*'.");
+}
+
+/** Open a URL in the desktop browser; failures only print a hint. */
+async function openBrowser(ctx: Context, url: string): Promise<void> {
+  const { spawn } = await import('node:child_process');
+  const [cmd, args] =
+    process.platform === 'darwin' ? ['open', [url]] : process.platform === 'win32' ? ['cmd', ['/c', 'start', '', url]] : ['xdg-open', [url]];
+  try {
+    const child = spawn(cmd as string, args as string[], { detached: true, stdio: 'ignore' });
+    child.on('error', () => ctx.io.stderr.write(`  (could not open a browser; visit ${url})\n`));
+    child.unref();
+  } catch {
+    ctx.io.stderr.write(`  (could not open a browser; visit ${url})\n`);
+  }
+}
+
+/**
+ * Start the server and run until `stop` resolves. Returns the exit code. Errors before listening
+ * (bad keys file, refused host, port in use) are one line in the error format.
+ */
+export async function runServe(ctx: Context, o: ServeCommandOptions, stop: Promise<string>): Promise<number> {
+  const fail = (code: string, message: string, exit: number = EXIT.USAGE): number => {
+    ctx.io.stderr.write(errorLine(errorEnvelope(code, message), false));
+    return exit;
+  };
+  const { isLoopback, startServer } = await import('../src/server/server.js');
+  if (!isLoopback(o.host) && !o.keys) {
+    return fail(
+      'usage_error',
+      `Refusing to serve on ${o.host} without --keys: anyone who can reach that address could use the API with no authentication or limits. Add --keys FILE, or leave --host at 127.0.0.1.`,
+    );
+  }
+  const { dataDir, mirrorDir, isDatasetPresent } = await import('../src/mirror/paths.js');
+  let keys: import('../src/server/keys.js').KeyPlan[] | undefined;
+  let stateFile: string | undefined;
+  if (o.keys) {
+    const { parseKeysFile, KeysFileError } = await import('../src/server/keys.js');
+    let text: string;
+    try {
+      text = readFileSync(o.keys, 'utf8');
+    } catch (e) {
+      return fail('usage_error', `Cannot read the keys file ${o.keys}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}.`);
+    }
+    try {
+      keys = parseKeysFile(text, o.keys);
+    } catch (e) {
+      if (e instanceof KeysFileError) return fail('usage_error', e.message);
+      throw e;
+    }
+    stateFile = resolve(o.state ?? join(dataDir(ctx.env), 'serve', 'credits.json'));
+  }
+  const { handlerContext } = await import('../src/backends/select.js');
+  const { callLocal } = await import('../src/backends/local.js');
+  const hctx = await handlerContext(ctx);
+  const debug = ctx.env.PUBLICDATA_DEBUG === '1';
+  let server: Awaited<ReturnType<typeof startServer>>;
+  try {
+    server = await startServer({
+      host: o.host,
+      port: o.port,
+      ...(keys ? { keys, stateFile: stateFile! } : {}),
+      ...(o.cors ? { cors: o.cors } : {}),
+      execute: (call) => callLocal(call, hctx),
+      ...(o.quiet ? {} : { accessLog: (line: string) => void ctx.io.stderr.write(`${line}\n`) }),
+      errorLog: (line: string) => void ctx.io.stderr.write(`${line}\n`),
+      now: () => ctx.now().getTime(),
+      debug,
+    });
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException;
+    if (err.code === 'EADDRINUSE') return fail('usage_error', `Port ${o.port} on ${o.host} is already in use; choose another with --port (0 picks a free one).`);
+    if (err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND' || err.code === 'EACCES')
+      return fail('usage_error', `Cannot listen on ${o.host}:${o.port} (${err.code}).`);
+    if (err.name === 'CreditStateError') return fail('usage_error', err.message, EXIT.ERROR);
+    throw e;
+  }
+  const { DATASETS } = await import('../src/mirror/catalog.js');
+  const dir = mirrorDir(ctx.env);
+  const names = Object.keys(DATASETS);
+  const synced = names.filter((n) => isDatasetPresent(n, dir));
+  const lines = [
+    `publicdata serve: the v1 API at ${server.url}`,
+    `  OpenAPI document: ${server.url}/openapi.json`,
+    `  mirror ${dir}: ${synced.length ? `synced ${synced.join(', ')}` : 'nothing synced yet'}${synced.length < names.length ? ` (others answer 503 dataset_not_synced until 'publicdata sync')` : ''}`,
+    keys
+      ? `  ${keys.length} key(s) from ${o.keys}: Bearer auth, per-key rate limits and credits (state ${stateFile})`
+      : '  single-user mode: no authentication, no rate limit, no credit accounting (--keys FILE to require keys)',
+    ...(o.cors ? [`  CORS allowed for ${o.cors}`] : []),
+    `  ${o.quiet ? 'access log off (--quiet)' : 'access log on stderr (--quiet to silence)'}; Ctrl-C stops after requests in flight`,
+  ];
+  ctx.io.stderr.write(`${lines.join('\n')}\n`);
+  if (o.open) await openBrowser(ctx, `${server.url}/openapi.json`);
+  const signal = await stop;
+  ctx.io.stderr.write(`${signal}: finishing ${server.inflight()} request(s) in flight, then stopping\n`);
+  await server.close();
+  const { closeAll } = await import('../src/mirror/db.js');
+  await closeAll();
+  ctx.io.stderr.write('stopped\n');
+  return EXIT.OK;
+}
+
+export function registerServe(program: Command, ctx: Context): void {
+  program
+    .command('serve')
+    .summary('answer the v1 API over HTTP from the local mirror and calculators')
+    .description(
+      helpWithExamples(
+        'Serve the v1 API over HTTP from the local handlers: the same status and envelope as `publicdata api ... --source local`. ' +
+          'Without --keys: single-user mode (no authentication, no limits). With --keys: Bearer keys, per-minute rate limits and credits (GET 1, POST 10).',
+        [
+          'publicdata serve',
+          'publicdata serve --port 9000 --keys keys.txt',
+          'PUBLICDATA_BASE_URL=http://127.0.0.1:8080/v1 publicdata tax years --source live',
+        ],
+      ),
+    )
+    .option('--host <host>', 'address to listen on (a non-loopback address needs --keys)', '127.0.0.1')
+    .option('--port <port>', 'port (0 picks a free one)', port, 8080)
+    .option('--keys <file>', 'keys file: one key per line, or one JSON object per line with kind, per_minute, monthly_credits, credits')
+    .option('--state <file>', 'credit balances file (default: <data dir>/serve/credits.json)')
+    .option('--cors <origin>', "allow browser calls from this origin ('*' for any); off by default", corsOrigin)
+    .option('--open', 'open the OpenAPI document in a browser')
+    .action(async (opts: Record<string, unknown>, self: Command) => {
+      const g = self.optsWithGlobals() as { quiet?: boolean };
+      const stop = new Promise<string>((resolve) => {
+        const on = (sig: string) => () => resolve(sig);
+        process.once('SIGINT', on('SIGINT'));
+        process.once('SIGTERM', on('SIGTERM'));
+      });
+      try {
+        setExit(self, await runServe(ctx, { ...(opts as unknown as ServeCommandOptions), quiet: Boolean(g.quiet) }, stop));
+      } catch (e) {
+        if (e instanceof ApiError) {
+          ctx.io.stderr.write(errorLine(e.toEnvelope(), false));
+          return setExit(self, EXIT.USAGE);
+        }
+        throw e;
+      }
+    });
+}

@@ -1,0 +1,482 @@
+/**
+ * `publicdata serve`: the v1 API over HTTP (node:http, no framework), answered by the local handlers.
+ *
+ * One request, in order (docs/serve.md has the reasons):
+ *   OPTIONS → 204 (CORS preflight when --cors allows the origin); GET /v1/ or /v1/openapi.json → the
+ *   OpenAPI document (no key, no cost); other methods → 405; with --keys: Bearer key → 401, rate
+ *   window → 429 (Retry-After); route → 404 / 405 / 501 (no local handler); body → 413 / 400 (JSON);
+ *   validation → 400 (the local envelope); credits → 402; the handler (same status and envelope as `publicdata api … --source local`).
+ * The body is parsed as JSON whatever its Content-Type says (curl -d sends form-urlencoded by default).
+ * Credits: a request is charged its route's cost (GET/HEAD 1, POST 10) only when answered 2xx or 304;
+ * every refusal and error costs 0. The cost is reserved before the handler runs (so concurrent requests
+ * can never overspend) and given back when the answer is not a success.
+ */
+import { createHash } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { promisify } from 'node:util';
+import { gzip as gzipCb } from 'node:zlib';
+import { redact } from '../config.js';
+import { ApiError, errorEnvelope } from '../contract/errors.js';
+import type { RouteSpec } from '../contract/route.js';
+import { ROUTES, matchRoute } from '../contract/routes/index.js';
+import type { CallResult, Envelope, HttpMethod, RouteCall } from '../contract/types.js';
+import { validateCall } from '../contract/validate.js';
+import { CreditStore, type Reservation } from './credits.js';
+import { keyMatcher, type KeyPlan } from './keys.js';
+import { openApiDocument } from './openapi.js';
+import { RateLimiter, type RateDecision } from './ratelimit.js';
+
+const gzip = promisify(gzipCb);
+
+export const DEFAULT_BODY_LIMIT = 5 * 1024 * 1024;
+export const DEFAULT_HANDLER_TIMEOUT_MS = 30_000;
+/** Answers smaller than this are sent uncompressed (gzip would not pay for its header and CPU). */
+const GZIP_MIN_BYTES = 1024;
+
+export const MISSING_AUTH_MESSAGE = 'Missing or malformed Authorization header. Expected: Bearer <api_key>';
+export const INVALID_KEY_MESSAGE = 'Invalid API key.';
+export const RATE_LIMIT_MESSAGE = 'Rate limit exceeded. Please retry after the period indicated in the Retry-After header.';
+export const INSUFFICIENT_CREDITS_MESSAGE = 'Insufficient credits. This key has no credits left for this request; the monthly allowance renews on the 1st.';
+export const SERVER_ERROR_MESSAGE = 'An unexpected error occurred on our end.';
+
+export interface ServeOptions {
+  host?: string;
+  /** 0 picks a free port. */
+  port?: number;
+  /** Keys and plans; absent = single-user mode (no authentication, no limits, no credit accounting). */
+  keys?: readonly KeyPlan[];
+  /** Credit state file (required with keys). */
+  stateFile?: string;
+  /** Allowed CORS origin ('*' for any); absent = no CORS headers. */
+  cors?: string;
+  /** Runs a call locally: callLocal today. */
+  execute: (call: RouteCall) => Promise<CallResult>;
+  /** Access log line sink (absent with --quiet). */
+  accessLog?: (line: string) => void;
+  /** Errors that must reach the operator whatever --quiet says (internal errors, credit file writes). */
+  errorLog?: (line: string) => void;
+  /** Server clock, ms since the epoch (rate windows, credit months, Date header). */
+  now?: () => number;
+  /** Rate window length (default one minute; tests shorten it only together with an injected clock). */
+  windowMs?: number;
+  bodyLimit?: number;
+  handlerTimeoutMs?: number;
+  /** Time allowed to receive the headers / the whole request, ms. */
+  headersTimeoutMs?: number;
+  requestTimeoutMs?: number;
+  keepAliveTimeoutMs?: number;
+  /** Print stacks of internal errors. */
+  debug?: boolean;
+}
+
+export interface RunningServer {
+  /** Base URL ending in /v1, e.g. http://127.0.0.1:8080/v1. */
+  url: string;
+  host: string;
+  port: number;
+  server: Server;
+  /** Requests being answered now. */
+  inflight(): number;
+  /** Stop accepting, finish requests in flight (at most graceMs), write the credit state. */
+  close(graceMs?: number): Promise<void>;
+}
+
+const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost', '::ffff:127.0.0.1']);
+export function isLoopback(host: string): boolean {
+  return LOOPBACK.has(host) || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
+type Answer = {
+  status: number;
+  body?: string;
+  headers: Record<string, string>;
+};
+
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+function queryOf(u: URL): Record<string, string | string[]> {
+  const q: Record<string, string | string[]> = {};
+  for (const [k, v] of u.searchParams) {
+    const prev = q[k];
+    q[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
+  }
+  return q;
+}
+
+function readBody(req: IncomingMessage, limit: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const declared = Number(req.headers['content-length']);
+    if (Number.isFinite(declared) && declared > limit) {
+      reject(new HttpError(413, 'payload_too_large', `The request body is ${declared} bytes; the limit is ${limit} bytes.`));
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let failed = false;
+    req.on('data', (c: Buffer) => {
+      if (failed) return;
+      size += c.length;
+      if (size > limit) {
+        failed = true;
+        reject(new HttpError(413, 'payload_too_large', `The request body is larger than the limit of ${limit} bytes.`));
+        return;
+      }
+      chunks.push(c);
+    });
+    req.on('end', () => {
+      if (!failed) resolve(Buffer.concat(chunks).toString('utf8'));
+    });
+    req.on('error', (e) => {
+      if (!failed) reject(e);
+    });
+  });
+}
+
+function etagOf(body: string): string {
+  return `"${createHash('sha1').update(body).digest('base64url')}"`;
+}
+
+function etagMatches(header: string | undefined, tag: string): boolean {
+  if (!header) return false;
+  if (header.trim() === '*') return true;
+  return header.split(',').some((t) => t.trim().replace(/^W\//, '') === tag);
+}
+
+function acceptsGzip(header: string | string[] | undefined): boolean {
+  const v = Array.isArray(header) ? header.join(',') : (header ?? '');
+  return v.split(',').some((part) => {
+    const [coding, ...params] = part.trim().split(';');
+    if (coding!.trim().toLowerCase() !== 'gzip') return false;
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    return q === undefined || Number(q.slice(2)) > 0;
+  });
+}
+
+/** Methods available on a path (for Allow and OPTIONS), or undefined when no route has the path. */
+function methodsOf(path: string): string[] | undefined {
+  const methods = new Set<string>();
+  for (const m of ['GET', 'POST'] as HttpMethod[]) {
+    try {
+      matchRoute(m, path);
+      methods.add(m);
+    } catch {
+      /* not this method */
+    }
+  }
+  if (methods.size === 0) return undefined;
+  if (methods.has('GET')) methods.add('HEAD');
+  methods.add('OPTIONS');
+  return [...methods];
+}
+
+const EXPOSED = 'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, X-Credits-Remaining, X-Credits-Cost, Retry-After, ETag';
+
+export async function startServer(opts: ServeOptions): Promise<RunningServer> {
+  const host = opts.host ?? '127.0.0.1';
+  const now = opts.now ?? Date.now;
+  const bodyLimit = opts.bodyLimit ?? DEFAULT_BODY_LIMIT;
+  const handlerTimeoutMs = opts.handlerTimeoutMs ?? DEFAULT_HANDLER_TIMEOUT_MS;
+  const keyed = opts.keys !== undefined;
+  if (keyed && !opts.stateFile) throw new Error('startServer: stateFile is required with keys');
+  const findKey = keyed ? keyMatcher(opts.keys!) : undefined;
+  const credits = keyed ? new CreditStore(opts.stateFile!) : undefined;
+  if (credits) credits.onWriteError = (e) => opts.errorLog?.(`credit state: could not write (${e.message}); will retry`);
+  const limiter = new RateLimiter(opts.windowMs ?? 60_000);
+  let closing = false;
+  let inflight = 0;
+  let idle: (() => void) | undefined;
+  let baseUrl = '';
+  let openapi: { body: string; etag: string } | undefined;
+
+  function corsHeaders(req: IncomingMessage): Record<string, string> {
+    if (!opts.cors) return {};
+    const origin = req.headers.origin;
+    if (opts.cors === '*') return { 'Access-Control-Allow-Origin': '*', 'Access-Control-Expose-Headers': EXPOSED };
+    if (origin === opts.cors) return { 'Access-Control-Allow-Origin': origin, 'Access-Control-Expose-Headers': EXPOSED, Vary: 'Origin' };
+    return { Vary: 'Origin' };
+  }
+
+  function limitHeaders(plan: KeyPlan | undefined, rate: RateDecision | undefined, cost: number, t: number): Record<string, string> {
+    if (!plan || !credits) return {};
+    const r = rate ?? limiter.peek(plan.id, plan.perMinute, t);
+    return {
+      'X-RateLimit-Limit': String(r.limit),
+      'X-RateLimit-Remaining': String(r.remaining),
+      'X-RateLimit-Reset': String(r.reset),
+      'X-Credits-Remaining': String(credits.remaining(plan, t)),
+      'X-Credits-Cost': String(cost),
+    };
+  }
+
+  function errorAnswer(status: number, code: string, message: string, headers: Record<string, string> = {}): Answer {
+    return { status, body: JSON.stringify(errorEnvelope(code, message)), headers };
+  }
+
+  function openApiAnswer(): Answer {
+    openapi ??= (() => {
+      const body = JSON.stringify(openApiDocument(ROUTES, baseUrl, { auth: keyed }));
+      return { body, etag: etagOf(body) };
+    })();
+    return { status: 200, body: openapi.body, headers: { ETag: openapi.etag } };
+  }
+
+  async function runWithTimeout(call: RouteCall): Promise<CallResult> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new HttpError(503, 'timeout', `The request took longer than ${handlerTimeoutMs / 1000} s and was abandoned; try a narrower query.`)),
+        handlerTimeoutMs,
+      );
+    });
+    try {
+      return await Promise.race([opts.execute(call), timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Everything after OPTIONS: returns the answer and what to log. */
+  async function answer(req: IncomingMessage, u: URL, log: { cost: number; key?: string }): Promise<Answer> {
+    const t = now();
+    const method = req.method ?? 'GET';
+    let path = u.pathname;
+    if (path === '/v1' || path === '/v1/' || path === '/v1/openapi.json') {
+      if (method !== 'GET' && method !== 'HEAD') return errorAnswer(405, 'method_not_allowed', `${method} is not allowed on ${path}.`, { Allow: 'GET, HEAD, OPTIONS' });
+      return openApiAnswer();
+    }
+    if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
+    if (method !== 'GET' && method !== 'HEAD' && method !== 'POST') {
+      const allow = methodsOf(path);
+      if (!allow) return errorAnswer(404, 'not_found', `No route ${path}. The routes are listed at ${baseUrl}/openapi.json.`);
+      return errorAnswer(405, 'method_not_allowed', `${method} is not allowed on ${path}.`, { Allow: allow.join(', ') });
+    }
+
+    // Authentication and the rate window (keyed mode only).
+    let plan: KeyPlan | undefined;
+    let rate: RateDecision | undefined;
+    if (findKey) {
+      const m = /^Bearer[ ]+([^\s]+)[ ]*$/i.exec(req.headers.authorization ?? '');
+      if (!m) return errorAnswer(401, 'unauthorized', MISSING_AUTH_MESSAGE, { 'WWW-Authenticate': 'Bearer' });
+      plan = findKey(m[1]!);
+      if (!plan) return errorAnswer(401, 'unauthorized', INVALID_KEY_MESSAGE, { 'WWW-Authenticate': 'Bearer error="invalid_token"' });
+      log.key = plan.masked;
+      rate = limiter.take(plan.id, plan.perMinute, t);
+      if (!rate.allowed) {
+        return errorAnswer(429, 'rate_limit_exceeded', RATE_LIMIT_MESSAGE, { ...limitHeaders(plan, rate, 0, t), 'Retry-After': String(rate.retryAfter) });
+      }
+    }
+    const limits = (cost: number) => limitHeaders(plan, rate, cost, now());
+
+    const callMethod: HttpMethod = method === 'POST' ? 'POST' : 'GET';
+    let route: RouteSpec;
+    let pathValues: Record<string, string>;
+    try {
+      ({ route, pathValues } = matchRoute(callMethod, path));
+    } catch (e) {
+      const allow = methodsOf(path);
+      if (allow) return errorAnswer(405, 'method_not_allowed', `${method} is not allowed on ${path}.`, { ...limits(0), Allow: allow.join(', ') });
+      if (e instanceof ApiError && e.code !== 'not_found') return errorAnswer(e.status, e.code, e.message, limits(0));
+      return errorAnswer(404, 'not_found', `No route ${method} ${path}. The routes are listed at ${baseUrl}/openapi.json.`, limits(0));
+    }
+    if (!route.local) {
+      return errorAnswer(
+        501,
+        'not_available_offline',
+        `${route.method} ${route.path} (${route.id}) has no offline handler: this server answers only the routes it can compute from its mirror and shipped data (see x-offline in ${baseUrl}/openapi.json).`,
+        limits(0),
+      );
+    }
+
+    // Read and validate the request before the credit check: a malformed request is 400 whatever the balance.
+    const call: RouteCall = { method: callMethod, path, query: queryOf(u) };
+    try {
+      if (callMethod === 'POST') {
+        const text = await readBody(req, bodyLimit);
+        try {
+          call.body = text.trim() === '' ? {} : (JSON.parse(text) as unknown);
+        } catch (e) {
+          throw new HttpError(400, 'bad_request', `The request body is not valid JSON (${(e as Error).message}).`);
+        }
+      }
+      validateCall(route, pathValues, call.query, call.body);
+    } catch (e) {
+      if (e instanceof HttpError) return errorAnswer(e.status, e.code, e.message, { ...limits(0), ...e.headers });
+      if (e instanceof ApiError) return { status: e.status, body: JSON.stringify(e.toEnvelope()), headers: limits(0) };
+      throw e;
+    }
+
+    let reservation: Reservation | undefined;
+    if (plan && credits) {
+      reservation = credits.reserve(plan, route.cost, t);
+      if (!reservation) return errorAnswer(402, 'insufficient_credits', INSUFFICIENT_CREDITS_MESSAGE, limits(0));
+    }
+    let a: Answer;
+    let charged = false;
+    try {
+      const result = await runWithTimeout(call);
+      const body = JSON.stringify(result.envelope satisfies Envelope);
+      const headers: Record<string, string> = {};
+      let status = result.status;
+      if (status === 200 && callMethod === 'GET') {
+        const tag = etagOf(body);
+        headers.ETag = tag;
+        headers['Cache-Control'] = 'no-cache';
+        if (etagMatches(req.headers['if-none-match'], tag)) status = 304;
+      }
+      charged = status < 300 || status === 304;
+      a = status === 304 ? { status, headers } : { status, body, headers };
+    } catch (e) {
+      if (!(e instanceof HttpError)) {
+        if (reservation) credits!.refund(reservation);
+        throw e;
+      }
+      a = errorAnswer(e.status, e.code, e.message, e.headers);
+    }
+    // Give back the reservation before the headers report the balance.
+    if (reservation && !charged) credits!.refund(reservation);
+    log.cost = charged && plan ? route.cost : 0;
+    Object.assign(a.headers, limits(log.cost));
+    return a;
+  }
+
+  async function send(req: IncomingMessage, res: ServerResponse, a: Answer, extra: Record<string, string>): Promise<void> {
+    const headers: Record<string, string> = { Date: new Date(now()).toUTCString(), ...extra, ...a.headers };
+    if (closing) headers.Connection = 'close';
+    if (a.body === undefined) {
+      res.writeHead(a.status, headers);
+      res.end();
+      return;
+    }
+    let payload: Buffer = Buffer.from(a.body, 'utf8');
+    headers['Content-Type'] = 'application/json; charset=utf-8';
+    headers.Vary = headers.Vary ? `${headers.Vary}, Accept-Encoding` : 'Accept-Encoding';
+    if (payload.length >= GZIP_MIN_BYTES && acceptsGzip(req.headers['accept-encoding'])) {
+      payload = await gzip(payload);
+      headers['Content-Encoding'] = 'gzip';
+    }
+    headers['Content-Length'] = String(payload.length);
+    res.writeHead(a.status, headers);
+    // HEAD: node sends the headers (with the GET's length) and no body.
+    res.end(req.method === 'HEAD' ? undefined : payload);
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const started = performance.now();
+    const log: { cost: number; key?: string } = { cost: 0 };
+    let u: URL;
+    const cors = corsHeaders(req);
+    res.on('close', () => {
+      if (opts.accessLog) {
+        const line = `${new Date(now()).toISOString()} ${req.method} ${req.url} ${res.statusCode} ${(performance.now() - started).toFixed(1)}ms credits=${log.cost} key=${log.key ?? '-'}`;
+        opts.accessLog(redact(line));
+      }
+    });
+    try {
+      u = new URL(req.url ?? '/', 'http://localhost');
+    } catch {
+      return send(req, res, errorAnswer(400, 'bad_request', 'The request target is not a valid URL path.'), cors);
+    }
+    if (req.method === 'OPTIONS') {
+      const path = u.pathname.replace(/\/+$/, '') || '/';
+      const allow = path === '/v1' || path === '/v1/openapi.json' ? ['GET', 'HEAD', 'OPTIONS'] : methodsOf(path);
+      if (!allow) return send(req, res, errorAnswer(404, 'not_found', `No route ${u.pathname}.`), cors);
+      const pre: Record<string, string> = { Allow: allow.join(', ') };
+      if (cors['Access-Control-Allow-Origin']) {
+        Object.assign(pre, {
+          'Access-Control-Allow-Methods': allow.join(', '),
+          'Access-Control-Allow-Headers': 'Authorization, Content-Type, If-None-Match',
+          'Access-Control-Max-Age': '600',
+        });
+      }
+      return send(req, res, { status: 204, headers: pre }, cors);
+    }
+    let a: Answer;
+    try {
+      a = await answer(req, u, log);
+    } catch (e) {
+      opts.errorLog?.(redact(`internal error on ${req.method} ${u.pathname}: ${(e as Error)?.message ?? String(e)}`));
+      if (opts.debug && (e as Error)?.stack) opts.errorLog?.((e as Error).stack!);
+      a = errorAnswer(500, 'internal_error', SERVER_ERROR_MESSAGE);
+    }
+    // A request whose body was not read (refused early) must not leave it in the connection.
+    if (req.method === 'POST' && !req.readableEnded) {
+      a.headers.Connection = 'close';
+      req.resume();
+    }
+    return send(req, res, a, cors);
+  }
+
+  const sockets = new Set<Socket>();
+  const server = createServer((req, res) => {
+    inflight++;
+    res.on('close', () => {
+      inflight--;
+      if (inflight === 0) idle?.();
+    });
+    handle(req, res).catch((e: unknown) => {
+      opts.errorLog?.(redact(`could not answer ${req.method} ${req.url}: ${(e as Error)?.message ?? String(e)}`));
+      if (!res.headersSent) {
+        res.writeHead(500, { 'Content-Type': 'application/json; charset=utf-8' });
+        res.end(JSON.stringify(errorEnvelope('internal_error', SERVER_ERROR_MESSAGE)));
+      } else res.destroy();
+    });
+  });
+  server.headersTimeout = opts.headersTimeoutMs ?? 10_000;
+  server.requestTimeout = opts.requestTimeoutMs ?? 60_000;
+  server.keepAliveTimeout = opts.keepAliveTimeoutMs ?? 5_000;
+  server.on('connection', (s: Socket) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
+    if (!socket.writable) return socket.destroy();
+    const status = err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : err.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+    const body = JSON.stringify(errorEnvelope(status === 408 ? 'timeout' : 'bad_request', status === 408 ? 'The request was not received in time.' : 'Malformed HTTP request.'));
+    socket.end(`HTTP/1.1 ${status} ${status === 408 ? 'Request Timeout' : 'Bad Request'}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 8080, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+  baseUrl = `http://${urlHost}:${port}/v1`;
+  openApiAnswer();
+
+  return {
+    url: baseUrl,
+    host,
+    port,
+    server,
+    inflight: () => inflight,
+    async close(graceMs = 10_000) {
+      closing = true;
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      if (inflight > 0) {
+        await Promise.race([
+          new Promise<void>((resolve) => (idle = resolve)),
+          new Promise<void>((resolve) => setTimeout(resolve, graceMs).unref()),
+        ]);
+      }
+      server.closeAllConnections();
+      for (const s of sockets) s.destroy();
+      await closed;
+      await credits?.flush();
+    },
+  };
+}

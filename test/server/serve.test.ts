@@ -1,0 +1,405 @@
+/**
+ * `publicdata serve` over real sockets: auth, credits (exact, persisted, monthly renewal), rate limit,
+ * body limit, bad JSON, unknown routes, HEAD, OPTIONS/CORS, ETag, gzip, timeouts, graceful shutdown,
+ * the OpenAPI document, and the keys file. The server clock is moved by hand: no test waits.
+ */
+import { request } from 'node:http';
+import { readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
+import { afterEach, describe, expect, it } from 'vitest';
+import { callLocal } from '../../src/backends/local.js';
+import { ROUTES } from '../../src/contract/routes/index.js';
+import type { CallResult } from '../../src/contract/types.js';
+import { KeysFileError, parseKeysFile } from '../../src/server/keys.js';
+import { handlerCtx } from '../support/handler-context.js';
+import { runCli } from '../support/cli.js';
+import { FakeClock, keyLine, startTestServer, type TestServer } from '../support/serve.js';
+
+const LIVE = 'gd_live_7c1d9e2f3a4b5c6d7e8f9a0b1c2d3e4f';
+const OTHER = 'gd_live_0a0b0c0d0e0f1a1b1c1d1e1f2a2b2c2d';
+
+interface Raw {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+  text: string;
+  json: any;
+}
+
+function http(server: { url: string }, method: string, path: string, o: { headers?: Record<string, string>; body?: string | Buffer; key?: string } = {}): Promise<Raw> {
+  const u = new URL(server.url.replace(/\/v1$/, '') + path);
+  const headers: Record<string, string> = { ...o.headers };
+  if (o.key) headers.authorization = `Bearer ${o.key}`;
+  return new Promise((resolve, reject) => {
+    const req = request(u, { method, headers, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const body = Buffer.concat(chunks);
+        const text = body.toString('utf8');
+        let json: any;
+        try {
+          json = JSON.parse(text);
+        } catch {
+          json = undefined;
+        }
+        resolve({ status: res.statusCode!, headers: res.headers, body, text, json });
+      });
+    });
+    req.on('error', reject);
+    if (o.body !== undefined) req.write(o.body);
+    req.end();
+  });
+}
+
+const local = (method: 'GET' | 'POST', path: string, query: Record<string, string> = {}, body?: unknown): Promise<CallResult> =>
+  callLocal({ method, path, query, ...(body !== undefined ? { body } : {}) }, handlerCtx());
+
+const servers: TestServer[] = [];
+async function serve(o: Parameters<typeof startTestServer>[0] = {}): Promise<TestServer> {
+  const s = await startTestServer(o);
+  servers.push(s);
+  return s;
+}
+afterEach(async () => {
+  for (const s of servers.splice(0)) await s.close();
+});
+
+describe('keys file', () => {
+  it('a key alone gets the default plan; a JSON line sets kind, rate and credits', () => {
+    const plans = parseKeysFile(['# team keys', LIVE, '', keyLine(OTHER, { per_minute: 60, monthly_credits: 0, credits: 5000 }), keyLine('gd_test_1234567890abcdef1234', { per_minute: 100 })].join('\n'));
+    expect(plans.map((p) => [p.kind, p.perMinute, p.monthlyCredits, p.purchasedCredits])).toEqual([
+      ['live', 10, 100, 0],
+      ['live', 60, 0, 5000],
+      ['test', 10, 100, 0], // test keys are capped at 10 a minute
+    ]);
+    expect(plans[0]!.masked).toBe('gd_live_…3e4f');
+    expect(JSON.stringify(plans)).not.toContain(LIVE);
+  });
+
+  it('errors name the line, never the key', () => {
+    const cases: Array<[string, RegExp]> = [
+      [`${LIVE}\n${LIVE}`, /line 2: this key is listed twice/],
+      [`{"key":"${LIVE}","per_minute":0}`, /line 1: 'per_minute' must be a whole number of at least 1/],
+      [`{"key":"${LIVE}","plan":"gold"}`, /unknown field\(s\) plan/],
+      [`{"key":"${LIVE}",}`, /line 1: not valid JSON/],
+      ['short', /too short/],
+      ['# nothing', /no keys/],
+    ];
+    for (const [text, re] of cases) {
+      let err: unknown;
+      try {
+        parseKeysFile(text);
+      } catch (e) {
+        err = e;
+      }
+      expect(err).toBeInstanceOf(KeysFileError);
+      expect((err as Error).message).toMatch(re);
+      expect((err as Error).message).not.toContain(LIVE);
+    }
+  });
+});
+
+describe('single-user mode (no --keys)', () => {
+  it('answers every local route like --source local, with no auth and no limit headers', async () => {
+    const s = await serve();
+    const r = await http(s, 'GET', '/v1/tax/years?per_page=3');
+    const want = await local('GET', '/v1/tax/years', { per_page: '3' });
+    expect([r.status, r.text]).toEqual([200, JSON.stringify(want.envelope)]);
+    expect(r.headers['x-ratelimit-limit']).toBeUndefined();
+    expect(r.headers['x-credits-remaining']).toBeUndefined();
+    expect(s.accessLog.at(-1)).toMatch(/ GET \/v1\/tax\/years\?per_page=3 200 [\d.]+ms credits=0 key=-$/);
+  });
+
+  it('404 for unknown paths, 405 with Allow for a wrong method, 501 without a local handler, 503 when not synced', async () => {
+    const s = await serve();
+    const nf = await http(s, 'GET', '/v1/tax/nothing-here');
+    expect([nf.status, nf.json.error.code, nf.json.error.documentation_url]).toEqual([404, 'not_found', 'https://docs.govdata.dev/errors/not_found']);
+    const root = await http(s, 'GET', '/');
+    expect([root.status, root.json.error.code]).toEqual([404, 'not_found']);
+    const wm = await http(s, 'GET', '/v1/tax/take-home/calculate');
+    expect([wm.status, wm.json.error.code, wm.headers.allow]).toEqual([405, 'method_not_allowed', 'POST, OPTIONS']);
+    const put = await http(s, 'PUT', '/v1/tax/years');
+    expect([put.status, put.headers.allow]).toEqual([405, 'GET, HEAD, OPTIONS']);
+    const offline = ROUTES.find((r) => !r.local && r.method === 'GET' && !r.path.includes('{') && !(r.query ?? []).some((q) => q.required))!;
+    const na = await http(s, 'GET', offline.path);
+    expect([na.status, na.json.error.code]).toEqual([501, 'not_available_offline']);
+    const ns = await http(s, 'GET', '/v1/property/hpi/regions');
+    const want = await local('GET', '/v1/property/hpi/regions');
+    expect([ns.status, ns.text]).toEqual([503, JSON.stringify(want.envelope)]);
+    expect(ns.json.error.code).toBe('dataset_not_synced');
+  });
+
+  it('validation errors are the local envelope and status', async () => {
+    const s = await serve();
+    const r = await http(s, 'POST', '/v1/tax/take-home/calculate', { body: '{"gross_income":"abc"}', headers: { 'content-type': 'application/json' } });
+    const want = await local('POST', '/v1/tax/take-home/calculate', {}, { gross_income: 'abc' });
+    expect([r.status, r.text]).toEqual([want.status, JSON.stringify(want.envelope)]);
+    expect(r.status).toBe(400);
+  });
+
+  it('a body that is not JSON is 400 bad_request; a body over the limit is 413, declared or streamed', async () => {
+    const s = await serve({ bodyLimit: 1000 });
+    const bad = await http(s, 'POST', '/v1/tax/take-home/calculate', { body: '{"gross_income": 45000', headers: { 'content-type': 'application/json' } });
+    expect([bad.status, bad.json.error.code]).toEqual([400, 'bad_request']);
+    expect(bad.json.error.message).toMatch(/not valid JSON/);
+    const big = JSON.stringify({ gross_income: 45000, pad: 'x'.repeat(2000) });
+    const declared = await http(s, 'POST', '/v1/tax/take-home/calculate', { body: big });
+    expect([declared.status, declared.json.error.code]).toEqual([413, 'payload_too_large']);
+    // Chunked: no Content-Length, the limit is enforced while reading.
+    const chunked = await http(s, 'POST', '/v1/tax/take-home/calculate', { body: big, headers: { 'transfer-encoding': 'chunked' } });
+    expect([chunked.status, chunked.json.error.code]).toEqual([413, 'payload_too_large']);
+    // curl -d sends form-urlencoded by default: the body is still read as JSON.
+    const form = await http(s, 'POST', '/v1/tax/take-home/calculate', { body: '{"gross_income":45000}', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const want = await local('POST', '/v1/tax/take-home/calculate', {}, { gross_income: 45000 });
+    expect([form.status, form.text]).toEqual([200, JSON.stringify(want.envelope)]);
+  });
+
+  it('HEAD: the GET headers and no body; OPTIONS lists the methods; CORS is off by default', async () => {
+    const s = await serve();
+    const get = await http(s, 'GET', '/v1/tax/years', { headers: { origin: 'https://dash.example.org' } });
+    const head = await http(s, 'HEAD', '/v1/tax/years');
+    expect(head.status).toBe(200);
+    expect(head.body.length).toBe(0);
+    expect(head.headers['content-length']).toBe(String(get.body.length));
+    expect(head.headers.etag).toBe(get.headers.etag);
+    expect(get.headers['access-control-allow-origin']).toBeUndefined();
+    const opt = await http(s, 'OPTIONS', '/v1/tax/years', { headers: { origin: 'https://dash.example.org', 'access-control-request-method': 'GET' } });
+    expect([opt.status, opt.headers.allow, opt.headers['access-control-allow-origin']]).toEqual([204, 'GET, HEAD, OPTIONS', undefined]);
+  });
+
+  it('--cors ORIGIN: that origin only, preflight answered, limit headers exposed', async () => {
+    const s = await serve({ cors: 'https://dash.example.org', keysText: LIVE });
+    const pre = await http(s, 'OPTIONS', '/v1/tax/take-home/calculate', { headers: { origin: 'https://dash.example.org', 'access-control-request-method': 'POST' } });
+    expect(pre.status).toBe(204);
+    expect(pre.headers['access-control-allow-origin']).toBe('https://dash.example.org');
+    expect(pre.headers['access-control-allow-methods']).toBe('POST, OPTIONS');
+    expect(pre.headers['access-control-allow-headers']).toMatch(/Authorization/);
+    const ok = await http(s, 'GET', '/v1/tax/years', { key: LIVE, headers: { origin: 'https://dash.example.org' } });
+    expect(ok.headers['access-control-allow-origin']).toBe('https://dash.example.org');
+    expect(ok.headers['access-control-expose-headers']).toMatch(/X-Credits-Remaining/);
+    const other = await http(s, 'GET', '/v1/tax/years', { key: LIVE, headers: { origin: 'https://evil.example.com' } });
+    expect(other.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
+  it('ETag and If-None-Match: 304 with no body while the answer is unchanged', async () => {
+    const s = await serve();
+    const first = await http(s, 'GET', '/v1/calendar/regions');
+    const tag = first.headers.etag as string;
+    expect(tag).toMatch(/^"[\w-]+"$/);
+    const again = await http(s, 'GET', '/v1/calendar/regions', { headers: { 'if-none-match': tag } });
+    expect([again.status, again.body.length, again.headers.etag]).toEqual([304, 0, tag]);
+    const other = await http(s, 'GET', '/v1/calendar/regions', { headers: { 'if-none-match': '"something-else"' } });
+    expect([other.status, other.text]).toEqual([200, first.text]);
+    // POST answers carry no ETag.
+    const post = await http(s, 'POST', '/v1/tax/vat/calculate', { body: '{"amount":100}' });
+    expect([post.status, post.headers.etag]).toEqual([200, undefined]);
+  });
+
+  it('gzip when the client accepts it, identical after decompression', async () => {
+    const s = await serve();
+    const plain = await http(s, 'GET', '/v1/tax/years?per_page=100');
+    const gz = await http(s, 'GET', '/v1/tax/years?per_page=100', { headers: { 'accept-encoding': 'gzip, br' } });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gz.body.length).toBeLessThan(plain.body.length);
+    expect(gunzipSync(gz.body).toString('utf8')).toBe(plain.text);
+    expect(gz.headers.vary).toMatch(/Accept-Encoding/);
+    const refused = await http(s, 'GET', '/v1/tax/years?per_page=100', { headers: { 'accept-encoding': 'gzip;q=0' } });
+    expect(refused.headers['content-encoding']).toBeUndefined();
+    const small = await http(s, 'GET', '/v1/calendar/regions', { headers: { 'accept-encoding': 'gzip' } });
+    expect(small.headers['content-encoding']).toBeUndefined(); // under 1 KB
+  });
+
+  it('a handler that runs past the time limit is answered 503 timeout and charged nothing', async () => {
+    const s = await serve({ keysText: LIVE, handlerTimeoutMs: 20, wrap: (call, run) => (call.path.endsWith('/regions') ? new Promise(() => {}) : run()) });
+    const r = await http(s, 'GET', '/v1/calendar/regions', { key: LIVE });
+    expect([r.status, r.json.error.code, r.headers['x-credits-cost'], r.headers['x-credits-remaining']]).toEqual([503, 'timeout', '0', '100']);
+  });
+});
+
+describe('authentication (--keys)', () => {
+  it('missing, malformed and unknown keys are 401 unauthorized in the error format, with no limit headers', async () => {
+    const s = await serve({ keysText: LIVE });
+    const none = await http(s, 'GET', '/v1/tax/years');
+    expect([none.status, none.json]).toEqual([
+      401,
+      { error: { code: 'unauthorized', message: 'Missing or malformed Authorization header. Expected: Bearer <api_key>', documentation_url: 'https://docs.govdata.dev/errors/unauthorized' } },
+    ]);
+    expect(none.headers['www-authenticate']).toBe('Bearer');
+    const basic = await http(s, 'GET', '/v1/tax/years', { headers: { authorization: `Basic ${Buffer.from(`x:${LIVE}`).toString('base64')}` } });
+    expect(basic.status).toBe(401);
+    const wrong = await http(s, 'GET', '/v1/tax/years', { key: OTHER });
+    expect([wrong.status, wrong.json.error.message]).toEqual([401, 'Invalid API key.']);
+    // One character off is as wrong as any other key.
+    const near = await http(s, 'GET', '/v1/tax/years', { key: `${LIVE.slice(0, -1)}0` });
+    expect(near.status).toBe(401);
+    expect(wrong.headers['x-credits-remaining']).toBeUndefined();
+    const ok = await http(s, 'GET', '/v1/tax/years', { key: LIVE });
+    expect(ok.status).toBe(200);
+    // The OpenAPI document needs no key.
+    expect((await http(s, 'GET', '/v1/openapi.json')).status).toBe(200);
+  });
+
+  it('the access log has method, path, status, time, credits and the masked key, never the key', async () => {
+    const s = await serve({ keysText: LIVE });
+    await http(s, 'GET', '/v1/tax/years', { key: LIVE });
+    await http(s, 'GET', `/v1/tax/years?note=${LIVE}`, { key: OTHER });
+    expect(s.accessLog[0]).toMatch(/ GET \/v1\/tax\/years 200 [\d.]+ms credits=1 key=gd_live_…3e4f$/);
+    expect(s.accessLog[1]).toMatch(/ 401 [\d.]+ms credits=0 key=-$/);
+    for (const line of [...s.accessLog, ...s.errorLog]) {
+      expect(line).not.toContain(LIVE);
+      expect(line).not.toContain(LIVE.slice(8));
+    }
+  });
+});
+
+describe('credits (--keys)', () => {
+  it('GET costs 1 and POST 10, free allowance first, then purchased; 402 when short, and refusals cost nothing', async () => {
+    const s = await serve({ keysText: keyLine(LIVE, { monthly_credits: 12, credits: 1, per_minute: 1000 }) });
+    const h = (r: Raw) => [r.status, r.headers['x-credits-cost'], r.headers['x-credits-remaining']];
+    expect(h(await http(s, 'GET', '/v1/tax/years', { key: LIVE }))).toEqual([200, '1', '12']);
+    expect(h(await http(s, 'POST', '/v1/tax/vat/calculate', { key: LIVE, body: '{"amount":100}' }))).toEqual([200, '10', '2']);
+    // Errors: validation (400), not found (404), bad JSON, no handler: charged 0.
+    expect(h(await http(s, 'POST', '/v1/tax/vat/calculate', { key: LIVE, body: '{"amount":"x"}' }))).toEqual([400, '0', '2']);
+    expect(h(await http(s, 'GET', '/v1/tax/years/1900-01', { key: LIVE }))).toEqual([404, '0', '2']);
+    expect(h(await http(s, 'POST', '/v1/tax/vat/calculate', { key: LIVE, body: '{' }))).toEqual([400, '0', '2']);
+    const short = await http(s, 'POST', '/v1/tax/vat/calculate', { key: LIVE, body: '{"amount":100}' });
+    expect(h(short)).toEqual([402, '0', '2']);
+    expect(short.json.error).toMatchObject({ code: 'insufficient_credits', documentation_url: 'https://docs.govdata.dev/rate-limits' });
+    expect(h(await http(s, 'GET', '/v1/tax/years', { key: LIVE }))).toEqual([200, '1', '1']);
+    expect(h(await http(s, 'GET', '/v1/tax/years', { key: LIVE }))).toEqual([200, '1', '0']); // the purchased credit
+    expect(h(await http(s, 'GET', '/v1/tax/years', { key: LIVE }))).toEqual([402, '0', '0']);
+    // 304 answers are charged like the 200 they stand for.
+  });
+
+  it('balances persist across restarts (atomic state file, no key in it) and the allowance renews on the 1st', async () => {
+    const clock = new FakeClock(Date.parse('2026-11-30T23:59:00Z'));
+    const keysText = keyLine(LIVE, { monthly_credits: 3, credits: 10 });
+    const a = await serve({ keysText, clock });
+    for (let i = 0; i < 5; i++) await http(a, 'GET', '/v1/tax/years', { key: LIVE });
+    await a.close();
+    const state = readFileSync(a.stateFile, 'utf8');
+    expect(state).not.toContain(LIVE);
+    expect(JSON.parse(state).keys[Object.keys(JSON.parse(state).keys)[0]!]).toEqual({ month: '2026-11', monthly_used: 3, purchased_used: 2 });
+    const b = await serve({ keysText, clock, stateFile: a.stateFile });
+    const r = await http(b, 'GET', '/v1/tax/years', { key: LIVE });
+    expect(r.headers['x-credits-remaining']).toBe('7'); // 13 - 5 - 1
+    clock.t = Date.parse('2026-12-01T00:00:30Z');
+    const dec = await http(b, 'GET', '/v1/tax/years', { key: LIVE });
+    expect(dec.headers['x-credits-remaining']).toBe(String(3 - 1 + 7)); // allowance renewed; purchased credits kept
+  });
+
+  it('a corrupt state file stops the server from starting instead of handing out credits again', async () => {
+    const a = await serve({ keysText: LIVE });
+    await a.close();
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(a.stateFile, '{"version":1,"keys":');
+    await expect(startTestServer({ keysText: LIVE, stateFile: a.stateFile })).rejects.toThrow(/credit state file .* is not valid/);
+  });
+});
+
+describe('rate limit (--keys)', () => {
+  it('X-RateLimit-* on every answer, 429 with Retry-After past the plan, a new window at the minute', async () => {
+    const clock = new FakeClock(Date.parse('2026-11-21T12:00:15Z'));
+    const s = await serve({ keysText: keyLine(LIVE, { per_minute: 3 }), clock });
+    const reset = String(Date.parse('2026-11-21T12:01:00Z') / 1000);
+    const seen: Array<[number, unknown, unknown]> = [];
+    for (let i = 0; i < 3; i++) {
+      const r = await http(s, 'GET', '/v1/tax/years', { key: LIVE });
+      seen.push([r.status, r.headers['x-ratelimit-remaining'], r.headers['x-ratelimit-reset']]);
+    }
+    expect(seen).toEqual([
+      [200, '2', reset],
+      [200, '1', reset],
+      [200, '0', reset],
+    ]);
+    clock.t += 5000; // 12:00:20
+    const over = await http(s, 'GET', '/v1/tax/years', { key: LIVE });
+    expect([over.status, over.json.error.code, over.headers['retry-after'], over.headers['x-ratelimit-limit'], over.headers['x-credits-cost']]).toEqual([
+      429,
+      'rate_limit_exceeded',
+      '40',
+      '3',
+      '0',
+    ]);
+    expect(over.headers['x-credits-remaining']).toBe('97'); // the 429 cost nothing
+    // Another key has its own window.
+    clock.nextMinute(1);
+    const next = await http(s, 'GET', '/v1/tax/years', { key: LIVE });
+    expect([next.status, next.headers['x-ratelimit-remaining']]).toEqual([200, '2']);
+  });
+});
+
+describe('OpenAPI', () => {
+  it('GET /v1/ and /v1/openapi.json: OpenAPI 3.1 from the same route table as api --list', async () => {
+    const s = await serve({ keysText: LIVE });
+    const doc = (await http(s, 'GET', '/v1/openapi.json')).json;
+    expect((await http(s, 'GET', '/v1/')).json).toEqual(doc);
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.servers).toEqual([{ url: s.url }]);
+    expect(doc.security).toEqual([{ bearerAuth: [] }]);
+    const list = await runCli(['api', '--list', '--format', 'json']);
+    const rows = JSON.parse(list.stdout) as Array<{ method: string; path: string; cost: number; offline: boolean; id: string; summary: string }>;
+    const ops = Object.entries(doc.paths as Record<string, Record<string, any>>).flatMap(([p, m]) => Object.entries(m).map(([method, op]) => ({ method: method.toUpperCase(), path: `/v1${p}`, op })));
+    expect(ops.length).toBe(rows.length);
+    for (const row of rows) {
+      const op = ops.find((o) => o.method === row.method && o.path === row.path)?.op;
+      expect(op, `${row.method} ${row.path}`).toBeDefined();
+      expect([op.operationId, op.summary, op['x-credit-cost'], op['x-offline']]).toEqual([row.id, row.summary, row.cost, row.offline]);
+      for (const name of row.path.match(/\{(\w+)\}/g) ?? []) expect(op.parameters.some((p: any) => p.in === 'path' && `{${p.name}}` === name)).toBe(true);
+    }
+    const takeHome = doc.paths['/tax/take-home/calculate'].post;
+    expect(takeHome.requestBody.content['application/json'].schema.required).toContain('gross_income');
+    expect(takeHome.responses['429'].headers['Retry-After']).toBeDefined();
+  });
+});
+
+describe('graceful shutdown', () => {
+  it('finishes the request in flight, refuses new connections, and writes the credits', async () => {
+    let release!: () => void;
+    let entered!: () => void;
+    const inHandler = new Promise<void>((r) => (entered = r));
+    const s = await startTestServer({
+      keysText: LIVE,
+      wrap: async (call, run) => {
+        if (call.path.endsWith('/regions')) {
+          entered();
+          await new Promise<void>((r) => (release = r));
+        }
+        return run();
+      },
+    });
+    const slow = http(s, 'GET', '/v1/calendar/regions', { key: LIVE });
+    await inHandler;
+    expect(s.inflight()).toBe(1);
+    const closing = s.close(5000);
+    await expect(http(s, 'GET', '/v1/tax/years', { key: LIVE })).rejects.toThrow(/ECONNREFUSED/);
+    release();
+    const r = await slow;
+    expect([r.status, r.headers.connection]).toEqual([200, 'close']);
+    expect(r.text).toBe(JSON.stringify((await local('GET', '/v1/calendar/regions')).envelope));
+    await closing;
+    const state = JSON.parse(readFileSync(s.stateFile, 'utf8'));
+    expect(Object.values(state.keys)).toEqual([{ month: '2026-11', monthly_used: 1, purchased_used: 0 }]);
+  });
+});
+
+describe('the serve command', () => {
+  it('refuses a non-loopback host without --keys, before listening', async () => {
+    const r = await runCli(['serve', '--host', '0.0.0.0', '--port', '0']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/Refusing to serve on 0\.0\.0\.0 without --keys/);
+  });
+
+  it('a bad keys file is a usage error naming the line', async () => {
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const f = join(mkdtempSync(join(tmpdir(), 'pd-keys-')), 'keys.txt');
+    writeFileSync(f, `${LIVE}\n{"key": 1}\n`);
+    const r = await runCli(['serve', '--port', '0', '--keys', f]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/line 2: 'key' \(a string\) is required/);
+    expect(r.stderr).not.toContain(LIVE);
+  });
+});

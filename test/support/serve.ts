@@ -1,0 +1,70 @@
+/**
+ * `publicdata serve` in process for tests: a real node:http server on 127.0.0.1 (random port) answering
+ * with the local handlers (fixed handler clock 2026-11-21), a movable server clock for rate windows and
+ * credit months, keys from keys-file text and a credit state file in a temp directory.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { callLocal } from '../../src/backends/local.js';
+import type { CallResult, RouteCall } from '../../src/contract/types.js';
+import { parseKeysFile } from '../../src/server/keys.js';
+import { startServer, type RunningServer, type ServeOptions } from '../../src/server/server.js';
+import { FIXED_NOW, handlerCtx } from './handler-context.js';
+
+/** A clock tests move by hand; `sleep` advances it instead of waiting. */
+export class FakeClock {
+  t: number;
+  constructor(start = FIXED_NOW.getTime()) {
+    this.t = start;
+  }
+  now = (): number => this.t;
+  sleep = async (ms: number): Promise<void> => {
+    this.t += Math.max(0, ms);
+  };
+  /** Move to the start of the next minute (plus ms). */
+  nextMinute(ms = 0): void {
+    this.t = Math.floor(this.t / 60_000) * 60_000 + 60_000 + ms;
+  }
+}
+
+export interface TestServer extends RunningServer {
+  clock: FakeClock;
+  stateFile: string;
+  accessLog: string[];
+  errorLog: string[];
+}
+
+export interface TestServerOptions extends Partial<Omit<ServeOptions, 'keys'>> {
+  /** Keys file text; absent = single-user mode. */
+  keysText?: string;
+  mirrorDir?: string;
+  clock?: FakeClock;
+  /** Wrap the local call (e.g. to hold a request open). */
+  wrap?: (call: RouteCall, run: () => Promise<CallResult>) => Promise<CallResult>;
+}
+
+export async function startTestServer(o: TestServerOptions = {}): Promise<TestServer> {
+  const clock = o.clock ?? new FakeClock();
+  const stateFile = o.stateFile ?? join(mkdtempSync(join(tmpdir(), 'pd-serve-')), 'credits.json');
+  const hctx = handlerCtx(undefined, o.mirrorDir ? { mirrorDir: o.mirrorDir } : {});
+  const accessLog: string[] = [];
+  const errorLog: string[] = [];
+  const { keysText, mirrorDir: _m, clock: _c, wrap, ...rest } = o;
+  const execute = (call: RouteCall) => (wrap ? wrap(call, () => callLocal(call, hctx)) : callLocal(call, hctx));
+  const server = await startServer({
+    port: 0,
+    execute,
+    accessLog: (l) => accessLog.push(l),
+    errorLog: (l) => errorLog.push(l),
+    now: clock.now,
+    ...(keysText !== undefined ? { keys: parseKeysFile(keysText), stateFile } : {}),
+    ...rest,
+  });
+  return Object.assign(server, { clock, stateFile, accessLog, errorLog });
+}
+
+/** A live key of the given plan as one keys-file line. */
+export function keyLine(key: string, plan: { per_minute?: number; monthly_credits?: number; credits?: number; kind?: string } = {}): string {
+  return JSON.stringify({ key, ...plan });
+}
