@@ -269,7 +269,15 @@ describe('credits (--keys)', () => {
     expect(h(await http(s, 'GET', '/v1/tax/years', { key: LIVE }))).toEqual([200, '1', '1']);
     expect(h(await http(s, 'GET', '/v1/tax/years', { key: LIVE }))).toEqual([200, '1', '0']); // the purchased credit
     expect(h(await http(s, 'GET', '/v1/tax/years', { key: LIVE }))).toEqual([402, '0', '0']);
-    // 304 answers are charged like the 200 they stand for.
+  });
+
+  it('a 304 is charged like the 200 it stands for; HEAD like GET', async () => {
+    const s = await serve({ keysText: keyLine(LIVE, { monthly_credits: 10 }) });
+    const first = await http(s, 'GET', '/v1/calendar/regions', { key: LIVE });
+    const again = await http(s, 'GET', '/v1/calendar/regions', { key: LIVE, headers: { 'if-none-match': first.headers.etag as string } });
+    expect([again.status, again.headers['x-credits-cost'], again.headers['x-credits-remaining']]).toEqual([304, '1', '8']);
+    const head = await http(s, 'HEAD', '/v1/calendar/regions', { key: LIVE });
+    expect([head.status, head.headers['x-credits-cost'], head.headers['x-credits-remaining']]).toEqual([200, '1', '7']);
   });
 
   it('balances persist across restarts (atomic state file, no key in it) and the allowance renews on the 1st', async () => {

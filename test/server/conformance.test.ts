@@ -1,0 +1,93 @@
+/**
+ * Conformance: every route with a local handler, called through `publicdata serve` by the project's own
+ * live client (`api METHOD PATH --source live`, PUBLICDATA_BASE_URL pointing at the server), prints the
+ * same bytes and exits with the same code as `--source local`, on a mirror synced from the fixtures.
+ * The live client paces itself on serve's own rate limit (10 a minute) with no 429: the server's and
+ * the client's clocks are one fake clock, so the waits for the next window take no time.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLiveBackend, type LiveBackend } from '../../src/backends/live.js';
+import { ROUTES } from '../../src/contract/routes/index.js';
+import { closeAll } from '../../src/mirror/db.js';
+import { runCli } from '../support/cli.js';
+import { ERROR_SAMPLES, ROUTE_SAMPLES, buildFixtureMirror, type Sample } from '../support/route-samples.js';
+import { FakeClock, keyLine, startTestServer, type TestServer } from '../support/serve.js';
+
+const KEY = 'gd_live_c0ffee00c0ffee00c0ffee00c0ffee01';
+let dataDir: string;
+let server: TestServer;
+let live: LiveBackend;
+const clock = new FakeClock();
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'pd-conformance-'));
+  const mirrorDir = await buildFixtureMirror(dataDir);
+  server = await startTestServer({ mirrorDir, clock, keysText: keyLine(KEY, { per_minute: 10, credits: 100_000 }) });
+}, 60_000);
+afterAll(async () => {
+  await live?.close();
+  await server.close();
+  await closeAll();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+function env(): Record<string, string> {
+  return {
+    PUBLICDATA_DATA_DIR: dataDir,
+    PUBLICDATA_CONFIG_DIR: join(dataDir, 'config'),
+    PUBLICDATA_BASE_URL: server.url,
+    PUBLICDATA_API_KEY: KEY,
+  };
+}
+
+async function both(s: Sample) {
+  const args = ['api', s.method, s.path, ...(s.body !== undefined ? ['--data', JSON.stringify(s.body)] : [])];
+  const local = await runCli([...args, '--source', 'local'], { env: env() });
+  // One live backend for the whole run, as a long job would have: its pacing state carries over.
+  const viaServe = await runCli([...args, '--source', 'live'], {
+    env: env(),
+    liveBackend: async (o) => (live ??= createLiveBackend({ ...o, env: {}, now: clock.now, sleep: clock.sleep })),
+  });
+  return { local, viaServe };
+}
+
+describe('serve conformance', () => {
+  it('has a sample for every route with a local handler', () => {
+    const withHandler = ROUTES.filter((r) => r.local).map((r) => r.id);
+    expect(ROUTE_SAMPLES.map((s) => s.route).sort()).toEqual([...withHandler].sort());
+  });
+
+  it('every route: the envelope through serve equals --source local, byte for byte, with the same exit code', async () => {
+    for (const s of ROUTE_SAMPLES) {
+      const { local, viaServe } = await both(s);
+      expect(local.code, `${s.route}: ${local.stdout}`).toBe(0);
+      expect(JSON.parse(local.stdout).data, s.route).toBeDefined();
+      expect(viaServe.stdout, s.route).toBe(local.stdout);
+      expect(viaServe.code, s.route).toBe(local.code);
+    }
+  }, 60_000);
+
+  it('error answers too: same envelope, same exit code', async () => {
+    for (const s of ERROR_SAMPLES) {
+      const { local, viaServe } = await both(s);
+      expect(local.code, s.path).not.toBe(0);
+      expect(JSON.parse(local.stdout).error.code, s.path).toBeTruthy();
+      expect([viaServe.stdout, viaServe.code], s.path).toEqual([local.stdout, local.code]);
+    }
+  }, 60_000);
+
+  it("the live client's pacing met serve's rate limit without a single 429", () => {
+    const st = live.stats();
+    expect(st.calls).toBeGreaterThanOrEqual(ROUTE_SAMPLES.length);
+    expect(st.rateLimit.limit).toBe(10);
+    expect(st.rateLimited).toBe(0);
+    // More calls than one window holds: the client waited for the next window instead of being refused.
+    expect(st.pacingWaits).toBeGreaterThanOrEqual(Math.floor(st.requests / 10) - 1);
+    expect(server.accessLog.filter((l) => / 429 /.test(l))).toEqual([]);
+    // Exact credits: the server's balance and the client's count agree.
+    expect(st.creditsRemaining).toBe(100_100 - st.creditsSpent);
+  });
+});
