@@ -5,7 +5,8 @@
  * (`x-offline`, with the mirror datasets it needs in `x-datasets`).
  */
 import { ERROR_CODES } from '../contract/errors.js';
-import type { ParamSpec, RouteSpec } from '../contract/route.js';
+import type { ParamSpec } from '../contract/route.js';
+import type { Route as RouteSpec } from '../registry.js';
 import { VERSION } from '../version.js';
 
 type Schema = Record<string, unknown>;

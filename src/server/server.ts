@@ -18,8 +18,7 @@ import { promisify } from 'node:util';
 import { gzip as gzipCb } from 'node:zlib';
 import { redact } from '../config.js';
 import { ApiError, errorEnvelope } from '../contract/errors.js';
-import type { RouteSpec } from '../contract/route.js';
-import { ROUTES, matchRoute } from '../contract/routes/index.js';
+import { ROUTES, matchRoute, type Route } from '../registry.js';
 import type { CallResult, Envelope, HttpMethod, RouteCall } from '../contract/types.js';
 import { validateCall } from '../contract/validate.js';
 import { CreditStore, type Reservation } from './credits.js';
@@ -278,7 +277,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     const limits = (cost: number) => limitHeaders(plan, rate, cost, now());
 
     const callMethod: HttpMethod = method === 'POST' ? 'POST' : 'GET';
-    let route: RouteSpec;
+    let route: Route;
     let pathValues: Record<string, string>;
     try {
       ({ route, pathValues } = matchRoute(callMethod, path));

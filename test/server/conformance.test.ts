@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLiveBackend, type LiveBackend } from '../../src/backends/live.js';
-import { ROUTES } from '../../src/contract/routes/index.js';
+import { ROUTES } from '../../src/registry.js';
 import { closeAll } from '../../src/mirror/db.js';
 import { runCli } from '../support/cli.js';
 import { ERROR_SAMPLES, ROUTE_SAMPLES, buildFixtureMirror, type Sample } from '../support/route-samples.js';

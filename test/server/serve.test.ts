@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { callLocal } from '../../src/backends/local.js';
-import { ROUTES } from '../../src/contract/routes/index.js';
+import { ROUTES } from '../../src/registry.js';
 import type { CallResult } from '../../src/contract/types.js';
 import { KeysFileError, parseKeysFile } from '../../src/server/keys.js';
 import { handlerCtx } from '../support/handler-context.js';
