@@ -347,7 +347,8 @@ describe('OpenAPI', () => {
     expect(doc.servers).toEqual([{ url: s.url }]);
     expect(doc.security).toEqual([{ bearerAuth: [] }]);
     const list = await runCli(['api', '--list', '--format', 'json']);
-    const rows = JSON.parse(list.stdout) as Array<{ method: string; path: string; cost: number; offline: boolean; id: string; summary: string }>;
+    const listed = JSON.parse(list.stdout);
+    const rows = (Array.isArray(listed) ? listed : listed.data) as Array<{ method: string; path: string; cost: number; offline: boolean; id: string; summary: string }>;
     const ops = Object.entries(doc.paths as Record<string, Record<string, any>>).flatMap(([p, m]) => Object.entries(m).map(([method, op]) => ({ method: method.toUpperCase(), path: `/v1${p}`, op })));
     expect(ops.length).toBe(rows.length);
     for (const row of rows) {

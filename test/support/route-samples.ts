@@ -4,11 +4,14 @@
  * runs each through `publicdata serve` and the live client and compares with `--source local`; it fails
  * when a route with a local handler has no sample here, so add one with the handler.
  */
-import { writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { HttpMethod } from '../../src/contract/types.js';
+import { syncDataset } from '../../sync/framework.js';
 import { FIXTURES, buildDataset } from '../property/mirror-helper.js';
 import { buildOds } from '../property/ods-fixture.js';
+import { writeStats19Year } from '../vehicles/stats19-fixture.js';
+import { REAL, writeAadfZip, writeRoadTypeFile } from '../vehicles/traffic-fixture.js';
 
 export interface Sample {
   route: string;
@@ -88,6 +91,12 @@ export const ROUTE_SAMPLES: Sample[] = [
   { route: 'tax.corporation.rates', method: 'GET', path: '/v1/tax/corporation/rates' },
   { route: 'tax.corporation.rates.year', method: 'GET', path: '/v1/tax/corporation/rates/2024-25' },
   { route: 'tax.corporation.calculate', method: 'POST', path: '/v1/tax/corporation/calculate', body: { profit: 120000 } },
+  { route: 'vehicles.collisions', method: 'GET', path: '/v1/vehicles/road-safety/collisions?year=2022&per_page=5' },
+  { route: 'vehicles.collisions.get', method: 'GET', path: '/v1/vehicles/road-safety/collisions/2022010352073' },
+  { route: 'vehicles.traffic.count-points', method: 'GET', path: '/v1/vehicles/traffic/count-points?per_page=5' },
+  { route: 'vehicles.traffic.aadf', method: 'GET', path: '/v1/vehicles/traffic/aadf?count_point=6009' },
+  { route: 'vehicles.traffic.regional', method: 'GET', path: '/v1/vehicles/traffic/regional?region=East%20Midlands' },
+  { route: 'vehicles.traffic.local-authority', method: 'GET', path: '/v1/vehicles/traffic/local-authority?per_page=5' },
   { route: 'calendar.bank-holidays', method: 'GET', path: '/v1/calendar/bank-holidays?region=scotland' },
   { route: 'calendar.bank-holidays.next', method: 'GET', path: '/v1/calendar/bank-holidays/next' },
   { route: 'calendar.bank-holidays.year', method: 'GET', path: '/v1/calendar/bank-holidays/2026' },
@@ -115,5 +124,17 @@ export async function buildFixtureMirror(dataDir: string): Promise<string> {
   const ods = join(dataDir, 'Tables_1-9_2026-27.ods');
   writeFileSync(ods, buildOds());
   await buildDataset('council-tax', ods, mirror);
+  const cacheDir = join(dataDir, 'sync-cache');
+  // Vehicles: the publishers' files under their own names, synced with --from.
+  const rs = join(dataDir, 'stats19');
+  writeStats19Year(rs, 2022);
+  await syncDataset('road-safety', { mirrorDir: mirror, cacheDir, env: {}, from: readdirSync(rs).map((f) => join(rs, f)) });
+  const tr = join(dataDir, 'road-traffic');
+  mkdirSync(tr, { recursive: true });
+  await writeAadfZip(join(tr, 'dft_traffic_counts_aadf.zip'));
+  writeRoadTypeFile(join(tr, 'region_traffic_by_road_type.csv'), [2019, 2020]);
+  copyFileSync(REAL.regional2025, join(tr, 'region_traffic_by_vehicle_type.csv'));
+  copyFileSync(REAL.localAuthority, join(tr, 'local_authority_traffic.csv'));
+  await syncDataset('road-traffic', { mirrorDir: mirror, cacheDir, env: {}, from: readdirSync(tr).map((f) => join(tr, f)) });
   return mirror;
 }
