@@ -6,6 +6,7 @@
 import { Command, Option } from 'commander';
 import { readFileSync } from 'node:fs';
 import { ApiError } from '../src/contract/errors.js';
+import { withoutThousands } from '../src/money.js';
 import type { ParamSpec, RouteSpec } from '../src/contract/route.js';
 import { routeById } from '../src/registry.js';
 import type { RouteCall } from '../src/contract/types.js';
@@ -59,9 +60,15 @@ export function helpWithExamples(description: string, examples: string[]): strin
   return `${description}\n\nExamples:\n${examples.map((e) => `  $ ${e}`).join('\n')}`;
 }
 
-/** Friendly number input: "45,000", "£45000", "45k" become 45000. Anything else is left for validation. */
-export function parseAmount(v: string): number | string {
-  const s = v.trim().replace(/^£/, '').replace(/,/g, '');
+/**
+ * Friendly number input: "45,000", "£45000", "45k" become 45000. A comma is a thousands separator only
+ * (groups of three): "45,00" is a bad_request, never 4500. Anything else is left for validation.
+ */
+export function parseAmount(v: string, name = 'amount'): number | string {
+  const s = withoutThousands(v.trim().replace(/^£/, ''));
+  if (s === undefined) {
+    throw new ApiError(400, 'bad_request', `Invalid ${name} '${v}': a comma is allowed only as a thousands separator (45,000 or 1,234.50), never as the decimal point.`);
+  }
   const m = /^(-?\d+(?:\.\d+)?)([kKmM]?)$/.exec(s);
   if (!m) return v;
   const n = Number(m[1]);
@@ -75,7 +82,7 @@ export function bodyValue(spec: ParamSpec | undefined, v: unknown): unknown {
   switch (spec.type) {
     case 'integer':
     case 'number':
-      return parseAmount(v);
+      return parseAmount(v, spec.name);
     case 'boolean':
       return v === 'true' ? true : v === 'false' ? false : v;
     case 'string[]':

@@ -5,7 +5,8 @@ import type { RouteCall } from '../src/contract/types.js';
 import type { Context } from '../src/context.js';
 import type { GlobalOptions } from '../src/invoke.js';
 import { PENSION_TYPES, STUDENT_LOAN_PLANS, CGT_ASSET_TYPES } from '../src/contract/routes/tax.js';
-import { addRouteCommand, helpWithExamples, type FlagSpec, type RouteCommandSpec } from './route-command.js';
+import { withoutThousands } from '../src/money.js';
+import { addRouteCommand, helpWithExamples, parseAmount, type FlagSpec, type RouteCommandSpec } from './route-command.js';
 import { vatReturnCommand } from './vat-return.js';
 
 const year: FlagSpec = { flags: '-y, --year <tax_year>', param: 'tax_year', description: 'tax year YYYY-YY (default: the current year)' };
@@ -24,7 +25,8 @@ function byYear(name: string, route: string, examples: string[], aliases?: strin
 }
 
 export function parseSweep(s: string): { from: number; to: number; step: number } {
-  const m = /^(\d+):(\d+):(\d+)$/.exec(s.replace(/,/g, ''));
+  const parts = s.split(':').map((p) => withoutThousands(p.trim()));
+  const m = parts.length === 3 && parts.every((p) => p !== undefined) ? /^(\d+):(\d+):(\d+)$/.exec(parts.join(':')) : null;
   if (!m) throw new ApiError(400, 'usage_error', `--sweep takes FROM:TO:STEP in pounds, e.g. 20000:150000:5000 (got '${s}').`);
   const [from, to, step] = [Number(m[1]), Number(m[2]), Number(m[3])];
   if (step <= 0 || to < from) throw new ApiError(400, 'usage_error', '--sweep needs STEP > 0 and TO >= FROM.');
@@ -59,11 +61,11 @@ async function sweep(call: RouteCall, opts: Record<string, unknown>, ctx: Contex
 function scenarioFromFlags(opts: Record<string, unknown>, p: 'a' | 'b', gross: unknown): Record<string, unknown> {
   const P = p.toUpperCase();
   const s: Record<string, unknown> = {};
-  if (gross !== undefined) s.gross_income = typeof gross === 'string' ? Number(gross.replace(/[£,]/g, '')) : gross;
+  if (gross !== undefined) s.gross_income = typeof gross === 'string' ? parseAmount(gross, `scenario ${P} gross income`) : gross;
   const get = (k: string) => opts[`${p}${k}`] ?? opts[`${P}${k}`];
   if (get('Region') !== undefined) s.region = get('Region');
   if (get('StudentLoan') !== undefined) s.student_loan_plans = String(get('StudentLoan')).split(',');
-  if (get('Pension') !== undefined) s.pension_contribution_percent = Number(get('Pension'));
+  if (get('Pension') !== undefined) s.pension_contribution_percent = parseAmount(String(get('Pension')), `--${p}-pension`);
   if (get('PensionType') !== undefined) s.pension_type = get('PensionType');
   return s;
 }

@@ -43,6 +43,7 @@ export const vatReturnCommand: RouteCommandSpec = {
     try {
       body.transactions = transactionsFromCsv(text);
     } catch (e) {
+      if (e instanceof ApiError) throw new ApiError(e.status, e.code, `--csv: ${String(opts.csv)}: ${e.message}`);
       throw new ApiError(400, 'usage_error', `--csv: ${String(opts.csv)}: ${(e as Error).message}`);
     }
     if (opts.period !== undefined) {

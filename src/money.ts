@@ -100,3 +100,15 @@ export function toPounds(pence: number): number {
 export function roundToPounds(pence: number, mode: Rounding): number {
   return divRound(pence, 100, mode) * 100;
 }
+
+/**
+ * Amount text as people type it, without its thousands separators: `45,000` and `1,234,567.89` give
+ * `45000` and `1234567.89`; text without commas is returned as it is. Commas are accepted only as
+ * thousands separators in groups of three after one to three digits: `45,00`, `12,50` or `10,00` (a
+ * decimal comma, as spreadsheets in many locales write it) give undefined, never a number 100 times too
+ * big. The caller reports undefined as bad input.
+ */
+export function withoutThousands(text: string): string | undefined {
+  if (!text.includes(',')) return text;
+  return /^[-+]?\d{1,3}(,\d{3})+(\.\d+)?$/.test(text) ? text.replace(/,/g, '') : undefined;
+}

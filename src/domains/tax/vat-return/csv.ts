@@ -2,10 +2,13 @@
  * A bookkeeping export (CSV with the transaction fields as columns) to the `transactions` array of the
  * VAT return body. RFC 4180 quoting ("" inside quoted fields, commas and newlines in quotes), CRLF or LF,
  * an optional UTF-8 BOM. Column names are matched without case and with spaces or dashes read as `_`.
- * Numbers become numbers (a leading £ and thousands commas are dropped; "(12.50)" is -12.50), true/false,
+ * Numbers become numbers (a leading £ and thousands commas are dropped; "(12.50)" is -12.50; a decimal
+ * comma such as "10,00" is a bad_request, not 1000), true/false,
  * yes/no and 1/0 become booleans in boolean columns, and empty cells are left out. `id` and the other text
  * columns stay strings even when they look like numbers.
  */
+import { ApiError } from '../../../contract/errors.js';
+import { withoutThousands } from '../../../money.js';
 
 const NUMBER_COLUMNS = new Set([
   'net_amount',
@@ -65,13 +68,19 @@ export function parseCsv(text: string): string[][] {
 
 const normaliseHeader = (h: string) => h.trim().toLowerCase().replace(/[\s-]+/g, '_');
 
-function toNumber(s: string): number | string {
-  let t = s.trim().replace(/^£/, '').replace(/,/g, '');
+/** An amount cell: `1,234.50`, `£1,234.50`, `(12.00)` (negative). A decimal comma (`10,00`) is refused. */
+function toNumber(s: string, where: string): number | string {
+  let t = s.trim().replace(/^£/, '');
   let neg = false;
   if (/^\(.*\)$/.test(t)) {
     neg = true;
     t = t.slice(1, -1).replace(/^£/, '');
   }
+  const plain = withoutThousands(t);
+  if (plain === undefined) {
+    throw new ApiError(400, 'bad_request', `${where}: '${s.trim()}' is not an amount: a comma is allowed only as a thousands separator (1,000.50), never as the decimal point.`);
+  }
+  t = plain;
   if (!/^[-+]?(\d+\.?\d*|\.\d+)$/.test(t)) return s; // left as text: validation reports it
   const v = Number(t);
   return neg ? -v : v;
@@ -99,7 +108,7 @@ export function transactionsFromCsv(text: string): unknown[] {
       if (!name) continue;
       const cell = cells[k];
       if (cell === undefined || cell.trim() === '') continue;
-      if (NUMBER_COLUMNS.has(name)) o[name] = toNumber(cell);
+      if (NUMBER_COLUMNS.has(name)) o[name] = toNumber(cell, `row ${r + 1}, column ${name}`);
       else if (BOOLEAN_COLUMNS.has(name)) o[name] = toBoolean(cell);
       else o[name] = cell.trim();
     }
