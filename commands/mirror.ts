@@ -9,6 +9,9 @@ import type { Context } from '../src/context.js';
 import { printError, renderContext, type GlobalOptions } from '../src/invoke.js';
 import type { Row } from '../src/output/records.js';
 import { writeOutput } from '../src/output/renderers.js';
+import { existsSync, statSync } from 'node:fs';
+import { DATASETS as CATALOGUE } from '../src/mirror/catalog.js';
+import { isDatasetPresent, mirrorDir } from '../src/mirror/paths.js';
 import { SYNC_DATASETS } from '../sync/registry.js';
 import { globalOptions } from './global.js';
 import { parseRateOption } from './sync-options.js';
@@ -20,6 +23,19 @@ const DATASETS: readonly string[] = SYNC_DATASETS;
 /** Write command rows (sync report, status, sql result, export report) through the renderer registry. */
 async function writeRows(ctx: Context, g: GlobalOptions, id: string, rows: Row[], extraMeta: Record<string, unknown> = {}): Promise<void> {
   await writeOutput(ctx.io, { envelope: { data: rows, meta: meta(extraMeta) }, id }, renderContext(ctx, g));
+}
+
+/** Dataset names given to `mirror status|export`: each must be in the catalogue (usage error, exit 2). */
+function checkDatasets(command: string, names: readonly string[]): void {
+  const known = Object.keys(CATALOGUE);
+  const unknown = names.filter((n) => !known.includes(n));
+  if (unknown.length) throw new ApiError(400, 'usage_error', `${command}: unknown dataset ${unknown.map((u) => `'${u}'`).join(', ')}. Datasets: ${known.join(', ')}.`);
+}
+
+/** `--out` of mirror export: a directory that exists or can be made; never a file, never ''. */
+function checkOutDir(out: string): void {
+  if (out.trim() === '') throw new ApiError(400, 'usage_error', "mirror export: --out needs a directory (got '').");
+  if (existsSync(out) && !statSync(out).isDirectory()) throw new ApiError(400, 'usage_error', `mirror export: --out '${out}' exists and is not a directory.`);
 }
 
 function fail(e: unknown): never {
@@ -147,6 +163,7 @@ export function registerMirror(program: Command, ctx: Context): void {
     .action((names: string[], _o: unknown, self: Command) =>
       run(self, async () => {
         const g = globalOptions(self, ctx);
+        checkDatasets('mirror status', names);
         const { mirrorStatus } = await import('../sync/framework.js');
         const rows = await mirrorStatus({ env: ctx.env, now: () => ctx.now(), ...(names.length ? { datasets: names } : {}) });
         await writeRows(ctx, g, 'mirror.status', rows as unknown as Row[]);
@@ -179,8 +196,29 @@ export function registerMirror(program: Command, ctx: Context): void {
       run(self, async () => {
         const fmt = (self.optsWithGlobals() as { format?: string }).format ?? 'parquet';
         if (fmt !== 'parquet' && fmt !== 'csv') throw new ApiError(400, 'usage_error', `mirror export: --format parquet or csv, not '${fmt}'.`);
+        checkOutDir(o.out);
+        checkDatasets('mirror export', names);
+        const dir = mirrorDir(ctx.env);
+        const missing = (names.length ? names : Object.keys(CATALOGUE)).filter((n) => !isDatasetPresent(n, dir));
+        if (names.length ? missing.length : missing.length === Object.keys(CATALOGUE).length) {
+          const list = names.length ? missing : [];
+          throw new ApiError(
+            503,
+            'dataset_not_synced',
+            list.length ? `mirror export: ${list.join(', ')} not synced yet: run 'publicdata sync ${list.join(' ')}' first.` : "mirror export: nothing is synced yet: run 'publicdata sync <dataset>' first.",
+          );
+        }
         const { exportMirror } = await import('../sync/framework.js');
-        const out = await exportMirror({ env: ctx.env, format: fmt, outDir: o.out, ...(names.length ? { datasets: names } : {}) } as never);
+        let out;
+        try {
+          out = await exportMirror({ env: ctx.env, format: fmt, outDir: o.out, ...(names.length ? { datasets: names } : {}) } as never);
+        } catch (e) {
+          const code = (e as NodeJS.ErrnoException).code;
+          if (code && ['EACCES', 'EPERM', 'EROFS', 'ENOTDIR', 'EEXIST'].includes(code)) {
+            throw new ApiError(400, 'usage_error', `mirror export: cannot write to '${o.out}' (${code}).`);
+          }
+          throw e;
+        }
         // --format names the export's file format here; the report prints as a table on a terminal, else JSON.
         const g = globalOptions(self, ctx, { ignoreFormat: true });
         await writeRows(ctx, g, 'mirror.export', out as unknown as Row[]);

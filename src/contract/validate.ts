@@ -45,6 +45,8 @@ function coerceString(spec: ParamSpec, raw: string, where: Where): unknown {
   switch (spec.type) {
     case 'integer': {
       if (!INT_RE.test(raw.trim())) fail(spec, where, `Invalid ${what}: '${raw}' is not an integer.`);
+      // Beyond 2^53 a number is no longer exact (and beyond int64 no database column holds it).
+      if (!Number.isSafeInteger(Number(raw))) fail(spec, where, `Invalid ${what}: '${raw}' is out of range.`);
       return checkNumber(spec, Number(raw), where);
     }
     case 'number': {
@@ -134,6 +136,7 @@ function checkBodyValue(spec: ParamSpec, v: unknown): unknown {
   switch (spec.type) {
     case 'integer':
       if (typeof v !== 'number' || !Number.isInteger(v)) fail(spec, 'body', `Invalid ${what}: must be an integer.`);
+      if (!Number.isSafeInteger(v)) fail(spec, 'body', `Invalid ${what}: out of range.`);
       return checkNumber(spec, v, 'body');
     case 'number':
       if (typeof v !== 'number') fail(spec, 'body', `Invalid ${what}: must be a number.`);

@@ -6,10 +6,10 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { json, runCli } from '../support/cli.js';
+import { json, runCli, type RunResult } from '../support/cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'publicdata-input-'));
-const code = (r: { code: number; stdout: string }) => [r.code, json(r).error?.code];
+const code = (r: RunResult) => [r.code, json(r).error?.code];
 
 describe('amounts: a comma only as a thousands separator', () => {
   it('45,000 and £1,234.50 are amounts; 45,00 and 12,50 are bad_request, exit 2', async () => {
@@ -41,5 +41,33 @@ describe('amounts: a comma only as a thousands separator', () => {
     const ok = json(await runCli(['tax', 'vat-return', '--csv', good, ...period]));
     expect(ok.data.boxes.box_6.value).toBe(1000);
     expect(ok.data.boxes.box_1.value).toBe(200);
+  });
+});
+
+describe('user errors are usage or not-synced errors, never "a bug"', () => {
+  it('an id past 2^53 is invalid_parameter on stdout, exit 2, before any data access', async () => {
+    const r = await runCli(['property', 'conservation-areas', '99999999999999999999', '--format', 'json']);
+    expect(code(r)).toEqual([2, 'invalid_parameter']);
+    expect(r.stderr).not.toMatch(/bug/);
+  });
+
+  it('mirror status and export name unknown datasets as usage errors', async () => {
+    for (const args of [['mirror', 'status', 'nosuch', '--format', 'json'], ['mirror', 'export', '--out', join(dir, 'x'), 'nosuch']]) {
+      const r = await runCli(args);
+      expect(code(r), args.join(' ')).toEqual([2, 'usage_error']);
+      expect(json(r).error.message).toContain("unknown dataset 'nosuch'");
+    }
+  });
+
+  it('mirror export before any sync is dataset_not_synced (exit 1); a file or empty --out is a usage error', async () => {
+    const r = await runCli(['mirror', 'export', '--out', join(dir, 'x'), 'hpi']);
+    expect(code(r)).toEqual([1, 'dataset_not_synced']);
+    expect(json(r).error.message).toContain("publicdata sync hpi");
+    const file = join(dir, 'a-file');
+    writeFileSync(file, 'keep me');
+    for (const out of [file, '', '/etc/passwd']) {
+      const e = await runCli(['mirror', 'export', '--out', out, 'hpi']);
+      expect(code(e), out).toEqual([2, 'usage_error']);
+    }
   });
 });
