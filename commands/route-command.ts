@@ -126,6 +126,15 @@ export async function readJsonArg(ctx: Context, arg: string, what: string): Prom
   }
 }
 
+/**
+ * A validation error in the words of the command line: `field 'asset_type'` becomes `--asset`,
+ * `field 'gain'` the `<gain>` argument. `labels`: parameter name -> what the user typed it as.
+ */
+export function relabelError(e: ApiError, labels: ReadonlyMap<string, string>): ApiError {
+  const message = e.message.replace(/\b(?:field|parameter) '([^']+)'/g, (m, name: string) => labels.get(name) ?? m);
+  return message === e.message ? e : new ApiError(e.status, e.code, message, e.details);
+}
+
 export function addRouteCommand(parent: Command, spec: RouteCommandSpec, ctx: Context): Command {
   const route = routeById(spec.route);
   const alt = spec.withArg ? routeById(spec.withArg.route) : undefined;
@@ -165,6 +174,10 @@ export function addRouteCommand(parent: Command, spec: RouteCommandSpec, ctx: Co
     cmd.addOption(o);
     autoKeys.push({ key: o.attributeName(), name });
   }
+  const labels = new Map<string, string>();
+  for (const a of spec.args ?? []) labels.set(a.param, `argument <${a.param}>`);
+  for (const f of spec.flags ?? []) labels.set(f.param, `option ${f.flags.split(/[ ,]+/).find((x) => x.startsWith('--')) ?? f.flags}`);
+  for (const { name } of autoKeys) labels.set(name, `option --${kebab(name)}`);
   if (route.pagination) cmd.option('--all', 'follow pagination to the end, streaming records');
   if (spec.bodyFile) cmd.option('--body <file>', 'request body as JSON from a file, or - for stdin');
   if (spec.batch) cmd.option('--batch', 'NDJSON request bodies on stdin, one envelope per output line');
@@ -217,9 +230,9 @@ export function addRouteCommand(parent: Command, spec: RouteCommandSpec, ctx: Co
         return setExit(self, await runBatchCommand(ctx, call, g));
       }
       // Terminal renderers are registered by route id (src/output/renderers.ts); they see the options (--chart).
-      return setExit(self, await invoke(ctx, call, g, opts));
+      return setExit(self, await invoke(ctx, call, g, opts, (e) => relabelError(e, labels)));
     } catch (e) {
-      if (e instanceof ApiError) return setExit(self, await printError(ctx, e, g));
+      if (e instanceof ApiError) return setExit(self, await printError(ctx, relabelError(e, labels), g));
       throw e;
     }
   });

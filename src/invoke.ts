@@ -152,6 +152,8 @@ export async function invoke(
   call: RouteCall,
   g: GlobalOptions,
   options: Record<string, unknown> = {},
+  /** Friendly commands: name their flags, not the API fields, in validation errors. */
+  relabel: (e: ApiError) => ApiError = (e) => e,
 ): Promise<number> {
   const render = renderContext(ctx, g, options);
   let route: Route;
@@ -168,7 +170,7 @@ export async function invoke(
       ...(g.maxCredits !== undefined ? { maxCredits: g.maxCredits } : {}),
     });
   } catch (e) {
-    if (e instanceof ApiError) return printError(ctx, e, g);
+    if (e instanceof ApiError) return printError(ctx, relabel(e), g);
     throw e;
   }
   try {

@@ -80,8 +80,18 @@ export const errors = {
   badRequest: (message: string) => new ApiError(400, 'bad_request', message),
   invalidRegion: (value: unknown) =>
     new ApiError(400, 'invalid_region', `Invalid region '${String(value)}'. Use 'england_wales_ni' or 'scotland'.`),
-  invalidTaxYear: (value: unknown) =>
-    new ApiError(404, 'invalid_tax_year', `Tax year '${String(value)}' not found. Use the format YYYY-YY, e.g. 2025-26.`),
+  /**
+   * A tax year not found. Malformed: the API's own message (the format). Well-formed but outside the
+   * data (`covered`, sorted): say which years are covered, not the format the user already used.
+   */
+  invalidTaxYear: (value: unknown, covered?: readonly string[]) =>
+    new ApiError(
+      404,
+      'invalid_tax_year',
+      covered?.length && typeof value === 'string' && /^\d{4}-\d{2}$/.test(value)
+        ? `Tax year '${value}' not found: the data covers ${covered[0]} to ${covered[covered.length - 1]}.`
+        : `Tax year '${String(value)}' not found. Use the format YYYY-YY, e.g. 2025-26.`,
+    ),
   notFound: (message: string) => new ApiError(404, 'not_found', message),
   unprocessable: (code: string, message: string) => new ApiError(422, code, message),
   validation: (details: ErrorDetail[]) =>

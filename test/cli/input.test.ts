@@ -71,3 +71,21 @@ describe('user errors are usage or not-synced errors, never "a bug"', () => {
     }
   });
 });
+
+describe('errors in the words of the command line', () => {
+  it('friendly commands name their flags and arguments, not the API fields', async () => {
+    const r = await runCli(['tax', 'cgt', '30000']);
+    expect(code(r)).toEqual([2, 'bad_request']);
+    expect(json(r).error.message).toBe('Missing required option --asset.');
+    expect(json(await runCli(['tax', 'take-home', 'abc'])).error.message).toBe('Invalid argument <gross_income>: must be an integer.');
+    // `api` speaks the API's language.
+    expect(json(await runCli(['api', 'POST', '/v1/tax/capital-gains/calculate', '-F', 'gain=30000'])).error.message).toBe("Missing required field 'asset_type'.");
+  });
+
+  it('a well-formed year outside the data says which years are covered', async () => {
+    const r = await runCli(['tax', 'income-tax', '50000', '--year', '2030-31']);
+    expect(code(r)).toEqual([1, 'invalid_tax_year']);
+    expect(json(r).error.message).toMatch(/^Tax year '2030-31' not found: the data covers \d{4}-\d{2} to 2026-27\.$/);
+    expect(json(await runCli(['tax', 'income-tax', '50000', '--year', '2030'])).error.message).toMatch(/Use the format YYYY-YY/);
+  });
+});

@@ -59,6 +59,8 @@ export function currentTaxYear(now: Date): string {
 export function resolveTaxYear(value: unknown, now: Date, covered: ReadonlySet<string> | readonly string[]): string {
   const year = value === undefined || value === null ? currentTaxYear(now) : value;
   const has = Array.isArray(covered) ? covered.includes(year as string) : (covered as ReadonlySet<string>).has(year as string);
-  if (typeof year !== 'string' || !isValidTaxYear(year) || !has) throw errors.invalidTaxYear(year);
+  if (typeof year !== 'string' || !isValidTaxYear(year) || !has) {
+    throw errors.invalidTaxYear(year, isValidTaxYear(String(year)) ? [...covered].sort() : undefined);
+  }
   return year;
 }
