@@ -2,7 +2,7 @@
  * The local mirror: `sync`, `mirror status|path|export`, `sql`. One DuckDB file per dataset; a sync
  * builds a new file and swaps it in atomically (sync/framework.ts).
  */
-import { Command, Option } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { ApiError, EXIT } from '../src/contract/errors.js';
 import { meta } from '../src/contract/envelope.js';
 import type { Context } from '../src/context.js';
@@ -236,7 +236,12 @@ export function registerMirror(program: Command, ctx: Context): void {
       ]),
     )
     .argument('<query>', 'SQL (one statement)')
-    .addOption(new Option('--max-rows <n>', 'print at most N rows').argParser((v) => Number(v)))
+    .addOption(
+      new Option('--max-rows <n>', 'print at most N rows (a whole number, 1 or more)').argParser((v) => {
+        if (!/^\d+$/.test(v.trim()) || Number(v) < 1) throw new InvalidArgumentError('--max-rows takes a whole number of rows, 1 or more.');
+        return Number(v);
+      }),
+    )
     .action((query: string, o: { maxRows?: number }, self: Command) =>
       run(self, async () => {
         const g = globalOptions(self, ctx);

@@ -95,7 +95,17 @@ export const taxCommands: RouteCommandSpec[] = [
       'publicdata tax take-home 80000 --pension 5 --pension-type salary_sacrifice',
       'publicdata tax take-home --sweep 20000:150000:5000 --chart',
     ],
-    prepare: async (call, opts, ctx, g) => (opts.sweep !== undefined ? sweep(call, opts, ctx, g) : call),
+    prepare: async (call, opts, ctx, g) => {
+      if (opts.sweep === undefined) {
+        if (opts.chart) throw new ApiError(400, 'usage_error', '--chart goes with --sweep (tax take-home --sweep FROM:TO:STEP --chart).');
+        return call;
+      }
+      // --sweep sets gross_income itself: a gross income given as well would be silently dropped.
+      if ((call.body as Record<string, unknown> | undefined)?.gross_income !== undefined) {
+        throw new ApiError(400, 'usage_error', '--sweep sets the gross income of each row: give either GROSS_INCOME or --sweep FROM:TO:STEP, not both.');
+      }
+      return sweep(call, opts, ctx, g);
+    },
   },
   {
     name: 'income-tax',

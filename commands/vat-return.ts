@@ -29,9 +29,15 @@ export const vatReturnCommand: RouteCommandSpec = {
   ],
   prepare: async (call, opts) => {
     if (opts.csv === undefined) {
+      const stray = ['period', 'vrn', 'scheme'].filter((k) => opts[k] !== undefined);
+      if (stray.length) throw new ApiError(400, 'usage_error', `vat-return: ${stray.map((k) => `--${k}`).join(', ')} go${stray.length === 1 ? 'es' : ''} with --csv; with --body, put them in the JSON.`);
       if (opts.body === undefined && !opts.batch) throw new ApiError(400, 'usage_error', 'vat-return needs --body FILE (JSON request) or --csv FILE.');
       return call;
     }
+    if ((call.body as Record<string, unknown> | undefined)?.transactions !== undefined) {
+      throw new ApiError(400, 'usage_error', 'vat-return: --body has transactions and --csv gives them too; use one (with --csv, --body may hold company and period only).');
+    }
+    if (opts.batch) throw new ApiError(400, 'usage_error', 'vat-return: --csv and --batch do not go together (--batch reads request bodies from stdin).');
     let text: string;
     try {
       text = readFileSync(String(opts.csv), 'utf8');

@@ -115,10 +115,10 @@ export const EXIT = {
 
 export const EXIT_CODE_DOCS: Array<[number, string]> = [
   [0, 'success'],
-  [1, 'the API (or the local handler) answered with an error envelope not listed below: 404 not_found / invalid_tax_year, the 422 codes, data not available offline'],
+  [1, 'the API (or the local handler) answered with an error envelope not listed below: 404 not_found / invalid_tax_year, the 422 codes; dataset_not_synced (run the sync it names)'],
   [2, 'usage error or 400-class validation error: invalid_parameter, bad_request, invalid_region, invalid_year, VALIDATION_ERROR, unparseable --data'],
   [3, 'insufficient credits (402, or 429 with code insufficient_credits), or --max-credits would be exceeded'],
-  [4, 'authentication: 401 unauthorized or 403 forbidden, or no API key for a live call'],
+  [4, 'authentication: 401 unauthorized or 403 forbidden, or no API key for a call only the API can answer (unauthorized under --source live, not_available_offline under auto or local)'],
   [5, 'rate limited (429) past the retry budget or --max-wait'],
   [6, 'network failure or 5xx after retries'],
 ];
@@ -132,6 +132,9 @@ export function exitCodeFor(code: string, status?: number): number {
     case 'unauthorized':
     case 'forbidden':
     case 'missing_api_key':
+    // The route can only be answered by the API and there is no key: the same exit whether --source was
+    // auto (this code) or live (unauthorized), since the fix is the same (set a key).
+    case 'not_available_offline':
       return EXIT.AUTH;
     case 'rate_limit_exceeded':
       return EXIT.RATE_LIMITED;
@@ -140,7 +143,6 @@ export function exitCodeFor(code: string, status?: number): number {
       return EXIT.NETWORK;
     case 'usage_error':
       return EXIT.USAGE;
-    case 'not_available_offline':
     case 'dataset_not_synced':
       return EXIT.ERROR;
   }

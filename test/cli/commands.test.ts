@@ -88,9 +88,9 @@ describe('errors and exit codes', () => {
     expect([yr.code, json(yr).error.code]).toEqual([2, 'invalid_year']);
   });
 
-  it('routes without offline data and no key say what would serve them (exit 1)', async () => {
+  it('routes without offline data and no key say what would serve them (exit 4, as under --source live)', async () => {
     const r = await runCli(['companies', 'show', '00445790']);
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(4); // issue 10 item 8: was 1 under auto and 4 under live
     expect(json(r).error.code).toBe('not_available_offline');
     expect(json(r).error.message).toContain('PUBLICDATA_API_KEY');
     const live = await runCli(['companies', 'show', '00445790', '--source', 'live']);

@@ -89,3 +89,30 @@ describe('errors in the words of the command line', () => {
     expect(json(await runCli(['tax', 'income-tax', '50000', '--year', '2030'])).error.message).toMatch(/Use the format YYYY-YY/);
   });
 });
+
+describe('options that were silently accepted or ignored are usage errors', () => {
+  it('sql --max-rows takes a whole number of rows', async () => {
+    for (const n of ['abc', '-1', '0', '1.5']) {
+      const r = await runCli(['sql', 'SELECT 1', '--max-rows', n]);
+      expect(code(r), n).toEqual([2, 'usage_error']);
+    }
+    expect(json(await runCli(['sql', 'SELECT * FROM range(5)', '--max-rows', '2'])).data).toHaveLength(2);
+  });
+
+  it('take-home with both a gross income and --sweep, or --chart without --sweep', async () => {
+    expect(code(await runCli(['tax', 'take-home', '45000', '--sweep', '20000:30000:5000']))).toEqual([2, 'usage_error']);
+    expect(code(await runCli(['tax', 'take-home', '45000', '--chart']))).toEqual([2, 'usage_error']);
+  });
+
+  it('vat-return: transactions from both --body and --csv; --period/--vrn without --csv', async () => {
+    const csv = join(dir, 'q.csv');
+    writeFileSync(csv, 'id,date,type,net_amount,vat_amount,gross_amount,vat_rate,supply_type\nS1,2026-07-01,sale,100,20,120,standard,domestic\n');
+    const body = join(dir, 'q.json');
+    writeFileSync(body, JSON.stringify({ period: { start_date: '2026-07-01', end_date: '2026-09-30' }, transactions: [] }));
+    expect(code(await runCli(['tax', 'vat-return', '--csv', csv, '--body', body]))).toEqual([2, 'usage_error']);
+    expect(code(await runCli(['tax', 'vat-return', '--body', body, '--period', '2026-07-01:2026-09-30']))).toEqual([2, 'usage_error']);
+    // --body with company and period only, transactions from --csv: the documented combination.
+    writeFileSync(body, JSON.stringify({ period: { start_date: '2026-07-01', end_date: '2026-09-30' }, company: { vat_registration_number: 'GB123456789', vat_schemes: [{ scheme: 'standard', effective_from: '2020-01-01', effective_to: null }] } }));
+    expect(json(await runCli(['tax', 'vat-return', '--csv', csv, '--body', body])).data.boxes.box_1.value).toBe(20);
+  });
+});
