@@ -302,6 +302,13 @@ describe('publicdata vehicles traffic ... --chart (terminal)', () => {
     // the y axis is labelled in whole millions: the largest value appears
     const max = Math.max(...la.map((x) => Math.round(Number(x.all_motor_vehicles) / 1e6)));
     expect(r.stdout).toContain(max.toLocaleString('en-GB'));
+    // without --chart the terminal table shows whole millions (the spec's presentation), JSON the published values
+    const t = await runCli(['vehicles', 'traffic', 'local-authority', '--local-authority', 'Nottinghamshire', '--source', 'local'], { tty: true, env, columns: 120 });
+    const first = la.sort((a, b) => Number(a.year) - Number(b.year))[0]!;
+    const row = t.stdout.split('\n').find((l) => l.includes(first.year!))!;
+    expect(row.replace(/,/g, '')).toContain(String(Math.round(Number(first.all_motor_vehicles) / 1e6)));
+    expect(row.replace(/,/g, '')).not.toContain(first.all_motor_vehicles!);
+    expect(t.stdout).toContain('vehicle miles in millions, rounded to the nearest million');
     // piped (no TTY), --chart does not change the JSON envelope
     const piped = await runCli(['vehicles', 'traffic', 'local-authority', '--local-authority', 'Nottinghamshire', '--chart', '--source', 'local'], { env });
     expect(JSON.parse(piped.stdout).data).toHaveLength(la.length);

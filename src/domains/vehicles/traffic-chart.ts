@@ -69,3 +69,24 @@ export function trafficChartRenderer(routeId: string): Renderer {
     render: (out, rc) => trafficChart(routeId, (out.envelope.data ?? []) as Rec[], rc.columns),
   };
 }
+
+/**
+ * The table of the vehicle-miles routes (regional, local-authority) on a terminal: the spec says presented
+ * figures are rounded to the nearest million vehicle miles, so the table shows whole millions (the JSON,
+ * ndjson and csv outputs keep the published values). Gives way to the generic table with --fields/--wide.
+ */
+export function millionsTableRenderer(): Renderer {
+  return {
+    name: 'vehicle-miles-millions',
+    canRender: (_o, rc) => !rc.fields && !rc.wide,
+    render: async (out, rc) => {
+      const { recordsTable } = await import('../../output/view.js');
+      const rows = ((out.envelope.data ?? []) as Rec[]).map((r) => {
+        const { vehicle_miles: vm, ...rest } = r;
+        const m = Object.fromEntries(Object.entries((vm ?? {}) as Record<string, number | null>).map(([k, v]) => [k, v === null ? null : Math.round(v / 1e6)]));
+        return { ...rest, ...m };
+      });
+      return `${await recordsTable(rows, rc)}vehicle miles in millions, rounded to the nearest million (--format json for the published values)\n`;
+    },
+  };
+}

@@ -32,9 +32,11 @@ export const trafficDatasets: DatasetEntry[] = [
   { info: ROAD_TRAFFIC_INFO, sync: () => import('../../../sync/road-traffic.js').then((m) => m.roadTraffic) },
 ];
 
-const chart = (routeId: string): RendererRef => () => import('./traffic-chart.js').then((m) => m.trafficChartRenderer(routeId));
+/** `--chart` on the three traffic series routes; the vehicle-miles tables in whole millions. */
+const chart = (routeId: string, millions = false): RendererRef => () =>
+  import('./traffic-chart.js').then((m) => (millions ? [m.trafficChartRenderer(routeId), m.millionsTableRenderer()] : m.trafficChartRenderer(routeId)));
 export const trafficRenderers: Record<string, RendererRef> = {
   'vehicles.traffic.aadf': chart('vehicles.traffic.aadf'),
-  'vehicles.traffic.regional': chart('vehicles.traffic.regional'),
-  'vehicles.traffic.local-authority': chart('vehicles.traffic.local-authority'),
+  'vehicles.traffic.regional': chart('vehicles.traffic.regional', true),
+  'vehicles.traffic.local-authority': chart('vehicles.traffic.local-authority', true),
 };
