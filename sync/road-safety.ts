@@ -226,10 +226,11 @@ const roadSafety: DatasetModule = {
     let bad = 0;
     for (const kind of STATS19_KINDS) {
       const specs = STATS19_COLUMNS[kind];
-      const stage = `stage_${kind}`;
-      await conn.run(
-        `CREATE TEMP TABLE ${stage} (${specs.map((s) => `${quoteIdent(s.column)} ${sqlType(s.kind)}`).join(', ')}, ok BOOLEAN, src VARCHAR)`,
-      );
+      // One statement per table: every file of the kind, read and converted, the labels joined, sorted and
+      // written once (no staging copy: writing the table is most of the cost). Rejected rows are written
+      // too, flagged by `ok`, then deleted, and the flag column dropped.
+      const parts: string[] = [];
+      const params: string[] = [];
       for (const file of ctx.files) {
         const header = csvHeader(file.path);
         if (kindOfHeader(header) !== kind) continue;
@@ -242,28 +243,34 @@ const roadSafety: DatasetModule = {
         // a multi-year file (last-5-years, 1979-latest) keeps only --years when given
         const multiYear = /last-5-years|1979-latest/i.test(file.name);
         const yearFilter = years && multiYear ? `WHERE NOT ok OR collision_year BETWEEN ${Number(years.from)} AND ${Number(years.to)}` : '';
-        await conn.run(
-          `INSERT INTO ${stage} SELECT * FROM (SELECT ${select},\n  (${ok}) AS ok, ${sqlString(file.name)} AS src FROM ${readCsvAllText(header)}) ${yearFilter}`,
-          [file.path],
-        );
+        parts.push(`SELECT * FROM (SELECT ${select},\n  (${ok}) AS ok FROM ${readCsvAllText(header)}) ${yearFilter}`);
+        params.push(file.path);
       }
-      const counts = (await queryOne<{ good: number; bad: number }>(
-        conn,
-        `SELECT count(*) FILTER (WHERE ok) AS good, count(*) FILTER (WHERE NOT ok) AS bad FROM ${stage}`,
-      ))!;
-      good += counts.good;
-      bad += counts.bad;
-      if (counts.bad > 0) await storeRejects(ctx, kind);
+      if (parts.length === 0) {
+        parts.push(`SELECT ${specs.map((x) => `CAST(NULL AS ${sqlType(x.kind)}) AS ${quoteIdent(x.column)}`).join(', ')}, true AS ok WHERE false`);
+      }
       const labelled = LABELLED[kind];
-      const cols = specs.flatMap((s) => {
-        const col = `s.${quoteIdent(s.column)}`;
-        return labelled.includes(s.column) ? [col, `l_${s.column}.label AS ${quoteIdent(`${s.column}_label`)}`] : [col];
+      const cols = specs.flatMap((x) => {
+        const col = `s.${quoteIdent(x.column)}`;
+        return labelled.includes(x.column) ? [col, `l_${x.column}.label AS ${quoteIdent(`${x.column}_label`)}`] : [col];
       });
       const joins = labelled
         .map((f) => `LEFT JOIN code_labels l_${f} ON l_${f}.table_name = '${kind}' AND l_${f}.field = '${f}' AND l_${f}.code = CAST(s.${quoteIdent(f)} AS VARCHAR)`)
         .join('\n');
-      await conn.run(`CREATE TABLE ${TABLE[kind]} AS SELECT ${cols.join(', ')} FROM ${stage} s ${joins} WHERE s.ok ORDER BY s.collision_index${kind === 'collision' ? '' : kind === 'vehicle' ? ', s.vehicle_reference' : ', s.casualty_reference'}`);
-      await conn.run(`DROP TABLE ${stage}`);
+      const order = kind === 'collision' ? 's.collision_index' : kind === 'vehicle' ? 's.collision_index, s.vehicle_reference' : 's.collision_index, s.casualty_reference';
+      const table = TABLE[kind];
+      await conn.run(`CREATE TABLE ${table} AS SELECT ${cols.join(', ')}, s.ok FROM (${parts.join('\nUNION ALL BY NAME\n')}) s ${joins} ORDER BY ${order}`, params);
+      const counts = (await queryOne<{ good: number; bad: number }>(
+        conn,
+        `SELECT count(*) FILTER (WHERE ok) AS good, count(*) FILTER (WHERE NOT ok) AS bad FROM ${table}`,
+      ))!;
+      good += counts.good;
+      bad += counts.bad;
+      if (counts.bad > 0) {
+        await storeRejects(ctx, kind);
+        await conn.run(`DELETE FROM ${table} WHERE NOT ok`);
+      }
+      await conn.run(`ALTER TABLE ${table} DROP COLUMN ok`);
       ctx.progress(good);
     }
     // the years and dates held, for every answer's meta (computed once here, not per request)
