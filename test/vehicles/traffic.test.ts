@@ -314,3 +314,43 @@ describe('publicdata vehicles traffic ... --chart (terminal)', () => {
     expect(JSON.parse(piped.stdout).data).toHaveLength(la.length);
   });
 });
+
+describe('sync road-traffic: --from a folder, rejects, wrong files', () => {
+  it('a folder with the zip and a CSV loads those parts (others empty on a first sync)', async () => {
+    const src = tempDir('pd-traffic-folder-');
+    await writeAadfZip(join(src, 'dft_traffic_counts_aadf.zip'));
+    copy(REAL.localAuthority, join(src, 'local_authority_traffic.csv'));
+    copy(REAL.localAuthority, join(src, 'README.txt'));
+    const opts = up.syncOptions();
+    const r = await syncDataset('road-traffic', { ...opts, from: [src] });
+    expect(r.files.map((f) => f.name).sort()).toEqual(['dft_traffic_counts_aadf.zip', 'local_authority_traffic.csv']);
+    expect(r.rows_loaded).toBe(leeds.length + rows(REAL.localAuthority).length);
+    expect(await all('/v1/vehicles/traffic/regional', {}, opts.mirrorDir)).toEqual([]);
+  });
+
+  it('a row whose year or number does not parse is rejected with its line', async () => {
+    const { loadOnly } = await import('../property/mirror-helper.js');
+    const { readFileSync, writeFileSync } = await import('node:fs');
+    const roadTraffic = (await import('../../sync/road-traffic.js')).default;
+    const d = tempDir('pd-traffic-bad-');
+    const lines = readFileSync(REAL.localAuthority, 'utf8').split('\n');
+    lines[2] = lines[2]!.replace(/,1993,/, ',19x3,');
+    lines[5] = lines[5]!.replace(/,(\d+)$/, ',12O00');
+    const file = join(d, 'local_authority_traffic.csv');
+    writeFileSync(file, lines.join('\n'));
+    const res = await loadOnly(roadTraffic, file, join(d, 'rt.duckdb'));
+    expect(res).toMatchObject({ rows: rows(REAL.localAuthority).length - 2, rejected: 2 });
+    expect(await sqlOn(join(d, 'rt.duckdb'), 'SELECT line::INTEGER AS line FROM rejects ORDER BY line')).toEqual([{ line: 3 }, { line: 6 }]);
+  });
+
+  it('refuses the by-direction AADF file and a file of another dataset', async () => {
+    const d = tempDir('pd-traffic-wrong-');
+    const { writeFileSync } = await import('node:fs');
+    const byDir = join(d, 'dft_traffic_counts_aadf_by_direction.csv');
+    writeFileSync(byDir, 'count_point_id,direction_of_travel,year,all_motor_vehicles\n1,N,2020,5\n');
+    await expect(syncDataset('road-traffic', { ...up.syncOptions(), from: byDir })).rejects.toThrow(/by-direction/);
+    const other = join(d, 'pp-complete.csv');
+    writeFileSync(other, 'a,b,c\n1,2,3\n');
+    await expect(syncDataset('road-traffic', { ...up.syncOptions(), from: other })).rejects.toThrow(/not a file of this dataset/);
+  });
+});
