@@ -1,4 +1,4 @@
-/** `publicdata vehicles ...`: licensing, registrations, MOT (live); collisions, traffic (mirror or live). */
+/** `publicdata vehicles ...`: licensing, registrations, MOT, collisions, traffic (mirror or live). */
 import { Command, Option } from 'commander';
 import type { Context } from '../src/context.js';
 import { addRouteCommand, helpWithExamples } from './route-command.js';
@@ -6,13 +6,27 @@ import { addRouteCommand, helpWithExamples } from './route-command.js';
 export function registerVehicles(program: Command, ctx: Context): void {
   const v = program
     .command('vehicles')
-    .summary('DfT/DVSA: collisions, traffic (offline or live); licensing, registrations, MOT results (live)')
-    .description(helpWithExamples('Vehicle and road data (/v1/vehicles). Collisions and traffic answer offline after `publicdata sync road-safety road-traffic`; the rest is served by the live API (needs a key).', [
+    .summary('DfT/DVSA: licensing, registrations, MOT results, collisions, traffic')
+    .description(helpWithExamples('Vehicle and road data (/v1/vehicles). Every route answers offline after\n`publicdata sync vehicle-licensing mot road-safety road-traffic`; otherwise the live API answers (needs a key).', [
       'publicdata vehicles collisions --year 2023 --severity 1',
       'publicdata vehicles licensing --make TESLA --geography UK',
     ]));
-  addRouteCommand(v, { name: 'licensing', route: 'vehicles.licensing', examples: ['publicdata vehicles licensing --make TESLA --geography UK', 'publicdata vehicles licensing --make FORD --model FIESTA --quarter-from 2020-03-31'] }, ctx);
-  addRouteCommand(v, { name: 'registrations', route: 'vehicles.registrations', examples: ['publicdata vehicles registrations --make KIA --geography GB'] }, ctx);
+  addRouteCommand(v, {
+    name: 'licensing',
+    route: 'vehicles.licensing',
+    extraOptions: [new Option('--chart', 'on a terminal: chart the vehicles counted by quarter')],
+    examples: [
+      'publicdata vehicles licensing --make TESLA --geography UK',
+      'publicdata vehicles licensing --make FORD --model FIESTA --quarter-from 2020-03-31',
+      'publicdata vehicles licensing --make TESLA --geography GB --licence-status Licensed --all --chart',
+    ],
+  }, ctx);
+  addRouteCommand(v, {
+    name: 'registrations',
+    route: 'vehicles.registrations',
+    extraOptions: [new Option('--chart', 'on a terminal: chart first registrations by quarter')],
+    examples: ['publicdata vehicles registrations --make KIA --geography GB', 'publicdata vehicles registrations --make TESLA --geography GB --all --chart'],
+  }, ctx);
   addRouteCommand(v, { name: 'mot-tests', route: 'vehicles.mot-tests', examples: ['publicdata vehicles mot-tests --make FORD --result failed --postcode-area LS'] }, ctx);
   addRouteCommand(v, { name: 'mot-pass-rates', route: 'vehicles.mot-pass-rates', examples: ['publicdata vehicles mot-pass-rates --make VOLKSWAGEN --model GOLF --vehicle-age-band 10-14'] }, ctx);
   addRouteCommand(v, { name: 'mot-failures', route: 'vehicles.mot-failures', examples: ['publicdata vehicles mot-failures --make VAUXHALL --dangerous-only'] }, ctx);

@@ -17,6 +17,7 @@
  *   licensing(geography, quarter, licence_status, body_type, make, generic_model, model, fuel, count)
  *   registrations(geography, quarter, body_type, make, generic_model, model, fuel, count)
  *   makes(dataset, make, rows)  the distinct makes, for prefix resolution and the `make_prefix_too_broad` rule
+ *   coverage(dataset, geography, from_quarter, to_quarter, rows)  for meta.coverage / last_updated
  * Geography comes from the file name (`_GB` / `_UK`). A sync given only some of the four files (e.g.
  * `--from df_VEH0160_UK.csv`) keeps the other tables/geographies of the previous file.
  */
@@ -171,6 +172,11 @@ const vehicleLicensing: DatasetModule = {
       UNION ALL
       SELECT 'registrations', make, count(*) FROM registrations GROUP BY make
       ORDER BY dataset, make`);
+    await conn.run(`CREATE TABLE coverage AS
+      SELECT 'licensing' AS dataset, geography, min(quarter) AS from_quarter, max(quarter) AS to_quarter, count(*) AS rows FROM licensing GROUP BY geography
+      UNION ALL
+      SELECT 'registrations', geography, min(quarter), max(quarter), count(*) FROM registrations GROUP BY geography
+      ORDER BY dataset, geography`);
     const a = await queryOne<{ d: string | null }>(
       conn,
       'SELECT greatest((SELECT max(quarter) FROM licensing), (SELECT max(quarter) FROM registrations)) AS d',
