@@ -27,9 +27,10 @@
  *   mot_item_detail, mot_item_group, mot_defect_categories   the lookups (and each item's top-level group)
  *   mot_years        per test year: tests, excluded outcomes, items, coverage dates
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { createReadStream, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
+import { createGunzip } from 'node:zlib';
 import { ageBandSql, caseMap, firstUseBandSql, motCodes } from '../src/domains/vehicles/mot-codes.js';
 import { query, queryOne } from '../src/mirror/db.js';
 import { catalogFields, count, firstLine, MAX_STORED_REJECTS, quoteIdent, storeStructuralRejects } from './common.js';
@@ -224,9 +225,22 @@ interface Layout {
   escape: string;
 }
 
+/** The first line of a plain or gzip (`.gz`, the 2005-2017 `test_result_YYYY.txt.gz`) file. */
+async function headerLine(path: string): Promise<string> {
+  if (!/\.gz$/i.test(path)) return firstLine(path);
+  let text = '';
+  const gunzip = createReadStream(path).pipe(createGunzip());
+  for await (const chunk of gunzip as AsyncIterable<Buffer>) {
+    text += chunk.toString('utf8');
+    if (text.includes('\n') || text.length > 65536) break;
+  }
+  gunzip.destroy();
+  return text.replace(/^\uFEFF/, '').split(/\r?\n/)[0] ?? '';
+}
+
 /** Delimiter from the header line; backslash escapes in the comma extracts that carry `completed_date` (2024+). */
-export function layoutOf(path: string, name: string, need: readonly string[]): Layout {
-  const line = firstLine(path);
+export async function layoutOf(path: string, name: string, need: readonly string[]): Promise<Layout> {
+  const line = await headerLine(path);
   const delim = line.includes('|') ? '|' : ',';
   const header = line.split(delim).map((h) => h.trim().replace(/^"|"$/g, '').toLowerCase());
   const missing = need.filter((c) => !header.includes(c));
@@ -249,7 +263,7 @@ const ITEMS_DDL = `CREATE TEMP TABLE mot_items (test_id BIGINT, rfr_id INTEGER, 
 
 async function loadResults(ctx: LoadContext, path: string, name: string): Promise<{ structural: number }> {
   const { conn } = ctx;
-  const l = layoutOf(path, name, RESULT_COLUMNS);
+  const l = await layoutOf(path, name, RESULT_COLUMNS);
   const c = (col: string) => `nullif(trim(${quoteIdent(col)}), '')`;
   const unknownFirstUse = motCodes().unknown_first_use_date;
   const before = await count(conn, 'SELECT count(*) AS n FROM mot_stage');
@@ -280,7 +294,7 @@ async function loadResults(ctx: LoadContext, path: string, name: string): Promis
 
 async function loadItems(ctx: LoadContext, path: string, name: string): Promise<{ structural: number }> {
   const { conn } = ctx;
-  const l = layoutOf(path, name, ['test_id', 'rfr_id', 'rfr_type_code']);
+  const l = await layoutOf(path, name, ['test_id', 'rfr_id', 'rfr_type_code']);
   const c = (col: string) => (l.header.includes(col) ? `nullif(trim(${quoteIdent(col)}), '')` : 'NULL');
   const before = await count(conn, 'SELECT count(*) AS n FROM mot_items');
   await conn.run(
@@ -318,7 +332,7 @@ async function loadLookups(ctx: LoadContext, work: string): Promise<void> {
   for (const f of files) {
     const detail = classifyMotFile(f.name).kind === 'item_detail';
     const need = detail ? ['rfr_id', 'test_class_id', 'test_item_id', 'rfr_deficiency_category', 'rfr_desc'] : ['test_item_id', 'test_class_id', 'parent_id', 'item_name'];
-    const l = layoutOf(f.path, f.name, need);
+    const l = await layoutOf(f.path, f.name, need);
     const v = (col: string) => (l.header.includes(col) ? `nullif(trim(${quoteIdent(col)}), '')` : 'NULL');
     if (detail) {
       await conn.run(

@@ -4,7 +4,8 @@
  * (duplicate header rows inside the members, __MACOSX junk), the 2023 pipe layout as extracted members,
  * and a Deflate64 zip (clear error, previous data kept). Expected values are computed with plain JS.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { syncDataset } from '../../sync/framework.js';
@@ -129,6 +130,41 @@ describe('mot sync', () => {
     };
     for (const [n, t] of Object.entries(files)) writeFileSync(join(dir, n), t);
     const r = await syncDataset('mot', { ...h.syncOptions(), from: Object.keys(files).map((n) => join(dir, n)) });
+    expect(r.rows_loaded).toBe(kept(y.results).length);
+    await checkAggregates(r.path!, y.results, y.items);
+  });
+
+  it('the real excerpts: a 2020 comma extract and the 2023 pipe lookups load to the values they show', async () => {
+    const fx = join(import.meta.dirname, '..', 'fixtures', 'upstream', 'dvsa-mot');
+    const dir = tempDir('pd-mot-real-');
+    // the publisher's member name (the excerpt's file name says it is the head of that file)
+    writeFileSync(join(dir, 'dft_test_result-from-2020-10-01_00-00-00-to-2021-01-01_00-00-00.csv'), readFileSync(join(fx, 'dft_test_result-from-2020-10-01-head.csv')));
+    const r = await syncDataset('mot', {
+      ...h.syncOptions(),
+      from: [join(dir, 'dft_test_result-from-2020-10-01_00-00-00-to-2021-01-01_00-00-00.csv'), join(fx, 'item_detail.csv'), join(fx, 'item_group.csv')],
+    });
+    expect(r.rows_loaded).toBe(9);
+    const rows = await sqlOn(r.path!, 'SELECT test_id, test_date, test_type, result, mileage, make, model, fuel_type, cylinder_capacity_cc, first_use_date FROM mot_tests ORDER BY test_id');
+    expect(rows[0]).toEqual({
+      test_id: 158039527, test_date: '2020-10-01', test_type: 'retest', result: 'passed', mileage: 93462, make: 'MERCEDES-BENZ', model: 'C',
+      fuel_type: 'diesel', cylinder_capacity_cc: 2143, first_use_date: '2015-05-05',
+    });
+    expect(rows.find((x) => x.test_id === 584524387)).toMatchObject({ result: 'pass_with_rectification', mileage: 173053, model: 'CORSAVAN' });
+    // pass rates: the 7 normal tests, one of them PRS (a pass)
+    const pr = await sqlOn(r.path!, 'SELECT sum(tests) AS t, sum(passes) AS p FROM mot_pass_rates');
+    expect(pr[0]).toEqual({ t: 7, p: 7 });
+    const cat = await sqlOn(r.path!, 'SELECT defect_category FROM mot_defect_categories WHERE test_item_id = 3');
+    expect(cat).toEqual([{ defect_category: 'Brakes' }]);
+  });
+
+  it('2005-2017 style gzip files (test_result_YYYY.txt.gz, pipe) are read as they are', async () => {
+    const y = generateMot(2017, 300, 8);
+    const dir = tempDir('pd-mot-17-');
+    writeFileSync(join(dir, 'test_result_2017.txt.gz'), gzipSync(resultsCsv(y.results, '2023')));
+    writeFileSync(join(dir, 'test_item_2017.txt.gz'), gzipSync(itemsCsv(y.items, '2023')));
+    writeFileSync(join(dir, 'item_detail.csv'), itemDetailCsv());
+    writeFileSync(join(dir, 'item_group.csv'), itemGroupCsv());
+    const r = await syncDataset('mot', { ...h.syncOptions(), from: dir });
     expect(r.rows_loaded).toBe(kept(y.results).length);
     await checkAggregates(r.path!, y.results, y.items);
   });
