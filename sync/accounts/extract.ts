@@ -396,7 +396,21 @@ function extractText(text: string, name: string): ExtractResult {
   const contStack: Array<{ id: string; next?: string; buf: string[]; depth: number }> = [];
 
   const parser = newParser();
+  // Text is only needed inside facts, context dates/members and continuations: saxes skips building text
+  // (and decoding entities) while no text handler is set, so the handler is set only while one is open.
+  let textOn = false;
+  const syncText = () => {
+    const need = open.length > 0 || ctxField !== undefined || contStack.length > 0;
+    if (need === textOn) return;
+    textOn = need;
+    if (need) parser.on('text', ontext);
+    else parser.off('text');
+  };
   parser.on('opentag', (tag: SaxesTagPlain) => {
+    openTag(tag);
+    syncText();
+  });
+  const openTag = (tag: SaxesTagPlain) => {
     depth++;
     const attrs = tag.attributes as Record<string, string>;
     // namespace declarations on this element
@@ -411,6 +425,8 @@ function extractText(text: string, name: string): ExtractResult {
     nsUndo.push(undo);
     const qn = tag.name;
     const ci = qn.indexOf(':');
+    // fast path: an unprefixed (XHTML) element of an Inline XBRL document is never a fact or a context part
+    if (ci < 0 && root === 'ixbrl' && ns.get('') !== XBRLI_NS) return;
     const uri = ns.get(ci < 0 ? '' : qn.slice(0, ci));
     const ln = ci < 0 ? qn : qn.slice(ci + 1);
     if (depth === 1) root = uri === XBRLI_NS && ln === 'xbrl' ? 'xbrl' : 'ixbrl';
@@ -454,7 +470,7 @@ function extractText(text: string, name: string): ExtractResult {
     if (root === 'xbrl' && depth === 2 && attrs.contextRef) {
       open.push({ concept: ln, attrs, numeric: attrs.unitRef !== undefined, buf: [], depth });
     }
-  });
+  };
 
   const ontext = (t: string) => {
     if (ctxField) ctxBuf += t;
@@ -462,15 +478,19 @@ function extractText(text: string, name: string): ExtractResult {
     for (const f of open) f.buf.push(t);
     for (const c of contStack) c.buf.push(t);
   };
-  parser.on('text', ontext);
   parser.on('cdata', ontext);
 
   parser.on('closetag', (tag: SaxesTagPlain) => {
+    closeTag(tag);
+    syncText();
+  });
+  const closeTag = (tag: SaxesTagPlain) => {
+    const top = open[open.length - 1];
     const qn = tag.name;
     const ci = qn.indexOf(':');
-    const uri = ns.get(ci < 0 ? '' : qn.slice(0, ci));
+    // the URI is only needed for ix/xbrli/xbrldi elements (prefixed, or unprefixed in a plain instance)
+    const uri = ci < 0 && root === 'ixbrl' && ns.get('') !== XBRLI_NS ? undefined : ns.get(ci < 0 ? '' : qn.slice(0, ci));
     const ln = ci < 0 ? qn : qn.slice(ci + 1);
-    const top = open[open.length - 1];
     if (top && top.depth === depth) {
       open.pop();
       factCount++;
@@ -502,7 +522,7 @@ function extractText(text: string, name: string): ExtractResult {
       else ns.set(p, prev);
     }
     depth--;
-  });
+  };
 
   parser.write(text);
   parser.close();

@@ -50,7 +50,9 @@ export async function createPool(stageDir: string, threads: number, opts: { inTh
     };
   }
   const { Worker } = await import('node:worker_threads');
-  const workers: Array<{ w: Worker; busy: number }> = files.map((f) => ({ w: new Worker(file, { workerData: f }), busy: 0 }));
+  // Not the parent's --input-type/--eval flags (a worker is started from a file).
+  const execArgv = process.execArgv.filter((a) => !/^--(input-type|eval|print)\b/.test(a) && a !== '-e' && a !== '-p');
+  const workers: Array<{ w: Worker; busy: number }> = files.map((f) => ({ w: new Worker(file, { workerData: f, execArgv }), busy: 0 }));
   const pending = new Map<number, { resolve(r: BatchResult): void; reject(e: Error): void; worker: number }>();
   let nextId = 0;
   let failed: Error | undefined;

@@ -1,0 +1,274 @@
+#!/usr/bin/env node
+/**
+ * Accounts benchmarks (imports from dist/: run `npm run build` first).
+ *
+ *  (a) extraction throughput: extractDocument over the same in-memory documents as a bare pass of the same
+ *      saxes parser with no handlers (documents per second, pairs). Target >= 0.6x.
+ *  (b) the worker pool with 2 workers vs 1 worker over the same members (files on disk, staging CSVs
+ *      written). Target >= 1.6x.
+ *  (c) `sync accounts --from` a generated daily zip of BENCH_ACCOUNTS_DOCS documents (default 10,000) in the
+ *      real formats (the 13 real members re-numbered, plus generated WebFiling, IRIS, full-accounts and
+ *      plain XBRL documents). Target <= 60 s.
+ *  (d) one incremental daily zip vs a 30-day load (30 daily zips of BENCH_ACCOUNTS_DAILY documents, default
+ *      300, from a local HTTP server through discovery). Target <= 10%.
+ *  (e) `companies financials|trends|health <n> --source local` as processes vs a node process that opens
+ *      the mirror and runs SELECT 1 (10 pairs each). Target <= 1.5x. `companies benchmarks <sic>`: <= 2x.
+ * stdout: one line per measure (bench/README.md format); details on stderr.
+ */
+import { spawnSync } from 'node:child_process';
+import { createServer } from 'node:http';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { unzipSync } from 'fflate';
+import yazl from 'yazl';
+import { paired, pairLine, timeProcess as timeChild } from './lib/pairs.mjs';
+import { accountsDocument, memberName } from '../test/support/accounts-gen.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const repo = join(here, '..');
+const work = join(here, '.work', 'accounts');
+const dist = join(repo, 'dist');
+const DOCS = Number(process.env.BENCH_ACCOUNTS_DOCS ?? 10_000);
+const DAILY = Number(process.env.BENCH_ACCOUNTS_DAILY ?? 300);
+const log = (...a) => console.error('[accounts bench]', ...a);
+const url = (p) => pathToFileURL(p).href;
+mkdirSync(work, { recursive: true });
+
+if (!existsSync(join(dist, 'sync', 'accounts', 'extract.js'))) {
+  console.error('dist/ is missing: run `npm run build` first');
+  process.exit(1);
+}
+const { extractDocument, bareParse } = await import(url(join(dist, 'sync', 'accounts', 'extract.js')));
+const { createPool } = await import(url(join(dist, 'sync', 'accounts', 'pool.js')));
+
+// ------------------------------------------------------------------------------------------------
+// Documents in the real formats
+
+const FIX = join(repo, 'test', 'fixtures', 'upstream', 'companies-house', 'accounts');
+const realDocs = [
+  ...readdirSync(FIX).filter((f) => f.endsWith('.html')).map((f) => readFileSync(join(FIX, f))),
+  ...Object.values(unzipSync(readFileSync(join(FIX, 'Accounts_Bulk_Data-2023-03-02.zip')))).map((b) => Buffer.from(b)),
+];
+const STYLES = ['webfiling', 'iris', 'full', 'xbrl'];
+const SICS = ['62012', '62020', '70229', '41100', '56101'];
+
+/** Document i: one of the 13 real members (re-numbered) or a generated one; about 60% real. */
+function doc(i) {
+  const company = String(20000000 + i);
+  const bsd = `2026-0${1 + (i % 6)}-${i % 2 ? '28' : '15'}`;
+  if (i % 5 < 3) return { name: memberName(company, bsd), data: realDocs[i % realDocs.length] };
+  const style = STYLES[i % 4];
+  const k = 1 + (i % 97);
+  const data = accountsDocument({
+    style, company, name: `BENCH COMPANY ${i} LIMITED`, bsd,
+    cur: { TurnoverRevenue: 100000 * k, CostSales: 60000 * k, GrossProfitLoss: 40000 * k, ProfitLossOnOrdinaryActivitiesBeforeTax: 9000 * k - 200000, FixedAssets: 50000 * k, CurrentAssets: 70000 * k, Creditors: 30000 * k, NetAssetsLiabilities: 90000 * k, CashBankOnHand: 10000 * k, DirectorRemuneration: 1000 * k, AverageNumberEmployeesDuringPeriod: k },
+    prev: { TurnoverRevenue: 90000 * k, FixedAssets: 45000 * k, CurrentAssets: 60000 * k, NetAssetsLiabilities: 80000 * k },
+  });
+  return { name: memberName(company, bsd, style === 'xbrl' ? 'xml' : 'html'), data: Buffer.from(data) };
+}
+
+async function zipOf(entries, path) {
+  const z = new yazl.ZipFile();
+  for (const e of entries) z.addBuffer(e.data, e.name, { compress: true, mtime: new Date('2026-11-01T00:00:00Z') });
+  z.end();
+  const chunks = [];
+  for await (const c of z.outputStream) chunks.push(c);
+  writeFileSync(path, Buffer.concat(chunks));
+}
+
+function runNode(code, env = {}) {
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', code], { cwd: repo, env: { ...process.env, ...env }, encoding: 'utf8', maxBuffer: 64 << 20 });
+  if (r.status !== 0) throw new Error(`child failed (${r.status}): ${r.stderr.slice(0, 2000)}`);
+  const lines = r.stdout.trim().split('\n');
+  return JSON.parse(lines[lines.length - 1]);
+}
+
+// ------------------------------------------------------------------------------------------------
+// (a) extraction vs bare parse, in process
+
+{
+  const sample = Array.from({ length: 400 }, (_, i) => doc(i));
+  const bytes = sample.reduce((n, d) => n + d.data.length, 0);
+  const rate = (fn) => () => {
+    const t0 = performance.now();
+    for (const d of sample) fn(d);
+    return sample.length / ((performance.now() - t0) / 1000);
+  };
+  const extract = rate((d) => {
+    const r = extractDocument(d.data, d.name);
+    if (!r.ok) throw new Error(`${d.name}: ${r.reason}`);
+  });
+  const bare = rate((d) => bareParse(d.data));
+  const r = await paired(5, extract, bare, { warmup: 1 });
+  log(`(a) ${sample.length} documents, ${(bytes / 1e6).toFixed(1)} MB per pass`);
+  pairLine({ measure: 'accounts extraction throughput (400 documents in the real formats)', unit: 'docs/s', what: 'bare saxes pass, no handlers', target: 0.6, cmp: '>=', decimals: 2, ...r });
+}
+
+// ------------------------------------------------------------------------------------------------
+// (b) 2 workers vs 1 worker
+
+{
+  const N = Math.min(DOCS, 3000);
+  const set = Array.from({ length: N }, (_, i) => doc(i));
+  const runPool = async (threads) => {
+    const dir = join(work, `pool-${threads}`);
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(join(dir, 'm'), { recursive: true });
+    mkdirSync(join(dir, 's'), { recursive: true });
+    const jobs = set.map((d, i) => {
+      const p = join(dir, 'm', `${i}-${d.name}`);
+      writeFileSync(p, d.data);
+      return { path: p, name: d.name, zip: 'bench.zip', published: '2026-11-01', precision: 'day' };
+    });
+    const t0 = performance.now();
+    const pool = await createPool(join(dir, 's'), threads);
+    const waits = [];
+    for (let i = 0; i < jobs.length; i += 32) {
+      await pool.ready();
+      waits.push(pool.submit(jobs.slice(i, i + 32)));
+    }
+    await Promise.all(waits);
+    await pool.close();
+    const s = (performance.now() - t0) / 1000;
+    rmSync(dir, { recursive: true, force: true });
+    return N / s;
+  };
+  const r = await paired(3, () => runPool(2), () => runPool(1), { warmup: 1 });
+  log(`(b) ${N} members per run, ${availableParallelism()} cores`);
+  pairLine({ measure: `accounts extraction with 2 workers (${N} members)`, unit: 'docs/s', what: '1 worker', target: 1.6, cmp: '>=', ...r });
+}
+
+// ------------------------------------------------------------------------------------------------
+// (c) one generated daily zip of DOCS documents, sync --from
+
+const syncCode = (opts) => `
+  import { syncDataset } from '${url(join(dist, 'sync', 'framework.js'))}';
+  const t0 = performance.now();
+  const r = await syncDataset('accounts', ${opts});
+  console.log(JSON.stringify({ s: (performance.now() - t0) / 1000, status: r.status, mode: r.mode, loaded: r.rows_loaded, rejected: r.rows_rejected, total: r.rows_total, rss: Math.round(process.resourceUsage().maxRSS / 1024) }));`;
+{
+  const zip = join(work, `Accounts_Bulk_Data-2026-11-02.zip`);
+  if (!existsSync(zip) || !existsSync(`${zip}.n`) || readFileSync(`${zip}.n`, 'utf8') !== String(DOCS)) {
+    log(`(c) generating a daily zip of ${DOCS} documents`);
+    await zipOf(Array.from({ length: DOCS }, (_, i) => doc(i)), zip);
+    writeFileSync(`${zip}.n`, String(DOCS));
+  }
+  const mirrorDir = join(work, 'mirror-c');
+  rmSync(mirrorDir, { recursive: true, force: true });
+  const res = runNode(syncCode(`{ from: '${zip}', mirrorDir: '${mirrorDir}', cacheDir: '${join(work, 'cache')}', env: {} }`), { PUBLICDATA_SYNC_THREADS: String(availableParallelism()) });
+  log(`(c) ${JSON.stringify(res)}; zip ${(statSync(zip).size / 1e6).toFixed(1)} MB`);
+  const pass = res.s <= 60 && res.loaded === DOCS;
+  console.log(`accounts sync of a generated daily zip (${DOCS.toLocaleString('en-GB')} documents): ${res.s.toFixed(1)} s | ${res.loaded} filings, ${res.rejected} rejected, peak RSS ${res.rss} MB | target <= 60 s | ${pass ? 'PASS' : 'FAIL'}`);
+  if (!pass) process.exitCode = 1;
+}
+
+// ------------------------------------------------------------------------------------------------
+// (d) 30-day load through discovery, then one incremental daily zip
+
+const upstream = join(work, 'upstream');
+const dayName = (d) => `Accounts_Bulk_Data-${d}.zip`;
+const days = Array.from({ length: 31 }, (_, i) => new Date(Date.UTC(2026, 9, 22 + i)).toISOString().slice(0, 10)); // 2026-10-22 .. 2026-11-21
+mkdirSync(upstream, { recursive: true });
+for (const [k, d] of days.entries()) {
+  const p = join(upstream, dayName(d));
+  if (existsSync(p) && existsSync(`${p}.n`) && readFileSync(`${p}.n`, 'utf8') === String(DAILY)) continue;
+  await zipOf(Array.from({ length: DAILY }, (_, i) => doc(100000 + k * DAILY + i)), p);
+  writeFileSync(`${p}.n`, String(DAILY));
+}
+let listed = days.slice(0, 30);
+const server = createServer((req, res) => {
+  const path = decodeURIComponent(req.url.split('?')[0]);
+  if (path.endsWith('/en_accountsdata.html')) {
+    res.writeHead(200, { 'content-type': 'text/html' }).end(listed.map((d) => `<a href="${dayName(d)}">${dayName(d)}</a> (1Mb)<br>`).join('\n'));
+    return;
+  }
+  const f = join(upstream, path.split('/').pop());
+  if (!existsSync(f)) return res.writeHead(404).end();
+  const body = readFileSync(f);
+  res.writeHead(200, { 'content-length': body.length, 'content-type': 'application/zip' }).end(body);
+});
+await new Promise((r) => server.listen(0, '127.0.0.1', r));
+const base = `http://127.0.0.1:${server.address().port}`;
+{
+  const mirrorDir = join(work, 'mirror-d');
+  const cacheDir = join(work, 'cache-d');
+  const env = { PUBLICDATA_UPSTREAM_ACCOUNTS: base, PUBLICDATA_SYNC_THREADS: String(availableParallelism()) };
+  const opts = (now) => `{ mirrorDir: '${mirrorDir}', cacheDir: '${cacheDir}', env: ${JSON.stringify(env)}, days: 30, now: () => new Date('${now}T12:00:00Z') }`;
+  const fulls = [];
+  const incs = [];
+  for (let i = 0; i < 2; i++) {
+    rmSync(mirrorDir, { recursive: true, force: true });
+    rmSync(cacheDir, { recursive: true, force: true });
+    listed = days.slice(0, 30);
+    const full = await runNodeAsync(syncCode(opts('2026-11-20')), env);
+    listed = days;
+    const inc = await runNodeAsync(syncCode(opts('2026-11-21')), env);
+    if (full.mode !== 'full' || inc.mode !== 'incremental' || inc.loaded !== DAILY) throw new Error(`unexpected: ${JSON.stringify({ full, inc })}`);
+    log(`(d) 30-day load ${JSON.stringify(full)}; incremental ${JSON.stringify(inc)}`);
+    fulls.push(full.s);
+    incs.push(inc.s);
+  }
+  pairLine({ measure: `accounts incremental daily zip (${DAILY} documents)`, unit: 's', what: `30-day load (30 x ${DAILY} documents, discovery + download + load)`, target: 0.1, a: incs, b: fulls, ratios: incs.map((x, i) => x / fulls[i]) });
+}
+server.close();
+
+/** runNode without blocking this process's event loop (the HTTP server above answers the child). */
+function runNodeAsync(code, env) {
+  return import('node:child_process').then(({ spawn }) => new Promise((resolve, reject) => {
+    const c = spawn(process.execPath, ['--input-type=module', '-e', code], { cwd: repo, env: { ...process.env, ...env } });
+    let out = '';
+    let err = '';
+    c.stdout.on('data', (d) => (out += d));
+    c.stderr.on('data', (d) => (err += d));
+    c.on('exit', (code2) => (code2 === 0 ? resolve(JSON.parse(out.trim().split('\n').pop())) : reject(new Error(err.slice(0, 2000)))));
+  }));
+}
+
+// ------------------------------------------------------------------------------------------------
+// (e) per-company routes and the sector benchmark as processes vs open mirror + SELECT 1
+
+{
+  const mirrorDir = join(work, 'mirror-c'); // from (c)
+  // register stand-in (the companies dataset's columns) for the sector: each bench company gets a SIC code
+  const reg = join(mirrorDir, 'companies.duckdb');
+  rmSync(reg, { force: true });
+  runNode(`
+    import { DuckDBInstance } from '@duckdb/node-api';
+    const inst = await DuckDBInstance.create('${reg}');
+    const c = await inst.connect();
+    await c.run(\`CREATE TABLE companies AS SELECT (20000000 + i)::VARCHAR AS company_number, 'BENCH COMPANY ' || i || ' LIMITED' AS company_name,
+      'active' AS company_status, 'ltd' AS company_type, DATE '2015-01-01' AS incorporation_date,
+      [(['${SICS.join("','")}'])[1 + i % ${SICS.length}]] AS sic_codes, [(['${SICS.join("','")}'])[1 + i % ${SICS.length}] || ' - Bench sector'] AS sic_texts
+      FROM range(${DOCS}) t(i) ORDER BY company_number\`);
+    c.closeSync(); inst.closeSync();
+    console.log('{}');`);
+  const env = { PUBLICDATA_DATA_DIR: work, PUBLICDATA_CACHE_DIR: join(work, 'cache'), NO_COLOR: '1' };
+  // the CLI's mirror is <data dir>/mirror
+  rmSync(join(work, 'mirror'), { recursive: true, force: true });
+  mkdirSync(join(work, 'mirror'), { recursive: true });
+  for (const f of readdirSync(mirrorDir)) if (f.endsWith('.duckdb')) writeFileSync(join(work, 'mirror', f), readFileSync(join(mirrorDir, f)));
+  const binRel = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')).bin.publicdata;
+  const cli = join(repo, binRel);
+  const baseline = join(work, 'select1.mjs');
+  writeFileSync(baseline, `
+    import { openDataset, query } from '${url(join(dist, 'src', 'mirror', 'db.js'))}';
+    const conn = await openDataset('accounts', '${join(work, 'mirror')}');
+    process.stdout.write(JSON.stringify(await query(conn, 'SELECT 1 AS one')) + '\\n');`);
+  const n = String(20000000 + 3); // a generated full-accounts company
+  const cases = [
+    ['financials', ['companies', 'financials', n], 1.5],
+    ['trends', ['companies', 'trends', n], 1.5],
+    ['health', ['companies', 'health', n], 1.5],
+    ['benchmarks', ['companies', 'benchmarks', SICS[3]], 2],
+  ];
+  for (const [what, args, target] of cases) {
+    const full = [cli, ...args, '--source', 'local', '--format', 'json'];
+    const probe = await timeChild(full, { env, cwd: repo });
+    const body = JSON.parse(probe.out);
+    if (!body.data) throw new Error(`${what}: ${probe.out.slice(0, 500)}`);
+    const r = await paired(10, async () => (await timeChild(full, { env, cwd: repo })).ms, async () => (await timeChild([baseline], { env, cwd: repo })).ms);
+    pairLine({ measure: `publicdata ${args.join(' ')} --source local process (median of 10)`, unit: 'ms', what: 'node process opening the mirror + SELECT 1', target, ...r });
+  }
+}
