@@ -317,3 +317,14 @@ describe('publicdata vehicles collisions <index> (CLI, piped)', () => {
     expect(missing.code).not.toBe(0);
   });
 });
+
+describe('mirror export road-safety', () => {
+  it('Parquet partitioned by collision year', async () => {
+    const { exportMirror } = await import('../../sync/framework.js');
+    const out = tempDir('pd-stats19-export-');
+    const tables = await exportMirror({ outDir: out, datasets: ['road-safety'], format: 'parquet', mirrorDir: mirror, env: {} });
+    const coll = tables.find((t) => t.table === 'collisions')!;
+    expect(coll).toMatchObject({ rows: 55, partitioned_by: 'collision_year' });
+    expect(readdirSync(coll.path).sort()).toEqual(['collision_year=2021', 'collision_year=2022']);
+  });
+});
