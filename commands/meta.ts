@@ -43,7 +43,8 @@ const HELP_TOPICS: Record<string, () => string> = {
     ].join('\n'),
 };
 
-async function readSecret(ctx: Context): Promise<string> {
+/** The key from stdin or a hidden prompt; undefined when the prompt is interrupted (Ctrl-C). */
+async function readSecret(ctx: Context): Promise<string | undefined> {
   const stdin = ctx.io.stdin as NodeJS.ReadStream;
   if (!stdin.isTTY) {
     const chunks: Buffer[] = [];
@@ -68,7 +69,11 @@ async function readSecret(ctx: Context): Promise<string> {
         }
         if (c === '\u0003') {
           stdin.setRawMode?.(false);
-          process.exit(130);
+          stdin.pause();
+          stdin.off('data', onData);
+          ctx.io.stderr.write('\n');
+          resolve(undefined);
+          return;
         }
         key = c === '\u007f' ? key.slice(0, -1) : key + c;
       }
@@ -138,6 +143,7 @@ export function registerMeta(program: Command, ctx: Context): void {
     .action(async (_o: unknown, self: Command) => {
       const g = globalOptions(self, ctx);
       const key = await readSecret(ctx);
+      if (key === undefined) return setExit(self, 130); // interrupted: the shell's code for SIGINT
       const { saveApiKey, maskKey, keyKind, keyProblem } = await import('../src/config.js');
       try {
         // The same check saveApiKey applies; its message never contains the key.
@@ -173,10 +179,8 @@ export function registerMeta(program: Command, ctx: Context): void {
       }
       let code = 0;
       if (!o.offline) {
-        const { liveBackend } = await import('../src/backends/select.js');
-        const backend = await liveBackend(ctx, key, { verbose: g.verbose, ...(g.maxWait !== undefined ? { maxWait: g.maxWait } : {}) });
-        const r = await backend.call({ method: 'GET', path: '/v1/calendar/regions', query: {} });
-        await (backend as { close?: () => Promise<void> }).close?.();
+        const { execute } = await import('../src/execute.js');
+        const r = await execute({ method: 'GET', path: '/v1/calendar/regions', query: {} }, ctx, { source: 'live', verbose: g.verbose, ...(g.maxWait !== undefined ? { maxWait: g.maxWait } : {}) });
         code = resultExit(r);
         status.api = 'error' in r.envelope ? `${r.envelope.error.code}: ${r.envelope.error.message}` : 'ok';
         if (r.credits?.remaining !== undefined) status.credits_remaining = r.credits.remaining;

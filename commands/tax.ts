@@ -34,17 +34,20 @@ export function parseSweep(s: string): { from: number; to: number; step: number 
   return { from, to, step };
 }
 
-/** `tax take-home --sweep`: one take-home per income, a table (or chart on a TTY). */
+/**
+ * `tax take-home --sweep`: one take-home per income, a table (or chart on a TTY). Every row goes through
+ * `execute`, so --source and --max-credits apply as to any call; the first row is validated before
+ * anything runs, and a failing row stops the sweep with its error.
+ */
 async function sweep(call: RouteCall, opts: Record<string, unknown>, ctx: Context, g: GlobalOptions): Promise<number> {
   const { from, to, step } = parseSweep(String(opts.sweep));
-  const { callLocal } = await import('../src/backends/local.js');
-  const { handlerContext } = await import('../src/backends/select.js');
-  const hctx = await handlerContext(ctx);
+  const { execute } = await import('../src/execute.js');
+  const { backendOptions, printError } = await import('../src/invoke.js');
+  const bopts = backendOptions(g);
   const rows: unknown[] = [];
   for (let gross = from; gross <= to; gross += step) {
-    const r = await callLocal({ ...call, body: { ...(call.body as object), gross_income: gross } }, hctx);
+    const r = await execute({ ...call, body: { ...(call.body as object), gross_income: gross } }, ctx, bopts);
     if ('error' in r.envelope) {
-      const { printError } = await import('../src/invoke.js');
       const e = r.envelope.error;
       return printError(ctx, new ApiError(r.status, e.code, e.message), g);
     }
@@ -84,7 +87,7 @@ export const taxCommands: RouteCommandSpec[] = [
       { flags: '--pension-type <type>', param: 'pension_type', description: PENSION_TYPES.join(', '), choices: PENSION_TYPES },
     ],
     extraOptions: [
-      new Option('--sweep <from:to:step>', 'one row per gross income, e.g. 20000:150000:5000 (offline)'),
+      new Option('--sweep <from:to:step>', 'one row per gross income, e.g. 20000:150000:5000 (one call per row)'),
       new Option('--chart', 'with --sweep on a terminal: chart net pay and marginal rate against gross'),
     ],
     batch: true,

@@ -1,15 +1,20 @@
-/** One batch line: parse, merge with flag defaults, validate, run the handler, serialise the envelope. */
+/**
+ * One batch line: parse, merge with flag defaults, validate the body (the path and query were validated
+ * once for the batch, see src/execute.ts), run the handler, serialise the envelope.
+ */
 import { ApiError, EXIT, errorEnvelope, exitCodeFor } from './contract/errors.js';
 import type { RouteSpec } from './contract/route.js';
 import type { Envelope, Handler, HandlerContext } from './contract/types.js';
 import { isErrorEnvelope } from './contract/types.js';
-import { validateBodyFields } from './contract/validate.js';
+import { validateBody } from './contract/validate.js';
 
 export interface LineRunner {
   route: RouteSpec;
   handler: Handler;
   hctx: HandlerContext;
   baseBody: Record<string, unknown>;
+  /** Path and query parameters, validated once for the whole batch. */
+  params: Record<string, unknown>;
   query: Record<string, unknown>;
 }
 
@@ -42,8 +47,7 @@ export function runLine(r: LineRunner, line: string, lineNo: number): { json: st
   let status = 200;
   try {
     const body = parseLine(line, lineNo, r.baseBody);
-    const validated = r.route.bodyDocument ? body : validateBodyFields(r.route.body ?? [], body);
-    const out = r.handler({ params: {}, query: r.query, body: validated }, r.hctx);
+    const out = r.handler({ params: r.params, query: r.query, body: validateBody(r.route, body) }, r.hctx);
     if (out instanceof Promise) {
       return out.then(
         (e) => ({ json: JSON.stringify(e), exit: EXIT.OK }),

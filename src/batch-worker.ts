@@ -9,6 +9,8 @@ import { runChunk, type Chunk, type LineRunner } from './batch-line.js';
 interface Init {
   routeId: string;
   baseBody: Record<string, unknown>;
+  /** Path and query parameters as validated on the main thread. */
+  params: Record<string, unknown>;
   query: Record<string, unknown>;
   nowMs: number;
   env: Record<string, string | undefined>;
@@ -18,12 +20,13 @@ interface Init {
 
 const init = workerData as Init;
 const route = routeById(init.routeId);
-const handler = await route.local!.handler();
+const handler = await route.local!.handler(); // the main thread runs only routes with a local handler here
 const runner: LineRunner = {
   route,
   handler,
   hctx: { now: () => new Date(init.nowMs), env: init.env, mirrorDir: init.mirrorDir, cacheDir: init.cacheDir },
   baseBody: init.baseBody,
+  params: init.params,
   query: init.query,
 };
 

@@ -11,12 +11,13 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { EXIT, exitCodeFor } from './contract/errors.js';
-import type { Route } from './registry.js';
 import type { HandlerContext } from './contract/types.js';
 import { isErrorEnvelope } from './contract/types.js';
 import type { Context, Out } from './context.js';
+import type { BackendOptions } from './backends/select.js';
 import type { Backend } from './backends/types.js';
 import { lineError, parseLine, runChunk, type Chunk, type ChunkResult, type LineRunner } from './batch-line.js';
+import { execute, prepareBody, type Prepared } from './execute.js';
 
 const FLUSH_AT = 1 << 16;
 const CHUNK_LINES = 2048;
@@ -75,11 +76,13 @@ async function* chunks(stream: NodeJS.ReadableStream, size: number): AsyncGenera
 }
 
 export interface BatchTarget {
-  route: Route;
+  /** The route with its path and query validated once for the whole batch (src/execute.ts prepareParams). */
+  prepared: Prepared;
   /** The concrete path for live calls. */
   path: string;
   /** Fields from flags, overridden by each line's fields. */
   baseBody: Record<string, unknown>;
+  /** The query as given (live calls send it as is). */
   query: Record<string, string | string[]>;
 }
 
@@ -96,8 +99,8 @@ function workerFile(): string | undefined {
 }
 
 async function runLocal(ctx: Context, target: BatchTarget, hctx: HandlerContext): Promise<number> {
-  const route = target.route;
-  const runner: LineRunner = { route, handler: await route.local!.handler(), hctx, baseBody: target.baseBody, query: target.query };
+  const { route, request } = target.prepared;
+  const runner: LineRunner = { route, handler: await route.local!.handler(), hctx, baseBody: target.baseBody, params: request.params, query: request.query };
   const out = new BlockWriter(ctx.io.stdout);
   let firstFailure: number = EXIT.OK;
   const note = (f: number) => {
@@ -125,7 +128,8 @@ async function runLocal(ctx: Context, target: BatchTarget, hctx: HandlerContext)
   const init = {
     routeId: route.id,
     baseBody: target.baseBody,
-    query: target.query,
+    params: request.params,
+    query: request.query,
     nowMs: hctx.now().getTime(),
     env: { ...hctx.env },
     mirrorDir: hctx.mirrorDir,
@@ -183,10 +187,15 @@ async function runLocal(ctx: Context, target: BatchTarget, hctx: HandlerContext)
   return firstFailure;
 }
 
-export async function runBatch(ctx: Context, target: BatchTarget, backend: Backend, hctx: HandlerContext | undefined): Promise<number> {
-  const { route } = target;
-  if (backend.kind === 'local' && route.local && hctx) return runLocal(ctx, target, hctx);
-  // Live: one call per line, in order (the client paces and budgets credits).
+/**
+ * Run a batch on the backend the context chose. Local routes with a handler run line by line in process
+ * (or on worker threads); otherwise each line goes through `execute` in order (the live client paces and
+ * budgets credits). Either way every line's body is validated before anything answers it: a bad line
+ * gets its error envelope and makes no request.
+ */
+export async function runBatch(ctx: Context, target: BatchTarget, backend: Backend, opts: BackendOptions): Promise<number> {
+  const { route } = target.prepared;
+  if (backend.kind === 'local' && route.local) return runLocal(ctx, target, ctx.mirror());
   const out = new BlockWriter(ctx.io.stdout);
   let firstFailure: number = EXIT.OK;
   let lineNo = 0;
@@ -198,7 +207,8 @@ export async function runBatch(ctx: Context, target: BatchTarget, backend: Backe
     let exit: number = EXIT.OK;
     try {
       const body = parseLine(line, lineNo, target.baseBody);
-      const result = await backend.call({ method: route.method, path: target.path, query: target.query, body });
+      const prepared = await prepareBody(target.prepared, body);
+      const result = await execute({ method: route.method, path: target.path, query: target.query, body }, ctx, opts, prepared);
       json = JSON.stringify(result.envelope);
       if (isErrorEnvelope(result.envelope)) exit = exitCodeFor(result.envelope.error.code, result.status);
     } catch (e) {

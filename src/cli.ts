@@ -140,5 +140,7 @@ export async function run(argv: string[], ctx: Context): Promise<number> {
     );
     if (debug && err?.stack) ctx.io.stderr.write(`${err.stack}\n`);
     return EXIT.ERROR;
+  } finally {
+    await ctx.close();
   }
 }

@@ -1,15 +1,15 @@
 /**
  * One route call from the CLI: validate (before any data or network is touched), choose the backend,
- * call (following pages with --all), render, and map the answer to an exit code.
+ * call through `execute` (following pages with --all), render, and map the answer to an exit code.
  */
 import { ApiError, EXIT, exitCodeFor } from './contract/errors.js';
 import type { CallResult, RouteCall, SuccessEnvelope } from './contract/types.js';
 import { isErrorEnvelope } from './contract/types.js';
-import { validateCall } from './contract/validate.js';
-import { matchRoute, type Route } from './registry.js';
+import type { Route } from './registry.js';
 import type { Context } from './context.js';
-import { chooseBackend, type Source } from './backends/select.js';
+import type { BackendOptions, Source } from './backends/select.js';
 import type { Backend } from './backends/types.js';
+import { execute, prepare, type Prepared } from './execute.js';
 import { recordsOf } from './output/records.js';
 import type { Format } from './output/render.js';
 import { writeError, writeResult, type RenderContext } from './output/renderers.js';
@@ -26,6 +26,16 @@ export interface GlobalOptions {
   maxCredits?: number;
   maxWait?: number;
   all: boolean;
+}
+
+/** The backend options the global flags give. */
+export function backendOptions(g: Pick<GlobalOptions, 'source' | 'verbose' | 'maxWait' | 'maxCredits'>): BackendOptions {
+  return {
+    source: g.source,
+    verbose: g.verbose,
+    ...(g.maxWait !== undefined ? { maxWait: g.maxWait } : {}),
+    ...(g.maxCredits !== undefined ? { maxCredits: g.maxCredits } : {}),
+  };
 }
 
 export function resultExit(result: CallResult): number {
@@ -103,7 +113,7 @@ async function callAll(
   let last: CallResult | undefined;
   let csvHeaderDone = false;
   for (;;) {
-    const result = await backend.call({ ...call, query: { ...call.query, page: String(page) } });
+    const result = await execute({ ...call, query: { ...call.query, page: String(page) } }, ctx, backendOptions(g));
     last = result;
     if (isErrorEnvelope(result.envelope)) {
       await writeResult(ctx.io, result, route, render);
@@ -156,35 +166,27 @@ export async function invoke(
   relabel: (e: ApiError) => ApiError = (e) => e,
 ): Promise<number> {
   const render = renderContext(ctx, g, options);
-  let route: Route;
+  let p: Prepared;
   let backend: Backend;
   try {
-    const m = matchRoute(call.method, call.path);
-    route = m.route;
-    validateCall(route, m.pathValues, call.query, call.body);
-    if (g.all && !route.pagination) throw new ApiError(400, 'usage_error', `--all: ${route.method} ${route.path} is not paginated.`);
-    backend = await chooseBackend(ctx, route, {
-      source: g.source,
-      verbose: g.verbose,
-      ...(g.maxWait !== undefined ? { maxWait: g.maxWait } : {}),
-      ...(g.maxCredits !== undefined ? { maxCredits: g.maxCredits } : {}),
-    });
+    p = await prepare(call);
+    if (g.all && !p.route.pagination) throw new ApiError(400, 'usage_error', `--all: ${p.route.method} ${p.route.path} is not paginated.`);
+    backend = await ctx.backend(p.route, backendOptions(g));
   } catch (e) {
     if (e instanceof ApiError) return printError(ctx, relabel(e), g);
     throw e;
   }
+  const route = p.route;
   try {
     const slow = backend.kind === 'live' || (route.local?.datasets?.length ?? 0) > 0;
     const label = `${call.method} ${call.path}`;
     if (g.all) return await withSpinner(ctx, g, label, slow, () => callAll(ctx, backend, call, route, g, render));
-    const result = await withSpinner(ctx, g, label, slow, () => backend.call(call));
+    const result = await withSpinner(ctx, g, label, slow, () => execute(call, ctx, backendOptions(g), p));
     await writeResult(ctx.io, result, route, render);
     return resultExit(result);
   } catch (e) {
     // A bad --fields is known only once the answer is there; it is still a usage error.
     if (e instanceof ApiError) return printError(ctx, e, g);
     throw e;
-  } finally {
-    await (backend as { close?: () => Promise<void> }).close?.();
   }
 }

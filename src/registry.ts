@@ -10,7 +10,7 @@
 import type { RouteSpec } from './contract/route.js';
 import { createRouter, type Match } from './contract/router.js';
 import type { HttpMethod } from './contract/types.js';
-import type { DatasetEntry, DomainManifest, LocalSpec, RendererRef } from './domains/manifest.js';
+import type { DatasetEntry, DocumentValidator, DomainManifest, LocalSpec, RendererRef } from './domains/manifest.js';
 import { manifest as property } from './domains/property/index.js';
 import { manifest as companies } from './domains/companies/index.js';
 import { manifest as tax } from './domains/tax/index.js';
@@ -23,13 +23,16 @@ export const DOMAINS: readonly DomainManifest[] = [property, companies, tax, veh
 export interface Route extends RouteSpec {
   local?: LocalSpec;
   renderer?: RendererRef;
+  /** The body-document validator (bodyDocument routes), run before any backend is chosen. */
+  document?: () => Promise<DocumentValidator>;
 }
 
 function withLocal(d: DomainManifest, r: RouteSpec): Route {
   const local = d.local[r.id];
   const renderer = d.renderers?.[r.id];
-  if (!local && !renderer) return r;
-  return { ...r, ...(local ? { local } : {}), ...(renderer ? { renderer } : {}) };
+  const document = d.documents?.[r.id];
+  if (!local && !renderer && !document) return r;
+  return { ...r, ...(local ? { local } : {}), ...(renderer ? { renderer } : {}), ...(document ? { document } : {}) };
 }
 
 export const ROUTES: readonly Route[] = DOMAINS.flatMap((d) => d.routes.map((r) => withLocal(d, r)));

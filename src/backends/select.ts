@@ -8,7 +8,6 @@ import type { Route } from '../registry.js';
 import type { HandlerContext } from '../contract/types.js';
 import type { Context } from '../context.js';
 import { cacheDir, isDatasetPresent, mirrorDir } from '../mirror/paths.js';
-import { createLocalBackend } from './local.js';
 import { VERSION } from '../version.js';
 import type { Backend } from './types.js';
 
@@ -22,7 +21,8 @@ export interface BackendOptions {
   verbose?: boolean;
 }
 
-export async function handlerContext(ctx: Context): Promise<HandlerContext> {
+/** The handler context of a run: clock, env, and the mirror and cache dirs (resolved on first use). */
+export function handlerContext(ctx: Pick<Context, 'env' | 'now'>): HandlerContext {
   // Paths resolve on first use: calculators never touch them, and env-paths costs start-up time.
   return {
     now: () => ctx.now(),
@@ -41,8 +41,7 @@ function dataPresent(route: Route, dir: string): boolean {
 }
 
 export async function apiKeyFor(ctx: Context): Promise<string | undefined> {
-  const { resolveApiKey } = await import('../config.js');
-  return resolveApiKey(ctx.env);
+  return (await ctx.config()).key?.key;
 }
 
 export async function liveBackend(ctx: Context, key: string, opts: Omit<BackendOptions, 'source'>): Promise<Backend> {
@@ -70,17 +69,21 @@ export function missingKey(): ApiError {
   );
 }
 
-/** Choose and build the backend for one route. */
-export async function chooseBackend(ctx: Context, route: Route, opts: BackendOptions): Promise<Backend> {
-  if (opts.source === 'local') return createLocalBackend(await handlerContext(ctx));
-  if (opts.source === 'live') {
+/** What answers one route under `--source`: local, or live with the key (none: the missing-key error). */
+export async function chooseSource(ctx: Context, route: Route, source: Source): Promise<{ kind: 'local' } | { kind: 'live'; key: string }> {
+  if (source === 'local') return { kind: 'local' };
+  if (source === 'live') {
     const key = await apiKeyFor(ctx);
     if (!key) throw missingKey();
-    return liveBackend(ctx, key, opts);
+    return { kind: 'live', key };
   }
-  const hctx = await handlerContext(ctx);
-  if (route.local && dataPresent(route, hctx.mirrorDir)) return createLocalBackend(hctx);
+  if (route.local && dataPresent(route, ctx.mirror().mirrorDir)) return { kind: 'local' };
   const key = await apiKeyFor(ctx);
-  if (key) return liveBackend(ctx, key, opts);
-  return createLocalBackend(hctx);
+  if (key) return { kind: 'live', key };
+  return { kind: 'local' };
+}
+
+/** Choose and build the backend for one route (the context memoises it: see Context.backend). */
+export async function chooseBackend(ctx: Context, route: Route, opts: BackendOptions): Promise<Backend> {
+  return ctx.backend(route, opts);
 }

@@ -42,6 +42,8 @@ export interface ParamSpec {
   error?: ParamErrorCode;
   /** HTTP status for that error when it differs from the code's usual status (collisions dates: 422). */
   errorStatus?: number;
+  /** `object` body fields: the fields of the nested object, validated like a body (errors name `parent.field`). */
+  fields?: readonly ParamSpec[];
 }
 
 export type Domain = 'tax' | 'property' | 'companies' | 'vehicles' | 'calendar';

@@ -69,8 +69,10 @@ export interface HandlerRequest {
   params: Record<string, unknown>;
   /** Query parameters after validation, coercion and defaults. */
   query: Record<string, unknown>;
-  /** Body after (shallow) validation; handlers do their own deep validation. */
+  /** Body after validation (nested objects included), defaults filled in. */
   body: any;
+  /** bodyDocument routes: the document as its validator checked it (see DocumentValidator). */
+  document?: unknown;
 }
 
 /** What a local handler may use. Built lazily by the local backend; nothing here loads DuckDB until asked. */

@@ -150,11 +150,29 @@ function checkBodyValue(spec: ParamSpec, v: unknown): unknown {
       return checkArray(spec, v, 'body');
     case 'object':
       if (typeof v !== 'object' || v === null || Array.isArray(v)) fail(spec, 'body', `Invalid ${what}: must be an object.`);
-      return v;
+      return spec.fields ? nested(spec.name, spec.fields, v) : v;
     default:
       if (typeof v !== 'string') fail(spec, 'body', `Invalid ${what}: must be a string.`);
       return checkString(spec, v, 'body');
   }
+}
+
+/** Validate a nested object; errors name the field by its dotted path (`scenario_a.gross_income`). */
+function nested(name: string, specs: readonly ParamSpec[], v: unknown): Record<string, unknown> {
+  try {
+    return validateBodyFields(specs, v);
+  } catch (e) {
+    if (e instanceof ApiError) {
+      const msg = e.message.replace(/field '([^']+)'/g, `field '${name}.$1'`);
+      throw new ApiError(e.status, e.code, msg.startsWith('Request body') ? `Field '${name}' must be a JSON object.` : msg);
+    }
+    throw e;
+  }
+}
+
+/** A blank string (or only spaces) counts as a missing value, in the query and in the body alike. */
+function isBlank(v: unknown): boolean {
+  return v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
 }
 
 /** Validate a JSON object against body field specs; unknown fields are ignored as the API does. */
@@ -167,7 +185,7 @@ export function validateBodyFields(specs: readonly ParamSpec[], body: unknown): 
   for (let i = 0; i < specs.length; i++) {
     const spec = specs[i]!;
     const v = src[spec.name];
-    if (v === undefined || v === null) {
+    if (isBlank(v)) {
       if (spec.required) {
         throw new ApiError(400, 'bad_request', `Missing required field '${spec.name}'.`);
       }
@@ -197,13 +215,12 @@ export function matchPath(pattern: string, path: string): Record<string, string>
   return out;
 }
 
-/** Validate a matched call: path params, query, body. Throws ApiError with the spec's codes. */
-export function validateCall(
+/** Validate a matched call's path and query parameters (coerced, defaults filled in). */
+export function validateParams(
   route: RouteSpec,
   pathValues: Record<string, string>,
   query: Record<string, string | string[]>,
-  body: unknown,
-): HandlerRequest {
+): Pick<HandlerRequest, 'params' | 'query'> {
   const params: Record<string, unknown> = {};
   for (const spec of route.pathParams ?? []) {
     const raw = pathValues[spec.name];
@@ -214,19 +231,32 @@ export function validateCall(
   for (const spec of route.query ?? []) {
     let raw = query[spec.name];
     if (Array.isArray(raw)) raw = spec.type === 'string[]' ? raw.join(',') : raw[raw.length - 1];
-    if (raw === undefined || raw === '') {
+    if (isBlank(raw)) {
       if (spec.required) fail(spec, 'query', `Missing required parameter '${spec.name}'.`);
       if (spec.default !== undefined) q[spec.name] = spec.default;
       continue;
     }
-    q[spec.name] = coerceString(spec, raw, 'query');
+    q[spec.name] = coerceString(spec, raw as string, 'query');
   }
   if (route.requireOneOf && !route.requireOneOf.some((k) => q[k] !== undefined)) {
     throw new ApiError(400, 'invalid_parameter', `One of ${route.requireOneOf.map((k) => `'${k}'`).join(', ')} is required.`);
   }
-  let b: unknown = body;
-  if (route.method === 'POST' && !route.bodyDocument) {
-    b = validateBodyFields(route.body ?? [], body ?? {});
-  }
-  return { params, query: q, body: b };
+  return { params, query: q };
+}
+
+/** Validate a call's body against the route (POST routes; GET bodies pass through untouched). */
+export function validateBody(route: RouteSpec, body: unknown): unknown {
+  if (route.method !== 'POST' || route.bodyDocument) return body;
+  return validateBodyFields(route.body ?? [], body ?? {});
+}
+
+/** Validate a matched call: path params, query, body. Throws ApiError with the spec's codes. */
+export function validateCall(
+  route: RouteSpec,
+  pathValues: Record<string, string>,
+  query: Record<string, string | string[]>,
+  body: unknown,
+): HandlerRequest {
+  const { params, query: q } = validateParams(route, pathValues, query);
+  return { params, query: q, body: validateBody(route, body) };
 }

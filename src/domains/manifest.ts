@@ -7,7 +7,7 @@
  * Importing a manifest must stay cheap: no handler, sync module, DuckDB or undici at import time.
  */
 import type { RouteSpec } from '../contract/route.js';
-import type { Handler } from '../contract/types.js';
+import type { ErrorDetail, Handler } from '../contract/types.js';
 import type { DatasetInfo } from '../mirror/catalog.js';
 import type { DatasetModule } from '../../sync/types.js';
 import type { Renderer } from '../output/renderers.js';
@@ -18,6 +18,13 @@ export interface LocalSpec {
   /** Mirror datasets the handler reads (none for calculators and shipped reference data). */
   datasets?: readonly string[];
 }
+
+/**
+ * A whole-document body validator (routes with `bodyDocument`, e.g. the VAT return): every failure at
+ * once as details[] (answered 400 VALIDATION_ERROR), else the checked document the handler works on.
+ * Run by src/execute.ts before any backend is chosen, so a bad document never reaches the live API.
+ */
+export type DocumentValidator = (body: unknown) => { ok: true; document: unknown } | { ok: false; details: ErrorDetail[] };
 
 export interface DatasetEntry {
   /** Static facts (file, publisher, licence, size, cadence): read by handlers and `mirror status`. */
@@ -39,6 +46,8 @@ export interface DomainManifest {
   /** Route id -> local handler and the datasets it reads. Routes not listed are answered live only. */
   local: Readonly<Record<string, LocalSpec>>;
   datasets: readonly DatasetEntry[];
+  /** Route id -> its body-document validator (imported when first needed). */
+  documents?: Readonly<Record<string, () => Promise<DocumentValidator>>>;
   /** Route id -> terminal renderer(s) for the table format (optional). */
   renderers?: Readonly<Record<string, RendererRef>>;
 }

@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { callLocal } from '../../src/backends/local.js';
+import { getRoute } from '../support/route.js';
 import type { HandlerContext, SuccessEnvelope } from '../../src/contract/types.js';
 
 const FIXTURE = join(__dirname, '..', 'fixtures', 'upstream', 'bank-holidays', 'bank-holidays.json');
@@ -35,7 +35,7 @@ function ctxAt(iso: string): HandlerContext {
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
 
 async function get(path: string, query: Record<string, string>, iso = '2026-11-21T12:00:00Z') {
-  return callLocal({ method: 'GET', path, query }, ctxAt(iso));
+  return getRoute(path, query, ctxAt(iso));
 }
 function okData(r: Awaited<ReturnType<typeof get>>) {
   expect(r.status).toBe(200);

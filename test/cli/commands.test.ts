@@ -147,11 +147,12 @@ describe('help', () => {
   it('every command help starts with 2 to 4 examples', async () => {
     const { buildProgram } = await import('../../src/cli.js');
     const { Command } = await import('commander');
-    const program = buildProgram({
+    const { createContext } = await import('../../src/context.js');
+    const program = buildProgram(createContext({
       io: { stdout: { write: () => true }, stderr: { write: () => true }, stdin: process.stdin, stdoutIsTTY: false, stderrIsTTY: false, columns: 100 },
       env: {},
       now: () => new Date(),
-    });
+    }));
     const bad: string[] = [];
     const walk = (c: InstanceType<typeof Command>, path: string) => {
       for (const sub of c.commands) {

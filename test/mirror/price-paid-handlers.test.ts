@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callLocal } from '../../src/backends/local.js';
+import { getRoute } from '../support/route.js';
 import type { HandlerContext } from '../../src/contract/types.js';
 import { formatAddress, classifyPostcode } from '../../src/domains/property/price-paid.js';
 import { closeAll } from '../../src/mirror/db.js';
@@ -18,7 +18,7 @@ let ctx: HandlerContext;
 const data: PpdRow[] = applyUpdate(readPpd('pp-complete.csv'), readPpd('pp-monthly-update-new-version.csv'));
 const TYPES: Record<string, string> = { D: 'detached', S: 'semi_detached', T: 'terraced', F: 'flat', O: 'other' };
 
-const get = async (path: string, query: Record<string, string> = {}) => callLocal({ method: 'GET', path, query }, ctx);
+const get = async (path: string, query: Record<string, string> = {}) => getRoute(path, query, ctx);
 
 /** Expected list item, built from the raw fields with the documented address rule. */
 function expectedItem(r: PpdRow) {
@@ -271,7 +271,7 @@ describe('price-paid rules', () => {
     expect(classifyPostcode('LS8 3')).toEqual({ kind: 'prefix', prefix: 'LS8 3' });
   });
   it('no mirror → 503 dataset_not_synced with the sync command', async () => {
-    const r = await callLocal({ method: 'GET', path: '/v1/property/price-paid/search', query: { postcode: 'LS8' } }, { ...ctx, mirrorDir: join(root, 'empty') });
+    const r = await getRoute('/v1/property/price-paid/search', { postcode: 'LS8' }, { ...ctx, mirrorDir: join(root, 'empty') });
     expect(r.status).toBe(503);
     expect((r.envelope as any).error.code).toBe('dataset_not_synced');
     expect((r.envelope as any).error.message).toContain('publicdata sync price-paid');

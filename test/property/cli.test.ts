@@ -2,7 +2,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callLocal } from '../../src/backends/local.js';
+import { getRoute } from '../support/route.js';
 import { FIXED_NOW, isolatedEnv, runCli } from '../support/cli.js';
 import { buildDataset, cleanup, ctxFor, FIXTURES } from './mirror-helper.js';
 
@@ -16,7 +16,7 @@ beforeAll(async () => {
 afterAll(() => cleanup([env.PUBLICDATA_DATA_DIR!]));
 
 const local = async (path: string, query: Record<string, string> = {}) =>
-  (await callLocal({ method: 'GET', path, query }, ctxFor(mirror, FIXED_NOW.toISOString()))).envelope;
+  (await getRoute(path, query, ctxFor(mirror, FIXED_NOW.toISOString()))).envelope;
 
 describe('commands', () => {
   it.each([

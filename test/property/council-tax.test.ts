@@ -5,7 +5,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callLocal } from '../../src/backends/local.js';
+import { getRoute } from '../support/route.js';
 import type { SuccessEnvelope } from '../../src/contract/types.js';
 import councilTaxModule, {
   financialYearIn,
@@ -38,7 +38,7 @@ beforeAll(async () => {
 afterAll(() => cleanup(dirs));
 
 async function get(query: Record<string, string> = {}, mirror = dir) {
-  return callLocal({ method: 'GET', path: '/v1/property/council-tax', query }, ctxFor(mirror));
+  return getRoute('/v1/property/council-tax', query, ctxFor(mirror));
 }
 function ok(r: Awaited<ReturnType<typeof get>>) {
   if (r.status !== 200) throw new Error(JSON.stringify(r.envelope));

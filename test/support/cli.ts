@@ -7,7 +7,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { run } from '../../src/cli.js';
-import type { Context } from '../../src/context.js';
+import { createContext, type Context } from '../../src/context.js';
 import { FIXED_NOW } from './handler-context.js';
 
 export { FIXED_NOW };
@@ -43,7 +43,7 @@ export function isolatedEnv(extra: Record<string, string | undefined> = {}): Rec
 export async function runCli(args: string[], opts: RunOptions = {}): Promise<RunResult> {
   let stdout = '';
   let stderr = '';
-  const ctx: Context = {
+  const ctx: Context = createContext({
     io: {
       stdout: { write: (s: string) => ((stdout += s), true) },
       stderr: { write: (s: string) => ((stderr += s), true) },
@@ -55,7 +55,7 @@ export async function runCli(args: string[], opts: RunOptions = {}): Promise<Run
     env: opts.env ?? isolatedEnv(),
     now: () => opts.now ?? FIXED_NOW,
     ...(opts.liveBackend ? { liveBackend: opts.liveBackend } : {}),
-  };
+  });
   const code = await run(args, ctx);
   CAPTURED.push(stdout, stderr);
   return { code, stdout, stderr };

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { callLocal } from '../../src/backends/local.js';
+import { getRoute } from '../support/route.js';
 import { syncDataset } from '../../sync/framework.js';
 import { ctxFor, FIXTURES, sqlOn } from '../property/mirror-helper.js';
 import { useUpstreamServer } from './upstream-harness.js';
@@ -24,19 +24,19 @@ describe('sync bank-holidays', () => {
     expect(notes[0]!.n).toBe(0);
 
     const ctx = ctxFor(o.mirrorDir, '2027-12-29T12:00:00Z');
-    const next = (await callLocal({ method: 'GET', path: '/v1/calendar/bank-holidays/next', query: { region: 'scotland' } }, ctx)).envelope as any;
+    const next = (await getRoute('/v1/calendar/bank-holidays/next', { region: 'scotland' }, ctx)).envelope as any;
     expect(next.data.bank_holidays).toEqual([
       { date: '2028-01-03', title: 'New Year’s Day', region: 'scotland', notes: 'Substitute day', bunting: true, days_until: 5 },
     ]);
     expect(next.meta.as_of).toBe('2027-09-01'); // the day of the sync
-    const list = (await callLocal({ method: 'GET', path: '/v1/calendar/bank-holidays/2028', query: {} }, ctx)).envelope as any;
+    const list = (await getRoute('/v1/calendar/bank-holidays/2028', {}, ctx)).envelope as any;
     expect(list.data.bank_holidays.map((h: any) => h.region)).toEqual(['england_and_wales', 'scotland', 'northern_ireland']);
 
     // a file missing a division is refused; the synced copy stays
     delete doc.scotland;
     up.server.set('/bank-holidays/bank-holidays.json', JSON.stringify(doc), { contentType: 'application/json' });
     await expect(syncDataset('bank-holidays', o)).rejects.toThrow(/scotland/);
-    const still = (await callLocal({ method: 'GET', path: '/v1/calendar/bank-holidays/2028', query: {} }, ctx)).envelope as any;
+    const still = (await getRoute('/v1/calendar/bank-holidays/2028', {}, ctx)).envelope as any;
     expect(still.data.bank_holidays).toHaveLength(3);
   });
 });

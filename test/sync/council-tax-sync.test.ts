@@ -1,7 +1,7 @@
 /** `sync council-tax` through the real framework against the local upstream server. */
 import { describe, expect, it } from 'vitest';
 import { Buffer } from 'node:buffer';
-import { callLocal } from '../../src/backends/local.js';
+import { getRoute } from '../support/route.js';
 import { syncDataset } from '../../sync/framework.js';
 import { ctxFor } from '../property/mirror-helper.js';
 import { buildOds } from '../property/ods-fixture.js';
@@ -24,14 +24,14 @@ describe('sync council-tax', () => {
     const r = await syncDataset('council-tax', o);
     expect(r).toMatchObject({ status: 'synced', rows_loaded: 40, rows_rejected: 0, rows_total: 40, as_of: '2026-04-01' });
     expect(r.files[0]!.name).toBe('Tables_1-9_2026-27.ods');
-    const env = (await callLocal({ method: 'GET', path: '/v1/property/council-tax', query: { authority_name: 'bristol', band: 'h' } }, ctxFor(o.mirrorDir))).envelope as any;
+    const env = (await getRoute('/v1/property/council-tax', { authority_name: 'bristol', band: 'h' }, ctxFor(o.mirrorDir))).envelope as any;
     expect(env.data).toEqual([{ authority_code: 'E06000023', authority_name: 'Bristol', financial_year: '2026-27', band: 'H', amount: 5427.36 }]);
     expect(env.meta).toMatchObject({ source: 'Ministry of Housing, Communities and Local Government', as_of: '2026-04-01' });
 
     // not an ODS: refused, old data kept
     up.server.set('/council-tax/media/69de1fa63e81003ae0422508/Tables_1-9_2026-27.ods', 'not a zip');
     await expect(syncDataset('council-tax', o)).rejects.toThrow(/OpenDocument/);
-    const again = (await callLocal({ method: 'GET', path: '/v1/property/council-tax', query: {} }, ctxFor(o.mirrorDir))).envelope as any;
+    const again = (await getRoute('/v1/property/council-tax', {}, ctxFor(o.mirrorDir))).envelope as any;
     expect(again.pagination.total).toBe(40);
   });
 });

@@ -1,7 +1,7 @@
 /** `sync listed-buildings` and `sync conservation-areas` through the real framework against the local upstream server. */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { callLocal } from '../../src/backends/local.js';
+import { getRoute } from '../support/route.js';
 import { runSync } from '../../sync/framework.js';
 import { ctxFor, FIXTURES } from '../property/mirror-helper.js';
 import { useUpstreamServer } from './upstream-harness.js';
@@ -18,10 +18,10 @@ describe('sync listed-buildings conservation-areas', () => {
       ['listed-buildings', 'synced', 5, '2026-04-01'],
       ['conservation-areas', 'synced', 2, '2024-01-13'],
     ]);
-    const lb = (await callLocal({ method: 'GET', path: '/v1/property/listed-buildings/31573653', query: {} }, ctxFor(o.mirrorDir))).envelope as any;
+    const lb = (await getRoute('/v1/property/listed-buildings/31573653', {}, ctxFor(o.mirrorDir))).envelope as any;
     expect(lb.data).toMatchObject({ entity_id: 31573653, name: 'LAMBETH PALACE', grade: 'I', latitude: 51.495641, longitude: -0.119843 });
     expect(lb.meta.as_of).toBe('2026-04-01');
-    const ca = (await callLocal({ method: 'GET', path: '/v1/property/conservation-areas', query: { name: 'lambeth' } }, ctxFor(o.mirrorDir))).envelope as any;
+    const ca = (await getRoute('/v1/property/conservation-areas', { name: 'lambeth' }, ctxFor(o.mirrorDir))).envelope as any;
     expect(ca.pagination.total).toBe(2);
   });
 });

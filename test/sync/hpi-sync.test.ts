@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { callLocal } from '../../src/backends/local.js';
+import { getRoute } from '../support/route.js';
 import { syncDataset } from '../../sync/framework.js';
 import { ctxFor, FIXTURES, sqlOn } from '../property/mirror-helper.js';
 import { useUpstreamServer } from './upstream-harness.js';
@@ -39,7 +39,7 @@ describe('sync hpi', () => {
     expect(paths).toContain('/hpi/files/UK-HPI-full-file-2026-09.csv');
     expect(paths).not.toContain('/hpi/files/UK-HPI-full-file-2026-08.csv');
 
-    const env = (await callLocal({ method: 'GET', path: '/v1/property/hpi', query: { region: 'London' } }, ctxFor(o.mirrorDir))).envelope as any;
+    const env = (await getRoute('/v1/property/hpi', { region: 'London' }, ctxFor(o.mirrorDir))).envelope as any;
     expect(LAST_MONTH).toBe('2025-02-01');
     expect(env.meta.as_of).toBe(LAST_MONTH);
     expect(env.data.map((x: any) => x.date)).toEqual(['2004-12-01']);

@@ -8,9 +8,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { callLocal } from '../../src/backends/local.js';
 import type { HandlerContext, HttpMethod } from '../../src/contract/types.js';
 import { handlerCtx } from '../support/handler-context.js';
+import { callRoute } from '../support/route.js';
 
 const GOLDEN_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'golden', 'tax');
 const DEFAULT_TOLERANCE = 0.005;
@@ -110,7 +110,7 @@ describe('golden tax cases: results', () => {
   for (const c of cases) {
     it(c.id, async () => {
       const { method, path } = parseRoute(c.route);
-      const res = await callLocal({ method, path, query: {}, body: c.body }, ctx);
+      const res = await callRoute(method, path, { body: c.body, ctx });
       const envelope = res.envelope as { data?: unknown; error?: unknown };
       expect(res.status, `${c.id} (${c.source}): ${JSON.stringify(envelope.error ?? '')}`).toBe(200);
       const tol = c.tolerance ?? DEFAULT_TOLERANCE;

@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { postRoute } from '../support/route.js';
 import { describe, expect, it } from 'vitest';
 import { Q3_2026, standardCompany, tx, vatReturn } from './helpers.js';
 
@@ -33,9 +34,8 @@ describe('response shape', () => {
   });
 
   it('the default breakdown_detail is summary', async () => {
-    const { callLocal } = await import('../../src/backends/local.js');
     const { ctx } = await import('./helpers.js');
-    const r: any = await callLocal({ method: 'POST', path: '/v1/tax/vat/return/calculate', query: {}, body: { company: standardCompany(), period: Q3_2026, transactions: [tx()] } }, ctx);
+    const r: any = await postRoute('/v1/tax/vat/return/calculate', { company: standardCompany(), period: Q3_2026, transactions: [tx()] }, ctx);
     expect(r.envelope.meta.breakdown_detail).toBe('summary');
     expect(r.envelope.data.breakdown.categories).toHaveLength(1);
   });

@@ -1,16 +1,11 @@
-import { callLocal } from '../../src/backends/local.js';
 import type { HandlerContext } from '../../src/contract/types.js';
-import { FIXED_NOW } from '../support/cli.js';
+import { handlerCtx } from '../support/handler-context.js';
+import { postRoute } from '../support/route.js';
 
-export const ctx: HandlerContext = {
-  now: () => FIXED_NOW,
-  env: {},
-  mirrorDir: '/nonexistent',
-  cacheDir: '/tmp',
-};
+export const ctx: HandlerContext = handlerCtx(undefined, { cacheDir: '/tmp' });
 
 export async function vatReturn(body: unknown, detail: 'full' | 'summary' | 'none' = 'full') {
-  return callLocal({ method: 'POST', path: '/v1/tax/vat/return/calculate', query: { breakdown_detail: detail }, body }, ctx);
+  return postRoute('/v1/tax/vat/return/calculate', body, ctx, { breakdown_detail: detail });
 }
 
 export const Q3_2026 = { start_date: '2026-07-01', end_date: '2026-09-30' };

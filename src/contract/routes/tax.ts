@@ -53,6 +53,14 @@ export const scenarioFields: ParamSpec[] = [
   },
 ];
 
+/** One scenario of `tax/compare`: the take-home fields (validated like the take-home body, errors name `scenario_a.field`). */
+export const compareScenarioFields: ParamSpec[] = [
+  { name: 'gross_income', type: 'integer', required: true, min: 0, description: 'annual gross, pounds' },
+  taxRegion,
+  ...maFields,
+  ...scenarioFields,
+];
+
 function byYear(
   id: string,
   path: string,
@@ -177,8 +185,8 @@ export const taxRoutes: RouteSpec[] = [
     domain: 'tax',
     summary: 'Compare two take-home scenarios',
     body: [
-      { name: 'scenario_a', type: 'object', required: true, description: 'gross_income (required), region, student_loan_plans, pension_contribution_percent, pension_type' },
-      { name: 'scenario_b', type: 'object', required: true, description: 'as scenario_a' },
+      { name: 'scenario_a', type: 'object', required: true, fields: compareScenarioFields, description: 'gross_income (required), region, student_loan_plans, pension_contribution_percent, pension_type' },
+      { name: 'scenario_b', type: 'object', required: true, fields: compareScenarioFields, description: 'as scenario_a' },
       taxYearBody,
     ],
     cost: POST_COST,

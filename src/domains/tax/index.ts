@@ -55,4 +55,7 @@ export const manifest: DomainManifest = {
     'tax.compare': () => renderers().then((m) => m.compare),
     'tax.vat.return.calculate': () => renderers().then((m) => m.vatReturn),
   },
+  documents: {
+    'tax.vat.return.calculate': () => vatReturn().then((m) => m.vatReturnDocument),
+  },
 };

@@ -1,13 +1,15 @@
 /**
  * POST /v1/tax/vat/return/calculate: a nine-box VAT return from a period of transactions.
- * The route has `bodyDocument: true`, so the whole body is validated here (prepare.ts) and every failure
- * is answered at once as 400 VALIDATION_ERROR with details[] {field, code, message}.
+ * The route has `bodyDocument: true`: the whole body is validated by prepare.ts, registered as the route's
+ * document validator (src/domains/tax/index.ts), which src/execute.ts runs before any backend is chosen;
+ * every failure is answered at once as 400 VALIDATION_ERROR with details[] {field, code, message}.
  */
 import { meta } from '../../../contract/envelope.js';
 import { errors } from '../../../contract/errors.js';
 import type { Handler, HandlerRequest, SuccessEnvelope } from '../../../contract/types.js';
+import type { DocumentValidator } from '../../manifest.js';
 import { NOTICE_700_12, computeReturn, type BreakdownDetail } from './engine.js';
-import { prepare } from './prepare.js';
+import { prepare, type Prepared } from './prepare.js';
 
 export { transactionsFromCsv } from './csv.js';
 export { MAX_TRANSACTIONS } from './prepare.js';
@@ -19,9 +21,16 @@ export function calculateVatReturn(body: unknown, detail: BreakdownDetail = 'sum
   return computeReturn(r.prepared, detail);
 }
 
+/** The route's document validator: the body checked and resolved once, before any backend is chosen. */
+export const vatReturnDocument: DocumentValidator = (body) => {
+  const r = prepare(body);
+  return r.ok ? { ok: true, document: r.prepared } : r;
+};
+
 export const vatReturnCalculate: Handler = (req: HandlerRequest): SuccessEnvelope => {
   const detail = (req.query['breakdown_detail'] as BreakdownDetail | undefined) ?? 'summary';
-  const data = calculateVatReturn(req.body, detail);
+  // Validated up front (req.document); a batch line comes unvalidated and is checked here.
+  const data = req.document ? computeReturn(req.document as Prepared, detail) : calculateVatReturn(req.body, detail);
   return {
     data,
     meta: meta({

@@ -1,0 +1,200 @@
+/**
+ * Validation happens once, up front, before any backend is chosen: for EVERY route of the table, an
+ * invalid path, query or body under `--source live` makes ZERO requests (a strict fake live backend
+ * fails on any request) and exits with the same exit code and error code as `--source local`.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { ParamSpec, RouteSpec } from '../../src/contract/route.js';
+import { ROUTES } from '../../src/registry.js';
+import { isolatedEnv, json, runCli, type RunResult } from '../support/cli.js';
+import { FakeLive } from '../support/fake-live.js';
+import { fakeKey } from '../support/keys.js';
+
+const KEY = fakeKey('test', 'zeroreq0000000000000000000000000');
+
+/** A value the spec rejects, as a URL would carry it (path, query); undefined when the spec accepts any string. */
+function badString(p: ParamSpec): string | undefined {
+  switch (p.type) {
+    case 'integer':
+    case 'number':
+      return 'abc';
+    case 'boolean':
+      return 'maybe';
+    case 'date':
+      return '2024-02-30';
+    case 'tax_year':
+      return '2024-26';
+    case 'year':
+      return '20x6';
+    case 'string[]':
+      return p.enum ? 'not_a_choice' : undefined;
+    case 'string':
+      if (p.enum) return 'not_a_choice';
+      if (p.minLength && p.minLength > 1) return 'a';
+      return undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** A JSON body value the spec rejects. */
+function badJson(p: ParamSpec): unknown {
+  switch (p.type) {
+    case 'object':
+    case 'array':
+    case 'string[]':
+      return 'x';
+    case 'integer':
+    case 'number':
+      return 'abc';
+    case 'boolean':
+      return 'maybe';
+    default:
+      return badString(p) ?? 42;
+  }
+}
+
+function goodString(p: ParamSpec): string {
+  switch (p.type) {
+    case 'tax_year':
+      return '2024-25';
+    case 'year':
+      return '2026';
+    case 'integer':
+    case 'number':
+      return '1';
+    case 'date':
+      return '2024-01-01';
+    default:
+      return p.enum?.[0] ?? 'X1';
+  }
+}
+
+interface Case {
+  what: string;
+  method: string;
+  path: string;
+  body?: unknown;
+}
+
+function pathWith(route: RouteSpec, bad?: ParamSpec): string {
+  let path = route.path;
+  for (const p of route.pathParams ?? []) path = path.replace(`{${p.name}}`, encodeURIComponent(p === bad ? badString(p)! : goodString(p)));
+  return path;
+}
+
+/** The invalid calls of a route: one per place (path, query, body) that can hold an invalid value. */
+function casesFor(route: RouteSpec): Case[] {
+  const out: Case[] = [];
+  const body = route.method === 'POST' ? {} : undefined;
+  const badPath = (route.pathParams ?? []).find((p) => badString(p) !== undefined);
+  if (badPath) out.push({ what: `path ${badPath.name}`, method: route.method, path: pathWith(route, badPath), ...(body ? { body } : {}) });
+  const badQuery = (route.query ?? []).find((p) => badString(p) !== undefined);
+  if (badQuery) {
+    const q = new URLSearchParams({ [badQuery.name]: badString(badQuery)! });
+    out.push({ what: `query ${badQuery.name}`, method: route.method, path: `${pathWith(route)}?${q}`, ...(body ? { body } : {}) });
+  }
+  if (route.method === 'POST') {
+    if (route.bodyDocument) out.push({ what: 'body document', method: 'POST', path: pathWith(route), body: { transactions: 'nope' } });
+    for (const p of route.body ?? []) {
+      out.push({ what: `body ${p.name}`, method: 'POST', path: pathWith(route), body: { [p.name]: badJson(p) } });
+      break;
+    }
+    if ((route.body ?? []).some((p) => p.required)) out.push({ what: 'body missing required field', method: 'POST', path: pathWith(route), body: {} });
+  }
+  // A route without any parameter to get wrong: the wrong method on its path.
+  if (out.length === 0) out.push({ what: 'wrong method', method: route.method === 'GET' ? 'POST' : 'GET', path: pathWith(route) });
+  return out;
+}
+
+async function api(c: Case, source: 'live' | 'local', fake: FakeLive, env: Record<string, string | undefined>): Promise<RunResult> {
+  const args = ['api', c.method, c.path, '--source', source];
+  if (c.body !== undefined) args.push('--data', JSON.stringify(c.body));
+  return runCli(args, { env, liveBackend: fake.factory });
+}
+
+const CASES = ROUTES.flatMap((r) => casesFor(r).map((c) => ({ id: r.id, ...c })));
+
+describe('an invalid call makes no request and fails alike under --source live and local', () => {
+  it('covers every route', () => {
+    expect(new Set(CASES.map((c) => c.id))).toEqual(new Set(ROUTES.map((r) => r.id)));
+  });
+
+  const env = isolatedEnv({ PUBLICDATA_API_KEY: KEY });
+  it.each(CASES)('$id: $what', async (c) => {
+    const fake = new FakeLive();
+    const live = await api(c, 'live', fake, env);
+    const local = await api(c, 'local', fake, env);
+    expect(fake.requests).toEqual([]);
+    const lj = json(live);
+    expect(lj.error, live.stdout).toBeDefined();
+    expect(['not_available_offline', 'unauthorized', 'internal_error']).not.toContain(lj.error.code);
+    expect([live.code, lj.error.code]).toEqual([local.code, json(local).error.code]);
+    expect(live.code).not.toBe(0);
+  });
+});
+
+describe('the cases the review found, under --source live', () => {
+  const env = () => isolatedEnv({ PUBLICDATA_API_KEY: KEY });
+
+  it('a batch line with a bad field is answered with its error and sends nothing; the good line is sent', async () => {
+    const fake = new FakeLive().register('POST', '/v1/tax/take-home/calculate', () => ({ status: 200, envelope: { data: { ok: 1 }, meta: { api_version: 'v1' } }, source: 'live' }));
+    const stdin = '{"gross_income":"abc"}\n{"gross_income":30000}\n';
+    const live = await runCli(['tax', 'take-home', '--batch', '--source', 'live'], { env: env(), stdin, liveBackend: fake.factory });
+    fake.verify();
+    expect(fake.requests.map((r) => (r.body as { gross_income: unknown }).gross_income)).toEqual([30000]);
+    const local = await runCli(['tax', 'take-home', '--batch', '--source', 'local'], { env: env(), stdin: '{"gross_income":"abc"}\n' });
+    const [first] = live.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(first).toEqual(JSON.parse(local.stdout));
+    expect([live.code, local.code]).toEqual([2, 2]);
+  });
+
+  it('compare: a bad nested scenario field is rejected before any request, naming the nested field', async () => {
+    const fake = new FakeLive();
+    const dir = mkdtempSync(join(tmpdir(), 'pd-zero-'));
+    const file = join(dir, 'scenarios.json');
+    writeFileSync(file, JSON.stringify({ scenario_a: { gross_income: 'x' }, scenario_b: { gross_income: 50000 } }));
+    const live = await runCli(['tax', 'compare', '--body', file, '--source', 'live'], { env: env(), liveBackend: fake.factory });
+    const local = await runCli(['tax', 'compare', '--body', file, '--source', 'local'], { env: env() });
+    expect(fake.requests).toEqual([]);
+    expect(json(live)).toEqual(json(local));
+    expect(json(live).error).toMatchObject({ code: 'bad_request', message: "Invalid field 'scenario_a.gross_income': must be an integer." });
+    expect(live.code).toBe(2);
+  });
+
+  it('vat-return: a structurally bad body is VALIDATION_ERROR with details before any request', async () => {
+    const fake = new FakeLive();
+    const dir = mkdtempSync(join(tmpdir(), 'pd-zero-'));
+    const file = join(dir, 'return.json');
+    writeFileSync(file, '{"transactions":"nope"}');
+    const live = await runCli(['tax', 'vat-return', '--body', file, '--source', 'live'], { env: env(), liveBackend: fake.factory });
+    const local = await runCli(['tax', 'vat-return', '--body', file, '--source', 'local'], { env: env() });
+    expect(fake.requests).toEqual([]);
+    expect(json(live)).toEqual(json(local));
+    expect(json(live).error.code).toBe('VALIDATION_ERROR');
+    expect(json(live).error.details.map((d: { field: string }) => d.field)).toContain('transactions');
+  });
+
+  it('--sweep honours --source live: one request per row, and a bad flag sends nothing', async () => {
+    const fake = new FakeLive();
+    for (let i = 0; i < 3; i++) {
+      fake.register('POST', '/v1/tax/take-home/calculate', (c) => ({
+        status: 200,
+        envelope: { data: { gross_income: (c.body as { gross_income: number }).gross_income, source: 'fake' }, meta: { api_version: 'v1' } },
+        source: 'live',
+      }));
+    }
+    const r = await runCli(['tax', 'take-home', '--sweep', '20000:30000:5000', '--source', 'live', '--format', 'ndjson'], { env: env(), liveBackend: fake.factory });
+    fake.verify();
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim().split('\n').map((l) => JSON.parse(l))).toEqual([20000, 25000, 30000].map((g) => ({ gross_income: g, source: 'fake' })));
+
+    const none = new FakeLive();
+    const bad = await runCli(['tax', 'take-home', '--sweep', '20000:30000:5000', '--region', 'mars', '--source', 'live', '--format', 'json'], { env: env(), liveBackend: none.factory });
+    expect(none.requests).toEqual([]);
+    expect([bad.code, json(bad).error.code]).toEqual([2, 'invalid_region']);
+  });
+});
