@@ -115,6 +115,7 @@ export function registerApi(program: Command, ctx: Context): void {
           }
         }
         const call: RouteCall = { method: m as HttpMethod, path: normalisePath(rawPath), query, ...(body !== undefined || m === 'POST' ? { body: body ?? {} } : {}) };
+        if (ctx.runCall) return setExit(self, await ctx.runCall(call, { batch: Boolean(opts.batch) }));
         if (opts.batch) {
           const { runBatchCommand } = await import('./batch-command.js');
           return setExit(self, await runBatchCommand(ctx, call, g));

@@ -225,6 +225,7 @@ export function addRouteCommand(parent: Command, spec: RouteCommandSpec, ctx: Co
         if (typeof r === 'number') return setExit(self, r);
         call = r;
       }
+      if (ctx.runCall) return setExit(self, await ctx.runCall(call, { batch: Boolean(opts.batch) }));
       if (opts.batch) {
         const { runBatchCommand } = await import('./batch-command.js');
         return setExit(self, await runBatchCommand(ctx, call, g));

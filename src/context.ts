@@ -11,7 +11,7 @@ import type { LiveOptions } from './backends/live.js';
 import { createLocalBackend } from './backends/local.js';
 import { chooseSource, handlerContext, liveBackend, type BackendOptions } from './backends/select.js';
 import type { ResolvedKey } from './config.js';
-import type { HandlerContext } from './contract/types.js';
+import type { HandlerContext, RouteCall } from './contract/types.js';
 import type { Route } from './registry.js';
 
 export interface Out {
@@ -45,6 +45,11 @@ export interface ContextBase {
   now(): Date;
   /** Build the live backend (tests inject one pointing at their server, or a strict fake). */
   liveBackend?: (opts: LiveFactoryOptions) => Promise<Backend>;
+  /**
+   * Test seam (the GitHub CLI's runF): when set, a route command hands the call it built from argv
+   * here instead of running it, so the argv-to-call mapping is tested without running anything.
+   */
+  runCall?: (call: RouteCall, how: { batch: boolean }) => Promise<number>;
 }
 
 export interface Context extends ContextBase {

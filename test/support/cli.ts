@@ -19,6 +19,8 @@ export interface RunOptions {
   now?: Date;
   columns?: number;
   liveBackend?: Context['liveBackend'];
+  /** Capture the route call a command builds instead of running it (Context.runCall). */
+  runCall?: Context['runCall'];
 }
 
 export interface RunResult {
@@ -55,6 +57,7 @@ export async function runCli(args: string[], opts: RunOptions = {}): Promise<Run
     env: opts.env ?? isolatedEnv(),
     now: () => opts.now ?? FIXED_NOW,
     ...(opts.liveBackend ? { liveBackend: opts.liveBackend } : {}),
+    ...(opts.runCall ? { runCall: opts.runCall } : {}),
   });
   const code = await run(args, ctx);
   CAPTURED.push(stdout, stderr);

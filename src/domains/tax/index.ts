@@ -2,7 +2,15 @@
 import { taxRoutes } from '../../contract/routes/tax.js';
 import type { DomainManifest, LocalSpec } from '../manifest.js';
 
-const personal = () => import('./handlers-personal.js');
+// Personal tax: one handler file per route family (src/domains/tax/personal/).
+const years = () => import('./personal/years.js');
+const income = () => import('./personal/income.js');
+const ni = () => import('./personal/ni.js');
+const takeHome = () => import('./personal/take-home.js');
+const compare = () => import('./personal/compare.js');
+const employerCost = () => import('./personal/employer-cost.js');
+const studentLoan = () => import('./personal/student-loan.js');
+const pension = () => import('./personal/pension.js');
 const business = () => import('./handlers-business.js');
 const vatReturn = () => import('./vat-return/handler.js');
 const renderers = () => import('./renderers.js');
@@ -22,17 +30,17 @@ export const manifest: DomainManifest = {
   name: 'tax',
   routes: taxRoutes,
   local: {
-    'tax.years.list': from(personal, 'taxYearsList'),
-    'tax.years.current': from(personal, 'taxYearsCurrent'),
-    'tax.years.get': from(personal, 'taxYearsGet'),
-    ...byYear('tax.income.bands', personal, 'incomeBands'),
-    'tax.income.calculate': from(personal, 'incomeCalculate'),
-    ...byYear('tax.ni.thresholds', personal, 'niThresholds'),
-    ...byYear('tax.ni.categories', personal, 'niCategories'),
-    'tax.ni.calculate': from(personal, 'niCalculate'),
-    'tax.take-home.calculate': from(personal, 'takeHome'),
-    'tax.compare': from(personal, 'compare'),
-    'tax.employer-cost.calculate': from(personal, 'employerCost'),
+    'tax.years.list': from(years, 'taxYearsList'),
+    'tax.years.current': from(years, 'taxYearsCurrent'),
+    'tax.years.get': from(years, 'taxYearsGet'),
+    ...byYear('tax.income.bands', income, 'incomeBands'),
+    'tax.income.calculate': from(income, 'incomeCalculate'),
+    ...byYear('tax.ni.thresholds', ni, 'niThresholds'),
+    ...byYear('tax.ni.categories', ni, 'niCategories'),
+    'tax.ni.calculate': from(ni, 'niCalculate'),
+    'tax.take-home.calculate': from(takeHome, 'takeHome'),
+    'tax.compare': from(compare, 'compare'),
+    'tax.employer-cost.calculate': from(employerCost, 'employerCost'),
     ...byYear('tax.vat.rates', business, 'vatRates'),
     'tax.vat.flat-rate-percentages': from(business, 'flatRatePercentages'),
     'tax.vat.calculate': from(business, 'vatCalculate'),
@@ -42,9 +50,9 @@ export const manifest: DomainManifest = {
     'tax.cgt.calculate': from(business, 'cgtCalculate'),
     ...byYear('tax.dividends.rates', business, 'dividendRates'),
     'tax.dividends.calculate': from(business, 'dividendCalculate'),
-    ...byYear('tax.student-loan.thresholds', personal, 'studentLoanThresholds'),
-    'tax.student-loan.calculate': from(personal, 'studentLoanCalculate'),
-    ...byYear('tax.pension.allowances', personal, 'pensionAllowances'),
+    ...byYear('tax.student-loan.thresholds', studentLoan, 'studentLoanThresholds'),
+    'tax.student-loan.calculate': from(studentLoan, 'studentLoanCalculate'),
+    ...byYear('tax.pension.allowances', pension, 'pensionAllowances'),
     ...byYear('tax.corporation.rates', business, 'corporationRates'),
     'tax.corporation.calculate': from(business, 'corporationCalculate'),
   },
