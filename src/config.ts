@@ -26,7 +26,7 @@ export class KeyFormatError extends Error {
   }
 }
 
-export function configPath(env: Env = process.env): string {
+export function configPath(env: Env): string {
   return join(configDir(env), CONFIG_FILE);
 }
 
@@ -84,7 +84,7 @@ interface ConfigFile {
 }
 
 /** Read config.json; a missing file is an empty config, an unreadable or invalid one throws. */
-export function readConfig(env: Env = process.env): ConfigFile {
+export function readConfig(env: Env): ConfigFile {
   let text: string;
   try {
     text = readFileSync(configPath(env), 'utf8');
@@ -101,11 +101,11 @@ export function readConfig(env: Env = process.env): ConfigFile {
 }
 
 /** Atomic write with mode 0600 (directory 0700 when we create it). */
-export function writeConfig(cfg: ConfigFile, env: Env = process.env): string {
+export function writeConfig(cfg: ConfigFile, env: Env): string {
   const dir = configDir(env);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const file = join(dir, CONFIG_FILE);
-  const tmp = join(dir, `.${CONFIG_FILE}.${process.pid}.${Date.now()}.tmp`);
+  const tmp = join(dir, `.${CONFIG_FILE}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);
   try {
     writeFileSync(tmp, `${JSON.stringify(cfg, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
     chmodSync(tmp, 0o600); // umask cannot loosen it, but be explicit
@@ -125,7 +125,7 @@ export interface ResolvedKey {
 }
 
 /** Where the key comes from, or undefined when there is none. Never throws for a missing file. */
-export function resolveApiKeySource(env: Env = process.env): ResolvedKey | undefined {
+export function resolveApiKeySource(env: Env): ResolvedKey | undefined {
   const fromEnv = env.PUBLICDATA_API_KEY?.trim();
   if (fromEnv) return { key: fromEnv, source: 'env' };
   let cfg: ConfigFile;
@@ -139,12 +139,12 @@ export function resolveApiKeySource(env: Env = process.env): ResolvedKey | undef
 }
 
 /** The API key: env `PUBLICDATA_API_KEY`, else the saved key, else undefined. */
-export function resolveApiKey(env: Env = process.env): string | undefined {
+export function resolveApiKey(env: Env): string | undefined {
   return resolveApiKeySource(env)?.key;
 }
 
 /** Save a key for `publicdata auth login`. Throws KeyFormatError (message without the key) when malformed. */
-export function saveApiKey(key: string, env: Env = process.env): string {
+export function saveApiKey(key: string, env: Env): string {
   const k = key.trim();
   const problem = keyProblem(k);
   if (problem) throw new KeyFormatError(`Not saved: ${problem}.`);
@@ -159,7 +159,7 @@ export function saveApiKey(key: string, env: Env = process.env): string {
 }
 
 /** Remove the saved key (`publicdata auth logout`). Returns true when a key was removed. */
-export function removeApiKey(env: Env = process.env): boolean {
+export function removeApiKey(env: Env): boolean {
   let cfg: ConfigFile;
   try {
     cfg = readConfig(env);
@@ -175,7 +175,7 @@ export function removeApiKey(env: Env = process.env): boolean {
 }
 
 /** Mode bits of the config file (for `auth status`), or undefined when absent. */
-export function configFileMode(env: Env = process.env): number | undefined {
+export function configFileMode(env: Env): number | undefined {
   try {
     return statSync(configPath(env)).mode & 0o777;
   } catch {

@@ -40,6 +40,6 @@ export function datasetInfo(name: string): DatasetInfo {
 }
 
 /** The attribution line with the year filled in. */
-export function attributionFor(name: string, year: number = new Date().getUTCFullYear()): string {
+export function attributionFor(name: string, year: number): string {
   return datasetInfo(name).attribution.replace('{year}', String(year));
 }

@@ -26,19 +26,19 @@ function osPaths(): { data: string; cache: string; config: string } {
 }
 
 /** Where `publicdata auth login` keeps config.json: env PUBLICDATA_CONFIG_DIR, else the XDG config dir. */
-export function configDir(env: Env = process.env): string {
+export function configDir(env: Env): string {
   return env.PUBLICDATA_CONFIG_DIR?.trim() || osPaths().config;
 }
 
-export function dataDir(env: Env = process.env): string {
+export function dataDir(env: Env): string {
   return env.PUBLICDATA_DATA_DIR || osPaths().data;
 }
 
-export function mirrorDir(env: Env = process.env): string {
+export function mirrorDir(env: Env): string {
   return join(dataDir(env), 'mirror');
 }
 
-export function cacheDir(env: Env = process.env): string {
+export function cacheDir(env: Env): string {
   if (env.PUBLICDATA_CACHE_DIR) return env.PUBLICDATA_CACHE_DIR;
   if (env.PUBLICDATA_DATA_DIR) return join(env.PUBLICDATA_DATA_DIR, 'cache');
   return osPaths().cache;
