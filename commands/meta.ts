@@ -5,6 +5,7 @@ import type { Context } from '../src/context.js';
 import { printError, resultExit } from '../src/invoke.js';
 import { globalOptions } from './global.js';
 import { helpWithExamples, setExit } from './route-command.js';
+import { FORMATS } from '../src/output/render.js';
 
 const HELP_TOPICS: Record<string, () => string> = {
   'exit-codes': () =>
@@ -82,7 +83,24 @@ async function readSecret(ctx: Context): Promise<string | undefined> {
   });
 }
 
-export function completionScript(program: Command, shell: string): string {
+/** Values completed after an option: its choices, and --format's (checked by hand, see global.ts). */
+function optionValues(program: Command): Map<string, string[]> {
+  const values = new Map<string, Set<string>>([['--format', new Set([...FORMATS, 'parquet'])]]);
+  const walk = (cmd: Command) => {
+    for (const o of cmd.options) {
+      const choices = (o as { argChoices?: string[] }).argChoices;
+      if (o.long && choices?.length) for (const c of choices) (values.get(o.long) ?? values.set(o.long, new Set()).get(o.long)!).add(c);
+    }
+    cmd.commands.forEach(walk);
+  };
+  walk(program);
+  return new Map([...values].map(([k, v]) => [k, [...v]]));
+}
+
+/** Commands whose arguments are dataset names. */
+const DATASET_COMMANDS = new Set(['sync', 'mirror status', 'mirror path', 'mirror export']);
+
+export function completionScript(program: Command, shell: string, datasets: readonly string[] = []): string {
   const tree: Array<{ path: string[]; subs: string[]; opts: string[] }> = [];
   const walk = (cmd: Command, path: string[]) => {
     const subs = cmd.commands.map((c) => c.name());
@@ -92,13 +110,20 @@ export function completionScript(program: Command, shell: string): string {
   };
   walk(program, []);
   const globals = program.options.map((o) => o.long).filter(Boolean) as string[];
+  const values = optionValues(program);
+  // Each path: its subcommands, its own options, the global ones (once), dataset names where they go.
+  const words = (t: (typeof tree)[number]) =>
+    [...new Set([...t.subs, ...(DATASET_COMMANDS.has(t.path.join(' ')) ? datasets : []), ...t.opts, ...globals])].join(' ');
   if (shell === 'bash' || shell === 'zsh') {
-    const cases = tree
-      .map((t) => `    "${t.path.join(' ')}") words="${[...t.subs, ...t.opts, ...globals].join(' ')}" ;;`)
-      .join('\n');
+    const cases = tree.map((t) => `    "${t.path.join(' ')}") words="${words(t)}" ;;`).join('\n');
+    const valueCases = [...values].map(([flag, v]) => `    ${flag}) COMPREPLY=( $(compgen -W "${v.join(' ')}" -- "$cur") ); return ;;`).join('\n');
     const body = `_publicdata() {
-  local cur path i w
+  local cur prev path i w
   cur="\${COMP_WORDS[COMP_CWORD]}"
+  prev="\${COMP_WORDS[COMP_CWORD-1]}"
+  case "$prev" in
+${valueCases}
+  esac
   path=""
   for ((i=1; i<COMP_CWORD; i++)); do
     w="\${COMP_WORDS[i]}"
@@ -115,16 +140,23 @@ ${cases}
 }
 complete -F _publicdata publicdata
 `;
-    return shell === 'zsh' ? `autoload -U +X bashcompinit && bashcompinit\n${body}` : body;
+    if (shell === 'bash') return body;
+    // zsh: a file named _publicdata in $fpath (#compdef), or \`source <(publicdata completion zsh)\`.
+    // The bash function runs through zsh's bashcompinit; on the first (autoloaded) call complete now.
+    return `#compdef publicdata
+autoload -U +X bashcompinit && bashcompinit
+${body}if [[ \${funcstack[1]-} == _publicdata ]]; then _bash_complete -F _publicdata; fi
+`;
   }
   // fish
   const lines = ['complete -c publicdata -f'];
   for (const t of tree) {
     const cond = t.path.length === 0 ? '__fish_use_subcommand' : `__fish_seen_subcommand_from ${t.path[t.path.length - 1]}`;
     for (const s of t.subs) lines.push(`complete -c publicdata -n '${cond}' -a ${s}`);
-    for (const o of t.opts) if (o.startsWith('--')) lines.push(`complete -c publicdata -n '${cond}' -l ${o.slice(2)}`);
+    if (DATASET_COMMANDS.has(t.path.join(' ')) && datasets.length) lines.push(`complete -c publicdata -n '${cond}' -a '${datasets.join(' ')}'`);
+    for (const o of t.opts) if (o.startsWith('--') && !globals.includes(o)) lines.push(`complete -c publicdata -n '${cond}' -l ${o.slice(2)}`);
   }
-  for (const g of globals) lines.push(`complete -c publicdata -l ${g.slice(2)}`);
+  for (const g of globals) lines.push(`complete -c publicdata -l ${g.slice(2)}${values.has(g) ? ` -xa '${values.get(g)!.join(' ')}'` : ''}`);
   return `${lines.join('\n')}\n`;
 }
 
@@ -209,9 +241,10 @@ export function registerMeta(program: Command, ctx: Context): void {
       'publicdata completion fish > ~/.config/fish/completions/publicdata.fish',
     ]))
     .argument('<shell>', 'bash, zsh or fish')
-    .action((shell: string, _o: unknown, self: Command) => {
+    .action(async (shell: string, _o: unknown, self: Command) => {
       if (!['bash', 'zsh', 'fish'].includes(shell)) throw new ApiError(400, 'usage_error', `completion: unknown shell '${shell}' (bash, zsh or fish).`);
-      ctx.io.stdout.write(completionScript(program, shell));
+      const { SYNC_DATASETS } = await import('../sync/registry.js');
+      ctx.io.stdout.write(completionScript(program, shell, SYNC_DATASETS));
       setExit(self, 0);
     });
 

@@ -88,7 +88,9 @@ export function buildProgram(ctx: Context, argv?: readonly string[]): Command {
       getOutHelpWidth: () => ctx.io.columns,
       getErrHelpWidth: () => ctx.io.columns,
     })
-    .helpCommand(false);
+    .helpCommand(false)
+    // Every command's --help lists the global options it inherits (--format, --fields, --source, ...).
+    .configureHelp({ showGlobalOptions: true });
   addGlobalOptions(program);
   if (!argv) {
     for (const r of ALL) r(program, ctx);
@@ -117,6 +119,11 @@ function usageError(ctx: Context, message: string, argv: string[]): number {
 
 /** Run the CLI with `argv` (without node and script) and return the exit code. */
 export async function run(argv: string[], ctx: Context): Promise<number> {
+  // `publicdata -v` with no command prints the version (with a command, -v is --verbose).
+  if (argv.length === 1 && argv[0] === '-v') {
+    ctx.io.stdout.write(`${VERSION}\n`);
+    return EXIT.OK;
+  }
   const program = buildProgram(ctx, argv);
   try {
     await program.parseAsync(argv, { from: 'user' });

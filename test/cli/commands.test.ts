@@ -1,4 +1,5 @@
 /** In-process command tests: exact output in terminal and piped modes, exit codes, batch. */
+import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { runCli, json } from '../support/cli.js';
 
@@ -178,6 +179,35 @@ describe('help', () => {
     expect(bash.stdout).toContain('"tax") words="take-home');
     const fish = await runCli(['completion', 'fish']);
     expect(fish.stdout).toContain("complete -c publicdata -n '__fish_seen_subcommand_from tax' -a take-home");
+  });
+
+  it('bash completion: no repeated root flags, dataset names after sync, values after --format (run in bash)', async () => {
+    const script = (await runCli(['completion', 'bash'])).stdout;
+    // Complete `publicdata <words...> <cur>` in a real bash with the generated function.
+    const complete = (...words: string[]) => {
+      const all = ['publicdata', ...words];
+      const r = spawnSync('bash', ['-c', `${script}\nCOMP_WORDS=(${all.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${all.length - 1}; _publicdata; printf '%s\\n' "\${COMPREPLY[@]}"`], { encoding: 'utf8' });
+      return r.stdout.trim().split('\n');
+    };
+    const root = complete('');
+    expect(root.filter((w) => w === '--format')).toHaveLength(1);
+    expect(root).toContain('tax');
+    expect(complete('sync', '')).toEqual(expect.arrayContaining(['price-paid', 'hpi', 'bank-holidays', '--all']));
+    expect(complete('tax', 'take-home', '--format', '')).toEqual(['table', 'json', 'ndjson', 'csv', 'parquet']);
+    expect(complete('tax', 'take-home', '--format', 'nd')).toEqual(['ndjson']);
+    expect(complete('--source', '')).toEqual(['auto', 'live', 'local']);
+  });
+
+  it('zsh completion starts with #compdef; fish completes --format values', async () => {
+    expect((await runCli(['completion', 'zsh'])).stdout.split('\n')[0]).toBe('#compdef publicdata');
+    expect((await runCli(['completion', 'fish'])).stdout).toContain("complete -c publicdata -l format -xa 'table json ndjson csv parquet'");
+  });
+
+  it('leaf --help lists the inherited global options; -v alone prints the version', async () => {
+    const h = await runCli(['tax', 'take-home', '--help']);
+    expect(h.stdout).toMatch(/Global Options:[\s\S]*--format <format>[\s\S]*--fields <list>/);
+    const { VERSION } = await import('../../src/version.js');
+    expect(await runCli(['-v'])).toMatchObject({ code: 0, stdout: `${VERSION}\n` });
   });
 });
 
