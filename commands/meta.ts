@@ -24,7 +24,11 @@ const HELP_TOPICS: Record<string, () => string> = {
       '  json    default when piped: the API envelope exactly ({data, meta, pagination} or {error})',
       '  ndjson  one record per line (across pages with --all); batch mode: one envelope per line',
       '  csv     RFC 4180, nested fields flattened to dotted columns',
-      '--fields a,b.c picks fields; colour only on a terminal (NO_COLOR, FORCE_COLOR, --no-color).',
+      '--fields a,b.c picks fields (records, or the answer\'s own fields); an unknown field is a usage error.',
+      '--wide: tables show every column (by default the columns that fit, identifiers kept whole).',
+      'Errors: json/ndjson print the envelope on stdout and the message on stderr (not with --quiet);',
+      '  csv prints the message on stderr only; table on stderr.',
+      'Colour only on a terminal (NO_COLOR, FORCE_COLOR, --no-color).',
       '',
     ].join('\n'),
   environment: () =>
