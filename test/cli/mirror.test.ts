@@ -66,6 +66,15 @@ describe('mirror commands', () => {
     expect(existsSync(main.path)).toBe(true);
     const bad = await runCli(['mirror', 'export', '--format', 'xml', '--out', out], { env });
     expect(bad.code).toBe(2);
+    // --fields works on the export report too (issue 10 item 8).
+    const picked = json(await runCli(['mirror', 'export', '--format', 'csv', '--out', out, 'price-paid', '--fields', 'table,rows'], { env }));
+    expect(picked.data.find((f: { table: string }) => f.table === 'price_paid')).toEqual({ table: 'price_paid', rows: ppRows().length });
+  });
+
+  it('sync reports through the same renderers: --fields and csv', async () => {
+    const r = await runCli(['sync', 'price-paid', '--from', PP, '--fields', 'dataset,status', '--format', 'csv'], { env });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^dataset,status\r\nprice-paid,\w+\r\n$/);
   });
 
   it('a dataset never synced names the sync command that would serve it', async () => {
