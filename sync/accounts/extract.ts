@@ -379,7 +379,10 @@ function extractText(text: string, name: string): ExtractResult {
 
   // Namespace scopes: prefix -> URI, a stack of the bindings each element added.
   const ns = new Map<string, string>();
-  const nsUndo: Array<Array<[string, string | undefined]> | null> = [];
+  // bindings undone when the element that declared them closes (only elements with declarations are stacked)
+  const nsUndo: Array<{ depth: number; undo: Array<[string, string | undefined]> }> = [];
+  /** True while unprefixed elements are XHTML (the default namespace is not the XBRL instance one). */
+  let xhtmlDefault = true;
 
   let root: 'ixbrl' | 'xbrl' | undefined;
   let depth = 0;
@@ -420,13 +423,14 @@ function extractText(text: string, name: string): ExtractResult {
         const p = k === 'xmlns' ? '' : k.slice(6);
         (undo ??= []).push([p, ns.get(p)]);
         ns.set(p, attrs[k]!);
+        if (p === '') xhtmlDefault = attrs[k] !== XBRLI_NS;
       }
     }
-    nsUndo.push(undo);
+    if (undo) nsUndo.push({ depth, undo });
     const qn = tag.name;
     const ci = qn.indexOf(':');
     // fast path: an unprefixed (XHTML) element of an Inline XBRL document is never a fact or a context part
-    if (ci < 0 && root === 'ixbrl' && ns.get('') !== XBRLI_NS) return;
+    if (ci < 0 && root === 'ixbrl' && xhtmlDefault) return;
     const uri = ns.get(ci < 0 ? '' : qn.slice(0, ci));
     const ln = ci < 0 ? qn : qn.slice(ci + 1);
     if (depth === 1) root = uri === XBRLI_NS && ln === 'xbrl' ? 'xbrl' : 'ixbrl';
@@ -489,7 +493,7 @@ function extractText(text: string, name: string): ExtractResult {
     const qn = tag.name;
     const ci = qn.indexOf(':');
     // the URI is only needed for ix/xbrli/xbrldi elements (prefixed, or unprefixed in a plain instance)
-    const uri = ci < 0 && root === 'ixbrl' && ns.get('') !== XBRLI_NS ? undefined : ns.get(ci < 0 ? '' : qn.slice(0, ci));
+    const uri = ci < 0 && root === 'ixbrl' && xhtmlDefault ? undefined : ns.get(ci < 0 ? '' : qn.slice(0, ci));
     const ln = ci < 0 ? qn : qn.slice(ci + 1);
     if (top && top.depth === depth) {
       open.pop();
@@ -515,11 +519,15 @@ function extractText(text: string, name: string): ExtractResult {
       ctx.dims.set(ctxDim, local(ctxBuf.trim()));
       ctxField = undefined;
     }
-    const undo = nsUndo.pop();
-    if (undo) for (let i = undo.length - 1; i >= 0; i--) {
-      const [p, prev] = undo[i]!;
-      if (prev === undefined) ns.delete(p);
-      else ns.set(p, prev);
+    const scope = nsUndo[nsUndo.length - 1];
+    if (scope && scope.depth === depth) {
+      nsUndo.pop();
+      for (let i = scope.undo.length - 1; i >= 0; i--) {
+        const [p, prev] = scope.undo[i]!;
+        if (prev === undefined) ns.delete(p);
+        else ns.set(p, prev);
+        if (p === '') xhtmlDefault = prev !== XBRLI_NS;
+      }
     }
     depth--;
   };
