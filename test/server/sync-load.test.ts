@@ -10,7 +10,7 @@ import autocannon from 'autocannon';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callLocal } from '../../src/backends/local.js';
+import { getRoute } from '../support/route.js';
 import { closeAll } from '../../src/mirror/db.js';
 import { FIXTURES, buildDataset, ctxFor, tempDir } from '../property/mirror-helper.js';
 import { keyLine, startTestServer, type TestServer } from '../support/serve.js';
@@ -42,7 +42,7 @@ describe('sync beside a running server', () => {
     servers.push(s);
     const path = '/v1/property/hpi/regions';
     const before = await get(s, path);
-    const oldText = JSON.stringify((await callLocal({ method: 'GET', path, query: {} }, ctxFor(mirror))).envelope);
+    const oldText = JSON.stringify((await getRoute(path, {}, ctxFor(mirror))).envelope);
     expect([before.status, before.text]).toEqual([200, oldText]);
     expect(before.text).toContain('Wokingham');
 
@@ -58,7 +58,7 @@ describe('sync beside a running server', () => {
     await sync;
 
     const after = await get(s, path);
-    const newText = JSON.stringify((await callLocal({ method: 'GET', path, query: {} }, ctxFor(mirror))).envelope);
+    const newText = JSON.stringify((await getRoute(path, {}, ctxFor(mirror))).envelope);
     expect(newText).not.toContain('Wokingham');
     expect([after.status, after.text]).toEqual([200, newText]);
     expect(after.etag).not.toBe(before.etag);

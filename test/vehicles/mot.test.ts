@@ -5,7 +5,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callLocal } from '../../src/backends/local.js';
+import { getRoute } from '../support/route.js';
 import type { ErrorEnvelope, SuccessEnvelope } from '../../src/contract/types.js';
 import { syncDataset } from '../../sync/framework.js';
 import { cleanup, ctxFor, tempDir } from '../property/mirror-helper.js';
@@ -33,7 +33,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => cleanup(dirs));
 
-const call = (path: string, query: Record<string, string>) => callLocal({ method: 'GET', path, query }, ctxFor(mirror));
+const call = (path: string, query: Record<string, string>) => getRoute(path, query, ctxFor(mirror));
 async function ok(path: string, query: Record<string, string>): Promise<SuccessEnvelope<Array<Record<string, unknown>>>> {
   const r = await call(path, query);
   if (r.status !== 200) throw new Error(JSON.stringify(r.envelope));

@@ -6,7 +6,7 @@
 import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { callLocal } from '../../src/backends/local.js';
+import { getRoute } from '../support/route.js';
 import type { SuccessEnvelope } from '../../src/contract/types.js';
 import { syncDataset } from '../../sync/framework.js';
 import roadSafety, { defaultYears } from '../../sync/road-safety.js';
@@ -30,7 +30,7 @@ beforeAll(async () => {
   report = await syncDataset('road-safety', { ...opts, years: { from: 2021, to: 2022 } });
 }, 60_000);
 
-const get = (path: string, query: Record<string, string> = {}) => callLocal({ method: 'GET', path, query }, ctxFor(mirror));
+const get = (path: string, query: Record<string, string> = {}) => getRoute(path, query, ctxFor(mirror));
 async function ok(path: string, query: Record<string, string> = {}): Promise<SuccessEnvelope<any>> {
   const r = await get(path, query);
   if (r.status !== 200) throw new Error(JSON.stringify(r.envelope));

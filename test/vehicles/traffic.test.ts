@@ -7,7 +7,7 @@
  */
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { callLocal } from '../../src/backends/local.js';
+import { getRoute } from '../support/route.js';
 import type { SuccessEnvelope } from '../../src/contract/types.js';
 import { syncDataset } from '../../sync/framework.js';
 import type { SyncReport } from '../../sync/types.js';
@@ -40,7 +40,7 @@ beforeAll(async () => {
   report = await syncDataset('road-traffic', opts);
 }, 60_000);
 
-const get = (path: string, query: Record<string, string> = {}, dir = mirror) => callLocal({ method: 'GET', path, query }, ctxFor(dir));
+const get = (path: string, query: Record<string, string> = {}, dir = mirror) => getRoute(path, query, ctxFor(dir));
 async function ok(path: string, query: Record<string, string> = {}, dir = mirror): Promise<SuccessEnvelope<any>> {
   const r = await get(path, query, dir);
   if (r.status !== 200) throw new Error(JSON.stringify(r.envelope));
