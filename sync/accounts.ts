@@ -264,7 +264,7 @@ async function load(ctx: LoadContext): Promise<LoadResult> {
   rmSync(workDir, { recursive: true, force: true });
   mkdirSync(join(workDir, 'stage'), { recursive: true });
   try {
-    const pool = await createPool(join(workDir, 'stage'), syncThreads(process.env));
+    const pool = await createPool(join(workDir, 'stage'), syncThreads(ctx.env ?? {}));
     let staged: Staged;
     try {
       staged = await stageFiles(ctx, pool, workDir);

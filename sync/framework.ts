@@ -387,6 +387,7 @@ export async function syncDataset(name: string, opts: RunSyncOptions = {}): Prom
         options: opts,
         progress: (rows) => emit({ type: 'rows', dataset: name, rows }),
         mode: incremental ? 'incremental' : 'full',
+        env,
         log: (text) => emit({ type: 'message', dataset: name, text }),
       });
     } catch (e) {

@@ -81,6 +81,8 @@ export interface LoadContext {
   mode?: 'full' | 'incremental';
   /** Free-text progress messages (shown with --verbose / in the TTY progress). */
   log?(message: string): void;
+  /** The sync's environment (PUBLICDATA_SYNC_THREADS for modules that run worker threads). */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 export interface LoadResult {

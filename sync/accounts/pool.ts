@@ -23,7 +23,7 @@ export interface ExtractPool {
 }
 
 /** Threads from `PUBLICDATA_SYNC_THREADS`, else the number of cores. */
-export function syncThreads(env: Record<string, string | undefined>): number {
+export function syncThreads(env: Readonly<Record<string, string | undefined>>): number {
   const n = Number(env.PUBLICDATA_SYNC_THREADS);
   return Number.isInteger(n) && n > 0 ? n : availableParallelism();
 }
