@@ -30,7 +30,7 @@ export interface IO {
 }
 
 /** What the CLI passes to build a live backend (a subset of the client's own options). */
-export type LiveFactoryOptions = Pick<LiveOptions, 'apiKey' | 'baseUrl' | 'maxWait' | 'maxCredits' | 'log'>;
+export type LiveFactoryOptions = Pick<LiveOptions, 'apiKey' | 'baseUrl' | 'maxWait' | 'maxCredits' | 'log' | 'notice'>;
 
 /** The user's configuration as the run sees it. */
 export interface Config {

@@ -29,10 +29,11 @@ export interface GlobalOptions {
 }
 
 /** The backend options the global flags give. */
-export function backendOptions(g: Pick<GlobalOptions, 'source' | 'verbose' | 'maxWait' | 'maxCredits'>): BackendOptions {
+export function backendOptions(g: Pick<GlobalOptions, 'source' | 'verbose' | 'maxWait' | 'maxCredits'> & { quiet?: boolean }): BackendOptions {
   return {
     source: g.source,
     verbose: g.verbose,
+    ...(g.quiet ? { quiet: true } : {}),
     ...(g.maxWait !== undefined ? { maxWait: g.maxWait } : {}),
     ...(g.maxCredits !== undefined ? { maxCredits: g.maxCredits } : {}),
   };

@@ -1,48 +1,31 @@
 /**
- * The live backend: the v1 API over HTTPS with undici (one keep-alive Agent per backend).
- *
- * Policy (docs/live-client.md has the reasons):
- * - Pacing: the window state comes from `X-RateLimit-Remaining`/`X-RateLimit-Reset` of every response.
- *   Requests go out at full speed while the window has room; when it is used up, the next request waits
- *   until the reset (plus a small margin), so a long job does not provoke 429 at all.
- * - 429 `rate_limit_exceeded`: wait `Retry-After` (delta-seconds or HTTP-date) or the exponential
- *   back-off, whichever is longer, plus jitter, and retry (GET and POST: a 429 was not processed).
- *   Waiting is bounded per call by `maxWait` seconds: when the next wait would exceed it, the 429
- *   envelope is returned (CLI exit 5).
- * - Network errors and 5xx: GET is retried with exponential back-off and jitter. POST (10 credits, and
- *   the server may have processed it) is retried only when the connection failed before the request
- *   could be sent (refused, DNS, connect timeout). After the budget: `network_error` (status 503) or
- *   the server's 5xx envelope (synthesised `server_error` when it is not a JSON error envelope).
- * - `insufficient_credits` (402, or 429 as the published errors page has it: we switch on the code),
- *   401 and 403 are never retried.
- * - `maxCredits`: a request that would take the credits spent by this backend past the budget is not
- *   sent; the answer is `credit_budget_exceeded` (CLI exit 3).
- * - The key is sent only in the Authorization header and never appears in log lines or messages.
+ * The live backend: the v1 API over HTTPS. Composes the pieces in src/backends/live/ (docs/live-client.md
+ * has the reasons):
+ * - transport.ts: URL building and one attempt with undici (one keep-alive Agent per backend);
+ * - pacer.ts: the rate-limit window from X-RateLimit-* so a long job does not provoke 429;
+ * - retry.ts: what is retried and how long to wait (429 Retry-After, back-off, POST safety);
+ * - response.ts: the envelope as received, or a synthesised error envelope.
+ * This file keeps the call loop: the --max-credits budget, the --max-wait budget, stats and the log.
+ * The key is sent only in the Authorization header and never appears in log lines or messages.
  */
-import type { Dispatcher } from 'undici';
 import { redact, keyKind, keyProblem, maskKey } from '../config.js';
 import { ApiError, errorEnvelope } from '../contract/errors.js';
 import { matchRoute } from '../registry.js';
-import type { CallResult, Envelope, ErrorEnvelope, RouteCall } from '../contract/types.js';
+import type { ErrorEnvelope, RouteCall } from '../contract/types.js';
 import { isErrorEnvelope } from '../contract/types.js';
+import { Pacer } from './live/pacer.js';
+import { interpret, num, result, type LiveCallResult } from './live/response.js';
+import { describeNetworkCode, parseRetryAfter, RetryPolicy } from './live/retry.js';
+import { buildUrl, createTransport, type Attempt, type ResponseAttempt } from './live/transport.js';
 import type { Backend } from './types.js';
+
+export { buildUrl, PASSED_HEADERS } from './live/transport.js';
+export { parseRetryAfter, UNREACHABLE_MAX_RETRIES } from './live/retry.js';
+export { SERVER_ERROR_MESSAGE, type LiveCallResult } from './live/response.js';
 
 export const DEFAULT_BASE_URL = 'https://api.govdata.dev/v1';
 export const DEFAULT_MAX_WAIT_S = 120;
 export const DEFAULT_MAX_RETRIES = 5;
-export const SERVER_ERROR_MESSAGE = 'An unexpected error occurred on our end.';
-
-/** Response headers passed on in CallResult.headers (lower-case names). */
-export const PASSED_HEADERS = [
-  'x-ratelimit-limit',
-  'x-ratelimit-remaining',
-  'x-ratelimit-reset',
-  'retry-after',
-  'x-credits-remaining',
-  'x-credits-cost',
-  'x-request-id',
-  'date',
-] as const;
 
 export interface LiveOptions {
   apiKey: string;
@@ -56,6 +39,11 @@ export interface LiveOptions {
   maxCredits?: number;
   /** Verbose lines (request, status, timing, credits, rate limit, waits). The key is redacted. */
   log?: (line: string) => void;
+  /**
+   * Wait lines only ("… what it is waiting for"), for a terminal without --verbose: a person sees why
+   * nothing happens during a back-off or a rate-limit wait. Not called for lines `log` already shows.
+   */
+  notice?: (line: string) => void;
   /** Clock in ms since the epoch (tests). */
   now?: () => number;
   sleep?: (ms: number) => Promise<void>;
@@ -109,14 +97,6 @@ export interface LiveStats {
   pacingWaits: number;
 }
 
-export interface LiveCallResult extends CallResult {
-  source: 'live';
-  /** The response body exactly as received (for byte-exact passthrough); absent when synthesised. */
-  raw?: string;
-  /** Attempts made for this call. */
-  attempts: number;
-}
-
 export interface LiveBackend extends Backend {
   readonly kind: 'live';
   call(call: RouteCall): Promise<LiveCallResult>;
@@ -139,79 +119,6 @@ export function costOf(call: Pick<RouteCall, 'method' | 'path'>): number {
   }
 }
 
-/** Parse Retry-After: delta-seconds or HTTP-date (RFC 9110 §10.2.3). Returns ms to wait, or undefined. */
-export function parseRetryAfter(value: string | undefined, nowMs: number): number | undefined {
-  if (value === undefined) return undefined;
-  const v = value.trim();
-  if (v === '') return undefined;
-  if (/^\d+$/.test(v)) return Number(v) * 1000;
-  const t = Date.parse(v);
-  if (Number.isNaN(t)) return undefined;
-  return Math.max(0, t - nowMs);
-}
-
-/** Join the base URL and a /v1 path without doubling /v1; encode path segments, append the query. */
-export function buildUrl(baseUrl: string, path: string, query: RouteCall['query'] = {}): string {
-  let base = baseUrl.replace(/\/+$/, '');
-  let p = path.startsWith('/') ? path : `/${path}`;
-  if (/\/v1$/.test(base) && (p === '/v1' || p.startsWith('/v1/'))) base = base.slice(0, -3);
-  else if (!/\/v1$/.test(base) && !(p === '/v1' || p.startsWith('/v1/'))) p = `/v1${p}`;
-  const encoded = p
-    .split('/')
-    .map((seg) => {
-      try {
-        return encodeURIComponent(decodeURIComponent(seg));
-      } catch {
-        return encodeURIComponent(seg);
-      }
-    })
-    .join('/');
-  const qs = new URLSearchParams();
-  for (const [k, v] of Object.entries(query)) {
-    if (Array.isArray(v)) for (const item of v) qs.append(k, item);
-    else if (v !== undefined) qs.append(k, v);
-  }
-  const s = qs.toString();
-  return `${base}${encoded}${s ? `?${s}` : ''}`;
-}
-
-const CONNECT_PHASE_CODES = new Set([
-  'ECONNREFUSED',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-  'UND_ERR_CONNECT_TIMEOUT',
-]);
-
-/** The most telling error code along the cause chain: a system errno (ECONNRESET...) before undici's. */
-function errCode(e: unknown): string {
-  const codes: string[] = [];
-  let cur: any = e;
-  for (let i = 0; i < 5 && cur; i++) {
-    if (typeof cur.code === 'string') codes.push(cur.code);
-    if (Array.isArray(cur.errors)) for (const x of cur.errors) if (typeof x?.code === 'string') codes.push(x.code);
-    cur = cur.cause;
-  }
-  return codes.find((c) => /^E[A-Z_]+$/.test(c)) ?? codes[0] ?? (e as Error)?.name ?? 'ERROR';
-}
-
-function num(v: string | undefined): number | undefined {
-  if (v === undefined || v.trim() === '') return undefined;
-  const n = Number(v);
-  return Number.isFinite(n) ? n : undefined;
-}
-
-function headerValue(h: Record<string, string | string[] | undefined>, name: string): string | undefined {
-  const v = h[name];
-  return Array.isArray(v) ? v[v.length - 1] : v;
-}
-
-function isEnvelope(v: unknown): v is Envelope {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
-  return 'data' in v || isErrorEnvelope(v);
-}
-
 function secs(ms: number): string {
   return `${(ms / 1000).toFixed(2)} s`;
 }
@@ -219,10 +126,6 @@ function secs(ms: number): string {
 function defaultSleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, Math.max(0, ms)));
 }
-
-type Attempt =
-  | { kind: 'response'; status: number; headers: Record<string, string>; raw: string; ms: number; sentAt: number }
-  | { kind: 'network'; code: string; message: string; connectPhase: boolean; ms: number };
 
 export function createLiveBackend(opts: LiveOptions): LiveBackend {
   const env = opts.env ?? process.env;
@@ -244,14 +147,10 @@ export function createLiveBackend(opts: LiveOptions): LiveBackend {
   const maxCredits = opts.maxCredits;
   const now = opts.now ?? Date.now;
   const sleep = opts.sleep ?? defaultSleep;
-  const random = opts.random ?? Math.random;
-  const userAgent = opts.userAgent ?? 'publicdata';
-  const timeoutMs = opts.timeoutMs ?? 30_000;
-  const connectTimeoutMs = opts.connectTimeoutMs ?? 10_000;
   const resetMarginMs = opts.resetMarginMs ?? 100;
-  const backoffBaseMs = opts.backoffBaseMs ?? 500;
-  const backoffMaxMs = opts.backoffMaxMs ?? 30_000;
   const log = opts.log ? (line: string) => opts.log!(redact(line, apiKey)) : undefined;
+  // Wait lines go to the verbose log, or else to the terminal notice.
+  const waitLine = log ?? (opts.notice ? (line: string) => opts.notice!(redact(line, apiKey)) : undefined);
 
   const warnings: string[] = [];
   if (keyKind(apiKey) === 'test' && baseUrl === DEFAULT_BASE_URL) {
@@ -275,169 +174,45 @@ export function createLiveBackend(opts: LiveOptions): LiveBackend {
     pacingWaits: 0,
   };
 
-  // Window state for pacing. resetMs: local time at which the server's window resets.
-  const win: { limit?: number; remaining?: number; resetMs?: number; rolledFrom?: number } = {};
-  let inflight = 0;
-  let gate: Promise<void> = Promise.resolve();
-
-  type Undici = typeof import('undici');
-  let agentPromise: Promise<{ agent: Dispatcher; request: Undici['request'] }> | undefined;
-  let agent: Dispatcher | undefined;
-  function dispatcher(): Promise<{ agent: Dispatcher; request: Undici['request'] }> {
-    agentPromise ??= import('undici').then(({ Agent, request }) => {
-      agent = new Agent({
-        keepAliveTimeout: 10_000,
-        keepAliveMaxTimeout: 60_000,
-        connections: 8,
-        headersTimeout: timeoutMs,
-        bodyTimeout: timeoutMs,
-        connect: { timeout: connectTimeoutMs },
-      });
-      return { agent, request };
-    });
-    return agentPromise;
-  }
-
   async function wait(ms: number): Promise<void> {
     if (ms <= 0) return;
     stats.waitedMs += ms;
     await sleep(ms);
   }
 
-  // Wake-ups for calls waiting on an answer in flight (the answer brings the new window's reset).
-  let answerWaiters: Array<() => void> = [];
-  function answered(): void {
-    const ws = answerWaiters;
-    answerWaiters = [];
-    for (const w of ws) w();
-  }
+  const transport = createTransport({
+    apiKey,
+    userAgent: opts.userAgent ?? 'publicdata',
+    timeoutMs: opts.timeoutMs ?? 30_000,
+    connectTimeoutMs: opts.connectTimeoutMs ?? 10_000,
+    now,
+  });
+  const pacer = new Pacer({
+    now,
+    wait,
+    resetMarginMs,
+    onWindowWait: (ms, limit) => {
+      waitLine?.(`… rate-limit window used up (${limit ?? '?'} requests): waiting ${secs(ms)} for the reset`);
+      stats.pacingWaits++;
+    },
+  });
+  const policy = new RetryPolicy({
+    maxRetries,
+    backoffBaseMs: opts.backoffBaseMs ?? 500,
+    backoffMaxMs: opts.backoffMaxMs ?? 30_000,
+    random: opts.random ?? Math.random,
+  });
 
-  /**
-   * Take a slot in the current window, waiting for the reset when it is used up. Serialised so that
-   * concurrent calls count each other. Returns a wait that would pass the budget instead of waiting.
-   */
-  function acquireSlot(budgetLeftMs: number): Promise<{ overBudgetMs?: number; waitedMs: number }> {
-    const run = async (): Promise<{ overBudgetMs?: number; waitedMs: number }> => {
-      let waited = 0;
-      for (;;) {
-        const t = now();
-        if (win.resetMs !== undefined && t >= win.resetMs + resetMarginMs) {
-          // A new window began; its budget is the plan limit until an answer says otherwise.
-          win.remaining = win.limit;
-          win.rolledFrom = win.resetMs;
-          win.resetMs = undefined;
-        }
-        if (win.remaining !== undefined && win.remaining <= 0) {
-          if (win.resetMs !== undefined) {
-            const ms = win.resetMs + resetMarginMs - t;
-            if (ms > budgetLeftMs - waited) return { overBudgetMs: ms, waitedMs: waited };
-            log?.(`… rate-limit window used up (${win.limit ?? '?'} requests): waiting ${secs(ms)} for the reset`);
-            stats.pacingWaits++;
-            await wait(ms);
-            waited += ms;
-            continue;
-          }
-          if (inflight > 0) {
-            // The new window's budget is spent by requests in flight; their answers carry its reset.
-            await new Promise<void>((r) => answerWaiters.push(r));
-            continue;
-          }
-        }
-        if (win.remaining !== undefined) win.remaining--;
-        inflight++;
-        return { waitedMs: waited };
-      }
-    };
-    const p = gate.then(run);
-    gate = p.then(
-      () => undefined,
-      () => undefined,
-    );
-    return p;
-  }
-
-  /**
-   * Server clock vs ours, from the Date header (1 s resolution). offset = server - local lies in
-   * [lower, upper]. Applied only when it is certain to matter: the server is surely ahead (lower > 0:
-   * its reset comes earlier on our clock) or surely behind (upper < 0: waiting by our clock would be
-   * early, so wait by the lower bound, which is never early).
-   */
-  const skew = { lower: -Infinity, upper: Infinity };
-  function observeClock(date: string | undefined, sentAt: number, receivedAt: number): void {
-    if (!date) return;
-    const d = Date.parse(date);
-    if (Number.isNaN(d)) return;
-    skew.lower = Math.max(skew.lower, d - receivedAt);
-    skew.upper = Math.min(skew.upper, d + 1000 - sentAt);
-  }
-  function clockOffset(): number {
-    if (skew.lower > skew.upper) return 0; // inconsistent samples (clock stepped): trust our clock
-    if (skew.lower > 0 || skew.upper < 0) return skew.lower;
-    return 0;
-  }
-
-  function observe(headers: Record<string, string>, receivedAt: number): void {
+  function observeStats(headers: Record<string, string>): void {
     const limit = num(headers['x-ratelimit-limit']);
     const remaining = num(headers['x-ratelimit-remaining']);
     const reset = num(headers['x-ratelimit-reset']);
-    if (limit !== undefined) {
-      win.limit = limit;
-      stats.rateLimit.limit = limit;
-    }
+    if (limit !== undefined) stats.rateLimit.limit = limit;
     if (remaining !== undefined) stats.rateLimit.remaining = remaining;
     if (reset !== undefined) stats.rateLimit.reset = reset;
-    if (remaining === undefined || reset === undefined) return;
-    const resetMs = reset * 1000 - clockOffset();
-    // An answer from a window we already left (it was in flight across the reset) says nothing new.
-    if (win.rolledFrom !== undefined && resetMs <= win.rolledFrom) return;
-    // Requests sent but not answered yet will use the window too.
-    const estimate = Math.max(0, remaining - Math.max(0, inflight));
-    if (win.resetMs === undefined || resetMs > win.resetMs) {
-      // A reset in the past (clock skew) still describes the current window: never before now.
-      win.resetMs = Math.max(resetMs, receivedAt - resetMarginMs);
-      win.remaining = estimate;
-    } else {
-      win.remaining = Math.min(win.remaining ?? estimate, estimate);
-    }
   }
 
-  async function send(call: RouteCall, url: string): Promise<Attempt> {
-    const { agent: d, request } = await dispatcher();
-    const headers: Record<string, string> = {
-      authorization: `Bearer ${apiKey}`,
-      accept: 'application/json',
-      'user-agent': userAgent,
-    };
-    let body: string | undefined;
-    if (call.method === 'POST') {
-      headers['content-type'] = 'application/json';
-      body = JSON.stringify(call.body ?? {});
-    }
-    const t0 = now();
-    stats.requests++;
-    log?.(`→ ${call.method} ${url}`);
-    try {
-      const res = await request(url, { method: call.method, headers, body: body ?? null, dispatcher: d });
-      const raw = await res.body.text();
-      const h: Record<string, string> = {};
-      for (const name of PASSED_HEADERS) {
-        const v = headerValue(res.headers as Record<string, string | string[] | undefined>, name);
-        if (v !== undefined) h[name] = v;
-      }
-      return { kind: 'response', status: res.statusCode, headers: h, raw, ms: now() - t0, sentAt: t0 };
-    } catch (e) {
-      const code = errCode(e);
-      return {
-        kind: 'network',
-        code,
-        message: redact(String((e as Error)?.message ?? e), apiKey),
-        connectPhase: CONNECT_PHASE_CODES.has(code),
-        ms: now() - t0,
-      };
-    }
-  }
-
-  function describeResponse(call: RouteCall, a: Extract<Attempt, { kind: 'response' }>, path: string): string {
+  function describeResponse(call: RouteCall, a: ResponseAttempt, path: string): string {
     const h = a.headers;
     const parts = [`← ${a.status} ${call.method} ${path} ${Math.round(a.ms)} ms`];
     if (h['x-credits-remaining'] !== undefined || h['x-credits-cost'] !== undefined)
@@ -450,67 +225,11 @@ export function createLiveBackend(opts: LiveOptions): LiveBackend {
     return parts.join(' · ');
   }
 
-  function result(
-    status: number,
-    envelope: Envelope,
-    attempts: number,
-    a?: Extract<Attempt, { kind: 'response' }>,
-    raw?: string,
-  ): LiveCallResult {
-    const r: LiveCallResult = { status, envelope, source: 'live', attempts };
-    if (a) {
-      r.headers = { ...a.headers };
-      const credits: { remaining?: number; cost?: number } = {};
-      const rem = num(a.headers['x-credits-remaining']);
-      const cost = num(a.headers['x-credits-cost']);
-      if (rem !== undefined) credits.remaining = rem;
-      if (cost !== undefined) credits.cost = cost;
-      r.credits = credits;
-    }
-    if (raw !== undefined) r.raw = raw;
-    return r;
+  function synthesised(status: number, e: ErrorEnvelope, attempts: number, a?: ResponseAttempt): LiveCallResult {
+    return result(status, e, attempts, a);
   }
 
-  function synthesised(status: number, env: ErrorEnvelope, attempts: number, a?: Extract<Attempt, { kind: 'response' }>) {
-    return result(status, env, attempts, a);
-  }
-
-  /** Interpret a response body: the envelope as sent, or a synthesised error envelope when it is not one. */
-  function interpret(a: Extract<Attempt, { kind: 'response' }>, attempts: number): LiveCallResult {
-    let parsed: unknown;
-    let ok = false;
-    try {
-      parsed = JSON.parse(a.raw);
-      ok = isEnvelope(parsed);
-    } catch {
-      ok = false;
-    }
-    if (ok) return result(a.status, parsed as Envelope, attempts, a, a.raw);
-    const status = a.status;
-    let env: ErrorEnvelope;
-    if (status >= 500) env = errorEnvelope('server_error', SERVER_ERROR_MESSAGE);
-    else if (status === 401) env = errorEnvelope('unauthorized', 'Invalid API key.');
-    else if (status === 403) env = errorEnvelope('forbidden', 'The API key may not access this resource.');
-    else if (status === 404) env = errorEnvelope('not_found', `The API answered 404 for this path (is PUBLICDATA_BASE_URL right? it is ${baseUrl}).`);
-    else if (status === 429)
-      env = errorEnvelope('rate_limit_exceeded', 'Rate limit exceeded. Please retry after the period indicated in the Retry-After header.');
-    else {
-      env = errorEnvelope('server_error', `The API answered HTTP ${status} with a body that is not a v1 JSON envelope.`);
-      return synthesised(502, env, attempts, a);
-    }
-    return synthesised(status, env, attempts, a);
-  }
-
-  function backoff(retry: number): number {
-    const base = Math.min(backoffMaxMs, backoffBaseMs * 2 ** (retry - 1));
-    return base / 2 + random() * (base / 2); // "equal jitter"
-  }
-
-  function jitter(ms: number): number {
-    return random() * Math.min(1000, 100 + ms * 0.1);
-  }
-
-  function spend(a: Extract<Attempt, { kind: 'response' }>, cost: number): void {
+  function spend(a: ResponseAttempt, cost: number): void {
     const headerCost = num(a.headers['x-credits-cost']);
     const rem = num(a.headers['x-credits-remaining']);
     if (rem !== undefined) stats.creditsRemaining = rem;
@@ -539,95 +258,88 @@ export function createLiveBackend(opts: LiveOptions): LiveBackend {
 
     for (let retry = 0; ; retry++) {
       if (maxCredits !== undefined && stats.creditsSpent + cost > maxCredits) {
-        const env = errorEnvelope(
+        const e = errorEnvelope(
           'credit_budget_exceeded',
           `Not sent: ${c.method} ${c.path} costs ${cost} credit(s); ${stats.creditsSpent} of the ${maxCredits} allowed by --max-credits are spent.`,
         );
-        log?.(`✗ ${env.error.message}`);
-        return synthesised(402, env, attempts);
+        log?.(`✗ ${e.error.message}`);
+        return synthesised(402, e, attempts);
       }
-      const slot = await acquireSlot(maxWaitMs - waitedThisCall);
+      const slot = await pacer.acquire(maxWaitMs - waitedThisCall);
       waitedThisCall += slot.waitedMs;
       if (slot.overBudgetMs !== undefined) {
-        const env = errorEnvelope(
+        const e = errorEnvelope(
           'rate_limit_exceeded',
           `Rate limit window used up; it resets in ${secs(slot.overBudgetMs)}, longer than the remaining wait budget (--max-wait ${maxWaitMs / 1000} s).`,
         );
-        log?.(`✗ ${env.error.message}`);
-        return synthesised(429, env, attempts);
+        log?.(`✗ ${e.error.message}`);
+        return synthesised(429, e, attempts);
       }
       attempts++;
       if (retry > 0) stats.retries++;
+      stats.requests++;
+      log?.(`→ ${c.method} ${url}`);
       let a: Attempt;
       try {
-        a = await send(c, url);
-      } finally {
-        inflight--;
+        a = await transport.send(c, url);
+      } catch (e) {
+        pacer.settle();
+        throw e;
       }
-      if (a.kind === 'response') {
-        const receivedAt = now();
-        observeClock(a.headers['date'], a.sentAt, receivedAt);
-        observe(a.headers, receivedAt);
-      }
-      answered();
+      if (a.kind === 'response') observeStats(a.headers);
+      pacer.settle(a.kind === 'response' ? { headers: a.headers, sentAt: a.sentAt, receivedAt: now() } : undefined);
 
       let retryWaitMs: number | undefined;
       let reason = '';
       if (a.kind === 'network') {
         stats.networkErrors++;
         log?.(`✗ ${c.method} ${pathForLog} ${a.code} after ${Math.round(a.ms)} ms`);
-        if (c.method === 'GET' || a.connectPhase) {
-          retryWaitMs = backoff(retry + 1);
-          reason = a.code;
-        }
+        retryWaitMs = policy.afterNetwork(c.method, a, retry);
+        reason = `${baseHost}: ${describeNetworkCode(a.code)}`;
       } else {
         spend(a, cost);
         log?.(describeResponse(c, a, pathForLog));
-        const res = interpret(a, attempts);
+        const res = interpret(a, attempts, baseUrl);
         const code = isErrorEnvelope(res.envelope) ? res.envelope.error.code : undefined;
         if (code === 'insufficient_credits') return res; // never retried, whatever the status
+        const ra = parseRetryAfter(a.headers['retry-after'], now() + pacer.clockOffset());
         if (a.status === 429) {
           stats.rateLimited++;
           last429 = res;
-          const ra = parseRetryAfter(a.headers['retry-after'], now() + clockOffset());
-          const base = Math.max(ra ?? 0, retry > 0 ? backoff(retry) : 0, ra === undefined ? backoff(retry + 1) : 0);
-          retryWaitMs = base + jitter(base);
+          retryWaitMs = policy.after429(ra, retry);
           reason = `429 ${code ?? ''}`.trim();
-          // After a 429 the window is used up until Retry-After (which wins over X-RateLimit-Reset),
-          // so concurrent calls hold back too.
-          win.remaining = 0;
-          win.resetMs = now() + (ra ?? 0) - resetMarginMs;
+          // Concurrent calls hold back too until Retry-After has passed.
+          pacer.holdFor(ra);
         } else if (a.status >= 500) {
           stats.serverErrors++;
           last5xx = res;
-          if (c.method === 'GET') {
-            retryWaitMs = backoff(retry + 1);
-            reason = `HTTP ${a.status}`;
-          }
+          retryWaitMs = policy.after5xx(c.method, ra, retry);
+          reason = `HTTP ${a.status} from ${baseHost}`;
         }
         if (retryWaitMs === undefined) return res;
       }
 
       // Retry or give up.
       const budgetLeft = maxWaitMs - waitedThisCall;
-      if (retryWaitMs === undefined || retry >= maxRetries || retryWaitMs > budgetLeft) {
+      const allowed = policy.maxRetriesAfter(a);
+      if (retryWaitMs === undefined || retry >= allowed || retryWaitMs > budgetLeft) {
         const why =
           retryWaitMs === undefined
             ? 'not retried'
-            : retry >= maxRetries
-              ? `retry budget (${maxRetries}) used`
+            : retry >= allowed
+              ? `retry budget (${allowed}${allowed < maxRetries ? ' for an unreachable server' : ''}) used`
               : `next wait ${secs(retryWaitMs)} exceeds --max-wait`;
         log?.(`✗ giving up after ${attempts} attempt(s), ${secs(now() - started)}: ${why}`);
         if (a.kind === 'network') {
-          const env = errorEnvelope(
+          const e = errorEnvelope(
             'network_error',
             `Could not reach ${baseHost} (${a.code}${a.message && a.message !== a.code ? `: ${a.message}` : ''}) after ${attempts} attempt(s).`,
           );
-          return synthesised(503, env, attempts);
+          return synthesised(503, e, attempts);
         }
-        return (a.status === 429 ? last429 : last5xx) ?? interpret(a, attempts);
+        return (a.status === 429 ? last429 : last5xx) ?? interpret(a, attempts, baseUrl);
       }
-      log?.(`… ${reason}: retry ${retry + 1}/${maxRetries} in ${secs(retryWaitMs)}`);
+      waitLine?.(`… ${reason}: retry ${retry + 1}/${allowed} in ${secs(retryWaitMs)}`);
       await wait(retryWaitMs);
       waitedThisCall += retryWaitMs;
     }
@@ -638,13 +350,9 @@ export function createLiveBackend(opts: LiveOptions): LiveBackend {
     baseUrl,
     warnings,
     call,
-    stats: () => ({ ...stats, clockOffsetMs: clockOffset(), rateLimit: { ...stats.rateLimit } }),
+    stats: () => ({ ...stats, clockOffsetMs: pacer.clockOffset(), rateLimit: { ...stats.rateLimit } }),
     creditsSpent: () => stats.creditsSpent,
     canSpend: (n: number) => maxCredits === undefined || stats.creditsSpent + n <= maxCredits,
-    async close() {
-      if (agent) await agent.close();
-      agent = undefined;
-      agentPromise = undefined;
-    },
+    close: () => transport.close(),
   };
 }

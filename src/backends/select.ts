@@ -19,6 +19,8 @@ export interface BackendOptions {
   maxWait?: number;
   maxCredits?: number;
   verbose?: boolean;
+  /** --quiet: no wait notices on the terminal. */
+  quiet?: boolean;
 }
 
 /** The handler context of a run: clock, env, and the mirror and cache dirs (resolved on first use). */
@@ -46,6 +48,8 @@ export async function apiKeyFor(ctx: Context): Promise<string | undefined> {
 
 export async function liveBackend(ctx: Context, key: string, opts: Omit<BackendOptions, 'source'>): Promise<Backend> {
   const log = opts.verbose ? (line: string) => void ctx.io.stderr.write(`${line}\n`) : undefined;
+  // On a terminal a person hears what a wait is for (back-off, rate-limit reset), even without --verbose.
+  const notice = !log && !opts.quiet && ctx.io.stderrIsTTY ? (line: string) => void ctx.io.stderr.write(`${line}\n`) : undefined;
   const factoryOpts = {
     apiKey: key,
     // PUBLICDATA_BASE_URL, else live.ts's default (https://api.govdata.dev/v1).
@@ -53,6 +57,7 @@ export async function liveBackend(ctx: Context, key: string, opts: Omit<BackendO
     ...(opts.maxWait !== undefined ? { maxWait: opts.maxWait } : {}),
     ...(opts.maxCredits !== undefined ? { maxCredits: opts.maxCredits } : {}),
     ...(log ? { log } : {}),
+    ...(notice ? { notice } : {}),
   };
   if (ctx.liveBackend) return ctx.liveBackend(factoryOpts);
   const { createLiveBackend } = await import('./live.js');

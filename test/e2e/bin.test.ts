@@ -35,7 +35,9 @@ async function pd(args: string[], env: Record<string, string>, input?: string) {
 
 let server: ApiServer;
 beforeAll(async () => {
-  server = await startApiServer({ limit: 50, windowMs: 2000 });
+  // Injected 5xx answers ask for an immediate retry (Retry-After: 0), so the retry paths below run
+  // without waiting through the real back-off (its timing is tested in process, test/live).
+  server = await startApiServer({ limit: 50, windowMs: 2000, faultRetryAfter: 0 });
 });
 afterAll(async () => {
   await server.close();
@@ -122,7 +124,7 @@ describe('live against the test API server', () => {
 
   it('retries a 5xx and succeeds when the server recovers', async () => {
     expect(DEFAULT_MAX_RETRIES).toBe(5);
-    server.injectFaults(503, 'reset');
+    server.injectFaults('reset', 503);
     const r = await pd(['api', 'GET', '/v1/calendar/regions', '--source', 'live'], liveEnv());
     expect([r.exitCode, JSON.parse(r.stdout).data.regions.length]).toEqual([0, 3]);
   });

@@ -74,6 +74,8 @@ export interface ApiServerOptions {
   ctx?: Partial<HandlerContext>;
   /** Server clock, ms (default Date.now): windows, Retry-After and the Date header follow it. */
   now?: () => number;
+  /** Retry-After (seconds) sent with injected 5xx faults, as a server asking for a quick retry would. */
+  faultRetryAfter?: number;
 }
 
 export interface RecordedRequest {
@@ -226,10 +228,11 @@ export async function startApiServer(opts: ApiServerOptions = {}): Promise<ApiSe
       req.socket.destroy();
       return;
     }
-    if (fault === 'html-502') return finish(502, '<html><body>Bad gateway</body></html>');
-    if (fault === 'json-500') return finish(500, SERVER_ERROR_BODY);
+    const faultHeaders: Record<string, string> = opts.faultRetryAfter !== undefined ? { 'Retry-After': String(opts.faultRetryAfter) } : {};
+    if (fault === 'html-502') return finish(502, '<html><body>Bad gateway</body></html>', faultHeaders);
+    if (fault === 'json-500') return finish(500, SERVER_ERROR_BODY, faultHeaders);
     if (fault === 'bare-429') return finish(429, RATE_LIMIT_BODY);
-    if (fault !== undefined) return finish(fault, fault === 500 ? SERVER_ERROR_BODY : '<html>Service unavailable</html>');
+    if (fault !== undefined) return finish(fault, fault === 500 ? SERVER_ERROR_BODY : '<html>Service unavailable</html>', faultHeaders);
 
     const m = /^Bearer ([^\s]+)$/.exec(auth ?? '');
     if (!m) return finish(401, MISSING_AUTH_BODY);

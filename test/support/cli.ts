@@ -14,6 +14,8 @@ export { FIXED_NOW };
 
 export interface RunOptions {
   tty?: boolean;
+  /** stderr is a terminal (wait notices, spinners). */
+  stderrTty?: boolean;
   stdin?: string;
   env?: Record<string, string | undefined>;
   now?: Date;
@@ -51,7 +53,7 @@ export async function runCli(args: string[], opts: RunOptions = {}): Promise<Run
       stderr: { write: (s: string) => ((stderr += s), true) },
       stdin: Readable.from(opts.stdin !== undefined ? [opts.stdin] : []),
       stdoutIsTTY: Boolean(opts.tty),
-      stderrIsTTY: false,
+      stderrIsTTY: Boolean(opts.stderrTty),
       columns: opts.columns ?? 100,
     },
     env: opts.env ?? isolatedEnv(),
