@@ -6,7 +6,8 @@
  */
 import { ApiError, errors } from './contract/errors.js';
 import type { Match } from './contract/router.js';
-import type { CallResult, HandlerContext, HandlerRequest, RouteCall } from './contract/types.js';
+import type { CallResult, Handler, HandlerContext, HandlerRequest, RouteCall } from './contract/types.js';
+import type { LocalSpec } from './domains/manifest.js';
 import { validateBody, validateCall, validateParams } from './contract/validate.js';
 import type { BackendOptions } from './backends/select.js';
 import type { Context } from './context.js';
@@ -68,11 +69,23 @@ export function errorResult(e: unknown): CallResult {
   throw e;
 }
 
+/** Handlers once imported, by their route's local spec (node caches the import; the await of import() is not free). */
+const loaded = new WeakMap<LocalSpec, Promise<Handler>>();
+function loadHandler(local: LocalSpec): Promise<Handler> {
+  let pending = loaded.get(local);
+  if (!pending) {
+    pending = local.handler();
+    loaded.set(local, pending);
+    pending.catch(() => loaded.delete(local));
+  }
+  return pending;
+}
+
 /** Run the route's local handler on a validated request. */
 export async function runHandler(p: Prepared, hctx: HandlerContext, path: string): Promise<CallResult> {
   try {
     if (!p.route.local) throw notAvailableOffline(p.route.id, path);
-    const handler = await p.route.local.handler();
+    const handler = await loadHandler(p.route.local);
     return { status: 200, envelope: await handler(p.request, hctx), source: 'local' };
   } catch (e) {
     return errorResult(e);

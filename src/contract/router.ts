@@ -6,7 +6,6 @@
 import { ApiError } from './errors.js';
 import type { RouteSpec } from './route.js';
 import type { HttpMethod } from './types.js';
-import { matchPath } from './validate.js';
 
 export interface Match<R extends RouteSpec = RouteSpec> {
   route: R;
@@ -33,6 +32,36 @@ export function createRouter<R extends RouteSpec>(routes: readonly R[]): Router<
     const dup = routes.find((r) => (seen.has(r.id) ? true : (seen.add(r.id), false)));
     throw new Error(`duplicate route id ${dup?.id}`);
   }
+  // Patterns split once, grouped by segment count: a match compares segments of the candidates of the
+  // path's length only (this runs on every call; `serve` answers thousands a second).
+  interface Compiled {
+    route: R;
+    segs: string[];
+    /** Names of `{param}` segments by index (undefined for literals). */
+    params: Array<string | undefined>;
+    specificity: number;
+  }
+  const byLength = new Map<number, Compiled[]>();
+  for (const route of routes) {
+    const segs = route.path.split('/');
+    const params = segs.map((x) => (x.startsWith('{') && x.endsWith('}') ? x.slice(1, -1) : undefined));
+    const c: Compiled = { route, segs, params, specificity: specificity(route) };
+    const list = byLength.get(segs.length) ?? [];
+    list.push(c);
+    byLength.set(segs.length, list);
+  }
+  function matchCompiled(c: Compiled, xs: string[]): Record<string, string> | null {
+    const out: Record<string, string> = {};
+    for (let i = 0; i < xs.length; i++) {
+      const name = c.params[i];
+      const x = xs[i]!;
+      if (name !== undefined) {
+        if (x === '') return null;
+        out[name] = decodeURIComponent(x);
+      } else if (c.segs[i] !== x) return null;
+    }
+    return out;
+  }
   return {
     routes,
     byId(id) {
@@ -41,18 +70,19 @@ export function createRouter<R extends RouteSpec>(routes: readonly R[]): Router<
       return r;
     },
     match(method, path) {
-      let best: Match<R> | undefined;
+      let best: { c: Compiled; pathValues: Record<string, string> } | undefined;
       let otherMethod = false;
-      for (const route of routes) {
-        const pathValues = matchPath(route.path, path);
+      const xs = path.split('/');
+      for (const c of byLength.get(xs.length) ?? []) {
+        const pathValues = matchCompiled(c, xs);
         if (!pathValues) continue;
-        if (route.method !== method) {
+        if (c.route.method !== method) {
           otherMethod = true;
           continue;
         }
-        if (!best || specificity(route) < specificity(best.route)) best = { route, pathValues };
+        if (!best || c.specificity < best.c.specificity) best = { c, pathValues };
       }
-      if (best) return best;
+      if (best) return { route: best.c.route, pathValues: best.pathValues };
       if (otherMethod) throw new ApiError(405, 'method_not_allowed', `${method} is not allowed on ${path}.`);
       throw new ApiError(404, 'not_found', `No route ${method} ${path}. See 'publicdata api --list'.`);
     },

@@ -307,7 +307,8 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
           throw new HttpError(400, 'bad_request', `The request body is not valid JSON (${(e as Error).message}).`);
         }
       }
-      validateCall(route, pathValues, call.query, call.body);
+      // Keyed mode validates before the credit check; without keys the handler's own validation is enough.
+      if (plan) validateCall(route, pathValues, call.query, call.body);
     } catch (e) {
       if (e instanceof HttpError) return errorAnswer(e.status, e.code, e.message, { ...limits(0), ...e.headers });
       if (e instanceof ApiError) return { status: e.status, body: JSON.stringify(e.toEnvelope()), headers: limits(0) };
