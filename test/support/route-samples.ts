@@ -114,6 +114,9 @@ export const ERROR_SAMPLES: Sample[] = [
   { route: 'calendar.bank-holidays.year', method: 'GET', path: '/v1/calendar/bank-holidays/20x6' },
 ];
 
+/** The datasets buildFixtureMirror syncs. */
+export const FIXTURE_DATASETS: readonly string[] = ['hpi', 'listed-buildings', 'conservation-areas', 'price-paid', 'council-tax', 'road-safety', 'road-traffic'];
+
 /** Sync every mirror dataset the samples need into `<dataDir>/mirror` from the fixtures. */
 export async function buildFixtureMirror(dataDir: string): Promise<string> {
   const mirror = join(dataDir, 'mirror');
