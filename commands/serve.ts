@@ -85,9 +85,7 @@ export async function runServe(ctx: Context, o: ServeCommandOptions, stop: Promi
     }
     stateFile = resolve(o.state ?? join(dataDir(ctx.env), 'serve', 'credits.json'));
   }
-  const { handlerContext } = await import('../src/backends/select.js');
-  const { callLocal } = await import('../src/backends/local.js');
-  const hctx = await handlerContext(ctx);
+  const { execute } = await import('../src/execute.js');
   const debug = ctx.env.PUBLICDATA_DEBUG === '1';
   let server: Awaited<ReturnType<typeof startServer>>;
   try {
@@ -96,7 +94,8 @@ export async function runServe(ctx: Context, o: ServeCommandOptions, stop: Promi
       port: o.port,
       ...(keys ? { keys, stateFile: stateFile! } : {}),
       ...(o.cors ? { cors: o.cors } : {}),
-      execute: (call) => callLocal(call, hctx),
+      // The one execution path, local backend; the server has matched and validated the call already.
+      execute: (call) => execute(call, ctx, { source: 'local', verbose: false }, call.prepared),
       ...(o.quiet ? {} : { accessLog: (line: string) => void ctx.io.stderr.write(`${line}\n`) }),
       errorLog: (line: string) => void ctx.io.stderr.write(`${line}\n`),
       now: () => ctx.now().getTime(),

@@ -20,7 +20,7 @@ import { redact } from '../config.js';
 import { ApiError, errorEnvelope } from '../contract/errors.js';
 import { ROUTES, matchRoute, type Route } from '../registry.js';
 import type { CallResult, Envelope, HttpMethod, RouteCall } from '../contract/types.js';
-import { validateCall } from '../contract/validate.js';
+import { prepare, type PreparedCall } from '../execute.js';
 import { CreditStore, type Reservation } from './credits.js';
 import { keyMatcher, type KeyPlan } from './keys.js';
 import { openApiDocument } from './openapi.js';
@@ -49,8 +49,8 @@ export interface ServeOptions {
   stateFile?: string;
   /** Allowed CORS origin ('*' for any); absent = no CORS headers. */
   cors?: string;
-  /** Runs a call locally: callLocal today. */
-  execute: (call: RouteCall) => Promise<CallResult>;
+  /** Runs a call locally (execute with source local); the call arrives matched and validated (`prepared`). */
+  execute: (call: PreparedCall) => Promise<CallResult>;
   /** Access log line sink (absent with --quiet). */
   accessLog?: (line: string) => void;
   /** Errors that must reach the operator whatever --quiet says (internal errors, credit file writes). */
@@ -297,7 +297,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     }
 
     // Read and validate the request before the credit check: a malformed request is 400 whatever the balance.
-    const call: RouteCall = { method: callMethod, path, query: queryOf(u) };
+    const call: PreparedCall = { method: callMethod, path, query: queryOf(u) };
     try {
       if (callMethod === 'POST') {
         const text = await readBody(req, bodyLimit);
@@ -307,8 +307,8 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
           throw new HttpError(400, 'bad_request', `The request body is not valid JSON (${(e as Error).message}).`);
         }
       }
-      // Keyed mode validates before the credit check; without keys the handler's own validation is enough.
-      if (plan) validateCall(route, pathValues, call.query, call.body);
+      // Validated once, here, before the credit check; the call carries it to execute (no second pass).
+      call.prepared = await prepare(call, { route, pathValues });
     } catch (e) {
       if (e instanceof HttpError) return errorAnswer(e.status, e.code, e.message, { ...limits(0), ...e.headers });
       if (e instanceof ApiError) return { status: e.status, body: JSON.stringify(e.toEnvelope()), headers: limits(0) };
