@@ -140,14 +140,23 @@ export async function run(argv: string[], ctx: Context): Promise<number> {
       return usageError(ctx, e.message.replace(/^error: /, ''), argv);
     }
     if (e instanceof ApiError) return usageError(ctx, e.message, argv);
-    const debug = ctx.env.PUBLICDATA_DEBUG === '1';
-    const err = e as Error;
-    ctx.io.stderr.write(
-      errorLine(errorEnvelope('internal_error', `${err?.message ?? String(e)} (this is a bug in publicdata; set PUBLICDATA_DEBUG=1 for details)`), false),
-    );
-    if (debug && err?.stack) ctx.io.stderr.write(`${err.stack}\n`);
-    return EXIT.ERROR;
+    return reportInternalError(ctx, e, argv);
   } finally {
     await ctx.close();
   }
+}
+
+/**
+ * A failure nobody handled: one `internal_error` line on stderr naming the command, plus the stack with
+ * PUBLICDATA_DEBUG=1. Used by `run` and by the last-resort handler for uncaught exceptions and unhandled
+ * rejections (src/main.ts), so a crash in a dependency reads like any other error.
+ */
+export function reportInternalError(ctx: Pick<Context, 'io' | 'env'>, e: unknown, argv: readonly string[]): number {
+  const err = e as Error | undefined;
+  const what = err instanceof Error ? err.message || err.name : String(e);
+  const cmd = commandWords(argv).join(' ');
+  const message = `${cmd ? `${cmd}: ` : ''}${what.split('\n')[0]} (this is a bug in publicdata; set PUBLICDATA_DEBUG=1 for details)`;
+  ctx.io.stderr.write(errorLine(errorEnvelope('internal_error', message), false));
+  if (ctx.env.PUBLICDATA_DEBUG === '1' && err instanceof Error && err.stack) ctx.io.stderr.write(`${err.stack}\n`);
+  return EXIT.ERROR;
 }

@@ -1,12 +1,30 @@
 /** Process entry: run the CLI with the real context and set the exit code (never a stack trace). */
-import { run } from './cli.js';
+import { reportInternalError, run } from './cli.js';
 import { createContext, type Context } from './context.js';
+import { runFatalHooks } from './fatal.js';
+
+const argv = process.argv.slice(2);
+const ctx = processContext();
 
 process.stdout.on('error', (e: NodeJS.ErrnoException) => {
   if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0); // `publicdata ... | head`
 });
 
-void run(process.argv.slice(2), processContext()).then((code) => {
+// Last resort: an exception thrown from an event handler (a dependency's socket callback, a timer) or a
+// rejected promise nobody awaited. Release what a killed process would leave locked, say it in one line
+// and exit 1: the same as an internal error caught by `run`.
+let dying = false;
+const lastResort = (e: unknown) => {
+  if (dying) return;
+  dying = true;
+  runFatalHooks();
+  process.exitCode = reportInternalError(ctx, e, argv);
+  process.exit();
+};
+process.on('uncaughtException', lastResort);
+process.on('unhandledRejection', lastResort);
+
+void run(argv, ctx).then((code) => {
   process.exitCode = code;
 });
 

@@ -13,6 +13,7 @@ import { totalmem } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import { onFatalExit } from '../src/fatal.js';
 import { attributionFor, DATASETS, datasetInfo } from '../src/mirror/catalog.js';
 import { jsonConverter, loadDuckDB, query, type Param, type Row, type SyncLogEntry } from '../src/mirror/db.js';
 import { cacheDir as defaultCacheDir, datasetPath, isDatasetPresent, mirrorDir as defaultMirrorDir, type Env } from '../src/mirror/paths.js';
@@ -108,7 +109,12 @@ function acquireLock(mirrorDir: string, file: string, dataset: string): () => vo
       const fd = openSync(lock, 'wx');
       writeFileSync(fd, String(process.pid));
       closeSync(fd);
-      return () => rmSync(lock, { force: true });
+      // Released on the normal path, and by the last-resort handler if the process crashes mid-sync.
+      const unregister = onFatalExit(() => rmSync(lock, { force: true }));
+      return () => {
+        unregister();
+        rmSync(lock, { force: true });
+      };
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
       const pid = Number(readFileSync(lock, 'utf8').trim());
