@@ -14,7 +14,7 @@ import { DATASETS as CATALOGUE } from '../src/mirror/catalog.js';
 import { isDatasetPresent, mirrorDir } from '../src/mirror/paths.js';
 import { SYNC_DATASETS } from '../sync/registry.js';
 import { globalOptions } from './global.js';
-import { parseRateOption } from './sync-options.js';
+import { parseRateOption, parseYearsOption } from './sync-options.js';
 import { helpWithExamples, setExit } from './route-command.js';
 
 /** Every dataset with a sync module (the registry imports none of them until used). */
@@ -90,7 +90,7 @@ export function registerMirror(program: Command, ctx: Context): void {
         let years: { from: number; to: number } | undefined;
         if (o.years) {
           try {
-            years = fw.parseYearsOption(o.years);
+            years = parseYearsOption(o.years);
           } catch (e) {
             throw new ApiError(400, 'usage_error', (e as Error).message);
           }
@@ -114,7 +114,8 @@ export function registerMirror(program: Command, ctx: Context): void {
           scope[k] = n;
         }
         if (scope.days !== undefined && scope.months !== undefined) throw new ApiError(400, 'usage_error', 'sync: give --days or --months, not both.');
-        const progress = fw.createProgressReporter({
+        const { createProgressReporter } = await import('../sync/progress.js');
+        const progress = createProgressReporter({
           stream: ctx.io.stderr as NodeJS.WritableStream,
           tty: ctx.io.stderrIsTTY,
           quiet: g.quiet || Boolean(ctx.env.CI),
@@ -164,7 +165,7 @@ export function registerMirror(program: Command, ctx: Context): void {
       run(self, async () => {
         const g = globalOptions(self, ctx);
         checkDatasets('mirror status', names);
-        const { mirrorStatus } = await import('../sync/framework.js');
+        const { mirrorStatus } = await import('../src/mirror/status.js');
         const rows = await mirrorStatus({ env: ctx.env, now: () => ctx.now(), ...(names.length ? { datasets: names } : {}) });
         await writeRows(ctx, g, 'mirror.status', rows as unknown as Row[]);
         return EXIT.OK;
@@ -177,7 +178,7 @@ export function registerMirror(program: Command, ctx: Context): void {
     .action((name: string | undefined, _o: unknown, self: Command) =>
       run(self, async () => {
         if (name !== undefined && !DATASETS.includes(name)) throw new ApiError(400, 'usage_error', `mirror path: unknown dataset '${name}'.`);
-        const { mirrorPath } = await import('../sync/framework.js');
+        const { mirrorPath } = await import('../src/mirror/status.js');
         ctx.io.stdout.write(`${mirrorPath(name, { env: ctx.env })}\n`);
         return EXIT.OK;
       }),
@@ -208,7 +209,7 @@ export function registerMirror(program: Command, ctx: Context): void {
             list.length ? `mirror export: ${list.join(', ')} not synced yet: run 'publicdata sync ${list.join(' ')}' first.` : "mirror export: nothing is synced yet: run 'publicdata sync <dataset>' first.",
           );
         }
-        const { exportMirror } = await import('../sync/framework.js');
+        const { exportMirror } = await import('../src/mirror/export.js');
         let out;
         try {
           out = await exportMirror({ env: ctx.env, format: fmt, outDir: o.out, ...(names.length ? { datasets: names } : {}) } as never);
@@ -245,7 +246,7 @@ export function registerMirror(program: Command, ctx: Context): void {
     .action((query: string, o: { maxRows?: number }, self: Command) =>
       run(self, async () => {
         const g = globalOptions(self, ctx);
-        const { runSql } = await import('../sync/framework.js');
+        const { runSql } = await import('../src/mirror/sql.js');
         let res;
         try {
           res = await runSql(query, { env: ctx.env, ...(o.maxRows !== undefined ? { maxRows: o.maxRows } : {}) });

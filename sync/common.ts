@@ -24,10 +24,8 @@ export function catalogFields(
   };
 }
 
-/** A quoted SQL identifier (column or table name): `"name"`, inner quotes doubled. */
-export function quoteIdent(id: string): string {
-  return `"${id.replace(/"/g, '""')}"`;
-}
+/** Quoted SQL identifiers: defined with the mirror's SQL helpers (the read side uses it too). */
+export { quoteIdent } from '../src/mirror/db.js';
 
 /** `--from FILE_OR_URL` as the one upstream file, named after its last path segment (used by the framework). */
 export function fromOption(from: string, fallbackName: string): UpstreamFile {

@@ -1,31 +1,34 @@
 /**
- * The sync framework: discover → download → load into `<file>.new-<pid>` → verify → checkpoint, close →
- * atomic rename over the live file. Plus `mirrorStatus`, `runSql` and `exportMirror`.
+ * The sync pipeline: discover → download → load into `<file>.new-<pid>` → verify → checkpoint, close →
+ * atomic rename over the live file. The lock and temp-file guards are in lock.ts, downloads in
+ * download.ts, the progress display in progress.ts; the read side (`mirror status`, `sql`, export) is in
+ * src/mirror/.
  *
  * Crash safety: the live file is only ever replaced by rename(2) of a complete, checkpointed, closed
  * file in the same directory, so a SIGKILL at any point leaves either the old or the new file in place,
  * never a half-written one. Temp files (`<file>.new-<pid>`, its `.wal` and `.tmp` spill dir) of dead
  * processes are removed at the start of the next sync; downloads resume from `.part` files.
  */
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { copyFile, rename } from 'node:fs/promises';
 import { totalmem } from 'node:os';
-import { isAbsolute, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
-import { onFatalExit } from '../src/fatal.js';
-import { attributionFor, DATASETS, datasetInfo } from '../src/mirror/catalog.js';
-import { jsonConverter, loadDuckDB, query, type Param, type Row, type SyncLogEntry } from '../src/mirror/db.js';
-import { cacheDir as defaultCacheDir, datasetPath, isDatasetPresent, mirrorDir as defaultMirrorDir, type Env } from '../src/mirror/paths.js';
+import { loadDuckDB, query, quoteIdent, type Param, type Row } from '../src/mirror/db.js';
+import { cacheDir as defaultCacheDir, datasetPath, mirrorDir as defaultMirrorDir, type Env } from '../src/mirror/paths.js';
 import { REJECTS_DDL, SYNC_LOG_DDL } from '../src/mirror/schema.js';
-import { fromOption, quoteIdent } from './common.js';
+import { readSyncHistory } from '../src/mirror/sync-log.js';
+import { mainTables } from '../src/mirror/tables.js';
+import { VERSION } from '../src/version.js';
+import { fromOption } from './common.js';
 import { download, fetchText, sha256File, type RetryOptions } from './download.js';
-import { isSyncDataset, loadModule, SYNC_DATASETS } from './registry.js';
-import type {
-  DatasetModule, LoadResult, PreviousState, ProgressSink, SyncEvent, SyncOptions, SyncReport, UpstreamFile,
-} from './types.js';
+import { acquireLock, cleanStaleTemps, fsyncPath, SyncError } from './lock.js';
+import { fmtBytes } from './progress.js';
+import { loadModule, SYNC_DATASETS } from './registry.js';
+import type { DatasetModule, LoadResult, ProgressSink, SyncEvent, SyncOptions, SyncReport, UpstreamFile } from './types.js';
 
-export const TOOL_VERSION = '0.1.0';
+export { cleanStaleTemps, SyncError };
 
 /** Points where a test (or a debugger) may pause a sync: after download, after load, just before the rename. */
 export type HookPoint = 'downloaded' | 'loaded' | 'before-rename';
@@ -53,13 +56,6 @@ export interface RunSyncOptions extends SyncOptions {
   hooks?: { at?(point: HookPoint, dataset: string): void | Promise<void> };
 }
 
-export class SyncError extends Error {
-  constructor(message: string, readonly dataset: string) {
-    super(message);
-    this.name = 'SyncError';
-  }
-}
-
 /** `PUBLICDATA_UPSTREAM_PRICE_PAID` style override, else `PUBLICDATA_UPSTREAM_BASE/<name>`, else the publisher's. */
 export function resolveBaseUrl(mod: Pick<DatasetModule, 'name' | 'defaultBaseUrl'>, env: Env): string {
   const own = env[`PUBLICDATA_UPSTREAM_${mod.name.toUpperCase().replace(/[^A-Z0-9]+/g, '_')}`];
@@ -73,71 +69,6 @@ function localPath(from: string): string | undefined {
   if (from.startsWith('file:')) return fileURLToPath(from);
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(from)) return undefined;
   return resolve(from);
-}
-
-function pidAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/** Remove `<file>.new-<pid>` (+ .wal, .tmp) left by dead processes. Returns the names removed. */
-export function cleanStaleTemps(mirrorDir: string, file: string): string[] {
-  if (!existsSync(mirrorDir)) return [];
-  const removed: string[] = [];
-  const re = new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.new-(\\d+)(\\.wal|\\.tmp)?$`);
-  for (const entry of readdirSync(mirrorDir)) {
-    const m = re.exec(entry);
-    if (!m) continue;
-    const pid = Number(m[1]);
-    if (pid !== process.pid && pidAlive(pid)) continue;
-    rmSync(join(mirrorDir, entry), { recursive: true, force: true });
-    removed.push(entry);
-  }
-  return removed;
-}
-
-/** A per-dataset lock file holding the pid; a lock of a dead process is taken over. */
-function acquireLock(mirrorDir: string, file: string, dataset: string): () => void {
-  const lock = join(mirrorDir, `${file}.sync-lock`);
-  for (let i = 0; i < 2; i++) {
-    try {
-      const fd = openSync(lock, 'wx');
-      writeFileSync(fd, String(process.pid));
-      closeSync(fd);
-      // Released on the normal path, and by the last-resort handler if the process crashes mid-sync.
-      const unregister = onFatalExit(() => rmSync(lock, { force: true }));
-      return () => {
-        unregister();
-        rmSync(lock, { force: true });
-      };
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-      const pid = Number(readFileSync(lock, 'utf8').trim());
-      if (pid !== process.pid && pidAlive(pid)) {
-        throw new SyncError(`another sync of ${dataset} is running (pid ${pid})`, dataset);
-      }
-      rmSync(lock, { force: true });
-    }
-  }
-  throw new SyncError(`could not take the sync lock ${lock}`, dataset);
-}
-
-function fsyncPath(path: string): void {
-  try {
-    const fd = openSync(path, 'r');
-    try {
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-  } catch {
-    /* best effort (directories on some platforms) */
-  }
 }
 
 interface Opened {
@@ -166,58 +97,6 @@ async function openWritable(path: string, opts: RunSyncOptions, env: Env, module
   return { instance, conn };
 }
 
-async function readPrevious(path: string): Promise<{ state: PreviousState; history: Row[]; shas: Set<string> }> {
-  const state: PreviousState = { path };
-  const shas = new Set<string>();
-  let history: Row[] = [];
-  const duck = await loadDuckDB();
-  let inst: DuckDBInstance | undefined;
-  try {
-    inst = await duck.DuckDBInstance.create(path, { access_mode: 'READ_ONLY' });
-    const conn = await inst.connect();
-    try {
-      history = await query(conn, 'SELECT * FROM sync_log ORDER BY synced_at');
-      const last = history[history.length - 1] as Partial<SyncLogEntry> | undefined;
-      if (last) {
-        state.lastSync = {
-          synced_at: String(last.synced_at),
-          published: last.published ?? null,
-          as_of: last.as_of ?? null,
-          sha256: last.sha256 ?? null,
-          source_url: last.source_url ?? null,
-          mode: last.mode!, // NOT NULL
-          rows_total: last.rows_total ?? null,
-        };
-      }
-      for (const r of history) for (const s of String(r.sha256 ?? '').split(/\s+/)) if (s) shas.add(s);
-    } finally {
-      conn.closeSync();
-    }
-  } catch {
-    /* unreadable previous file: treat as no history */
-  } finally {
-    inst?.closeSync();
-  }
-  return { state, history, shas };
-}
-
-const fmtBytes = (n: number): string => {
-  const u = ['B', 'KB', 'MB', 'GB', 'TB'];
-  let i = 0;
-  let v = n;
-  while (v >= 1024 && i < u.length - 1) {
-    v /= 1024;
-    i++;
-  }
-  return `${v >= 100 || i === 0 ? v.toFixed(0) : v.toFixed(1)} ${u[i]}`;
-};
-const fmtDuration = (ms: number): string => {
-  const s = Math.round(ms / 1000);
-  if (s < 60) return `${(ms / 1000).toFixed(s < 10 ? 1 : 0)}s`;
-  const m = Math.floor(s / 60);
-  return m < 60 ? `${m}m${String(s % 60).padStart(2, '0')}s` : `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m`;
-};
-
 /** Sync one dataset. Never leaves a half-written live file; throws SyncError on failure. */
 export async function syncDataset(name: string, opts: RunSyncOptions = {}): Promise<SyncReport> {
   const env = opts.env ?? process.env;
@@ -240,7 +119,7 @@ export async function syncDataset(name: string, opts: RunSyncOptions = {}): Prom
     const removed = cleanStaleTemps(mirror, file);
     if (removed.length) emit({ type: 'message', dataset: name, text: `removed stale temp files: ${removed.join(', ')}` });
 
-    const prev = existsSync(livePath) ? await readPrevious(livePath) : undefined;
+    const prev = existsSync(livePath) ? await readSyncHistory(livePath) : undefined;
 
     const retryOptions: RetryOptions = {
       ...(opts.connectRetries !== undefined ? { connectRetries: opts.connectRetries } : {}),
@@ -443,7 +322,7 @@ export async function syncDataset(name: string, opts: RunSyncOptions = {}): Prom
         name, got.map((g) => g.url).join(' '), published ?? null, got.map((g) => g.sha256).join(' '),
         got.reduce((s, g) => s + g.bytes, 0), result.rows, result.rejected, rowsTotal, Date.now() - started,
         result.mode, result.asOf ?? published ?? null, now().toISOString().replace('T', ' ').replace('Z', ''),
-        JSON.stringify(fileList()), TOOL_VERSION,
+        JSON.stringify(fileList()), VERSION,
       ],
     );
 
@@ -538,15 +417,6 @@ async function insertRows(conn: DuckDBConnection, table: string, rows: Row[]): P
   }
 }
 
-async function mainTables(conn: DuckDBConnection, mod?: Pick<DatasetModule, 'tables'>): Promise<string[]> {
-  if (mod?.tables?.length) return [...mod.tables];
-  const rows = await query<{ table_name: string }>(
-    conn,
-    "SELECT table_name FROM duckdb_tables() WHERE database_name = current_database() AND schema_name = 'main' AND NOT temporary AND table_name NOT IN ('sync_log', 'rejects') ORDER BY table_name",
-  );
-  return rows.map((r) => r.table_name);
-}
-
 async function countMainRows(conn: DuckDBConnection, mod: Pick<DatasetModule, 'tables'>): Promise<number> {
   let n = 0;
   for (const t of await mainTables(conn, mod)) {
@@ -573,317 +443,3 @@ export async function runSync(names: string[], opts: RunSyncOptions = {}): Promi
   return reports;
 }
 
-// ---------------------------------------------------------------------------------------------------
-// Progress: a bar on a TTY, one summary line per dataset otherwise.
-
-export interface ProgressReporterOptions {
-  stream: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
-  /** Defaults to stream.isTTY. */
-  tty?: boolean;
-  quiet?: boolean;
-  verbose?: boolean;
-}
-
-export function createProgressReporter(o: ProgressReporterOptions): ProgressSink {
-  const tty = o.tty ?? !!o.stream.isTTY;
-  let lastLen = 0;
-  let lastDraw = 0;
-  const draw = (line: string, force = false) => {
-    if (!tty || o.quiet) return;
-    const t = Date.now();
-    if (!force && t - lastDraw < 100) return;
-    lastDraw = t;
-    const width = Math.max(20, (o.stream.columns ?? 100) - 1);
-    const s = line.length > width ? line.slice(0, width) : line;
-    o.stream.write(`\r${s}${' '.repeat(Math.max(0, lastLen - s.length))}`);
-    lastLen = s.length;
-  };
-  const endLine = () => {
-    if (tty && lastLen) o.stream.write('\r' + ' '.repeat(lastLen) + '\r');
-    lastLen = 0;
-  };
-  let loadStart: number | undefined;
-  return (e: SyncEvent) => {
-    switch (e.type) {
-      case 'phase':
-        if (e.phase === 'load') loadStart = Date.now();
-        // The download size, stated before a long download starts (also when not on a terminal).
-        if (!tty && !o.quiet && e.phase === 'download' && e.detail) o.stream.write(`${e.dataset}: ${e.detail}\n`);
-        if (tty) draw(`${e.dataset}: ${e.phase}${e.detail ? ` (${e.detail})` : ''}…`, true);
-        break;
-      case 'download': {
-        const pct = e.total ? e.bytes / e.total : undefined;
-        const barW = 24;
-        const bar = pct === undefined ? '' : `[${'#'.repeat(Math.round(pct * barW)).padEnd(barW, '.')}] `;
-        const eta = e.total && e.rate > 0 ? ` ETA ${fmtDuration(((e.total - e.bytes) / e.rate) * 1000)}` : '';
-        draw(`${e.dataset} ${e.file} ${bar}${fmtBytes(e.bytes)}${e.total ? ` / ${fmtBytes(e.total)}` : ''}  ${fmtBytes(e.rate)}/s${eta}`);
-        break;
-      }
-      case 'rows':
-        draw(`${e.dataset}: loaded ${e.rows.toLocaleString('en-GB')} rows`, true);
-        break;
-      case 'load': {
-        loadStart ??= Date.now();
-        const barW = 24;
-        const pct = Math.min(100, Math.max(0, e.percentage));
-        const el = Date.now() - loadStart;
-        const eta = pct > 1 ? ` ETA ${fmtDuration((el * (100 - pct)) / pct)}` : '';
-        draw(`${e.dataset}: loading [${'#'.repeat(Math.round((pct / 100) * barW)).padEnd(barW, '.')}] ${pct.toFixed(0)}%${eta}`);
-        break;
-      }
-      case 'retry': {
-        // Say what it waits for: on a terminal always, otherwise with --verbose.
-        const text = `${e.dataset}: ${e.reason}; retry ${e.attempt - 1} of ${e.attempts - 1} in ${(e.delayMs / 1000).toFixed(1)}s`;
-        if (o.quiet) break;
-        if (tty) draw(`${text}…`, true);
-        else if (o.verbose) o.stream.write(`${text}\n`);
-        break;
-      }
-      case 'message':
-        if (o.verbose && !o.quiet) {
-          endLine();
-          o.stream.write(`${e.dataset}: ${e.text}\n`);
-        }
-        break;
-      case 'done': {
-        endLine();
-        if (o.quiet) break;
-        const r = e.report;
-        if (r.status === 'up_to_date') {
-          o.stream.write(`${r.dataset}: already up to date (${(r.rows_total ?? 0).toLocaleString('en-GB')} rows${r.as_of ? `, as of ${r.as_of}` : ''})\n`);
-        } else {
-          o.stream.write(
-            `${r.dataset}: synced (${r.mode === 'incremental' ? 'incremental update' : 'full load'}) ` +
-              `${r.rows_loaded.toLocaleString('en-GB')} rows loaded, ${r.rows_rejected.toLocaleString('en-GB')} rejected, ` +
-              `${(r.rows_total ?? r.rows_loaded).toLocaleString('en-GB')} in the mirror; ` +
-              `${r.bytes_downloaded ? `${fmtBytes(r.bytes_downloaded)} downloaded` : 'from a local file'} in ${fmtDuration(r.duration_ms)}${r.as_of ? `; as of ${r.as_of}` : ''}\n`,
-          );
-        }
-        break;
-      }
-      case 'failed':
-        endLine();
-        o.stream.write(`${e.dataset}: sync failed: ${e.error.message}\n`);
-        break;
-    }
-  };
-}
-
-// ---------------------------------------------------------------------------------------------------
-// mirror status
-
-export interface DatasetStatus {
-  dataset: string;
-  title: string;
-  present: boolean;
-  path: string;
-  size_bytes: number;
-  synced_at: string | null;
-  published: string | null;
-  as_of: string | null;
-  rows: number | null;
-  rows_rejected: number | null;
-  mode: string | null;
-  source_url: string | null;
-  publisher_url: string;
-  licence: string;
-  attribution: string;
-  cadence: string;
-  stale: boolean | null;
-  /** Why it is stale (or not synced). */
-  note: string;
-}
-
-/**
- * Status of every dataset (or the named ones). Staleness: a dataset is stale when more than its
- * `staleAfterDays` (catalogue; e.g. 45 for the monthly price-paid data) have passed since the upstream
- * publication date it was synced from, or since the sync when the publisher states no date.
- */
-export async function mirrorStatus(opts: { env?: Env; mirrorDir?: string; now?: () => Date; datasets?: string[] } = {}): Promise<DatasetStatus[]> {
-  const env = opts.env ?? process.env;
-  const dir = opts.mirrorDir ?? defaultMirrorDir(env);
-  const now = (opts.now ?? (() => new Date()))();
-  const out: DatasetStatus[] = [];
-  for (const name of opts.datasets?.length ? opts.datasets : Object.keys(DATASETS)) {
-    const info = datasetInfo(name);
-    const path = datasetPath(name, dir);
-    const base: DatasetStatus = {
-      dataset: name, title: info.title, present: false, path, size_bytes: 0, synced_at: null, published: null,
-      as_of: null, rows: null, rows_rejected: null, mode: null, source_url: null, publisher_url: info.sourceUrl,
-      licence: info.licence, attribution: attributionFor(name, now.getUTCFullYear()),
-      cadence: info.cadence, stale: null, note: `not synced: run 'publicdata sync ${name}' (about ${info.approxDownload})`,
-    };
-    if (!isDatasetPresent(name, dir)) {
-      out.push(base);
-      continue;
-    }
-    base.present = true;
-    base.size_bytes = statSync(path).size;
-    const prev = await readPrevious(path);
-    const last = prev.history[prev.history.length - 1];
-    if (last) {
-      base.synced_at = String(last.synced_at);
-      base.published = (last.published as string | null) ?? null;
-      base.as_of = (last.as_of as string | null) ?? null;
-      base.rows = (last.rows_total as number | null) ?? (last.rows_loaded as number);
-      base.rows_rejected = last.rows_rejected as number;
-      base.mode = String(last.mode);
-      base.source_url = (last.source_url as string | null) ?? null;
-      const ref = base.published ?? base.synced_at.slice(0, 10);
-      const ageDays = Math.floor((now.getTime() - Date.parse(`${ref.slice(0, 10)}T00:00:00Z`)) / 86_400_000);
-      base.stale = ageDays > info.staleAfterDays;
-      base.note = base.stale
-        ? `stale: ${ageDays} days since ${base.published ? 'the upstream publication' : 'the last sync'} (updated ${info.cadence}); run 'publicdata sync ${name}'`
-        : `fresh: ${ageDays} days since ${base.published ? 'the upstream publication' : 'the last sync'} (updated ${info.cadence})`;
-    } else {
-      base.note = `no sync_log in ${path}; run 'publicdata sync ${name} --force'`;
-      base.stale = true;
-    }
-    out.push(base);
-  }
-  return out;
-}
-
-// ---------------------------------------------------------------------------------------------------
-// publicdata sql
-
-/** A string literal for DuckDB statements that take no bound parameters (ATTACH): quotes doubled. */
-function sqlLiteral(s: string): string {
-  if (s.includes('\0')) throw new Error('path contains a NUL byte');
-  return `'${s.replace(/'/g, "''")}'`;
-}
-
-export interface SqlResult {
-  columns: Array<{ name: string; type: string }>;
-  rows: Row[];
-  /** Datasets attached (schema names). */
-  attached: string[];
-}
-
-/**
- * Run user SQL against every synced dataset, each ATTACHed READ_ONLY under its schema name (e.g.
- * `price_paid.price_paid`; unqualified table names resolve through the search path too). After attaching,
- * file system access is disabled and the configuration locked, so a query can neither write a dataset
- * file nor attach or read other files.
- */
-export async function runSql(sql: string, opts: { env?: Env; mirrorDir?: string; params?: Param[]; maxRows?: number } = {}): Promise<SqlResult> {
-  const env = opts.env ?? process.env;
-  const dir = opts.mirrorDir ?? defaultMirrorDir(env);
-  const duck = await loadDuckDB();
-  const instance = await duck.DuckDBInstance.create(':memory:');
-  const conn = await instance.connect();
-  try {
-    const attached: string[] = [];
-    for (const [name, info] of Object.entries(DATASETS)) {
-      if (!isDatasetPresent(name, dir)) continue;
-      await conn.run(`ATTACH ${sqlLiteral(datasetPath(name, dir))} AS "${info.schema}" (READ_ONLY)`);
-      attached.push(info.schema);
-    }
-    if (attached.length) await conn.run(`SET search_path = ${sqlLiteral(attached.map((s) => `${s}.main`).join(','))}`);
-    await conn.run('SET enable_external_access = false');
-    await conn.run('SET lock_configuration = true');
-    // With maxRows only that many rows are read from DuckDB (a chunk or so), not the whole result.
-    const reader =
-      opts.maxRows !== undefined
-        ? await conn.streamAndReadUntil(sql, opts.maxRows, (opts.params ?? []) as never)
-        : await conn.runAndReadAll(sql, (opts.params ?? []) as never);
-    const names = reader.columnNames();
-    const types = reader.columnTypes();
-    const columns = names.map((n, i) => ({ name: n, type: types[i]!.toString() }));
-    const conv = await jsonConverter();
-    let rows = reader.convertRowObjects(conv) as Row[];
-    if (opts.maxRows !== undefined) rows = rows.slice(0, opts.maxRows);
-    return { columns, rows, attached };
-  } finally {
-    conn.closeSync();
-    instance.closeSync();
-  }
-}
-
-
-// ---------------------------------------------------------------------------------------------------
-// mirror export
-
-export interface ExportOptions {
-  format: 'parquet' | 'csv';
-  outDir: string;
-  datasets?: string[];
-  env?: Env;
-  mirrorDir?: string;
-}
-
-export interface ExportedTable {
-  dataset: string;
-  table: string;
-  path: string;
-  rows: number;
-  partitioned_by?: string;
-}
-
-/**
- * Copy every table of the synced datasets to `<outDir>/<dataset>/<table>` with DuckDB COPY: Parquet
- * Hive-partitioned where the module says so (price_paid by year: `price_paid/year=2024/data_0.parquet`),
- * else one `<table>.parquet`; CSV as one `<table>.csv` with a header.
- */
-export async function exportMirror(o: ExportOptions): Promise<ExportedTable[]> {
-  const env = o.env ?? process.env;
-  const dir = o.mirrorDir ?? defaultMirrorDir(env);
-  const outDir = isAbsolute(o.outDir) ? o.outDir : resolve(o.outDir);
-  const names = o.datasets?.length ? o.datasets : Object.keys(DATASETS).filter((n) => isDatasetPresent(n, dir));
-  const duck = await loadDuckDB();
-  const out: ExportedTable[] = [];
-  for (const name of names) {
-    const p = datasetPath(name, dir); // throws for an unknown dataset name
-    if (!isDatasetPresent(name, dir)) throw new SyncError(`${name} is not synced: run 'publicdata sync ${name}'`, name);
-    const mod = isSyncDataset(name) ? await loadModule(name).catch(() => undefined) : undefined;
-    const instance = await duck.DuckDBInstance.create(p, { access_mode: 'READ_ONLY' });
-    const conn = await instance.connect();
-    try {
-      const tables = [...(await mainTables(conn, mod)), 'sync_log'];
-      for (const t of tables) {
-        const q = quoteIdent(t);
-        const dsDir = join(outDir, name);
-        mkdirSync(dsDir, { recursive: true });
-        const [cnt] = await query<{ n: number }>(conn, `SELECT count(*) AS n FROM ${q}`);
-        const part = o.format === 'parquet' ? mod?.partitionBy?.[t] : undefined;
-        const extra = part ? mod?.exportColumns?.[t] : undefined;
-        const select = `SELECT *${extra ? `, ${extra}` : ''} FROM ${q}`;
-        let target: string;
-        if (o.format === 'parquet' && part) {
-          target = join(dsDir, t);
-          rmSync(target, { recursive: true, force: true });
-          await conn.run(`COPY (${select}) TO ? (FORMAT parquet, PARTITION_BY (${quoteIdent(part)}), COMPRESSION zstd)`, [target]);
-        } else if (o.format === 'parquet') {
-          target = join(dsDir, `${t}.parquet`);
-          await conn.run(`COPY (${select}) TO ? (FORMAT parquet, COMPRESSION zstd)`, [target]);
-        } else {
-          target = join(dsDir, `${t}.csv`);
-          await conn.run(`COPY (${select}) TO ? (FORMAT csv, HEADER true)`, [target]);
-        }
-        out.push({ dataset: name, table: t, path: target, rows: cnt?.n ?? 0, ...(part ? { partitioned_by: part } : {}) });
-      }
-    } finally {
-      conn.closeSync();
-      instance.closeSync();
-    }
-  }
-  return out;
-}
-
-/** `publicdata mirror path [dataset]`: the mirror dir, or one dataset's file. */
-export function mirrorPath(dataset?: string, opts: { env?: Env; mirrorDir?: string } = {}): string {
-  const dir = opts.mirrorDir ?? defaultMirrorDir(opts.env ?? process.env);
-  return dataset ? datasetPath(dataset, dir) : dir;
-}
-
-
-/** Parse `--years 2020-2025` (or a single `2024`) into SyncOptions.years; throws on nonsense. */
-export function parseYearsOption(s: string): { from: number; to: number } {
-  const m = /^\s*(\d{4})\s*(?:-\s*(\d{4}))?\s*$/.exec(s);
-  if (!m) throw new Error(`--years must be YYYY or YYYY-YYYY, got '${s}'`);
-  const from = Number(m[1]);
-  const to = Number(m[2] ?? m[1]);
-  if (from > to) throw new Error(`--years: ${from} is after ${to}`);
-  if (from < 1995) throw new Error('--years: price paid data starts in 1995');
-  return { from, to };
-}

@@ -130,6 +130,11 @@ function bindable(p: Param): DuckDBValue {
   return p as DuckDBValue;
 }
 
+/** A quoted SQL identifier (column or table name): `"name"`, inner quotes doubled. */
+export function quoteIdent(id: string): string {
+  return `"${id.replace(/"/g, '""')}"`;
+}
+
 /** Run a parameterised query (`?` or `$1` placeholders) and return JSON-friendly row objects. */
 export async function query<T extends Row = Row>(conn: DuckDBConnection, sql: string, params: Param[] = []): Promise<T[]> {
   const conv = await jsonConverter();

@@ -70,7 +70,7 @@ describe('sync with no network', () => {
   });
 
   it('a terminal is told what the sync waits for', async () => {
-    const { createProgressReporter } = await import('../../sync/framework.js');
+    const { createProgressReporter } = await import('../../sync/progress.js');
     let out = '';
     const report = createProgressReporter({ stream: { write: (s: string) => ((out += s), true), isTTY: true, columns: 200 } as unknown as NodeJS.WritableStream });
     report({ type: 'retry', dataset: 'hpi', url: 'http://127.0.0.1:9/x', attempt: 2, attempts: 3, delayMs: 512, reason: 'connection refused by 127.0.0.1:9' });

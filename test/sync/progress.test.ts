@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createProgressReporter } from '../../sync/framework.js';
+import { createProgressReporter } from '../../sync/progress.js';
 import type { SyncReport } from '../../sync/types.js';
 
 function sink(tty: boolean) {

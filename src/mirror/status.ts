@@ -1,0 +1,84 @@
+/** `publicdata mirror status` and `mirror path`: what each dataset file holds, how fresh, from where. */
+import { statSync } from 'node:fs';
+import { attributionFor, DATASETS, datasetInfo } from './catalog.js';
+import { datasetPath, isDatasetPresent, mirrorDir as defaultMirrorDir, type Env } from './paths.js';
+import { readSyncHistory } from './sync-log.js';
+
+
+export interface DatasetStatus {
+  dataset: string;
+  title: string;
+  present: boolean;
+  path: string;
+  size_bytes: number;
+  synced_at: string | null;
+  published: string | null;
+  as_of: string | null;
+  rows: number | null;
+  rows_rejected: number | null;
+  mode: string | null;
+  source_url: string | null;
+  publisher_url: string;
+  licence: string;
+  attribution: string;
+  cadence: string;
+  stale: boolean | null;
+  /** Why it is stale (or not synced). */
+  note: string;
+}
+
+/**
+ * Status of every dataset (or the named ones). Staleness: a dataset is stale when more than its
+ * `staleAfterDays` (catalogue; e.g. 45 for the monthly price-paid data) have passed since the upstream
+ * publication date it was synced from, or since the sync when the publisher states no date.
+ */
+export async function mirrorStatus(opts: { env?: Env; mirrorDir?: string; now?: () => Date; datasets?: string[] } = {}): Promise<DatasetStatus[]> {
+  const env = opts.env ?? process.env;
+  const dir = opts.mirrorDir ?? defaultMirrorDir(env);
+  const now = (opts.now ?? (() => new Date()))();
+  const out: DatasetStatus[] = [];
+  for (const name of opts.datasets?.length ? opts.datasets : Object.keys(DATASETS)) {
+    const info = datasetInfo(name);
+    const path = datasetPath(name, dir);
+    const base: DatasetStatus = {
+      dataset: name, title: info.title, present: false, path, size_bytes: 0, synced_at: null, published: null,
+      as_of: null, rows: null, rows_rejected: null, mode: null, source_url: null, publisher_url: info.sourceUrl,
+      licence: info.licence, attribution: attributionFor(name, now.getUTCFullYear()),
+      cadence: info.cadence, stale: null, note: `not synced: run 'publicdata sync ${name}' (about ${info.approxDownload})`,
+    };
+    if (!isDatasetPresent(name, dir)) {
+      out.push(base);
+      continue;
+    }
+    base.present = true;
+    base.size_bytes = statSync(path).size;
+    const prev = await readSyncHistory(path);
+    const last = prev.history[prev.history.length - 1];
+    if (last) {
+      base.synced_at = String(last.synced_at);
+      base.published = (last.published as string | null) ?? null;
+      base.as_of = (last.as_of as string | null) ?? null;
+      base.rows = (last.rows_total as number | null) ?? (last.rows_loaded as number);
+      base.rows_rejected = last.rows_rejected as number;
+      base.mode = String(last.mode);
+      base.source_url = (last.source_url as string | null) ?? null;
+      const ref = base.published ?? base.synced_at.slice(0, 10);
+      const ageDays = Math.floor((now.getTime() - Date.parse(`${ref.slice(0, 10)}T00:00:00Z`)) / 86_400_000);
+      base.stale = ageDays > info.staleAfterDays;
+      base.note = base.stale
+        ? `stale: ${ageDays} days since ${base.published ? 'the upstream publication' : 'the last sync'} (updated ${info.cadence}); run 'publicdata sync ${name}'`
+        : `fresh: ${ageDays} days since ${base.published ? 'the upstream publication' : 'the last sync'} (updated ${info.cadence})`;
+    } else {
+      base.note = `no sync_log in ${path}; run 'publicdata sync ${name} --force'`;
+      base.stale = true;
+    }
+    out.push(base);
+  }
+  return out;
+}
+
+/** `publicdata mirror path [dataset]`: the mirror dir, or one dataset's file. */
+export function mirrorPath(dataset?: string, opts: { env?: Env; mirrorDir?: string } = {}): string {
+  const dir = opts.mirrorDir ?? defaultMirrorDir(opts.env ?? process.env);
+  return dataset ? datasetPath(dataset, dir) : dir;
+}
