@@ -320,7 +320,7 @@ describe('publicdata vehicles collisions <index> (CLI, piped)', () => {
 
 describe('mirror export road-safety', () => {
   it('Parquet partitioned by collision year', async () => {
-    const { exportMirror } = await import('../../sync/framework.js');
+    const { exportMirror } = await import('../../src/mirror/export.js');
     const out = tempDir('pd-stats19-export-');
     const tables = await exportMirror({ outDir: out, datasets: ['road-safety'], format: 'parquet', mirrorDir: mirror, env: {} });
     const coll = tables.find((t) => t.table === 'collisions')!;
