@@ -229,7 +229,24 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     return { status: 200, body: openapi.body, headers: { ETag: openapi.etag } };
   }
 
-  async function runWithTimeout(call: RouteCall): Promise<CallResult> {
+  /**
+   * Identical GETs in flight at the same time share one execution (request coalescing): the answer can
+   * only be the same, and a burst of dashboards asking for one mirror query then costs one query, not
+   * one each queued on the dataset's connection. Credits are still charged per request.
+   */
+  const inFlightGets = new Map<string, Promise<CallResult>>();
+  function coalesced(call: PreparedCall): Promise<CallResult> {
+    if (call.method !== 'GET') return opts.execute(call);
+    const key = `${call.path}?${new URLSearchParams(Object.entries(call.query).flatMap(([k, v]) => (Array.isArray(v) ? v.map((x) => [k, x]) : [[k, v]]))).toString()}`;
+    let p = inFlightGets.get(key);
+    if (!p) {
+      p = opts.execute(call).finally(() => inFlightGets.delete(key));
+      inFlightGets.set(key, p);
+    }
+    return p;
+  }
+
+  async function runWithTimeout(call: PreparedCall): Promise<CallResult> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(
@@ -238,7 +255,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       );
     });
     try {
-      return await Promise.race([opts.execute(call), timeout]);
+      return await Promise.race([coalesced(call), timeout]);
     } finally {
       clearTimeout(timer);
     }

@@ -363,6 +363,33 @@ describe('OpenAPI', () => {
   });
 });
 
+describe('request coalescing', () => {
+  it('identical GETs in flight share one execution; each is answered and charged', async () => {
+    let runs = 0;
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const s = await serve({
+      keysText: keyLine(LIVE, { per_minute: 100 }),
+      wrap: async (call, run) => {
+        runs++;
+        await gate;
+        return run();
+      },
+    });
+    const reqs = Array.from({ length: 5 }, () => http(s, 'GET', '/v1/calendar/regions?region=scotland', { key: LIVE }));
+    const other = http(s, 'GET', '/v1/calendar/regions', { key: LIVE });
+    while (runs < 2) await new Promise((r) => setImmediate(r));
+    release();
+    const answers = await Promise.all(reqs);
+    await other;
+    expect(runs).toBe(2); // one for the five identical requests, one for the other query string
+    const want = JSON.stringify((await local('GET', '/v1/calendar/regions', { region: 'scotland' })).envelope);
+    for (const a of answers) expect([a.status, a.text, a.headers['x-credits-cost']]).toEqual([200, want, '1']);
+    const last = await http(s, 'GET', '/v1/tax/years', { key: LIVE });
+    expect(last.headers['x-credits-remaining']).toBe(String(100 - 7));
+  });
+});
+
 describe('graceful shutdown', () => {
   it('finishes the request in flight, refuses new connections, and writes the credits', async () => {
     let release!: () => void;
