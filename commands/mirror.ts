@@ -246,15 +246,74 @@ export function registerMirror(program: Command, ctx: Context): void {
     .action((query: string, o: { maxRows?: number }, self: Command) =>
       run(self, async () => {
         const g = globalOptions(self, ctx);
-        const { runSql } = await import('../src/mirror/sql.js');
-        let res;
-        try {
-          res = await runSql(query, { env: ctx.env, ...(o.maxRows !== undefined ? { maxRows: o.maxRows } : {}) });
-        } catch (e) {
-          throw new ApiError(400, 'invalid_parameter', `SQL error: ${(e as Error).message}`);
+        const { runSql, streamSql } = await import('../src/mirror/sql.js');
+        const sqlError = (e: unknown) => (e instanceof ApiError ? e : new ApiError(400, 'invalid_parameter', `SQL error: ${(e as Error).message}`));
+        const maxRows = o.maxRows !== undefined ? { maxRows: o.maxRows } : {};
+        const said = (truncated: boolean | undefined) => {
+          if (truncated && !g.quiet) ctx.io.stderr.write(`sql: stopped after --max-rows ${o.maxRows}; the query has more rows\n`);
+        };
+        if (g.format === 'table') {
+          let res;
+          try {
+            res = await runSql(query, { env: ctx.env, ...maxRows });
+          } catch (e) {
+            throw sqlError(e);
+          }
+          await writeRows(ctx, g, 'sql', res.rows, { columns: res.columns, attached: res.attached });
+          said(res.truncated);
+          return EXIT.OK;
         }
-        await writeRows(ctx, g, 'sql', res.rows, { columns: res.columns, attached: res.attached });
+        // json, ndjson, csv: stream chunk by chunk from DuckDB, waiting for stdout to drain (flat memory).
+        const w = chunkWriter(ctx, g, 'sql');
+        let head: { columns: unknown; attached: string[] } | undefined;
+        let done;
+        try {
+          done = await streamSql(query, { env: ctx.env, ...maxRows, onStart: (i) => void (head = i), onRows: (rows) => w.rows(rows) });
+        } catch (e) {
+          throw sqlError(e);
+        }
+        await w.end({ columns: head?.columns, attached: head?.attached ?? [] });
+        said(done.truncated);
         return EXIT.OK;
       }),
     );
+}
+
+/**
+ * Rows written as they come, in the json, ndjson or csv format, through the same renderers as
+ * `writeRows` (so --fields and flattening agree): ndjson is each chunk's lines; csv is the header once,
+ * then each chunk's rows; json is `{"data":[` + the rows + `],"meta":…}`. Each write waits for a full
+ * stdout to drain.
+ */
+function chunkWriter(ctx: Context, g: GlobalOptions, id: string) {
+  const rc = renderContext(ctx, g);
+  const out = ctx.io.stdout as Context['io']['stdout'] & { once?(event: 'drain', cb: () => void): unknown };
+  const write = async (s: string) => {
+    if (s && !out.write(s) && typeof out.once === 'function') await new Promise<void>((r) => out.once!('drain', () => r()));
+  };
+  const render = async (rows: Row[], format: 'ndjson' | 'csv') => {
+    let acc = '';
+    const io = { ...ctx.io, stdout: { write: (s: string) => ((acc += s), true) } };
+    await writeOutput(io, { envelope: { data: rows, meta: meta() }, id }, { ...rc, format });
+    return acc;
+  };
+  let n = 0;
+  return {
+    async rows(rows: Row[]) {
+      if (!rows.length) return;
+      if (g.format === 'ndjson') await write(await render(rows, 'ndjson'));
+      else if (g.format === 'csv') {
+        const text = await render(rows, 'csv');
+        await write(n === 0 ? text : text.slice(text.indexOf('\n') + 1));
+      } else {
+        const lines = (await render(rows, 'ndjson')).trimEnd().split('\n');
+        await write(`${n === 0 ? '{"data":[' : ','}${lines.join(',')}`);
+      }
+      n += rows.length;
+    },
+    async end(extraMeta: Record<string, unknown>) {
+      if (g.format === 'json') await write(`${n === 0 ? '{"data":[' : ''}],"meta":${JSON.stringify(meta(extraMeta))}}\n`);
+      else if (n === 0) await writeRows(ctx, g, id, [], extraMeta);
+    },
+  };
 }

@@ -15,15 +15,30 @@ export interface SqlResult {
   rows: Row[];
   /** Datasets attached (schema names). */
   attached: string[];
+  /** True when `maxRows` cut the result short. */
+  truncated?: boolean;
+}
+
+export interface SqlStreamOptions {
+  env?: Env;
+  mirrorDir?: string;
+  params?: Param[];
+  /** Stop after this many rows (DuckDB computes no more than it must). */
+  maxRows?: number;
+  /** Called once with the result's columns and the attached datasets, before any rows. */
+  onStart?(info: { columns: SqlResult['columns']; attached: string[] }): void | Promise<void>;
+  /** Called with each chunk of rows (DuckDB's vector size, 2,048 rows); awaited, so a slow writer slows the query. */
+  onRows(rows: Row[]): void | Promise<void>;
 }
 
 /**
  * Run user SQL against every synced dataset, each ATTACHed READ_ONLY under its schema name (e.g.
  * `price_paid.price_paid`; unqualified table names resolve through the search path too). After attaching,
  * file system access is disabled and the configuration locked, so a query can neither write a dataset
- * file nor attach or read other files.
+ * file nor attach or read other files. The result streams: one DuckDB chunk at a time is converted and
+ * handed to `onRows`, so memory stays flat however many rows the query returns.
  */
-export async function runSql(sql: string, opts: { env?: Env; mirrorDir?: string; params?: Param[]; maxRows?: number } = {}): Promise<SqlResult> {
+export async function streamSql(sql: string, opts: SqlStreamOptions): Promise<{ rows: number; truncated: boolean }> {
   const env = opts.env ?? process.env;
   const dir = opts.mirrorDir ?? defaultMirrorDir(env);
   const duck = await loadDuckDB();
@@ -39,20 +54,50 @@ export async function runSql(sql: string, opts: { env?: Env; mirrorDir?: string;
     if (attached.length) await conn.run(`SET search_path = ${sqlLiteral(attached.map((s) => `${s}.main`).join(','))}`);
     await conn.run('SET enable_external_access = false');
     await conn.run('SET lock_configuration = true');
-    // With maxRows only that many rows are read from DuckDB (a chunk or so), not the whole result.
-    const reader =
-      opts.maxRows !== undefined
-        ? await conn.streamAndReadUntil(sql, opts.maxRows, (opts.params ?? []) as never)
-        : await conn.runAndReadAll(sql, (opts.params ?? []) as never);
-    const names = reader.columnNames();
-    const types = reader.columnTypes();
-    const columns = names.map((n, i) => ({ name: n, type: types[i]!.toString() }));
+    const result = await conn.stream(sql, (opts.params ?? []) as never);
+    const names = result.columnNames();
+    const types = result.columnTypes();
+    await opts.onStart?.({ columns: result.columnNames().map((n, i) => ({ name: n, type: types[i]!.toString() })), attached });
     const conv = await jsonConverter();
-    let rows = reader.convertRowObjects(conv) as Row[];
-    if (opts.maxRows !== undefined) rows = rows.slice(0, opts.maxRows);
-    return { columns, rows, attached };
+    const max = opts.maxRows ?? Infinity;
+    let count = 0;
+    for (;;) {
+      const chunk = await result.fetchChunk();
+      if (!chunk || chunk.rowCount === 0) return { rows: count, truncated: false };
+      if (count >= max) return { rows: count, truncated: true };
+      const values = chunk.convertRows(conv);
+      const take = Math.min(values.length, max - count);
+      const rows: Row[] = new Array(take);
+      for (let r = 0; r < take; r++) {
+        const v = values[r]!;
+        const o: Row = {};
+        for (let c = 0; c < names.length; c++) o[names[c]!] = v[c];
+        rows[r] = o;
+      }
+      count += take;
+      await opts.onRows(rows);
+      if (take < values.length) return { rows: count, truncated: true };
+    }
   } finally {
     conn.closeSync();
     instance.closeSync();
   }
+}
+
+/** `streamSql` collected into one result (for small results and tests). */
+export async function runSql(sql: string, opts: Omit<SqlStreamOptions, 'onRows' | 'onStart'> = {}): Promise<SqlResult> {
+  let columns: SqlResult['columns'] = [];
+  let attached: string[] = [];
+  const rows: Row[] = [];
+  const { truncated } = await streamSql(sql, {
+    ...opts,
+    onStart: (i) => {
+      columns = i.columns;
+      attached = i.attached;
+    },
+    onRows: (chunk) => {
+      for (const r of chunk) rows.push(r);
+    },
+  });
+  return { columns, rows, attached, ...(truncated ? { truncated } : {}) };
 }
