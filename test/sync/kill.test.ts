@@ -3,47 +3,24 @@
  * queries, and the next sync cleans the stale temp files and succeeds.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import ts from 'typescript';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { syncDataset } from '../../sync/framework.js';
 import { sqlOn } from '../property/mirror-helper.js';
 import { bigFile, fixture, readPpd } from './ppd-fixture.js';
 import { useUpstreamServer } from './upstream-harness.js';
 
 const REPO = join(import.meta.dirname, '..', '..');
-let out: string; // transpiled copy of the sources (inside the repo so node_modules resolve)
 const upstream = useUpstreamServer('pd-kill-');
 const complete = readPpd('pp-complete.csv');
-
-function transpileTree(dirs: string[], extra: string[]): void {
-  const files: string[] = [...extra];
-  const walk = (d: string) => {
-    for (const e of readdirSync(d, { withFileTypes: true })) {
-      const p = join(d, e.name);
-      if (e.isDirectory()) walk(p);
-      else if (e.name.endsWith('.ts') && !e.name.endsWith('.d.ts')) files.push(p);
-    }
-  };
-  for (const d of dirs) walk(join(REPO, d));
-  for (const f of files) {
-    const js = ts.transpileModule(readFileSync(f, 'utf8'), {
-      compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: false },
-      fileName: f,
-    }).outputText;
-    const dest = join(out, relative(REPO, f)).replace(/\.ts$/, '.js');
-    mkdirSync(dirname(dest), { recursive: true });
-    writeFileSync(dest, js);
-  }
-}
 
 async function count(mirrorDir: string): Promise<number> {
   return (await sqlOn(join(mirrorDir, 'price_paid.duckdb'), 'SELECT count(*) AS n FROM price_paid'))[0]!.n as number;
 }
 
 function runChild(args: string[]): { child: ChildProcess; reached: Promise<string> } {
-  const child = spawn(process.execPath, [join(out, 'test', 'sync', 'kill-child.js'), ...args], {
+  const child = spawn(process.execPath, [join(REPO, 'test', 'sync', 'kill-child.mjs'), ...args], {
     env: { ...process.env, PUBLICDATA_UPSTREAM_BASE: upstream.server.url },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -67,13 +44,6 @@ const killed = (c: ChildProcess) => new Promise<void>((resolve) => {
   c.kill('SIGKILL');
 });
 
-beforeAll(async () => {
-  out = join(REPO, '.vitest-tmp', `kill-${process.pid}`);
-  transpileTree(['sync', 'src'], [join(REPO, 'test', 'sync', 'kill-child.ts')]);
-}, 60_000);
-afterAll(() => {
-  rmSync(out, { recursive: true, force: true });
-});
 
 describe('SIGKILL during a sync keeps the last good data', () => {
   const cases: Array<{ point: string; big?: boolean; update?: boolean }> = [

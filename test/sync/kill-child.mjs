@@ -1,5 +1,6 @@
 /**
- * Child process for the SIGKILL tests (run after a plain TS → JS transpile, see kill.test.ts).
+ * Child process for the SIGKILL tests (kill.test.ts): plain JS on the built sources in dist/ (`npm test`
+ * builds first), so the test need not compile a copy of its own.
  * argv: mirrorDir cacheDir point [from]
  * point: 'download' (first progress event of the download), 'load' (the load phase started),
  *        'loaded' | 'before-rename' (framework hooks). At the point it prints `AT <point>` and,
@@ -7,13 +8,13 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { syncDataset } from '../../sync/framework.js';
+import { syncDataset } from '../../dist/sync/framework.js';
 
-const [mirrorDir, cacheDir, point, from] = process.argv.slice(2) as [string, string, string, string | undefined];
+const [mirrorDir, cacheDir, point, from] = process.argv.slice(2);
 const part = join(cacheDir, 'price-paid', 'pp-complete.csv.part');
 const partSize = () => (existsSync(part) ? statSync(part).size : 0);
 let announced = false;
-const announce = (p: string) => {
+const announce = (p) => {
   if (announced) return;
   announced = true;
   process.stdout.write(`AT ${p}\n`);
