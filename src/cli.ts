@@ -5,7 +5,8 @@
 import { Command, CommanderError } from 'commander';
 import { ApiError, EXIT, errorEnvelope } from './contract/errors.js';
 import type { Context } from './context.js';
-import { errorLine, colorEnabled } from './output/render.js';
+import { errorLine, colorEnabled, FORMATS, type Format } from './output/render.js';
+import { writeError } from './output/renderers.js';
 import { VERSION } from './version.js';
 import { addGlobalOptions } from '../commands/global.js';
 import { registerTax } from '../commands/tax.js';
@@ -111,9 +112,15 @@ export function buildProgram(ctx: Context, argv?: readonly string[]): Command {
 
 function usageError(ctx: Context, message: string, argv: string[]): number {
   const env = errorEnvelope('usage_error', message);
-  const jsonWanted = argv.includes('--format') ? !argv.includes('table') : !ctx.io.stdoutIsTTY;
-  if (jsonWanted) ctx.io.stdout.write(`${JSON.stringify(env)}\n`);
-  else ctx.io.stderr.write(errorLine(env, colorEnabled(ctx.env, ctx.io.stderrIsTTY, argv.includes('--no-color'))));
+  // The command line did not parse, so read --format, --quiet and --no-color from argv as given.
+  const i = argv.indexOf('--format');
+  const asked = i >= 0 ? argv[i + 1] : undefined;
+  const format: Format = asked && (FORMATS as readonly string[]).includes(asked) ? (asked as Format) : ctx.io.stdoutIsTTY ? 'table' : 'json';
+  writeError(ctx.io, env, {
+    format,
+    color: colorEnabled(ctx.env, ctx.io.stderrIsTTY, argv.includes('--no-color')),
+    quiet: argv.includes('-q') || argv.includes('--quiet'),
+  });
   return EXIT.USAGE;
 }
 

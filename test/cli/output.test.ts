@@ -79,6 +79,15 @@ describe('errors reach a person when stdout is for machines', () => {
     }
   });
 
+  it('command-line errors too (an unknown option)', async () => {
+    const r = await runCli(['tax', 'take-home', '45000', '--nosuch', '--format', 'ndjson']);
+    expect([r.code, json(r).error.code]).toEqual([2, 'usage_error']);
+    expect(r.stderr).toBe(`error usage_error: ${json(r).error.message}\n`);
+    const csv = await runCli(['tax', 'take-home', '45000', '--nosuch', '--format', 'csv']);
+    expect([csv.code, csv.stdout]).toEqual([2, '']);
+    expect(csv.stderr).toMatch(/^error usage_error: unknown option '--nosuch'/);
+  });
+
   it('--quiet keeps stderr empty', async () => {
     const r = await runCli(['tax', 'take-home', 'abc', '--format', 'json', '--quiet']);
     expect([r.code, r.stderr, json(r).error.code]).toEqual([2, '', 'bad_request']);
