@@ -2,10 +2,11 @@
  * Static facts about every mirror dataset: file name, publisher, licence, rough download size and
  * update cadence. Used by handlers (provenance, "not synced" errors) and `mirror status` without
  * importing any sync module; sync/<dataset>.ts modules may spread these into their DatasetModule.
- * Each domain declares its own datasets in its manifest (src/domains/<domain>/index.ts); this is the
- * union, derived from the registry.
+ * Each domain declares its datasets' facts in src/domains/<domain>/datasets.ts (data only); this is their
+ * union (src/domains/datasets.ts), not derived from the registry, whose manifests reach the handlers that
+ * read this module.
  */
-import { DATASET_ENTRIES } from '../registry.js';
+import { DATASET_INFOS } from '../domains/datasets.js';
 
 export interface DatasetInfo {
   name: string;
@@ -28,10 +29,8 @@ export interface DatasetInfo {
   staleAfterDays: number;
 }
 
-/** Every domain's datasets by name, from the registry (src/registry.ts). */
-export const DATASETS: Readonly<Record<string, DatasetInfo>> = Object.fromEntries(
-  DATASET_ENTRIES.map((d) => [d.info.name, d.info]),
-);
+/** Every domain's datasets by name, in registry order. */
+export const DATASETS: Readonly<Record<string, DatasetInfo>> = Object.fromEntries(DATASET_INFOS.map((d) => [d.name, d]));
 
 export function datasetInfo(name: string): DatasetInfo {
   const d = DATASETS[name];
