@@ -108,3 +108,20 @@ export async function count(conn: DuckDBConnection, sql: string, params: Param[]
   return (await queryOne<{ n: number }>(conn, sql, params))?.n ?? 0;
 }
 
+
+/** The links on an HTML page (or a directory listing) whose file name matches `re`, resolved against the page. */
+export function pageLinks(html: string, pageUrl: string, re: RegExp): Map<string, string> {
+  const links = new Map<string, string>();
+  const base = /\.[a-z]+$/i.test(pageUrl.split('?')[0]!) || pageUrl.endsWith('/') ? pageUrl : `${pageUrl}/`;
+  for (const m of html.matchAll(/href\s*=\s*["']([^"']+)["']/gi)) {
+    const href = m[1]!;
+    const nm = decodeURIComponent(href.split('?')[0]!.split('/').pop() ?? '');
+    if (!re.test(nm) || links.has(nm)) continue;
+    try {
+      links.set(nm, new URL(href, base).toString());
+    } catch {
+      /* ignore bad hrefs */
+    }
+  }
+  return links;
+}

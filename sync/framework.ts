@@ -274,6 +274,7 @@ export async function syncDataset(name: string, opts: RunSyncOptions = {}): Prom
         mode: incremental ? 'incremental' : 'full',
         env,
         log: (text) => emit({ type: 'message', dataset: name, text }),
+        workDir: join(cache, name, 'extract'),
       });
     } catch (e) {
       throw new SyncError(`${name}: load failed: ${(e as Error).message}`, name);

@@ -83,6 +83,8 @@ export interface LoadContext {
   log?(message: string): void;
   /** The sync's environment (PUBLICDATA_SYNC_THREADS for modules that run worker threads). */
   env?: Readonly<Record<string, string | undefined>>;
+  /** A scratch directory in the cache for this dataset (zip members are extracted here, one at a time). */
+  workDir?: string;
 }
 
 export interface LoadResult {

@@ -182,3 +182,27 @@ export async function extractAll(zipPath: string, destDir: string, filter?: Extr
   for await (const m of extractMembers(zipPath, destDir, { keep: true, ...(filter ? { filter } : {}) })) out.push(m);
   return out;
 }
+
+/**
+ * The data files behind a list of downloaded files: a zip yields its members one at a time (extracted
+ * into `workDir`, deleted when the next is asked for), any other file is yielded as it is.
+ */
+export async function* dataFiles(
+  files: ReadonlyArray<{ path: string; name: string }>,
+  workDir: string,
+  filter?: ExtractOptions['filter'],
+): AsyncGenerator<{ path: string; name: string; from: string }> {
+  for (const f of files) {
+    if (!isZipFile(f.path)) {
+      yield { path: f.path, name: f.name, from: f.name };
+      continue;
+    }
+    const members = await listZip(f.path);
+    if (!members.some((m) => !filter || filter(m))) {
+      throw new ZipError(`${f.name} holds no usable file (members: ${members.map((m) => m.name).join(', ') || 'none'})`);
+    }
+    for await (const m of extractMembers(f.path, workDir, filter ? { filter } : {})) {
+      yield { path: m.path, name: basename(m.name), from: f.name };
+    }
+  }
+}

@@ -1,8 +1,12 @@
-/** The companies domain: the financial routes answer offline from the accounts dataset; the rest live. */
+/**
+ * The companies domain: the register (Companies House BasicCompanyData), persons with significant control
+ * (PSC snapshot) and SIC 2007 codes (shipped) answer offline from register.ts, psc.ts and sic.ts; the
+ * financial routes answer from the accounts dataset (financials.ts).
+ */
 import { companiesRoutes } from '../../contract/routes/companies.js';
 import type { Handler } from '../../contract/types.js';
 import type { DomainManifest, LocalSpec } from '../manifest.js';
-import { ACCOUNTS_INFO } from './datasets.js';
+import { ACCOUNTS_INFO, COMPANIES_INFO, PSC_INFO } from './datasets.js';
 
 type Financials = typeof import('./financials.js');
 /** A financial route: reads the accounts dataset (the register, when synced, only adds names and SIC codes). */
@@ -11,10 +15,32 @@ const accounts = (pick: (m: Financials) => Handler): LocalSpec => ({
   datasets: [ACCOUNTS_INFO.name],
 });
 
+type Handlers = typeof import('./handlers.js');
+/** A register, PSC or SIC route and the datasets it needs (PSC answers add register names when synced). */
+const local = (datasets: string[], pick: (m: Handlers) => Handler): LocalSpec => ({
+  handler: () => import('./handlers.js').then(pick),
+  datasets,
+});
+const register = [COMPANIES_INFO.name];
+const psc = [PSC_INFO.name];
+
 export const manifest: DomainManifest = {
   name: 'companies',
   routes: companiesRoutes,
   local: {
+    'companies.search': local(register, (m) => m.companySearch),
+    'companies.list': local(register, (m) => m.companyList),
+    'companies.get': local(register, (m) => m.companyGet),
+    'companies.statistics': local(register, (m) => m.companyStatistics),
+    'companies.geography': local(register, (m) => m.companyGeography),
+    'companies.sector-analytics': local(register, (m) => m.sectorAnalytics),
+    'companies.filing-status': local(register, (m) => m.filingStatus),
+    'companies.timeline': local(register, (m) => m.companyTimeline),
+    'companies.sic-codes': local([], (m) => m.sicCodes),
+    'companies.sic-codes.get': local([], (m) => m.sicCodeGet),
+    'companies.psc': local(psc, (m) => m.companyPsc),
+    'companies.psc.changes': local(psc, (m) => m.companyPscChanges),
+    'companies.network': local(psc, (m) => m.companyNetwork),
     'companies.financials': accounts((m) => m.financials),
     'companies.trends': accounts((m) => m.trends),
     'companies.health': accounts((m) => m.health),
@@ -24,6 +50,8 @@ export const manifest: DomainManifest = {
     'companies.recent-filings': accounts((m) => m.recentFilings),
   },
   datasets: [
+    { info: COMPANIES_INFO, sync: () => import('../../../sync/companies.js').then((m) => m.companies) },
+    { info: PSC_INFO, sync: () => import('../../../sync/psc.js').then((m) => m.psc) },
     { info: ACCOUNTS_INFO, sync: () => import('../../../sync/accounts.js').then((m) => m.accounts) },
   ],
 };
