@@ -141,7 +141,12 @@ async function loadCompanies(ctx: LoadContext): Promise<LoadResult> {
       `INSERT INTO rejects (file, line, raw, reason) SELECT _f, NULL, concat_ws(',', company_number, company_name), 'no company number or name' FROM ${STAGE} WHERE ${bad} LIMIT ${MAX_STORED_REJECTS}`,
     );
   }
-  // Duplicated numbers (the same company in two parts): keep one row, count the rest as rejects.
+  // Duplicated numbers (the same company in two parts): keep one row, the others are rejects.
+  await conn.run(
+    `INSERT INTO rejects (file, line, raw, reason)
+     SELECT _f, NULL, concat_ws(',', company_number, company_name), 'duplicate company number' FROM ${STAGE} WHERE NOT (${bad})
+     QUALIFY row_number() OVER (PARTITION BY company_number ORDER BY company_number) > 1 LIMIT ${MAX_STORED_REJECTS}`,
+  );
   const t = Date.now();
   await conn.run(
     `CREATE TABLE companies AS
