@@ -1,4 +1,4 @@
-/** `publicdata companies ...`: Companies House register and filings (live). */
+/** `publicdata companies ...`: Companies House register, PSCs and filings (register and PSC routes offline after a sync). */
 import { Command } from 'commander';
 import type { Context } from '../src/context.js';
 import { addRouteCommand, helpWithExamples, type RouteCommandSpec } from './route-command.js';
@@ -43,8 +43,10 @@ export const companiesCommands: RouteCommandSpec[] = [
 export function registerCompanies(program: Command, ctx: Context): void {
   const c = program
     .command('companies')
-    .summary('Companies House: search, details, filings, PSCs, benchmarks (live)')
-    .description(helpWithExamples('Company register and filings (/v1/companies). Served by the live API (needs a key).', [
+    .summary('Companies House: search, details, PSCs, filings, benchmarks (register and PSCs offline)')
+    .description(helpWithExamples(
+      "Company register, PSCs and filings (/v1/companies). Offline after 'publicdata sync companies psc' (SIC codes need no sync); " +
+        'financial routes are served by the live API (needs a key).', [
       'publicdata companies show 00445790',
       'publicdata companies search tesco --status active',
     ]));

@@ -35,7 +35,7 @@ export function companyLine(v: CompanyFields): string {
     'Mortgages.NumMortCharges': '0', 'Mortgages.NumMortOutstanding': '0', 'Mortgages.NumMortPartSatisfied': '0', 'Mortgages.NumMortSatisfied': '0',
     'LimitedPartnerships.NumGenPartners': '0', 'LimitedPartnerships.NumLimPartners': '0',
   };
-  const all = { ...defaults, ...v, URI: `http://business.data.gov.uk/id/company/${v.CompanyNumber}` };
+  const all: CompanyFields = { ...defaults, ...v, URI: `http://business.data.gov.uk/id/company/${v.CompanyNumber}` };
   return COLUMNS.map((c) => `"${(all[c] ?? '').replace(/"/g, '""')}"`).join(',');
 }
 
