@@ -20,7 +20,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { queryOne } from '../src/mirror/db.js';
 import { normNameSql, sqlLiteral, statusSql, typeSql } from '../src/domains/companies/register-values.js';
 import { catalogFields, count, csvHeader, pageLinks, quoteIdent, storeStructuralRejects, MAX_STORED_REJECTS } from './common.js';
-import { dataFiles } from './formats/zip.js';
+import { dataFiles, isZipFile, listZip } from './formats/zip.js';
 import type { DatasetModule, DiscoverContext, LoadContext, LoadResult, UpstreamFile } from './types.js';
 
 export const DEFAULT_BASE_URL = 'https://download.companieshouse.gov.uk';
@@ -112,53 +112,70 @@ export function checkHeader(path: string, name: string): void {
 
 const STAGE = '_companies_stage';
 
+/** How many CSVs the downloaded files hold (zips are counted from their central directory). */
+async function countCsvs(files: LoadContext['files']): Promise<number> {
+  let n = 0;
+  for (const f of files) n += isZipFile(f.path) ? (await listZip(f.path)).filter((m) => /\.csv$/i.test(m.name)).length : 1;
+  return n;
+}
+
 async function loadCompanies(ctx: LoadContext): Promise<LoadResult> {
   const { conn } = ctx;
   const workDir = ctx.workDir ?? `${ctx.files[0]!.path}.extract`;
   let structural = 0;
-  let loaded = 0;
   let first = true;
+  // One CSV (the one-file zip): read, type and sort in one statement. Parts: typed into a staging table, then sorted.
+  const single = (await countCsvs(ctx.files)) === 1;
   const isCsv = (m: { name: string }) => /\.csv$/i.test(m.name);
+  const names: string[] = [];
+  let t = Date.now();
   for await (const f of dataFiles(ctx.files, workDir, isCsv)) {
     checkHeader(f.path, f.name);
-    const t = Date.now();
-    const select = `SELECT ${typedSelect()}, ${quoteIdent('_f')}
-      FROM (SELECT *, upper(regexp_replace(${col('RegAddress.PostCode')}, '\\s', '', 'g')) AS _pc, ? AS _f FROM ${readCsv()})`;
-    await conn.run(first ? `CREATE TEMP TABLE ${STAGE} AS ${select}` : `INSERT INTO ${STAGE} ${select}`, [f.from === f.name ? f.name : `${f.from}:${f.name}`, f.path]);
+    names.push(f.name);
+    const select = `SELECT ${typedSelect()}
+      FROM (SELECT *, upper(regexp_replace(${col('RegAddress.PostCode')}, '\\s', '', 'g')) AS _pc FROM ${readCsv()})`;
+    if (single) await conn.run(`CREATE TABLE companies AS ${select} ORDER BY company_number`, [f.path]);
+    else await conn.run(first ? `CREATE TEMP TABLE ${STAGE} AS ${select}` : `INSERT INTO ${STAGE} ${select}`, [f.path]);
     first = false;
     structural += await storeStructuralRejects(conn);
-    loaded = await count(conn, `SELECT count(*) AS n FROM ${STAGE}`);
-    ctx.progress(loaded);
-    ctx.log?.(`${f.name}: read and typed in ${((Date.now() - t) / 1000).toFixed(1)} s (${loaded} rows so far)`);
+    const n = await count(conn, `SELECT count(*) AS n FROM ${single ? 'companies' : STAGE}`);
+    ctx.progress(n);
+    ctx.log?.(`${f.name}: read${single ? ', typed and sorted' : ' and typed'} in ${((Date.now() - t) / 1000).toFixed(1)} s (${n} rows so far)`);
+    t = Date.now();
   }
   if (first) throw new Error('no BasicCompanyData CSV found in the downloaded files');
+  if (!single) {
+    await conn.run(`CREATE TABLE companies AS SELECT * FROM ${STAGE} ORDER BY company_number`);
+    await conn.run(`DROP TABLE ${STAGE}`);
+    ctx.log?.(`sorted on company number in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+  }
+  const file = names.join(' ');
 
   // Rows without a company number or name cannot be served: rejects (raw = number and name only).
   const bad = `company_number IS NULL OR company_number = '' OR company_name IS NULL OR company_name = ''`;
-  const typedRejects = await count(conn, `SELECT count(*) AS n FROM ${STAGE} WHERE ${bad}`);
+  const typedRejects = await count(conn, `SELECT count(*) AS n FROM companies WHERE ${bad}`);
   if (typedRejects) {
     await conn.run(
-      `INSERT INTO rejects (file, line, raw, reason) SELECT _f, NULL, concat_ws(',', company_number, company_name), 'no company number or name' FROM ${STAGE} WHERE ${bad} LIMIT ${MAX_STORED_REJECTS}`,
+      `INSERT INTO rejects (file, line, raw, reason) SELECT ?, NULL, concat_ws(',', company_number, company_name), 'no company number or name' FROM companies WHERE ${bad} LIMIT ${MAX_STORED_REJECTS}`,
+      [file],
     );
+    await conn.run(`DELETE FROM companies WHERE ${bad}`);
   }
-  // Duplicated numbers (the same company in two parts): keep one row, the others are rejects.
-  await conn.run(
-    `INSERT INTO rejects (file, line, raw, reason)
-     SELECT _f, NULL, concat_ws(',', company_number, company_name), 'duplicate company number' FROM ${STAGE} WHERE NOT (${bad})
-     QUALIFY row_number() OVER (PARTITION BY company_number ORDER BY company_number) > 1 LIMIT ${MAX_STORED_REJECTS}`,
-  );
-  const t = Date.now();
-  await conn.run(
-    `CREATE TABLE companies AS
-     SELECT * EXCLUDE (_f) FROM ${STAGE} WHERE NOT (${bad})
-     QUALIFY row_number() OVER (PARTITION BY company_number ORDER BY company_number) = 1
-     ORDER BY company_number`,
-  );
-  await conn.run(`DROP TABLE ${STAGE}`);
+  // Duplicated numbers (the same company in two parts; not seen upstream): keep one row, the others are rejects.
+  const duplicates = await count(conn, 'SELECT count(*) - count(DISTINCT company_number) AS n FROM companies');
+  if (duplicates) {
+    await conn.run(
+      `INSERT INTO rejects (file, line, raw, reason)
+       SELECT ?, NULL, concat_ws(',', company_number, company_name), 'duplicate company number' FROM companies
+       QUALIFY row_number() OVER (PARTITION BY company_number ORDER BY company_name) > 1 LIMIT ${MAX_STORED_REJECTS}`,
+      [file],
+    );
+    await conn.run(`CREATE TABLE _companies_dedup AS SELECT * FROM companies QUALIFY row_number() OVER (PARTITION BY company_number ORDER BY company_name) = 1 ORDER BY company_number`);
+    await conn.run('DROP TABLE companies');
+    await conn.run('ALTER TABLE _companies_dedup RENAME TO companies');
+    ctx.log?.(`${duplicates} duplicate company numbers dropped`);
+  }
   const rows = await count(conn, 'SELECT count(*) AS n FROM companies');
-  const duplicates = loaded - typedRejects - rows;
-  ctx.log?.(`sorted on company number in ${((Date.now() - t) / 1000).toFixed(1)} s${duplicates ? `; ${duplicates} duplicate numbers dropped` : ''}`);
-
   const asOf = ctx.files.map((f) => f.published ?? snapshotDate(f.name)).filter((d): d is string => !!d).sort().pop();
   await buildDeparted(conn, ctx, asOf);
   ctx.progress(rows);
