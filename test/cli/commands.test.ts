@@ -90,10 +90,14 @@ describe('errors and exit codes', () => {
   });
 
   it('routes without offline data and no key say what would serve them (exit 4, as under --source live)', async () => {
-    const r = await runCli(['companies', 'show', '00445790']);
+    const r = await runCli(['vehicles', 'licensing', '--make', 'TESLA']);
     expect(r.code).toBe(4); // issue 10 item 8: was 1 under auto and 4 under live
     expect(json(r).error.code).toBe('not_available_offline');
     expect(json(r).error.message).toContain('PUBLICDATA_API_KEY');
+    // A route with a local handler whose dataset is not synced names the sync command and the key.
+    const unsynced = json(await runCli(['companies', 'show', '00445790']));
+    expect(unsynced.error.code).toBe('dataset_not_synced');
+    expect(unsynced.error.message).toContain("'publicdata sync companies'");
     const live = await runCli(['companies', 'show', '00445790', '--source', 'live']);
     expect([live.code, json(live).error.code]).toEqual([4, 'unauthorized']);
   });
@@ -113,7 +117,8 @@ describe('api command', () => {
     const lines = r.stdout.trim().split('\n');
     expect(lines.at(-1)).toBe('81 routes');
     expect(lines.find((l) => l.startsWith('POST /v1/tax/take-home/calculate'))).toMatch(/10 credits\s+local\s+Take-home/);
-    expect(lines.find((l) => l.startsWith('GET  /v1/companies/search'))).toMatch(/ 1 credit\s+live only/);
+    expect(lines.find((l) => l.startsWith('GET  /v1/companies/search'))).toMatch(/ 1 credit\s+local \(sync companies\)/);
+    expect(lines.find((l) => l.startsWith('GET  /v1/companies/{company_number}/financials'))).toMatch(/ 1 credit\s+live only/);
     const piped = JSON.parse((await runCli(['api', '--list'])).stdout);
     expect(piped.data).toHaveLength(81); // issue 9: api --list writes through the renderer registry, JSON is the {data, meta} envelope
   });

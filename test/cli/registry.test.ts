@@ -84,7 +84,7 @@ describe('registry', () => {
         for (const ds of spec.datasets ?? []) expect(DATASETS[ds], `${id} reads unknown dataset ${ds}`).toBeDefined();
       }
     }
-    expect(ROUTES.filter((r) => r.local).length).toBe(68); // 56 + the 7 financial company routes (accounts) + 5 licensing/MOT routes
+    expect(ROUTES.filter((r) => r.local).length).toBe(81); // 56 + 7 financial company routes (accounts) + 5 licensing/MOT routes + 13 companies register, PSC and SIC routes
   });
 
   it('the dataset catalogue and the sync modules derive from the manifests', async () => {
