@@ -125,3 +125,19 @@ export function pageLinks(html: string, pageUrl: string, re: RegExp): Map<string
   }
   return links;
 }
+
+/**
+ * The publisher's download page, or, when that fails, the listing at the base URL itself (a mirror or a
+ * `--from` URL prefix that is a plain directory listing).
+ */
+export async function fetchPage(ctx: Pick<DiscoverContext, 'baseUrl' | 'fetchText'>, page: string): Promise<string> {
+  try {
+    return await ctx.fetchText(page);
+  } catch (e) {
+    try {
+      return await ctx.fetchText(`${ctx.baseUrl}/`);
+    } catch {
+      throw e;
+    }
+  }
+}

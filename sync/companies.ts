@@ -19,7 +19,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { queryOne } from '../src/mirror/db.js';
 import { normNameSql, sqlLiteral, statusSql, typeSql } from '../src/domains/companies/register-values.js';
-import { catalogFields, count, csvHeader, pageLinks, quoteIdent, storeStructuralRejects, MAX_STORED_REJECTS } from './common.js';
+import { catalogFields, count, fetchPage, csvHeader, pageLinks, quoteIdent, storeStructuralRejects, MAX_STORED_REJECTS } from './common.js';
 import { dataFiles, isZipFile, listZip } from './formats/zip.js';
 import type { DatasetModule, DiscoverContext, LoadContext, LoadResult, UpstreamFile } from './types.js';
 
@@ -271,7 +271,7 @@ const companies: DatasetModule = {
     const page = `${ctx.baseUrl}/${PAGE}`;
     let html: string;
     try {
-      html = await ctx.fetchText(page);
+      html = await fetchPage(ctx, page);
     } catch (e) {
       throw new Error(
         `could not read the Companies House download page ${page} (${(e as Error).message}). ` +

@@ -17,7 +17,7 @@
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { query, queryOne } from '../src/mirror/db.js';
-import { catalogFields, count, pageLinks, MAX_STORED_REJECTS } from './common.js';
+import { catalogFields, count, fetchPage, pageLinks, MAX_STORED_REJECTS } from './common.js';
 import { dataFiles } from './formats/zip.js';
 import type { DatasetModule, DiscoverContext, LoadContext, LoadResult, UpstreamFile } from './types.js';
 
@@ -252,7 +252,7 @@ const psc: DatasetModule = {
     const page = `${ctx.baseUrl}/${PAGE}`;
     let html: string;
     try {
-      html = await ctx.fetchText(page);
+      html = await fetchPage(ctx, page);
     } catch (e) {
       throw new Error(
         `could not read the Companies House PSC download page ${page} (${(e as Error).message}). ` +

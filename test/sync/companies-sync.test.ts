@@ -123,7 +123,7 @@ describe('sync companies', () => {
 
     h.server.set('/mirror/ch/', outputPage(DEC_PARTS));
     for (const name of DEC_PARTS) h.server.set(`/mirror/ch/${name}`, await buildZip([{ name: name.replace('.zip', '.csv'), data: csvText(chunks[DEC_PARTS.indexOf(name)]!) }]));
-    const b = await syncDataset('companies', { ...h.syncOptions(), from: `${h.server.url}/mirror/ch/` });
+    const b = await syncDataset('companies', { ...h.syncOptions('2026-12-05T09:00:00Z'), from: `${h.server.url}/mirror/ch/` });
     expect(b).toMatchObject({ status: 'synced', rows_total: decLines.length });
   });
 
