@@ -118,7 +118,7 @@ describe('api command', () => {
     expect(lines.at(-1)).toBe('81 routes');
     expect(lines.find((l) => l.startsWith('POST /v1/tax/take-home/calculate'))).toMatch(/10 credits\s+local\s+Take-home/);
     expect(lines.find((l) => l.startsWith('GET  /v1/companies/search'))).toMatch(/ 1 credit\s+local \(sync companies\)/);
-    expect(lines.find((l) => l.startsWith('GET  /v1/companies/{company_number}/financials'))).toMatch(/ 1 credit\s+live only/);
+    expect(lines.find((l) => l.startsWith('GET  /v1/companies/{company_number}/financials'))).toMatch(/ 1 credit\s+local \(sync accounts\)/);
     const piped = JSON.parse((await runCli(['api', '--list'])).stdout);
     expect(piped.data).toHaveLength(81); // issue 9: api --list writes through the renderer registry, JSON is the {data, meta} envelope
   });
