@@ -12,6 +12,7 @@ import { FIXTURES, buildDataset } from '../property/mirror-helper.js';
 import { buildOds } from '../property/ods-fixture.js';
 import { writeStats19Year } from '../vehicles/stats19-fixture.js';
 import { REAL, writeAadfZip, writeRoadTypeFile } from '../vehicles/traffic-fixture.js';
+import { chFixture, csvText, GENERATED_LINES, REAL_LINES } from '../companies/fixture.js';
 
 export interface Sample {
   route: string;
@@ -101,10 +102,25 @@ export const ROUTE_SAMPLES: Sample[] = [
   { route: 'calendar.bank-holidays.next', method: 'GET', path: '/v1/calendar/bank-holidays/next' },
   { route: 'calendar.bank-holidays.year', method: 'GET', path: '/v1/calendar/bank-holidays/2026' },
   { route: 'calendar.regions', method: 'GET', path: '/v1/calendar/regions' },
+  { route: 'companies.search', method: 'GET', path: '/v1/companies/search?q=nspired' },
+  { route: 'companies.list', method: 'GET', path: '/v1/companies?postcode=AB&per_page=5' },
+  { route: 'companies.get', method: 'GET', path: '/v1/companies/07687209' },
+  { route: 'companies.statistics', method: 'GET', path: '/v1/companies/statistics' },
+  { route: 'companies.geography', method: 'GET', path: '/v1/companies/geography/EC1' },
+  { route: 'companies.sector-analytics', method: 'GET', path: '/v1/companies/sectors/62020/analytics' },
+  { route: 'companies.filing-status', method: 'GET', path: '/v1/companies/14000002/filing-status' },
+  { route: 'companies.timeline', method: 'GET', path: '/v1/companies/08209948/timeline' },
+  { route: 'companies.sic-codes', method: 'GET', path: '/v1/companies/sic-codes?section=J' },
+  { route: 'companies.sic-codes.get', method: 'GET', path: '/v1/companies/sic-codes/62020' },
+  { route: 'companies.psc', method: 'GET', path: '/v1/companies/08209948/psc' },
+  { route: 'companies.psc.changes', method: 'GET', path: '/v1/companies/09145694/psc/changes' },
+  { route: 'companies.network', method: 'GET', path: '/v1/companies/07434180/network' },
 ];
 
 /** Calls that answer error envelopes (record not found, validation, 422), compared the same way. */
 export const ERROR_SAMPLES: Sample[] = [
+  { route: 'companies.get', method: 'GET', path: '/v1/companies/12345678' },
+  { route: 'companies.search', method: 'GET', path: '/v1/companies/search?q=a' },
   { route: 'property.listed-buildings.get', method: 'GET', path: '/v1/property/listed-buildings/1' },
   { route: 'property.price-paid.search', method: 'GET', path: '/v1/property/price-paid/search' },
   { route: 'tax.years.get', method: 'GET', path: '/v1/tax/years/1900-01' },
@@ -139,5 +155,12 @@ export async function buildFixtureMirror(dataDir: string): Promise<string> {
   copyFileSync(REAL.regional2025, join(tr, 'region_traffic_by_vehicle_type.csv'));
   copyFileSync(REAL.localAuthority, join(tr, 'local_authority_traffic.csv'));
   await syncDataset('road-traffic', { mirrorDir: mirror, cacheDir, env: {}, from: readdirSync(tr).map((f) => join(tr, f)) });
+  // Companies: the real register rows plus the labelled generated ones, and the PSC lines.
+  const ch = join(dataDir, 'BasicCompanyDataAsOneFile-2026-11-01.csv');
+  writeFileSync(ch, csvText([...REAL_LINES, ...GENERATED_LINES]));
+  await buildDataset('companies', ch, mirror);
+  const psc = join(dataDir, 'persons-with-significant-control-snapshot-2026-11-20.txt');
+  copyFileSync(chFixture('DERIVED-psc-snapshot-lines.txt'), psc);
+  await buildDataset('psc', psc, mirror);
   return mirror;
 }
