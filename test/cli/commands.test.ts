@@ -89,15 +89,13 @@ describe('errors and exit codes', () => {
     expect([yr.code, json(yr).error.code]).toEqual([2, 'invalid_year']);
   });
 
-  it('routes without offline data and no key say what would serve them (exit 4, as under --source live)', async () => {
-    const r = await runCli(['vehicles', 'licensing', '--make', 'TESLA']);
-    expect(r.code).toBe(4); // issue 10 item 8: was 1 under auto and 4 under live
-    expect(json(r).error.code).toBe('not_available_offline');
+  it('a route whose dataset is not synced, with no key, names the sync command and the key (exit 1)', async () => {
+    // Every route now has a local handler; without its data and without a key the answer says what would serve it.
+    const r = await runCli(['companies', 'show', '00445790']);
+    expect(r.code).toBe(1);
+    expect(json(r).error.code).toBe('dataset_not_synced');
+    expect(json(r).error.message).toContain("'publicdata sync companies'");
     expect(json(r).error.message).toContain('PUBLICDATA_API_KEY');
-    // A route with a local handler whose dataset is not synced names the sync command and the key.
-    const unsynced = json(await runCli(['companies', 'show', '00445790']));
-    expect(unsynced.error.code).toBe('dataset_not_synced');
-    expect(unsynced.error.message).toContain("'publicdata sync companies'");
     const live = await runCli(['companies', 'show', '00445790', '--source', 'live']);
     expect([live.code, json(live).error.code]).toEqual([4, 'unauthorized']);
   });
