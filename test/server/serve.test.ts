@@ -121,9 +121,14 @@ describe('single-user mode (no --keys)', () => {
     expect([wm.status, wm.json.error.code, wm.headers.allow]).toEqual([405, 'method_not_allowed', 'POST, OPTIONS']);
     const put = await http(s, 'PUT', '/v1/tax/years');
     expect([put.status, put.headers.allow]).toEqual([405, 'GET, HEAD, OPTIONS']);
-    const offline = ROUTES.find((r) => !r.local && r.method === 'GET' && !r.path.includes('{') && !(r.query ?? []).some((q) => q.required))!;
-    const na = await http(s, 'GET', offline.path);
-    expect([na.status, na.json.error.code]).toEqual([501, 'not_available_offline']);
+    // 501 for a route with no local handler; once every route has one, that is what is asserted instead.
+    const offline = ROUTES.find((r) => !r.local && r.method === 'GET' && !r.path.includes('{') && !(r.query ?? []).some((q) => q.required));
+    if (offline) {
+      const na = await http(s, 'GET', offline.path);
+      expect([na.status, na.json.error.code]).toEqual([501, 'not_available_offline']);
+    } else {
+      expect(ROUTES.filter((r) => !r.local).map((r) => r.id)).toEqual([]);
+    }
     const ns = await http(s, 'GET', '/v1/property/hpi/regions');
     const want = await local('GET', '/v1/property/hpi/regions');
     expect([ns.status, ns.text]).toEqual([503, JSON.stringify(want.envelope)]);
