@@ -50,8 +50,8 @@ export const manifest: DomainManifest = {
     'companies.recent-filings': accounts((m) => m.recentFilings),
   },
   datasets: [
+    { info: ACCOUNTS_INFO, sync: () => import('../../../sync/accounts.js').then((m) => m.accounts) },
     { info: COMPANIES_INFO, sync: () => import('../../../sync/companies.js').then((m) => m.companies) },
     { info: PSC_INFO, sync: () => import('../../../sync/psc.js').then((m) => m.psc) },
-    { info: ACCOUNTS_INFO, sync: () => import('../../../sync/accounts.js').then((m) => m.accounts) },
   ],
 };
