@@ -12,7 +12,8 @@ import { divRoundBig, mulDiv, roundToPounds, toPounds } from '../../../money.js'
 import { extractVat } from '../vat.js';
 import { vatRate } from '../vat-data.js';
 import { SCHEMES, SUPPLY_TYPES, TRANSACTION_TYPES, VAT_RATE_NAMES, type DeMinimisTest, type PartialExemptionConfig, type PriorReturns, type SchemeEntry } from './model.js';
-import { FRS_CAPITAL_GOODS_THRESHOLD, type Prepared, type Resolved, type Warning } from './prepare.js';
+import { FRS_CAPITAL_GOODS_THRESHOLD, type Prepared, type Resolved } from './prepare.js';
+import type { Warning } from './validate.js';
 
 export type BreakdownDetail = 'full' | 'summary' | 'none';
 

@@ -1,56 +1,33 @@
 /**
- * Validation of the VAT return body (every failure collected, none thrown early) and resolution of each
- * transaction to its scheme entry, accounting date and flat-rate percentage. The engine (engine.ts) only
- * ever sees a body that passed here.
+ * Resolution and preparation of the VAT return body: the period, the transactions list (limit, duplicate ids),
+ * scheme overlaps and gaps, and each transaction resolved to its scheme entry, accounting date and flat-rate
+ * percentage, plus bad debt relief and fuel scale charges. Field-level validation is in validate.ts. The engine
+ * (engine.ts) only ever sees a body that passed here.
  *
  * Detail codes: the 25 of the spec plus the structural ones documented in docs/vat-return.md
  * (INVALID_BODY, MISSING_FIELD, INVALID_FIELD_TYPE, INVALID_ENUM_VALUE, INVALID_DATE, INVALID_AMOUNT, INVALID_PERIOD).
  */
 import type { ErrorDetail } from '../../../contract/types.js';
-import { MAX_AMOUNT_PENCE, mulDiv, toPence } from '../../../money.js';
-import { LIMITED_COST_TRADER_CODE, firstYear as firstYearPercentage, flatRateCategory, inRange, temporaryVatRates, vatRate } from '../vat-data.js';
-import { bandFromEmissions, bandFromEngine, fuelCharge, normaliseBand } from './fuel.js';
+import { mulDiv } from '../../../money.js';
+import { LIMITED_COST_TRADER_CODE, firstYear as firstYearPercentage, flatRateCategory, inRange } from '../vat-data.js';
+import { fuelCharge } from './fuel.js';
 import {
-  ATTRIBUTIONS,
-  DE_MINIMIS_TESTS,
-  FUEL_TYPES,
-  INPUT_ONLY_SUPPLIES,
-  OUTPUT_ONLY_SUPPLIES,
-  RATES_FOR_SUPPLY,
-  SCHEMES,
-  SIDE_OF_TYPE,
-  SUPPLY_TYPES,
-  TRANSACTION_TYPES,
-  VAT_RATE_NAMES,
   addDays,
   addMonths,
-  isDate,
   periodMonths,
-  type Attribution,
   type Company,
-  type DeMinimisTest,
   type FuelCharge,
-  type FuelType,
-  type PartialExemptionConfig,
-  type PriorReturns,
   type Scheme,
   type SchemeEntry,
-  type Side,
   type SupplyType,
   type Txn,
-  type VatRateName,
 } from './model.js';
+import { Collector, checkDate, fmtGBP, isObj, parseTxn, prepareCompany, type Warning } from './validate.js';
 
 export const MAX_TRANSACTIONS = 10_000;
 const MAX_PERIOD_MONTHS = 12;
 /** Capital goods bought under the flat rate scheme: input tax is reclaimable outside the scheme above this (VAT-inclusive, pence). */
 export const FRS_CAPITAL_GOODS_THRESHOLD = 200_000;
-
-export interface Warning {
-  code: string;
-  message: string;
-  field?: string;
-}
 
 /** One transaction after resolution. */
 export interface Resolved {
@@ -81,284 +58,6 @@ export interface Prepared {
   fuel: Array<FuelCharge & { band?: string; charge: number; table_valid_from?: string; months_basis: string }>;
 }
 
-type Obj = Record<string, unknown>;
-
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-class Collector {
-  details: ErrorDetail[] = [];
-  add(field: string, code: string, message: string): void {
-    this.details.push({ field, code, message });
-  }
-}
-
-/**
- * Pounds (number, at most 2 dp, at most £1bn either way: MAX_AMOUNT_PENCE, which keeps sums of 10,000
- * amounts exact integers) to pence, or undefined when not a valid amount (reported as INVALID_AMOUNT).
- */
-function pence(v: unknown): number | undefined {
-  if (typeof v !== 'number' || !Number.isFinite(v)) return undefined;
-  const x = v * 100;
-  const p = Math.round(x);
-  if (Math.abs(p - x) > 1e-6 || Math.abs(p) > MAX_AMOUNT_PENCE) return undefined; // a third decimal place, or out of range
-  return toPence(v);
-}
-
-function checkEnum<T extends string>(
-  c: Collector,
-  o: Obj,
-  key: string,
-  field: string,
-  allowed: readonly T[],
-  required: boolean,
-): T | undefined {
-  const v = o[key];
-  if (v === undefined || v === null || v === '') {
-    if (required) c.add(field, 'MISSING_FIELD', `'${key}' is required.`);
-    return undefined;
-  }
-  if (typeof v !== 'string' || !(allowed as readonly string[]).includes(v)) {
-    c.add(field, 'INVALID_ENUM_VALUE', `'${key}' must be one of ${allowed.join(', ')}; got ${JSON.stringify(v)}.`);
-    return undefined;
-  }
-  return v as T;
-}
-
-function checkDate(c: Collector, o: Obj, key: string, field: string, required: boolean): string | undefined {
-  const v = o[key];
-  if (v === undefined || v === null || v === '') {
-    if (required) c.add(field, 'MISSING_FIELD', `'${key}' is required.`);
-    return undefined;
-  }
-  if (!isDate(v)) {
-    c.add(field, 'INVALID_DATE', `'${key}' must be a calendar date YYYY-MM-DD; got ${JSON.stringify(v)}.`);
-    return undefined;
-  }
-  return v;
-}
-
-function checkAmount(c: Collector, o: Obj, key: string, field: string, required: boolean): number | undefined | null {
-  const v = o[key];
-  if (v === undefined || v === null || v === '') {
-    if (required) c.add(field, 'MISSING_FIELD', `'${key}' is required.`);
-    return null;
-  }
-  const p = pence(v);
-  if (p === undefined) {
-    c.add(field, 'INVALID_AMOUNT', `'${key}' must be a number of pounds with at most 2 decimal places, at most £1,000,000,000 either way; got ${JSON.stringify(v)}.`);
-    return undefined;
-  }
-  return p;
-}
-
-function checkBool(c: Collector, o: Obj, key: string, field: string, dflt: boolean): boolean {
-  const v = o[key];
-  if (v === undefined || v === null) return dflt;
-  if (typeof v !== 'boolean') {
-    c.add(field, 'INVALID_FIELD_TYPE', `'${key}' must be true or false.`);
-    return dflt;
-  }
-  return v;
-}
-
-function checkPercent(c: Collector, o: Obj, key: string, field: string): number | undefined {
-  const v = o[key];
-  if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'number' || !Number.isFinite(v) || v < 0 || v > 100) {
-    c.add(field, 'INVALID_FIELD_TYPE', `'${key}' must be a percentage between 0 and 100 (14.5 means 14.5%).`);
-    return undefined;
-  }
-  return v;
-}
-
-const fmtGBP = (p: number) => `£${(p / 100).toFixed(2)}`;
-
-// ---------------------------------------------------------------------------------------------
-
-function prepareCompany(c: Collector, raw: unknown, warnings: Warning[]): Company {
-  const company: Company = {
-    northern_ireland: false,
-    schemes: [],
-    schemes_given: false,
-    partially_exempt: false,
-    partial_exemption: { method: 'standard', de_minimis_tests: [...DE_MINIMIS_TESTS] },
-    fuel: [],
-  };
-  if (raw === undefined || raw === null) {
-    warnings.push({ code: 'NO_COMPANY', message: 'No company given: standard accounting assumed for the whole period.' });
-    return company;
-  }
-  if (!isObj(raw)) {
-    c.add('company', 'INVALID_FIELD_TYPE', "'company' must be an object.");
-    return company;
-  }
-  const vrn = raw['vat_registration_number'];
-  if (vrn !== undefined && vrn !== null) {
-    if (typeof vrn !== 'string') c.add('company.vat_registration_number', 'INVALID_FIELD_TYPE', "'vat_registration_number' must be a string.");
-    else {
-      company.vat_registration_number = vrn;
-      if (!/^(GB|XI)?\s?\d{3}\s?\d{4}\s?\d{2}(\s?\d{3})?$/i.test(vrn.trim()))
-        warnings.push({ code: 'VRN_FORMAT', field: 'company.vat_registration_number', message: `'${vrn}' does not look like a UK VAT number (9 or 12 digits, optional GB/XI prefix).` });
-      if (/^XI/i.test(vrn.trim())) company.northern_ireland = true;
-    }
-  }
-  const regDate = checkDate(c, raw, 'vat_registration_date', 'company.vat_registration_date', false);
-  if (regDate) company.vat_registration_date = regDate;
-  company.northern_ireland = checkBool(c, raw, 'northern_ireland', 'company.northern_ireland', company.northern_ireland);
-  company.partially_exempt = checkBool(c, raw, 'partially_exempt', 'company.partially_exempt', false);
-
-  // vat_schemes
-  const vs = raw['vat_schemes'];
-  if (vs !== undefined && vs !== null) {
-    if (!Array.isArray(vs)) c.add('company.vat_schemes', 'INVALID_FIELD_TYPE', "'vat_schemes' must be an array.");
-    else {
-      company.schemes_given = true;
-      vs.forEach((e, j) => {
-        const f = `company.vat_schemes[${j}]`;
-        if (!isObj(e)) return c.add(f, 'INVALID_FIELD_TYPE', 'A scheme entry must be an object.');
-        const scheme = checkEnum(c, e, 'scheme', `${f}.scheme`, SCHEMES, true);
-        const from = checkDate(c, e, 'effective_from', `${f}.effective_from`, true);
-        let to: string | null = null;
-        if (e['effective_to'] !== undefined && e['effective_to'] !== null) to = checkDate(c, e, 'effective_to', `${f}.effective_to`, false) ?? null;
-        if (from && to && to < from) c.add(`${f}.effective_to`, 'INVALID_PERIOD', `effective_to ${to} is before effective_from ${from}.`);
-        const entry: SchemeEntry = {
-          index: j,
-          scheme: scheme ?? 'standard',
-          effective_from: from ?? '0000-01-01',
-          effective_to: to,
-          limited_cost_trader: checkBool(c, e, 'limited_cost_trader', `${f}.limited_cost_trader`, false),
-        };
-        const fy = e['first_year'];
-        if (fy !== undefined && fy !== null) entry.first_year = checkBool(c, e, 'first_year', `${f}.first_year`, false);
-        const cat = e['flat_rate_category'];
-        if (cat !== undefined && cat !== null) {
-          if (typeof cat !== 'string') c.add(`${f}.flat_rate_category`, 'INVALID_FIELD_TYPE', "'flat_rate_category' must be a string.");
-          else entry.flat_rate_category = cat;
-        }
-        const pct = checkPercent(c, e, 'flat_rate_percentage', `${f}.flat_rate_percentage`);
-        if (pct !== undefined) entry.flat_rate_percentage = pct;
-        if (scheme && scheme !== 'flat_rate' && (entry.flat_rate_category || pct !== undefined || entry.limited_cost_trader))
-          warnings.push({ code: 'FLAT_RATE_FIELDS_IGNORED', field: f, message: `Flat-rate fields on a '${scheme}' entry are ignored.` });
-        if (scheme && from) company.schemes.push(entry);
-      });
-    }
-  }
-
-  // partial exemption
-  const pe = raw['partial_exemption'];
-  if (pe !== undefined && pe !== null) {
-    if (!isObj(pe)) c.add('company.partial_exemption', 'INVALID_FIELD_TYPE', "'partial_exemption' must be an object.");
-    else {
-      const f = 'company.partial_exemption';
-      const cfg: PartialExemptionConfig = company.partial_exemption;
-      cfg.method = checkEnum(c, pe, 'method', `${f}.method`, ['standard', 'special'] as const, false) ?? 'standard';
-      const sp = checkPercent(c, pe, 'special_method_recoverable_percentage', `${f}.special_method_recoverable_percentage`);
-      if (sp !== undefined) cfg.special_method_recoverable_percentage = sp;
-      else if (cfg.method === 'special' && pe['special_method_recoverable_percentage'] === undefined)
-        c.add(`${f}.special_method_recoverable_percentage`, 'MISSING_FIELD', "A special method needs 'special_method_recoverable_percentage' (the percentage your approved method gives).");
-      const tests = pe['de_minimis_tests'];
-      if (tests !== undefined && tests !== null) {
-        if (!Array.isArray(tests) || tests.some((x) => !(DE_MINIMIS_TESTS as readonly unknown[]).includes(x)))
-          c.add(`${f}.de_minimis_tests`, 'INVALID_ENUM_VALUE', `'de_minimis_tests' must be an array of ${DE_MINIMIS_TESTS.join(', ')}.`);
-        else cfg.de_minimis_tests = tests as DeMinimisTest[];
-      }
-      const aa = pe['annual_adjustment'];
-      if (aa !== undefined && aa !== null && aa !== false) {
-        if (!company.partially_exempt)
-          c.add(`${f}.annual_adjustment`, 'ANNUAL_ADJUSTMENT_WITHOUT_PARTIAL_EXEMPTION', 'An annual adjustment is only made by a partly exempt business: set company.partially_exempt to true or remove annual_adjustment.');
-        const a: Obj = isObj(aa) ? aa : {};
-        if (!isObj(aa) && aa !== true) c.add(`${f}.annual_adjustment`, 'INVALID_FIELD_TYPE', "'annual_adjustment' must be an object (or true).");
-        let months = 12;
-        if (a['year_months'] !== undefined) {
-          const m = a['year_months'];
-          if (typeof m !== 'number' || !Number.isInteger(m) || m < 1 || m > 12) c.add(`${f}.annual_adjustment.year_months`, 'INVALID_FIELD_TYPE', "'year_months' must be a whole number of months from 1 to 12.");
-          else months = m;
-        }
-        const prior: PriorReturns = { taxable_supplies: 0, exempt_supplies: 0, taxable_input_tax: 0, exempt_input_tax: 0, residual_input_tax: 0, input_tax_recovered: 0 };
-        const pr = a['prior_returns'];
-        if (pr !== undefined && pr !== null) {
-          if (!isObj(pr)) c.add(`${f}.annual_adjustment.prior_returns`, 'INVALID_FIELD_TYPE', "'prior_returns' must be an object.");
-          else for (const k of Object.keys(prior) as Array<keyof PriorReturns>) {
-            const p = checkAmount(c, pr, k, `${f}.annual_adjustment.prior_returns.${k}`, false);
-            if (typeof p === 'number') prior[k] = p;
-          }
-        }
-        cfg.annual_adjustment = { year_months: months, prior_returns: prior };
-      }
-      if (!company.partially_exempt)
-        warnings.push({ code: 'PARTIAL_EXEMPTION_CONFIG_IGNORED', field: f, message: 'partial_exemption is ignored because company.partially_exempt is not true.' });
-    }
-  }
-
-  // fuel scale charges
-  const fsc = raw['fuel_scale_charges'];
-  if (fsc !== undefined && fsc !== null) {
-    if (!Array.isArray(fsc)) c.add('company.fuel_scale_charges', 'INVALID_FIELD_TYPE', "'fuel_scale_charges' must be an array.");
-    else fsc.forEach((e, j) => {
-      const f = `company.fuel_scale_charges[${j}]`;
-      if (!isObj(e)) return c.add(f, 'INVALID_FIELD_TYPE', 'A fuel scale charge must be an object.');
-      const ft = checkEnum(c, e, 'fuel_type', `${f}.fuel_type`, FUEL_TYPES, false) ?? ('petrol' as FuelType);
-      const fc: FuelCharge = { index: j, fuel_type: ft };
-      if (typeof e['vehicle'] === 'string') fc.vehicle = e['vehicle'];
-      const pm = e['period_months'];
-      if (pm !== undefined && pm !== null) {
-        if (pm !== 1 && pm !== 3 && pm !== 12) c.add(`${f}.period_months`, 'INVALID_ENUM_VALUE', "'period_months' must be 1, 3 or 12.");
-        else fc.period_months = pm;
-      }
-      const charge = checkAmount(c, e, 'vat_inclusive_charge', `${f}.vat_inclusive_charge`, false);
-      if (typeof charge === 'number') fc.vat_inclusive_charge = charge;
-      // the band: explicit, from CO2 figures (lower of two for bi-fuel), or from engine size
-      const rawBand = e['co2_band'];
-      const co2 = e['co2_emissions'];
-      const co2b = e['co2_emissions_secondary'];
-      const cc = e['engine_size_cc'];
-      const badNum = (v: unknown) => v !== undefined && v !== null && (typeof v !== 'number' || !Number.isFinite(v) || v < 0);
-      if (rawBand !== undefined && rawBand !== null) {
-        const b = normaliseBand(rawBand);
-        if (!b) c.add(`${f}.co2_band`, 'INVALID_CO2_BAND', `CO2 band ${JSON.stringify(rawBand)} is not a band of the fuel scale (120_or_less, 125, 130, ... 220, 225_or_more: multiples of 5).`);
-        else fc.band = b;
-      } else if (co2 !== undefined && co2 !== null) {
-        if (badNum(co2)) c.add(`${f}.co2_emissions`, 'INVALID_CO2_BAND', "'co2_emissions' must be a non-negative number of g/km.");
-        else if (badNum(co2b)) c.add(`${f}.co2_emissions_secondary`, 'INVALID_CO2_BAND', "'co2_emissions_secondary' must be a non-negative number of g/km.");
-        else {
-          fc.co2_emissions = typeof co2b === 'number' ? Math.min(co2 as number, co2b) : (co2 as number);
-          fc.band = bandFromEmissions(fc.co2_emissions);
-        }
-      } else if (cc !== undefined && cc !== null) {
-        if (badNum(cc) || cc === 0) c.add(`${f}.engine_size_cc`, 'INVALID_CO2_BAND', "'engine_size_cc' must be a positive number of cubic centimetres.");
-        else fc.band = bandFromEngine(cc as number);
-      } else if (fc.vat_inclusive_charge === undefined && ft !== 'electric') {
-        c.add(`${f}.co2_band`, 'INVALID_CO2_BAND', "A fuel scale charge needs 'co2_emissions', 'co2_band' or (for cars without a CO2 figure) 'engine_size_cc'.");
-      }
-      company.fuel.push(fc);
-    });
-  }
-  return company;
-}
-
-// ---------------------------------------------------------------------------------------------
-
-const rateCache = new Map<VatRateName, Map<string, number[] | null>>();
-
-/** Percentages (e.g. [20]) a rate name may carry on a date; null when the name has no rate then. */
-function ratePercentages(name: VatRateName, date: string): number[] | null {
-  let byDate = rateCache.get(name);
-  if (!byDate) rateCache.set(name, (byDate = new Map()));
-  let v = byDate.get(date);
-  if (v !== undefined) return v;
-  try {
-    if (name === 'exempt' || name === 'outside_scope' || name === 'zero') v = [0];
-    else if (name === 'hospitality_reduced') {
-      const t = temporaryVatRates(date, date);
-      v = t.length ? t.map((x) => Math.round(x.rate * 10000) / 100) : null;
-    } else v = [Math.round(vatRate(name, date).rate * 10000) / 100];
-  } catch {
-    v = null;
-  }
-  if (byDate.size < 50_000) byDate.set(date, v);
-  return v;
-}
-
 const frsCache = new Map<string, { percentage: number; first_year_percentage: number } | null>();
 function frsCategory(code: string, date: string) {
   const key = `${code}|${date}`;
@@ -368,109 +67,6 @@ function frsCategory(code: string, date: string) {
     if (frsCache.size < 50_000) frsCache.set(key, v);
   }
   return v;
-}
-
-function parseTxn(c: Collector, raw: unknown, i: number): Txn | undefined {
-  const f = `transactions[${i}]`;
-  if (!isObj(raw)) {
-    c.add(f, 'INVALID_FIELD_TYPE', 'A transaction must be an object.');
-    return undefined;
-  }
-  const before = c.details.length;
-  let id = raw['id'];
-  if (typeof id === 'number' && Number.isFinite(id)) id = String(id);
-  if (id === undefined || id === null || id === '') c.add(`${f}.id`, 'MISSING_FIELD', "'id' is required.");
-  else if (typeof id !== 'string') c.add(`${f}.id`, 'INVALID_FIELD_TYPE', "'id' must be a string.");
-  const date = checkDate(c, raw, 'date', `${f}.date`, true);
-  const type = checkEnum(c, raw, 'type', `${f}.type`, TRANSACTION_TYPES, true);
-  const net = checkAmount(c, raw, 'net_amount', `${f}.net_amount`, true);
-  const vat = checkAmount(c, raw, 'vat_amount', `${f}.vat_amount`, true);
-  const gross = checkAmount(c, raw, 'gross_amount', `${f}.gross_amount`, false);
-  const rate = checkEnum(c, raw, 'vat_rate', `${f}.vat_rate`, VAT_RATE_NAMES, true);
-  const supply = checkEnum(c, raw, 'supply_type', `${f}.supply_type`, SUPPLY_TYPES, false) ?? ('domestic' as SupplyType);
-  const capital = checkBool(c, raw, 'is_capital_asset', `${f}.is_capital_asset`, false);
-  const reclaimed = checkBool(c, raw, 'input_tax_reclaimed', `${f}.input_tax_reclaimed`, false);
-  let ratePct: number | undefined;
-  const rp = raw['vat_rate_percentage'];
-  if (rp !== undefined && rp !== null) {
-    if (typeof rp !== 'number' || !Number.isFinite(rp) || rp < 0 || rp > 100) c.add(`${f}.vat_rate_percentage`, 'INVALID_FIELD_TYPE', "'vat_rate_percentage' must be a number from 0 to 100 (20 means 20%).");
-    else ratePct = rp;
-  }
-  let side: Side | undefined;
-  if (type === 'journal') side = checkEnum(c, raw, 'direction', `${f}.direction`, ['output', 'input'] as const, true);
-  else if (type) side = SIDE_OF_TYPE[type];
-  const attribution = checkEnum(c, raw, 'input_tax_attribution', `${f}.input_tax_attribution`, ATTRIBUTIONS, false);
-  const payment_date = checkDate(c, raw, 'payment_date', `${f}.payment_date`, false);
-  const amount_paid = checkAmount(c, raw, 'amount_paid', `${f}.amount_paid`, false);
-  const original_transaction_date = checkDate(c, raw, 'original_transaction_date', `${f}.original_transaction_date`, false);
-  const payment_due_date = checkDate(c, raw, 'payment_due_date', `${f}.payment_due_date`, false);
-  let origId = raw['original_transaction_id'];
-  if (typeof origId === 'number') origId = String(origId);
-  let override: Scheme | undefined;
-  const ov = raw['scheme_override'];
-  if (ov !== undefined && ov !== null && ov !== '') {
-    if (typeof ov !== 'string' || !(SCHEMES as readonly string[]).includes(ov))
-      c.add(`${f}.scheme_override`, 'INVALID_SCHEME_OVERRIDE', `'scheme_override' must be one of ${SCHEMES.join(', ')}; got ${JSON.stringify(ov)}.`);
-    else override = ov as Scheme;
-  }
-  const frsPct = checkPercent(c, raw, 'flat_rate_percentage', `${f}.flat_rate_percentage`);
-  if (c.details.length > before || !date || !type || !rate || !side || typeof net !== 'number' || typeof vat !== 'number' || gross === undefined) {
-    return undefined;
-  }
-  const t: Txn = {
-    index: i,
-    id: id as string,
-    date,
-    type,
-    side,
-    net,
-    vat,
-    gross: gross ?? net + vat,
-    vat_rate: rate,
-    supply,
-    capital,
-    input_tax_reclaimed: reclaimed,
-  };
-  if (ratePct !== undefined) t.vat_rate_percentage = ratePct;
-  if (attribution) t.attribution = attribution as Attribution;
-  if (payment_date) t.payment_date = payment_date;
-  if (typeof amount_paid === 'number') t.amount_paid = amount_paid;
-  if (typeof origId === 'string' && origId !== '') t.original_transaction_id = origId;
-  if (original_transaction_date) t.original_transaction_date = original_transaction_date;
-  if (payment_due_date) t.payment_due_date = payment_due_date;
-  if (override) t.scheme_override = override;
-  if (frsPct !== undefined) t.flat_rate_percentage = frsPct;
-  if (typeof raw['description'] === 'string') t.description = raw['description'];
-
-  // --- per-transaction rules of the spec ---
-  if (gross !== null && net + vat !== gross)
-    c.add(`${f}.gross_amount`, 'AMOUNT_MISMATCH', `net_amount + vat_amount (${fmtGBP(net + vat)}) must equal gross_amount (${fmtGBP(gross)}).`);
-  if (capital && gross === null)
-    c.add(`${f}.gross_amount`, 'CAPITAL_GOODS_MISSING_VALUE', 'A capital asset needs its VAT-inclusive gross_amount: the flat rate scheme £2,000 capital goods test is made on it.');
-  if ((rate === 'exempt' || rate === 'outside_scope') && vat !== 0)
-    c.add(`${f}.vat_amount`, 'EXEMPT_WITH_VAT', `An ${rate === 'exempt' ? 'exempt' : 'outside-the-scope'} transaction carries no VAT; vat_amount is ${fmtGBP(vat)}.`);
-  if (!RATES_FOR_SUPPLY[supply].has(rate))
-    c.add(`${f}.vat_rate`, 'INVALID_RATE_SUPPLY_COMBINATION', `vat_rate '${rate}' cannot be used with supply_type '${supply}' (allowed: ${[...RATES_FOR_SUPPLY[supply]].join(', ')}).`);
-  if ((side === 'output' && INPUT_ONLY_SUPPLIES.has(supply)) || (side === 'input' && OUTPUT_ONLY_SUPPLIES.has(supply)))
-    c.add(`${f}.supply_type`, 'SUPPLY_TYPE_DIRECTION_MISMATCH', `supply_type '${supply}' is ${side === 'output' ? 'a purchase-side (input)' : 'a sales-side (output)'} supply, but '${type}'${type === 'journal' ? ` with direction '${side}'` : ''} is on the ${side} side.`);
-  if (side === 'output' && supply === 'domestic_reverse_charge' && vat !== 0 && type !== 'bad_debt_relief')
-    c.add(`${f}.vat_amount`, 'DOMESTIC_REVERSE_CHARGE_SALE_WITH_VAT', 'Under the domestic reverse charge the customer accounts for the VAT: the supplier charges none, so vat_amount must be 0.');
-  if (type === 'credit_note_issued' || type === 'credit_note_received') {
-    const k = net > 0 ? 'net_amount' : vat > 0 ? 'vat_amount' : t.gross > 0 ? 'gross_amount' : undefined;
-    if (k) c.add(`${f}.${k}`, 'CREDIT_NOTE_POSITIVE_AMOUNTS', 'A credit note reduces a sale or purchase: its amounts must be negative (or zero).');
-  } else if (type === 'sale' || type === 'purchase' || type === 'debit_note_issued' || type === 'debit_note_received') {
-    const k = net < 0 ? 'net_amount' : vat < 0 ? 'vat_amount' : t.gross < 0 ? 'gross_amount' : undefined;
-    if (k) c.add(`${f}.${k}`, 'NEGATIVE_AMOUNT_ON_POSITIVE_TYPE', `A ${type} has amounts of zero or more; record a reduction as a credit note.`);
-  } else if (type === 'bad_debt_relief' && vat > 0) {
-    c.add(`${f}.vat_amount`, 'BAD_DEBT_RELIEF_POSITIVE_VAT', 'Bad debt relief is entered as a negative vat_amount (the output tax reclaimed on the unpaid debt).');
-  }
-  if (side === 'output' && attribution)
-    c.add(`${f}.input_tax_attribution`, 'PARTIAL_EXEMPTION_ATTRIBUTION_ON_OUTPUT', `input_tax_attribution applies to input tax only; '${type}' is an output.`);
-  const allowed = ratePercentages(rate, date);
-  if (allowed === null) c.add(`${f}.vat_rate`, 'RATE_PERCENTAGE_MISMATCH', `There is no '${rate}' VAT rate in force on ${date}.`);
-  else if (ratePct !== undefined && !allowed.some((p) => Math.abs(p - ratePct!) < 1e-9))
-    c.add(`${f}.vat_rate_percentage`, 'RATE_PERCENTAGE_MISMATCH', `vat_rate '${rate}' is ${allowed.join(' or ')}% on ${date}, not ${ratePct}%.`);
-  return t;
 }
 
 // ---------------------------------------------------------------------------------------------
