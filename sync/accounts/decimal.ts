@@ -1,0 +1,83 @@
+/**
+ * Exact decimals for accounts amounts: value = n x 10^e as a bigint and an exponent (no floating point on
+ * amounts), rounding to pence, and the parse of an ix:nonFraction's displayed text under its ixt `format`.
+ */
+
+export interface Dec {
+  n: bigint;
+  e: number;
+}
+
+const TEN = 10n;
+function pow10(k: number): bigint {
+  let r = 1n;
+  for (let i = 0; i < k; i++) r *= TEN;
+  return r;
+}
+
+/** Round to a whole number of 10^target units, halves away from zero. */
+export function rescale(d: Dec, target: number): bigint {
+  if (d.e >= target) return d.n * pow10(d.e - target);
+  const div = pow10(target - d.e);
+  const q = d.n / div;
+  const r = d.n % div;
+  const twice = (r < 0n ? -r : r) * 2n;
+  if (twice >= div) return d.n < 0n ? q - 1n : q + 1n;
+  return q;
+}
+
+/** Whole pence, halves away from zero (docs/companies.md: "Rounding"). */
+export function toPence(d: Dec): bigint {
+  return rescale(d, -2);
+}
+
+export function decEqual(a: Dec, b: Dec): boolean {
+  const e = Math.min(a.e, b.e);
+  return rescale(a, e) === rescale(b, e);
+}
+
+/** `123456` pence -> `'1234.56'`. */
+export function penceToString(p: bigint): string {
+  const neg = p < 0n;
+  const a = neg ? -p : p;
+  const s = a.toString().padStart(3, '0');
+  return `${neg ? '-' : ''}${s.slice(0, -2)}.${s.slice(-2)}`;
+}
+
+/**
+ * Parse the displayed text of an ix:nonFraction under its `format` (the ixt transformation registries
+ * 1-4: numdotdecimal/numcommadot, numcommadecimal/numdotcomma, zerodash/numdash/fixed-zero, nocontent,
+ * plus no format at all). Returns undefined when the text is not a number in that format, null for
+ * nocontent/fixed-empty (no value).
+ */
+export function parseDisplayed(text: string, format: string | undefined): Dec | null | undefined {
+  const f = format ? format.slice(format.indexOf(':') + 1).toLowerCase() : '';
+  const t = text.replace(/[\s\u00a0]+/g, '');
+  if (f === 'nocontent' || f === 'fixed-empty') return null;
+  if (f === 'zerodash' || f === 'numdash' || f === 'fixed-zero' || /^[-\u2012-\u2015\u2212]$/.test(t)) return { n: 0n, e: 0 };
+  if (t === '') return undefined;
+  let intPart: string;
+  let frac = '';
+  if (f === 'numcommadecimal' || f === 'numdotcomma' || f === 'num-comma-decimal') {
+    // 1.234.567,89 (also spaces or apostrophes as group separators)
+    const m = /^([0-9.' ]*[0-9])(?:,([0-9]*))?$/.exec(t);
+    if (!m) return undefined;
+    intPart = m[1]!.replace(/[.' ]/g, '');
+    frac = m[2] ?? '';
+  } else {
+    // numdotdecimal / numcommadot / num-dot-decimal / none: 1,234,567.89
+    const m = /^([0-9,' ]*[0-9])?(?:\.([0-9]*))?$/.exec(t);
+    if (!m || (m[1] === undefined && !m[2])) return undefined;
+    intPart = (m[1] ?? '0').replace(/[,' ]/g, '');
+    frac = m[2] ?? '';
+  }
+  if (!/^[0-9]+$/.test(intPart) || !/^[0-9]*$/.test(frac)) return undefined;
+  return { n: BigInt(intPart + frac), e: frac.length ? -frac.length : 0 };
+}
+
+export function decString(d: Dec): string {
+  if (d.e >= 0) return (d.n * pow10(d.e)).toString();
+  const neg = d.n < 0n;
+  const s = (neg ? -d.n : d.n).toString().padStart(-d.e + 1, '0');
+  return `${neg ? '-' : ''}${s.slice(0, d.e)}.${s.slice(d.e)}`;
+}
