@@ -173,7 +173,7 @@ function bare(files, opts) {
     const t0 = performance.now();
     const db = await DuckDBInstance.create('${db}', { threads: '${THREADS}' });
     const c = await db.connect();
-    ${files.map((f, i) => `await c.run("CREATE TABLE t${i} AS SELECT * FROM read_csv('${f}'${opts})");`).join('\n')}
+    ${files.map((f, i) => `await c.run(${JSON.stringify(`CREATE TABLE t${i} AS SELECT * FROM read_csv('${f}'${opts})`)});`).join('\n')}
     await c.run('CHECKPOINT');
     c.closeSync(); db.closeSync();
     console.log(JSON.stringify({ s: (performance.now() - t0) / 1000, rss: __rss() }));`);
@@ -239,7 +239,7 @@ generateMot();
       return f.s;
     },
     () => {
-      const b = bare([motResults, motItems], ", quote = '\"', escape = '\\\\'");
+      const b = bare([motResults, motItems], ", quote = '\"', escape = '\\'");
       bares.push(b);
       log(`bare read_csv of both files: ${fmt(b.s)} s, peak RSS ${b.rss} MB`);
       return b.s;

@@ -16,7 +16,8 @@
  * counts). A wide row with a cell that is none of these (or no make) is rejected whole. Tables:
  *   licensing(geography, quarter, licence_status, body_type, make, generic_model, model, fuel, count)
  *   registrations(geography, quarter, body_type, make, generic_model, model, fuel, count)
- *   makes(dataset, make, rows)  the distinct makes, for prefix resolution and the `make_prefix_too_broad` rule
+ * (views over <table>_series, one row per wide row, and <table>_counts(series_id, quarter, count))
+ *   makes(dataset, make, series)  the distinct makes, for prefix resolution and the `make_prefix_too_broad` rule
  *   coverage(dataset, geography, from_quarter, to_quarter, rows)  for meta.coverage / last_updated
  * Geography comes from the file name (`_GB` / `_UK`). A sync given only some of the four files (e.g.
  * `--from df_VEH0160_UK.csv`) keeps the other tables/geographies of the previous file.
@@ -41,29 +42,33 @@ const DESCRIPTIVE: Record<Table, ReadonlyArray<readonly [csv: string, column: st
   registrations: [['BodyType', 'body_type'], ['Make', 'make'], ['GenModel', 'generic_model'], ['Model', 'model'], ['Fuel', 'fuel']],
 };
 
-const DDL: Record<Table, string> = {
-  licensing: `CREATE TABLE IF NOT EXISTS licensing (
-  geography      VARCHAR NOT NULL, -- GB or UK (from the file name)
+/**
+ * Each table is stored as its series (one row per wide row: the descriptive columns once) and its counts
+ * (series id, quarter, count), with a view of the long form under the table's name. Writing the descriptive
+ * strings once per series instead of once per quarter makes the load about twice as fast.
+ */
+function ddl(t: Table): string[] {
+  const status = t === 'licensing' ? '\n  licence_status VARCHAR NOT NULL, -- Licensed or SORN' : '';
+  return [
+    `CREATE TABLE IF NOT EXISTS ${t}_series (
+  series_id      INTEGER NOT NULL,
+  geography      VARCHAR NOT NULL, -- GB or UK (from the file name)${status}
+  body_type      VARCHAR NOT NULL,
+  make           VARCHAR NOT NULL,
+  generic_model  VARCHAR,
+  model          VARCHAR,
+  fuel           VARCHAR
+)`,
+    `CREATE TABLE IF NOT EXISTS ${t}_counts (
+  series_id      INTEGER NOT NULL,
   quarter        DATE    NOT NULL, -- quarter end ('2026 Q1' -> 2026-03-31)
-  licence_status VARCHAR NOT NULL, -- Licensed or SORN
-  body_type      VARCHAR NOT NULL,
-  make           VARCHAR NOT NULL,
-  generic_model  VARCHAR,
-  model          VARCHAR,
-  fuel           VARCHAR,
-  count          BIGINT  NOT NULL  -- vehicles; never 0 (zero, blank and marker cells are not stored)
+  count          BIGINT  NOT NULL  -- ${t === 'licensing' ? 'vehicles licensed or SORN at the quarter end' : 'first registrations in the quarter (new vehicles and used imports)'}; never 0
 )`,
-  registrations: `CREATE TABLE IF NOT EXISTS registrations (
-  geography      VARCHAR NOT NULL,
-  quarter        DATE    NOT NULL,
-  body_type      VARCHAR NOT NULL,
-  make           VARCHAR NOT NULL,
-  generic_model  VARCHAR,
-  model          VARCHAR,
-  fuel           VARCHAR,
-  count          BIGINT  NOT NULL  -- first registrations in the quarter (new vehicles and used imports)
-)`,
-};
+    `CREATE OR REPLACE VIEW ${t} AS
+  SELECT s.geography, c.quarter,${t === 'licensing' ? ' s.licence_status,' : ''} s.body_type, s.make, s.generic_model, s.model, s.fuel, c.count
+  FROM ${t}_counts c JOIN ${t}_series s USING (series_id)`,
+  ];
+}
 
 /** Which table and geography a publisher's file name holds, or undefined for another name. */
 export function classifyVehFile(name: string): { table: Table; geography: 'GB' | 'UK' } | undefined {
@@ -71,6 +76,15 @@ export function classifyVehFile(name: string): { table: Table; geography: 'GB' |
   if (!m) return undefined;
   return { table: m[1] === '20' ? 'licensing' : 'registrations', geography: m[2]!.toUpperCase() as 'GB' | 'UK' };
 }
+
+/** Quarter-end date of a `YYYY Qn` label: the last day of the quarter's third month. */
+export function quarterEnd(label: string): string {
+  const m = QUARTER_RE.exec(label.trim());
+  if (!m) throw new Error(`not a quarter label: '${label}'`);
+  const month = Number(m[2]) * 3;
+  return `${m[1]}-${String(month).padStart(2, '0')}-${month === 3 || month === 12 ? 31 : 30}`;
+}
+const lit = (v: string) => `'${v.replace(/'/g, "''")}'`;
 
 /** Every attachment URL of a gov.uk content API document whose file name is one of the data files. */
 export function attachmentLinks(json: string, pageUrl: string): { files: UpstreamFile[]; published?: string } {
@@ -115,7 +129,7 @@ const DEFAULT_BASE_URL = 'https://www.gov.uk';
 const vehicleLicensing: DatasetModule = {
   ...catalogFields('vehicle-licensing'),
   defaultBaseUrl: DEFAULT_BASE_URL,
-  tables: ['licensing', 'registrations'],
+  tables: ['licensing_counts', 'registrations_counts'],
   fromNames: FILE_RE,
   rejectThreshold: 0.01,
 
@@ -145,7 +159,7 @@ const vehicleLicensing: DatasetModule = {
 
   async load(ctx: LoadContext): Promise<LoadResult> {
     const { conn } = ctx;
-    for (const t of ['licensing', 'registrations'] as const) await conn.run(DDL[t]);
+    for (const t of ['licensing', 'registrations'] as const) for (const q of ddl(t)) await conn.run(q);
     const loaded = new Set<string>();
     let rows = 0;
     let rejected = 0;
@@ -168,9 +182,9 @@ const vehicleLicensing: DatasetModule = {
     // Tables/geographies not in this sync keep the previous file's rows (`--from df_VEH0160_UK.csv` adds registrations).
     if (ctx.previousPath) rows += await keepPrevious(ctx, loaded);
     await conn.run(`CREATE TABLE makes AS
-      SELECT 'licensing' AS dataset, make, count(*) AS rows FROM licensing GROUP BY make
+      SELECT 'licensing' AS dataset, make, count(*) AS series FROM licensing_series GROUP BY make
       UNION ALL
-      SELECT 'registrations', make, count(*) FROM registrations GROUP BY make
+      SELECT 'registrations', make, count(*) FROM registrations_series GROUP BY make
       ORDER BY dataset, make`);
     await conn.run(`CREATE TABLE coverage AS
       SELECT 'licensing' AS dataset, geography, min(quarter) AS from_quarter, max(quarter) AS to_quarter, count(*) AS rows FROM licensing GROUP BY geography
@@ -185,9 +199,9 @@ const vehicleLicensing: DatasetModule = {
   },
 
   async verify(conn): Promise<void> {
-    const n = await count(conn, 'SELECT (SELECT count(*) FROM licensing) + (SELECT count(*) FROM registrations) AS n');
+    const n = await count(conn, 'SELECT (SELECT count(*) FROM licensing_counts) + (SELECT count(*) FROM registrations_counts) AS n');
     if (n === 0) throw new Error('vehicle-licensing: the files held no non-zero counts');
-    const bad = await count(conn, 'SELECT count(*) AS n FROM licensing WHERE licence_status NOT IN (\'Licensed\', \'SORN\')');
+    const bad = await count(conn, 'SELECT count(*) AS n FROM licensing_series WHERE licence_status NOT IN (\'Licensed\', \'SORN\')');
     if (bad > 0) throw new Error(`vehicle-licensing: ${bad} rows with a LicenceStatus other than Licensed/SORN`);
   },
 };
@@ -211,29 +225,34 @@ async function loadWide(
   const unknown = header.filter((h) => !QUARTER_RE.test(h) && !desc.some(([csv]) => csv === h));
   if (unknown.length) ctx.log?.(`${f.name}: ignoring columns ${unknown.join(', ')}`);
   const columns = `{${header.map((h) => `'${h.replace(/'/g, "''")}': 'VARCHAR'`).join(', ')}}`;
-  // One pass over the file: the quarter cells as long rows (UNPIVOT drops blank cells), with the line number.
-  // (Checking the cells in the wide form instead makes one expression over ~85 columns, which DuckDB's
-  // optimiser takes seconds over; in the long form it is one small expression.)
+  // The wide rows once into a temp table, descriptive columns trimmed (its rowid is the file order:
+  // line = rowid + 2). The long form is never materialised: streaming UNPIVOTs read it, one for bad cells,
+  // one for the counts. (Checking the cells in the wide form instead makes one expression over ~85 columns
+  // that DuckDB's optimiser takes seconds over.)
+  const qcols = quarters.map(quoteIdent).join(', ');
+  const trimmed = desc.map(([csv]) => `nullif(trim(${quoteIdent(csv)}), '') AS ${quoteIdent(csv)}`).join(', ');
   await conn.run(
-    `CREATE OR REPLACE TEMP TABLE veh_long AS
-     UNPIVOT (SELECT row_number() OVER () + 1 AS _line, * FROM read_csv(?, header = true, auto_detect = false,
-       columns = ${columns}, delim = ',', quote = '"', escape = '"', store_rejects = true, strict_mode = false, null_padding = true))
-     ON ${quarters.map(quoteIdent).join(', ')} INTO NAME period VALUE v`,
+    `CREATE OR REPLACE TEMP TABLE veh_raw AS SELECT ${trimmed}, ${qcols} FROM read_csv(?, header = true, auto_detect = false,
+       columns = ${columns}, delim = ',', quote = '"', escape = '"', store_rejects = true, strict_mode = false, null_padding = true)`,
     [f.path],
   );
   const structural = await storeStructuralRejects(conn);
   // A cell is good when blank, a marker or a whole number (thousands separators tolerated); a wide row with
   // any other cell, or without make or body type (or a licence status other than Licensed/SORN), is rejected.
   const markers = MARKERS.map((m) => `'${m}'`).join(', ');
-  const reason = `CASE WHEN nullif(trim("Make"), '') IS NULL OR nullif(trim("BodyType"), '') IS NULL THEN 'no make or body type'
-    ${table === 'licensing' ? `WHEN coalesce(trim("LicenceStatus"), '') NOT IN ('Licensed', 'SORN') THEN 'LicenceStatus not Licensed or SORN'` : ''}
-    WHEN NOT coalesce(lower(trim(v)) IN ('', ${markers}) OR TRY_CAST(replace(v, ',', '') AS BIGINT) >= 0, false)
-      THEN 'a count that is not a whole number, blank or one of ${MARKERS.join(' ')}' END`;
+  const rowReason = `CASE WHEN "Make" IS NULL OR "BodyType" IS NULL THEN 'no make or body type'
+    ${table === 'licensing' ? `WHEN coalesce("LicenceStatus", '') NOT IN ('Licensed', 'SORN') THEN 'LicenceStatus not Licensed or SORN'` : ''} END`;
   const descRaw = desc.map(([csv]) => `coalesce(${quoteIdent(csv)}, '')`).join(', ');
   await conn.run(
     `CREATE OR REPLACE TEMP TABLE veh_bad AS
-     SELECT _line, arg_min(reason, period) AS reason, arg_min(concat_ws(',', ${descRaw}) || ' | ' || period || ': ' || coalesce(v, ''), period) AS raw
-     FROM (SELECT *, ${reason} AS reason FROM veh_long) WHERE reason IS NOT NULL GROUP BY _line`,
+     SELECT _line, arg_min(reason, k) AS reason, arg_min(raw, k) AS raw FROM (
+       SELECT rowid + 2 AS _line, 0 AS k, ${rowReason} AS reason, concat_ws(',', ${descRaw}) AS raw FROM veh_raw WHERE ${rowReason} IS NOT NULL
+       UNION ALL
+       SELECT c._line, 1, 'a count that is not a whole number, blank or one of ${MARKERS.join(' ')}', concat_ws(',', ${descRaw}) || ' | ' || c.period || ': ' || c.v
+       FROM (SELECT * FROM (UNPIVOT (SELECT rowid + 2 AS _line, ${qcols} FROM veh_raw) ON ${qcols} INTO NAME period VALUE v)
+             WHERE NOT coalesce(lower(trim(v)) IN ('', ${markers}) OR TRY_CAST(replace(v, ',', '') AS BIGINT) >= 0, false)) c
+       JOIN (SELECT rowid + 2 AS _line, * FROM veh_raw) w USING (_line)
+     ) GROUP BY _line`,
   );
   const bad = await count(conn, 'SELECT count(*) AS n FROM veh_bad');
   if (bad > 0) {
@@ -242,46 +261,61 @@ async function loadWide(
       [f.name],
     );
   }
-  const cols = desc.map(([csv, col]) => `nullif(trim(${quoteIdent(csv)}), '') AS ${col}`).join(', ');
-  // 'YYYY Qn' -> last day of the quarter's third month (the labels were checked against QUARTER_RE above)
-  const qEnd = `last_day(make_date(CAST(period[1:4] AS INTEGER), CAST(period[7:7] AS INTEGER) * 3, 1))`;
-  const outCols = ['geography', 'quarter', ...desc.map(([, c]) => c).filter((c) => c === 'licence_status'), 'body_type', 'make', 'generic_model', 'model', 'fuel', 'count'];
-  const before = await count(conn, `SELECT count(*) AS n FROM ${table}`);
+  // Series ids continue after the ones already in the table (another geography's file).
+  const offset = await count(conn, `SELECT coalesce(max(series_id), 0) AS n FROM ${table}_series`);
+  const good = bad > 0 ? 'WHERE rowid + 2 NOT IN (SELECT _line FROM veh_bad)' : '';
+  const descCols = desc.map(([, col]) => col).join(', ');
   await conn.run(
-    `INSERT INTO ${table} (${outCols.join(', ')})
-     SELECT ?, ${qEnd}, ${outCols.slice(2, -1).join(', ')}, n FROM (
-       SELECT ${cols}, period, TRY_CAST(replace(trim(v), ',', '') AS BIGINT) AS n
-       FROM veh_long ${bad > 0 ? 'WHERE _line NOT IN (SELECT _line FROM veh_bad)' : ''}
-     ) WHERE n > 0`,
-    [geography],
+    `INSERT INTO ${table}_series (series_id, geography, ${descCols})
+     SELECT CAST(rowid + 1 + ? AS INTEGER), ?, ${desc.map(([csv]) => quoteIdent(csv)).join(', ')} FROM veh_raw ${good}`,
+    [offset, geography],
   );
-  await conn.run('DROP TABLE veh_long');
+  // Quarter-end dates through a small mapping (cheaper than parsing the label of every cell).
+  const qmap = quarters.map((q) => `(${lit(q)}, DATE ${lit(quarterEnd(q))})`).join(', ');
+  const before = await count(conn, `SELECT count(*) AS n FROM ${table}_counts`);
+  await conn.run(
+    `INSERT INTO ${table}_counts (series_id, quarter, count)
+     SELECT u.series_id, m.quarter, u.n FROM (
+       SELECT series_id, period, TRY_CAST(replace(trim(v), ',', '') AS BIGINT) AS n
+       FROM (UNPIVOT (SELECT CAST(rowid + 1 + ? AS INTEGER) AS series_id, ${qcols} FROM veh_raw ${good}) ON ${qcols} INTO NAME period VALUE v)
+       WHERE v NOT IN (${markers})
+     ) u JOIN (VALUES ${qmap}) m(period, quarter) USING (period)
+     WHERE u.n > 0`,
+    [offset],
+  );
+  await conn.run('DROP TABLE veh_raw');
   await conn.run('DROP TABLE veh_bad');
-  const after = await count(conn, `SELECT count(*) AS n FROM ${table}`);
+  const after = await count(conn, `SELECT count(*) AS n FROM ${table}_counts`);
   ctx.log?.(`${f.name}: ${after - before} non-zero counts from ${quarters.length} quarters (${quarters[quarters.length - 1]} to ${quarters[0]})`);
   return { rows: after - before, rejected: bad + structural };
 }
 
-/** Copy the previous file's rows of every table/geography this sync did not load; returns the rows copied. */
+/** Copy the previous file's series and counts of every table/geography this sync did not load; returns the counts copied. */
 async function keepPrevious(ctx: LoadContext, loaded: Set<string>): Promise<number> {
   const { conn } = ctx;
-  await conn.run(`ATTACH '${ctx.previousPath!.replace(/'/g, "''")}' AS prev (READ_ONLY)`);
+  await conn.run(`ATTACH ${lit(ctx.previousPath!)} AS prev (READ_ONLY)`);
   let copied = 0;
   try {
     for (const table of ['licensing', 'registrations'] as const) {
       const has = await count(
         conn,
         "SELECT count(*) AS n FROM duckdb_tables() WHERE database_name = 'prev' AND schema_name = 'main' AND table_name = ?",
-        [table],
+        [`${table}_series`],
       );
       if (!has) continue;
-      const geos = (await query<{ geography: string }>(conn, `SELECT DISTINCT geography FROM prev.main.${table}`)).map((r) => r.geography);
+      const geos = (await query<{ geography: string }>(conn, `SELECT DISTINCT geography FROM prev.main.${table}_series`)).map((r) => r.geography);
       for (const g of geos) {
         if (loaded.has(`${table}/${g}`)) continue;
-        const before = await count(conn, `SELECT count(*) AS n FROM ${table}`);
-        await conn.run(`INSERT INTO ${table} SELECT * FROM prev.main.${table} WHERE geography = ?`, [g]);
-        const n = (await count(conn, `SELECT count(*) AS n FROM ${table}`)) - before;
-        ctx.log?.(`kept ${n} ${table} rows for ${g} from the previous sync`);
+        const offset = await count(conn, `SELECT coalesce(max(series_id), 0) AS n FROM ${table}_series`);
+        await conn.run(`INSERT INTO ${table}_series SELECT * REPLACE (series_id + ? AS series_id) FROM prev.main.${table}_series WHERE geography = ?`, [offset, g]);
+        const before = await count(conn, `SELECT count(*) AS n FROM ${table}_counts`);
+        await conn.run(
+          `INSERT INTO ${table}_counts SELECT c.series_id + ?, c.quarter, c.count FROM prev.main.${table}_counts c
+           JOIN prev.main.${table}_series s USING (series_id) WHERE s.geography = ?`,
+          [offset, g],
+        );
+        const n = (await count(conn, `SELECT count(*) AS n FROM ${table}_counts`)) - before;
+        ctx.log?.(`kept ${n} ${table} counts for ${g} from the previous sync`);
         copied += n;
       }
     }
