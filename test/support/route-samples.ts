@@ -10,7 +10,9 @@ import type { HttpMethod } from '../../src/contract/types.js';
 import { syncDataset } from '../../sync/framework.js';
 import { FIXTURES, buildDataset } from '../property/mirror-helper.js';
 import { buildOds } from '../property/ods-fixture.js';
+import { itemDetailCsv, itemGroupCsv, itemsCsv, generateMot, resultsCsv } from '../vehicles/mot-fixture.js';
 import { writeStats19Year } from '../vehicles/stats19-fixture.js';
+import { generateVeh, writeVeh } from '../vehicles/veh-fixture.js';
 import { REAL, writeAadfZip, writeRoadTypeFile } from '../vehicles/traffic-fixture.js';
 import { chFixture, csvText, GENERATED_LINES, REAL_LINES } from '../companies/fixture.js';
 
@@ -92,6 +94,11 @@ export const ROUTE_SAMPLES: Sample[] = [
   { route: 'tax.corporation.rates', method: 'GET', path: '/v1/tax/corporation/rates' },
   { route: 'tax.corporation.rates.year', method: 'GET', path: '/v1/tax/corporation/rates/2024-25' },
   { route: 'tax.corporation.calculate', method: 'POST', path: '/v1/tax/corporation/calculate', body: { profit: 120000 } },
+  { route: 'vehicles.licensing', method: 'GET', path: '/v1/vehicles/licensing?make=FO&per_page=5' },
+  { route: 'vehicles.registrations', method: 'GET', path: '/v1/vehicles/registrations?make=KIA&geography=GB&per_page=5' },
+  { route: 'vehicles.mot-tests', method: 'GET', path: '/v1/vehicles/mot-tests?make=FORD&result=failed&per_page=5' },
+  { route: 'vehicles.mot-pass-rates', method: 'GET', path: '/v1/vehicles/mot-pass-rates?make=FORD&model=FOCUS' },
+  { route: 'vehicles.mot-failures', method: 'GET', path: '/v1/vehicles/mot-failures?make=FORD&dangerous_only=true' },
   { route: 'vehicles.collisions', method: 'GET', path: '/v1/vehicles/road-safety/collisions?year=2022&per_page=5' },
   { route: 'vehicles.collisions.get', method: 'GET', path: '/v1/vehicles/road-safety/collisions/2022010352073' },
   { route: 'vehicles.traffic.count-points', method: 'GET', path: '/v1/vehicles/traffic/count-points?per_page=5' },
@@ -128,6 +135,7 @@ export const ERROR_SAMPLES: Sample[] = [
   { route: 'tax.vat.return.calculate', method: 'POST', path: '/v1/tax/vat/return/calculate', body: { transactions: 'nope' } },
   { route: 'tax.ni.calculate', method: 'POST', path: '/v1/tax/national-insurance/calculate', body: { annual_salary: 50000, type: 'self_employed', director: true } },
   { route: 'calendar.bank-holidays.year', method: 'GET', path: '/v1/calendar/bank-holidays/20x6' },
+  { route: 'vehicles.licensing', method: 'GET', path: '/v1/vehicles/licensing?make=MA' },
 ];
 
 /** The datasets buildFixtureMirror syncs. */
@@ -162,5 +170,19 @@ export async function buildFixtureMirror(dataDir: string): Promise<string> {
   const psc = join(dataDir, 'persons-with-significant-control-snapshot-2026-11-20.txt');
   copyFileSync(chFixture('DERIVED-psc-snapshot-lines.txt'), psc);
   await buildDataset('psc', psc, mirror);
+  // Licensing and MOT: GENERATED format-true files (test/vehicles/veh-fixture.ts, mot-fixture.ts).
+  const vl = join(dataDir, 'vehicle-licensing');
+  mkdirSync(vl, { recursive: true });
+  writeVeh(join(vl, 'df_VEH0120_GB.csv'), generateVeh('licensing', 'GB', 200, 31));
+  writeVeh(join(vl, 'df_VEH0160_GB.csv'), generateVeh('registrations', 'GB', 120, 32));
+  await syncDataset('vehicle-licensing', { mirrorDir: mirror, cacheDir, env: {}, from: vl });
+  const mt = join(dataDir, 'mot');
+  mkdirSync(mt, { recursive: true });
+  const y = generateMot(2025, 600, 33);
+  writeFileSync(join(mt, 'dft_test_result_extract_202501.csv'), resultsCsv(y.results, '2025'));
+  writeFileSync(join(mt, 'dft_test_item_extract_202501.csv'), itemsCsv(y.items, '2025'));
+  writeFileSync(join(mt, 'item_detail.csv'), itemDetailCsv());
+  writeFileSync(join(mt, 'item_group.csv'), itemGroupCsv());
+  await syncDataset('mot', { mirrorDir: mirror, cacheDir, env: {}, from: mt });
   return mirror;
 }
