@@ -56,8 +56,8 @@ async function both(s: Sample) {
 
 describe('serve conformance', () => {
   it('has a sample for every calculator route and every route whose data the fixture mirror holds', () => {
-    // Routes on datasets the fixture mirror does not build yet (companies accounts, MOT, vehicle
-    // licensing: their fixtures live with their own tests) are the open item in docs/serve.md.
+    // Routes on datasets the fixture mirror does not build yet (companies accounts: its fixtures live
+    // with its own tests) are the open item in docs/serve.md.
     const inMirror = (ds: readonly string[]) => ds.every((d) => FIXTURE_DATASETS.includes(d));
     const want = ROUTES.filter((r) => r.local && inMirror(r.local.datasets ?? [])).map((r) => r.id);
     expect(ROUTE_SAMPLES.map((s) => s.route).sort()).toEqual([...want].sort());

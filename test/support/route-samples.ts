@@ -139,7 +139,7 @@ export const ERROR_SAMPLES: Sample[] = [
 ];
 
 /** The datasets buildFixtureMirror syncs. */
-export const FIXTURE_DATASETS: readonly string[] = ['hpi', 'listed-buildings', 'conservation-areas', 'price-paid', 'council-tax', 'road-safety', 'road-traffic', 'companies', 'psc'];
+export const FIXTURE_DATASETS: readonly string[] = ['hpi', 'listed-buildings', 'conservation-areas', 'price-paid', 'council-tax', 'road-safety', 'road-traffic', 'companies', 'psc', 'vehicle-licensing', 'mot'];
 
 /** Sync every mirror dataset the samples need into `<dataDir>/mirror` from the fixtures. */
 export async function buildFixtureMirror(dataDir: string): Promise<string> {
