@@ -10,9 +10,9 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/contract/errors.js';
 import type { HandlerContext, HandlerRequest, SuccessEnvelope } from '../../src/contract/types.js';
-import {
-  accountsEvents, benchmark, benchmarks, change, compare, financials, health, latestFiling, recentFilings, sectorFinancials, trends,
-} from '../../src/domains/companies/financials.js';
+import { accountsEvents, latestFiling, sectorFinancials } from '../../src/domains/companies/accounts-link.js';
+import { change, financials, health, trends } from '../../src/domains/companies/company-financials.js';
+import { benchmark, benchmarks, compare, recentFilings } from '../../src/domains/companies/sector-financials.js';
 import { loadDuckDB } from '../../src/mirror/db.js';
 import { syncDataset } from '../../sync/framework.js';
 import { ctxFor } from '../property/mirror-helper.js';

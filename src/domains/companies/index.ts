@@ -1,19 +1,21 @@
 /**
  * The companies domain: the register (Companies House BasicCompanyData), persons with significant control
  * (PSC snapshot) and SIC 2007 codes (shipped) answer offline from register.ts, psc.ts and sic.ts; the
- * financial routes answer from the accounts dataset (financials.ts).
+ * financial routes answer from the accounts dataset (company-financials.ts, sector-financials.ts).
  */
 import { companiesRoutes } from '../../contract/routes/companies.js';
 import type { Handler } from '../../contract/types.js';
 import type { DomainManifest, LocalSpec } from '../manifest.js';
 import { ACCOUNTS_INFO, COMPANIES_INFO, PSC_INFO } from './datasets.js';
 
-type Financials = typeof import('./financials.js');
+type CompanyFinancials = typeof import('./company-financials.js');
+type SectorFinancials = typeof import('./sector-financials.js');
 /** A financial route: reads the accounts dataset (the register, when synced, only adds names and SIC codes). */
-const accounts = (pick: (m: Financials) => Handler): LocalSpec => ({
-  handler: () => import('./financials.js').then(pick),
-  datasets: [ACCOUNTS_INFO.name],
-});
+const accounts = (load: () => Promise<Handler>): LocalSpec => ({ handler: load, datasets: [ACCOUNTS_INFO.name] });
+/** A per-company financial route (financials, trends, health). */
+const company = (pick: (m: CompanyFinancials) => Handler): LocalSpec => accounts(() => import('./company-financials.js').then(pick));
+/** A sector financial route (benchmark(s), compare, recent-filings). */
+const sector = (pick: (m: SectorFinancials) => Handler): LocalSpec => accounts(() => import('./sector-financials.js').then(pick));
 
 type Handlers = typeof import('./handlers.js');
 /** A register, PSC or SIC route and the datasets it needs (PSC answers add register names when synced). */
@@ -41,13 +43,13 @@ export const manifest: DomainManifest = {
     'companies.psc': local(psc, (m) => m.companyPsc),
     'companies.psc.changes': local(psc, (m) => m.companyPscChanges),
     'companies.network': local(psc, (m) => m.companyNetwork),
-    'companies.financials': accounts((m) => m.financials),
-    'companies.trends': accounts((m) => m.trends),
-    'companies.health': accounts((m) => m.health),
-    'companies.benchmark': accounts((m) => m.benchmark),
-    'companies.benchmarks': accounts((m) => m.benchmarks),
-    'companies.compare': accounts((m) => m.compare),
-    'companies.recent-filings': accounts((m) => m.recentFilings),
+    'companies.financials': company((m) => m.financials),
+    'companies.trends': company((m) => m.trends),
+    'companies.health': company((m) => m.health),
+    'companies.benchmark': sector((m) => m.benchmark),
+    'companies.benchmarks': sector((m) => m.benchmarks),
+    'companies.compare': sector((m) => m.compare),
+    'companies.recent-filings': sector((m) => m.recentFilings),
   },
   datasets: [
     { info: ACCOUNTS_INFO, sync: () => import('../../../sync/accounts.js').then((m) => m.accounts) },
