@@ -50,8 +50,9 @@ export async function createPool(stageDir: string, threads: number, opts: { inTh
     };
   }
   const { Worker } = await import('node:worker_threads');
-  // Not the parent's --input-type/--eval flags (a worker is started from a file).
-  const execArgv = process.execArgv.filter((a) => !/^--(input-type|eval|print)\b/.test(a) && a !== '-e' && a !== '-p');
+  // Not the parent's --input-type/--eval flags (a worker is started from a file), nor process-wide V8 flags
+  // that Worker refuses (ERR_WORKER_INVALID_EXEC_ARGV: seen with --expose-gc, which bench/run.mjs passes).
+  const execArgv = process.execArgv.filter((a) => !/^--(input-type|eval|print|expose-gc|expose_gc)\b/.test(a) && a !== '-e' && a !== '-p');
   const workers: Array<{ w: Worker; busy: number }> = files.map((f) => ({ w: new Worker(file, { workerData: f, execArgv }), busy: 0 }));
   const pending = new Map<number, { resolve(r: BatchResult): void; reject(e: Error): void; worker: number }>();
   let nextId = 0;
