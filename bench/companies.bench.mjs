@@ -70,7 +70,8 @@ const SICS = ['62020 - Information technology consultancy activities', '70229 - 
 const arr = (xs) => `[${xs.map((x) => `'${x.replace(/'/g, "''")}'`).join(', ')}]`;
 const pick = (xs, i, k) => `${arr(xs)}[1 + (hash(${i} * ${k}) % ${xs.length})::INT]`;
 const ddmmyyyy = (expr) => `strftime(${expr}, '%d/%m/%Y')`;
-const num = (i) => `CASE WHEN ${i} % 20 = 3 THEN 'SC' || lpad((${i} % 1000000)::VARCHAR, 6, '0') ELSE lpad(${i}::VARCHAR, 8, '0') END`;
+// One row in 20 is a Scottish company: SC + a 6-digit number unique per row (i // 20), as numbers are upstream.
+const num = (i) => `CASE WHEN ${i} % 20 = 3 THEN 'SC' || lpad((${i} // 20)::VARCHAR, 6, '0') ELSE lpad(${i}::VARCHAR, 8, '0') END`;
 
 function generate() {
   if (!existsSync(csv)) {
