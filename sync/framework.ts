@@ -34,7 +34,7 @@ export { cleanStaleTemps, SyncError };
 export type HookPoint = 'downloaded' | 'loaded' | 'before-rename';
 
 export interface RunSyncOptions extends SyncOptions {
-  env?: Env;
+  env: Env;
   mirrorDir?: string;
   cacheDir?: string;
   progress?: ProgressSink;
@@ -98,8 +98,8 @@ async function openWritable(path: string, opts: RunSyncOptions, env: Env, module
 }
 
 /** Sync one dataset. Never leaves a half-written live file; throws SyncError on failure. */
-export async function syncDataset(name: string, opts: RunSyncOptions = {}): Promise<SyncReport> {
-  const env = opts.env ?? process.env;
+export async function syncDataset(name: string, opts: RunSyncOptions): Promise<SyncReport> {
+  const env = opts.env;
   const mirror = opts.mirrorDir ?? defaultMirrorDir(env);
   const cache = opts.cacheDir ?? defaultCacheDir(env);
   const now = opts.now ?? (() => new Date());
@@ -428,7 +428,7 @@ async function countMainRows(conn: DuckDBConnection, mod: Pick<DatasetModule, 't
 }
 
 /** Sync several datasets one after another; a failure of one does not stop the others. */
-export async function runSync(names: string[], opts: RunSyncOptions = {}): Promise<SyncReport[]> {
+export async function runSync(names: string[], opts: RunSyncOptions): Promise<SyncReport[]> {
   const list = names.length ? names : SYNC_DATASETS;
   const reports: SyncReport[] = [];
   for (const name of list) {

@@ -51,7 +51,7 @@ export interface LiveOptions {
   random?: () => number;
   userAgent?: string;
   /** Environment for PUBLICDATA_BASE_URL (default process.env). */
-  env?: Record<string, string | undefined>;
+  env: Record<string, string | undefined>;
   /** Headers and body timeout per attempt, ms. Default 30000. */
   timeoutMs?: number;
   /** Connect timeout per attempt, ms. Default 10000. */
@@ -128,7 +128,7 @@ function defaultSleep(ms: number): Promise<void> {
 }
 
 export function createLiveBackend(opts: LiveOptions): LiveBackend {
-  const env = opts.env ?? process.env;
+  const env = opts.env;
   const baseUrl = (opts.baseUrl || env.PUBLICDATA_BASE_URL || DEFAULT_BASE_URL).replace(/\/+$/, '');
   // A malformed base URL is a usage error now, not a network error retried for seconds later.
   let parsedBase: URL | undefined;

@@ -10,7 +10,7 @@ export interface ExportOptions {
   format: 'parquet' | 'csv';
   outDir: string;
   datasets?: string[];
-  env?: Env;
+  env: Env;
   mirrorDir?: string;
   /**
    * A dataset's table layout for export (its sync module's `tables`, `partitionBy`, `exportColumns`).
@@ -44,7 +44,7 @@ export interface ExportedTable {
  * else one `<table>.parquet`; CSV as one `<table>.csv` with a header.
  */
 export async function exportMirror(o: ExportOptions): Promise<ExportedTable[]> {
-  const env = o.env ?? process.env;
+  const env = o.env;
   const dir = o.mirrorDir ?? defaultMirrorDir(env);
   const outDir = isAbsolute(o.outDir) ? o.outDir : resolve(o.outDir);
   const names = o.datasets?.length ? o.datasets : Object.keys(DATASETS).filter((n) => isDatasetPresent(n, dir));

@@ -20,7 +20,7 @@ export interface SqlResult {
 }
 
 export interface SqlStreamOptions {
-  env?: Env;
+  env: Env;
   mirrorDir?: string;
   params?: Param[];
   /** Stop after this many rows (DuckDB computes no more than it must). */
@@ -39,7 +39,7 @@ export interface SqlStreamOptions {
  * handed to `onRows`, so memory stays flat however many rows the query returns.
  */
 export async function streamSql(sql: string, opts: SqlStreamOptions): Promise<{ rows: number; truncated: boolean }> {
-  const env = opts.env ?? process.env;
+  const env = opts.env;
   const dir = opts.mirrorDir ?? defaultMirrorDir(env);
   const duck = await loadDuckDB();
   const instance = await duck.DuckDBInstance.create(':memory:');
@@ -85,7 +85,7 @@ export async function streamSql(sql: string, opts: SqlStreamOptions): Promise<{ 
 }
 
 /** `streamSql` collected into one result (for small results and tests). */
-export async function runSql(sql: string, opts: Omit<SqlStreamOptions, 'onRows' | 'onStart'> = {}): Promise<SqlResult> {
+export async function runSql(sql: string, opts: Omit<SqlStreamOptions, 'onRows' | 'onStart'>): Promise<SqlResult> {
   let columns: SqlResult['columns'] = [];
   let attached: string[] = [];
   const rows: Row[] = [];

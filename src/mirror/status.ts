@@ -32,8 +32,8 @@ export interface DatasetStatus {
  * `staleAfterDays` (catalogue; e.g. 45 for the monthly price-paid data) have passed since the upstream
  * publication date it was synced from, or since the sync when the publisher states no date.
  */
-export async function mirrorStatus(opts: { env?: Env; mirrorDir?: string; now?: () => Date; datasets?: string[] } = {}): Promise<DatasetStatus[]> {
-  const env = opts.env ?? process.env;
+export async function mirrorStatus(opts: { env: Env; mirrorDir?: string; now?: () => Date; datasets?: string[] }): Promise<DatasetStatus[]> {
+  const env = opts.env;
   const dir = opts.mirrorDir ?? defaultMirrorDir(env);
   const now = (opts.now ?? (() => new Date()))();
   const out: DatasetStatus[] = [];
@@ -78,7 +78,7 @@ export async function mirrorStatus(opts: { env?: Env; mirrorDir?: string; now?: 
 }
 
 /** `publicdata mirror path [dataset]`: the mirror dir, or one dataset's file. */
-export function mirrorPath(dataset?: string, opts: { env?: Env; mirrorDir?: string } = {}): string {
-  const dir = opts.mirrorDir ?? defaultMirrorDir(opts.env ?? process.env);
+export function mirrorPath(dataset: string | undefined, opts: { env: Env; mirrorDir?: string }): string {
+  const dir = opts.mirrorDir ?? defaultMirrorDir(opts.env);
   return dataset ? datasetPath(dataset, dir) : dir;
 }

@@ -135,38 +135,38 @@ describe('price-paid sync: full load, then incremental updates', () => {
 
   it('mirror status reports rows, dates, size, licence and staleness', async () => {
     const now = () => new Date('2026-11-21T12:00:00Z');
-    const [s] = await mirrorStatus({ mirrorDir: d.mirrorDir, now, datasets: ['price-paid'] });
+    const [s] = await mirrorStatus({ env: {}, mirrorDir: d.mirrorDir, now, datasets: ['price-paid'] });
     expect(s).toMatchObject({ dataset: 'price-paid', present: true, rows: 300, published: '2026-10-28', stale: false, mode: 'full', licence: 'Open Government Licence v3.0' });
     expect(s!.size_bytes).toBeGreaterThan(0);
-    const [late] = await mirrorStatus({ mirrorDir: d.mirrorDir, now: () => new Date('2027-01-31T00:00:00Z'), datasets: ['price-paid'] });
+    const [late] = await mirrorStatus({ env: {}, mirrorDir: d.mirrorDir, now: () => new Date('2027-01-31T00:00:00Z'), datasets: ['price-paid'] });
     expect(late!.stale).toBe(true);
-    const [hpi] = await mirrorStatus({ mirrorDir: d.mirrorDir, now, datasets: ['hpi'] });
+    const [hpi] = await mirrorStatus({ env: {}, mirrorDir: d.mirrorDir, now, datasets: ['hpi'] });
     expect(hpi).toMatchObject({ present: false, stale: null });
     expect(hpi!.note).toContain('publicdata sync hpi');
   });
 
   it('runSql attaches the datasets read-only', async () => {
-    const r = await runSql(`SELECT count(*) AS n, max(price) AS top FROM price_paid.price_paid`, { mirrorDir: d.mirrorDir });
+    const r = await runSql(`SELECT count(*) AS n, max(price) AS top FROM price_paid.price_paid`, { env: {}, mirrorDir: d.mirrorDir });
     expect(r.rows).toEqual([{ n: 300, top: Math.max(...complete.map((x) => x.price)) }]);
     expect(r.columns.map((c) => c.name)).toEqual(['n', 'top']);
-    const r2 = await runSql(`SELECT count(*) AS n FROM price_paid WHERE postcode = ?`, { mirrorDir: d.mirrorDir, params: ['NE4 9DN'] });
+    const r2 = await runSql(`SELECT count(*) AS n FROM price_paid WHERE postcode = ?`, { env: {}, mirrorDir: d.mirrorDir, params: ['NE4 9DN'] });
     expect(r2.rows).toEqual([{ n: 1 }]);
-    const few = await runSql('SELECT id FROM price_paid ORDER BY id', { mirrorDir: d.mirrorDir, maxRows: 3 });
+    const few = await runSql('SELECT id FROM price_paid ORDER BY id', { env: {}, mirrorDir: d.mirrorDir, maxRows: 3 });
     expect(few.rows).toHaveLength(3);
-    await expect(runSql('DELETE FROM price_paid.price_paid', { mirrorDir: d.mirrorDir })).rejects.toThrow(/read-only/);
-    await expect(runSql(`SELECT * FROM read_csv('${fixture('pp-complete.csv')}')`, { mirrorDir: d.mirrorDir })).rejects.toThrow(/disabled/);
+    await expect(runSql('DELETE FROM price_paid.price_paid', { env: {}, mirrorDir: d.mirrorDir })).rejects.toThrow(/read-only/);
+    await expect(runSql(`SELECT * FROM read_csv('${fixture('pp-complete.csv')}')`, { env: {}, mirrorDir: d.mirrorDir })).rejects.toThrow(/disabled/);
   });
 
   it('exportMirror writes Hive-partitioned Parquet and CSV', async () => {
     const out = join(root, 'export');
-    const t = await exportMirror({ format: 'parquet', outDir: out, datasets: ['price-paid'], mirrorDir: d.mirrorDir });
+    const t = await exportMirror({ env: {}, format: 'parquet', outDir: out, datasets: ['price-paid'], mirrorDir: d.mirrorDir });
     expect(t.find((x) => x.table === 'price_paid')).toMatchObject({ rows: 300, partitioned_by: 'year' });
     expect(existsSync(join(out, 'price-paid', 'price_paid', 'year=1995'))).toBe(true);
     const db = await DuckDBInstance.create(':memory:');
     const c = await db.connect();
     const n = (await c.runAndReadAll(`SELECT count(*) FROM read_parquet('${join(out, 'price-paid', 'price_paid')}/**/*.parquet', hive_partitioning = true)`)).getRows()[0]![0];
     expect(Number(n)).toBe(300);
-    const csv = await exportMirror({ format: 'csv', outDir: out, datasets: ['price-paid'], mirrorDir: d.mirrorDir });
+    const csv = await exportMirror({ env: {}, format: 'csv', outDir: out, datasets: ['price-paid'], mirrorDir: d.mirrorDir });
     const file = csv.find((x) => x.table === 'price_paid')!.path;
     expect(readFileSync(file, 'utf8').trim().split('\n').length).toBe(301);
     c.closeSync();
