@@ -6,7 +6,7 @@
  */
 import { ApiError, errors } from './contract/errors.js';
 import type { Match } from './contract/router.js';
-import type { CallResult, Handler, HandlerContext, HandlerRequest, RouteCall } from './contract/types.js';
+import type { CallResult, Handler, HandlerContext, HandlerRequest, RecordSink, RouteCall } from './contract/types.js';
 import type { LocalSpec } from './domains/manifest.js';
 import { validateBody, validateCall, validateParams } from './contract/validate.js';
 import type { BackendOptions } from './backends/select.js';
@@ -23,6 +23,8 @@ export interface Prepared {
 /** A call that carries its validation (backends need not validate again). */
 export interface PreparedCall extends RouteCall {
   prepared?: Prepared;
+  /** `--all` on the local backend: the sink a streaming handler writes its records to. */
+  sink?: RecordSink;
 }
 
 /**

@@ -3,7 +3,7 @@
  * call through `execute` (following pages with --all), render, and map the answer to an exit code.
  */
 import { ApiError, EXIT, exitCodeFor } from './contract/errors.js';
-import type { CallResult, RouteCall, SuccessEnvelope } from './contract/types.js';
+import type { CallResult, RecordSink, RouteCall, SuccessEnvelope } from './contract/types.js';
 import { isErrorEnvelope } from './contract/types.js';
 import type { Route } from './registry.js';
 import type { Context } from './context.js';
@@ -95,10 +95,28 @@ function pageInfo(env: SuccessEnvelope, route: Route): { page: number; perPage: 
   return undefined;
 }
 
+/** Write to stdout, waiting for a full stream to drain (back-pressure). */
+async function drainWrite(out: Context['io']['stdout'], s: string): Promise<void> {
+  const o = out as typeof out & { once?(event: 'drain', cb: () => void): unknown };
+  if (s && !o.write(s) && typeof o.once === 'function') await new Promise<void>((r) => o.once!('drain', () => r()));
+}
+
+/** An envelope holding `records` where the route keeps its records (for rendering a chunk). */
+function withRecords(base: SuccessEnvelope, route: Route, records: unknown[]): SuccessEnvelope {
+  if (route.pagination === 'inner') return { ...base, data: { ...(base.data as object), [route.records ?? 'transactions']: records } };
+  return { ...base, data: records };
+}
+
 /**
  * --all: follow pagination to the end, streaming records as they come (NDJSON/CSV write per page).
  * Stops on a short page, since some totals are estimates (vehicle licensing). JSON output merges the
  * records into one envelope whose pagination says what was fetched.
+ *
+ * On the local backend the first call carries a record sink: a handler that can stream (price-paid,
+ * HPI, designations) runs its query once to the end and writes its records to the sink in DuckDB
+ * chunks; NDJSON/CSV are rendered chunk by chunk as the pages would have been (same bytes), with
+ * stdout's back-pressure slowing the query. A handler that cannot stream answers page 1 and the pages
+ * are followed as on the live backend.
  */
 async function callAll(
   ctx: Context,
@@ -113,8 +131,44 @@ async function callAll(
   let first: SuccessEnvelope | undefined;
   let last: CallResult | undefined;
   let csvHeaderDone = false;
-  for (;;) {
-    const result = await execute({ ...call, query: { ...call.query, page: String(page) } }, ctx, backendOptions(g));
+  const streamOut = g.format === 'ndjson' || g.format === 'csv';
+  /** Render one page's (or chunk's) records: NDJSON/CSV to stdout, JSON/table into `merged`. */
+  const emit = async (result: CallResult, recs: unknown[]) => {
+    if (streamOut) {
+      // Rendered into a string, then written honouring back-pressure; CSV writes its header once.
+      let acc = '';
+      const io = { ...ctx.io, stdout: { write: (t: string) => ((acc += t), true) } };
+      await writeResult(io, result, route, { ...render, continuation: csvHeaderDone });
+      csvHeaderDone = true;
+      await drainWrite(ctx.io.stdout, acc);
+    } else for (const r of recs) merged.push(r);
+  };
+  let pending: CallResult | undefined;
+  if (backend.kind === 'local') {
+    let streamed = false;
+    let rows = 0;
+    // Records come before the envelope (meta, pagination): chunks are rendered in a stand-in envelope.
+    const chunkEnv: SuccessEnvelope = { data: {}, meta: {} as SuccessEnvelope['meta'] };
+    const sink: RecordSink = {
+      start: () => void (streamed = true),
+      write: async (records) => {
+        rows += records.length;
+        await emit({ status: 200, envelope: withRecords(chunkEnv, route, records), source: 'local' }, records);
+      },
+    };
+    const result = await execute({ ...call, query: { ...call.query, page: String(page) }, sink } as RouteCall, ctx, backendOptions(g));
+    if (streamed && !isErrorEnvelope(result.envelope)) {
+      first = result.envelope;
+      last = result;
+      // An empty result still prints what page 1 would have (the CSV renderer's empty output).
+      if (rows === 0 && streamOut) await emit({ ...result, envelope: withRecords(result.envelope, route, []) }, []);
+      if (g.verbose) ctx.io.stderr.write(`one query: ${rows} records\n`);
+    } else pending = result;
+  }
+  const streamedAll = first !== undefined;
+  while (!streamedAll) {
+    const result = pending ?? (await execute({ ...call, query: { ...call.query, page: String(page) } }, ctx, backendOptions(g)));
+    pending = undefined;
     last = result;
     if (isErrorEnvelope(result.envelope)) {
       await writeResult(ctx.io, result, route, render);
@@ -124,11 +178,7 @@ async function callAll(
     first ??= env;
     const recs = recordsOf(env, route) ?? [];
     const info = pageInfo(env, route);
-    if (g.format === 'ndjson' || g.format === 'csv') {
-      // Streamed page by page through the renderer; CSV writes its header with the first page only.
-      await writeResult(ctx.io, result, route, { ...render, continuation: csvHeaderDone });
-      csvHeaderDone = true;
-    } else merged.push(...recs);
+    await emit(result, recs);
     if (g.verbose) ctx.io.stderr.write(`page ${page}: ${recs.length} records\n`);
     if (!info || recs.length < info.perPage || page >= info.totalPages || recs.length === 0) break;
     // --max-credits: refuse the rest of the job up front when its pages would not fit the budget.

@@ -17,7 +17,7 @@ export async function callLocal(call: PreparedCall, ctx: HandlerContext): Promis
   } catch (e) {
     return errorResult(e);
   }
-  return runHandler(p, ctx, call.path);
+  return runHandler(p, call.sink ? { ...ctx, sink: call.sink } : ctx, call.path);
 }
 
 export function createLocalBackend(ctx: HandlerContext): Backend {

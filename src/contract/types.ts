@@ -85,6 +85,20 @@ export interface HandlerContext {
   mirrorDir: string;
   /** Directory for downloads and other cache. */
   cacheDir: string;
+  /**
+   * `--all` on the local backend: a paged handler that can stream runs its query once, without
+   * LIMIT/OFFSET, and hands the records to this sink in chunks instead of answering one page. Handlers
+   * that cannot stream ignore it and answer the page (the caller then follows pages).
+   */
+  sink?: RecordSink;
+}
+
+/** Where a streaming paged handler writes its records (see `HandlerContext.sink`). */
+export interface RecordSink {
+  /** Called once, before any records, when the handler streams (so an empty result is still known to be streamed). */
+  start(): void;
+  /** A chunk of records (DuckDB's vector size, 2,048 rows); awaited, so a slow writer slows the query. */
+  write(records: unknown[]): Promise<void>;
 }
 
 export type Handler = (req: HandlerRequest, ctx: HandlerContext) => Promise<SuccessEnvelope> | SuccessEnvelope;

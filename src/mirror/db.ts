@@ -5,7 +5,7 @@
 import type { DuckDBConnection, DuckDBInstance, DuckDBValue, DuckDBValueConverter } from '@duckdb/node-api';
 import { statSync } from 'node:fs';
 import { meta } from '../contract/envelope.js';
-import type { Meta } from '../contract/types.js';
+import type { Meta, RecordSink } from '../contract/types.js';
 import { datasetInfo } from './catalog.js';
 import { datasetNotSynced } from './errors.js';
 import { datasetPath, isDatasetPresent } from './paths.js';
@@ -164,22 +164,54 @@ export class Where {
 /**
  * One page of `SELECT <columns> FROM <from> <where> ORDER BY <orderBy>` and the total count of matches
  * (`page` is one-based). A page past the end is not queried.
+ *
+ * With `stream` (the handler context's `sink`, for `--all` on the local backend) it runs one query: the
+ * same SQL without LIMIT, from this page's offset to the end, streamed from DuckDB chunk by chunk
+ * (each mapped and awaited by the sink, so memory stays flat); no count query. It returns no rows and,
+ * as `total`, the offset plus the rows streamed.
  */
 export async function pagedQuery<T extends Row = Row>(
   conn: DuckDBConnection,
-  o: { from: string; columns?: string; where: Where; orderBy: string; page: number; perPage: number },
+  o: {
+    from: string; columns?: string; where: Where; orderBy: string; page: number; perPage: number;
+    stream?: { sink: RecordSink | undefined; map: (row: T) => unknown };
+  },
 ): Promise<{ rows: T[]; total: number }> {
-  const total = (await queryOne<{ n: number }>(conn, `SELECT count(*) AS n FROM ${o.from} ${o.where.sql}`, o.where.params))?.n ?? 0;
   const offset = (o.page - 1) * o.perPage;
-  const rows =
-    total > offset
-      ? await query<T>(conn, `SELECT ${o.columns ?? '*'} FROM ${o.from} ${o.where.sql} ORDER BY ${o.orderBy} LIMIT ? OFFSET ?`, [
-          ...o.where.params,
-          o.perPage,
-          offset,
-        ])
-      : [];
+  const select = `SELECT ${o.columns ?? '*'} FROM ${o.from} ${o.where.sql} ORDER BY ${o.orderBy}`;
+  const sink = o.stream?.sink;
+  if (sink) {
+    const n = await streamRows<T>(conn, `${select} OFFSET ?`, [...o.where.params, offset], sink, o.stream!.map);
+    return { rows: [], total: offset + n };
+  }
+  const total = (await queryOne<{ n: number }>(conn, `SELECT count(*) AS n FROM ${o.from} ${o.where.sql}`, o.where.params))?.n ?? 0;
+  const rows = total > offset ? await query<T>(conn, `${select} LIMIT ? OFFSET ?`, [...o.where.params, o.perPage, offset]) : [];
   return { rows, total };
+}
+
+/** Run a query once and hand its rows to `sink` one DuckDB chunk at a time, mapped; returns the row count. */
+export async function streamRows<T extends Row = Row>(
+  conn: DuckDBConnection, sql: string, params: Param[], sink: RecordSink, map: (row: T) => unknown,
+): Promise<number> {
+  const conv = await jsonConverter();
+  const result = await conn.stream(sql, params.map(bindable));
+  const names = result.columnNames();
+  sink.start();
+  let count = 0;
+  for (;;) {
+    const chunk = await result.fetchChunk();
+    if (!chunk || chunk.rowCount === 0) return count;
+    const values = chunk.convertRows(conv);
+    const out: unknown[] = new Array(values.length);
+    for (let r = 0; r < values.length; r++) {
+      const v = values[r]!;
+      const row: Row = {};
+      for (let c = 0; c < names.length; c++) row[names[c]!] = v[c];
+      out[r] = map(row as T);
+    }
+    count += values.length;
+    await sink.write(out);
+  }
 }
 
 export interface SyncLogEntry {

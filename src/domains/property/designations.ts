@@ -100,6 +100,7 @@ export const designationList = (kind: DesignationKind): Handler => async (req, c
     orderBy: 'lower(name), entity_id',
     page,
     perPage,
+    stream: { sink: ctx.sink, map: toItem },
   });
   return { data: rows.map(toItem), meta: await provenanceMeta(kind, conn), pagination: pagination(total, page, perPage) };
 };

@@ -89,7 +89,7 @@ export const hpi: Handler = async (req, ctx) => {
   if (req.query.to !== undefined) where.add('date <= CAST(? AS DATE)', monthStart(String(req.query.to)));
   const page = Number(req.query.page ?? 1);
   const perPage = Number(req.query.per_page ?? 25);
-  const { rows, total } = await pagedQuery(conn, { from: 'hpi', where, orderBy: 'lower(region_name), region_code, date', page, perPage });
+  const { rows, total } = await pagedQuery(conn, { from: 'hpi', where, orderBy: 'lower(region_name), region_code, date', page, perPage, stream: { sink: ctx.sink, map: toHpiRecord } });
   return { data: rows.map(toHpiRecord), meta: await provenanceMeta(DATASET, conn), pagination: pagination(total, page, perPage) };
 };
 

@@ -195,6 +195,7 @@ async function pagedList(ctx: HandlerContext, w: Where, page: number): Promise<S
   const conn = await openDataset(DATASET, ctx.mirrorDir);
   const { rows, total } = await pagedQuery<DbRow>(conn, {
     from: 'price_paid', columns: COLUMNS, where: w, orderBy: 'date DESC, id ASC', page, perPage: PER_PAGE,
+    stream: { sink: ctx.sink, map: item },
   });
   const meta: Meta = await provenanceMeta(DATASET, conn);
   return { data: { transactions: rows.map(item), pagination: { page, per_page: PER_PAGE, total } }, meta };
