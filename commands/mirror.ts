@@ -8,7 +8,7 @@ import { meta } from '../src/contract/envelope.js';
 import type { Context } from '../src/context.js';
 import { printError, renderContext, type GlobalOptions } from '../src/invoke.js';
 import type { Row } from '../src/output/records.js';
-import { writeOutput } from '../src/output/renderers.js';
+import { captureStdout, drainWrite, writeOutput } from '../src/output/renderers.js';
 import { existsSync, statSync } from 'node:fs';
 import { DATASETS as CATALOGUE } from '../src/mirror/catalog.js';
 import { isDatasetPresent, mirrorDir } from '../src/mirror/paths.js';
@@ -287,16 +287,9 @@ export function registerMirror(program: Command, ctx: Context): void {
  */
 function chunkWriter(ctx: Context, g: GlobalOptions, id: string) {
   const rc = renderContext(ctx, g);
-  const out = ctx.io.stdout as Context['io']['stdout'] & { once?(event: 'drain', cb: () => void): unknown };
-  const write = async (s: string) => {
-    if (s && !out.write(s) && typeof out.once === 'function') await new Promise<void>((r) => out.once!('drain', () => r()));
-  };
-  const render = async (rows: Row[], format: 'ndjson' | 'csv') => {
-    let acc = '';
-    const io = { ...ctx.io, stdout: { write: (s: string) => ((acc += s), true) } };
-    await writeOutput(io, { envelope: { data: rows, meta: meta() }, id }, { ...rc, format });
-    return acc;
-  };
+  const write = (s: string) => drainWrite(ctx.io.stdout, s);
+  const render = (rows: Row[], format: 'ndjson' | 'csv') =>
+    captureStdout(ctx.io, (io) => writeOutput(io, { envelope: { data: rows, meta: meta() }, id }, { ...rc, format }));
   let n = 0;
   return {
     async rows(rows: Row[]) {

@@ -12,7 +12,7 @@ import type { Backend } from './backends/types.js';
 import { execute, prepare, type Prepared } from './execute.js';
 import { recordsOf } from './output/records.js';
 import type { Format } from './output/render.js';
-import { writeError, writeResult, type RenderContext } from './output/renderers.js';
+import { captureStdout, drainWrite, writeError, writeResult, type RenderContext } from './output/renderers.js';
 
 export interface GlobalOptions {
   source: Source;
@@ -95,12 +95,6 @@ function pageInfo(env: SuccessEnvelope, route: Route): { page: number; perPage: 
   return undefined;
 }
 
-/** Write to stdout, waiting for a full stream to drain (back-pressure). */
-async function drainWrite(out: Context['io']['stdout'], s: string): Promise<void> {
-  const o = out as typeof out & { once?(event: 'drain', cb: () => void): unknown };
-  if (s && !o.write(s) && typeof o.once === 'function') await new Promise<void>((r) => o.once!('drain', () => r()));
-}
-
 /** An envelope holding `records` where the route keeps its records (for rendering a chunk). */
 function withRecords(base: SuccessEnvelope, route: Route, records: unknown[]): SuccessEnvelope {
   if (route.pagination === 'inner') return { ...base, data: { ...(base.data as object), [route.records ?? 'transactions']: records } };
@@ -136,11 +130,9 @@ async function callAll(
   const emit = async (result: CallResult, recs: unknown[]) => {
     if (streamOut) {
       // Rendered into a string, then written honouring back-pressure; CSV writes its header once.
-      let acc = '';
-      const io = { ...ctx.io, stdout: { write: (t: string) => ((acc += t), true) } };
-      await writeResult(io, result, route, { ...render, continuation: csvHeaderDone });
+      const text = await captureStdout(ctx.io, (io) => writeResult(io, result, route, { ...render, continuation: csvHeaderDone }));
       csvHeaderDone = true;
-      await drainWrite(ctx.io.stdout, acc);
+      await drainWrite(ctx.io.stdout, text);
     } else for (const r of recs) merged.push(r);
   };
   let pending: CallResult | undefined;

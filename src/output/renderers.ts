@@ -217,6 +217,19 @@ export function writeError(io: IO, env: ErrorEnvelope, o: ErrorOutputOptions): v
   io.stderr.write(errorLine(env, o.color));
 }
 
+/** Write to stdout, waiting for a full stream to drain (back-pressure), so a slow reader slows the producer. */
+export async function drainWrite(out: IO['stdout'], s: string): Promise<void> {
+  const o = out as IO['stdout'] & { once?(event: 'drain', cb: () => void): unknown };
+  if (s && !o.write(s) && typeof o.once === 'function') await new Promise<void>((r) => o.once!('drain', () => r()));
+}
+
+/** What `fn` writes to stdout, as a string (to render a chunk, then write it with `drainWrite`). */
+export async function captureStdout(io: IO, fn: (io: IO) => Promise<void>): Promise<string> {
+  let acc = '';
+  await fn({ ...io, stdout: { write: (t: string) => ((acc += t), true) } });
+  return acc;
+}
+
 /** Print a route call's result (success or error envelope). */
 export async function writeResult(io: IO, result: CallResult, route: RouteSpec | undefined, rc: RenderContext & { quiet?: boolean }): Promise<void> {
   const env = result.envelope;
