@@ -15,8 +15,9 @@ import { closeAll } from '../../src/mirror/db.js';
 import { runCli } from '../support/cli.js';
 import { ERROR_SAMPLES, FIXTURE_DATASETS, ROUTE_SAMPLES, buildFixtureMirror, type Sample } from '../support/route-samples.js';
 import { FakeClock, keyLine, startTestServer, type TestServer } from '../support/serve.js';
+import { fakeKey } from '../support/keys.js';
 
-const KEY = 'gd_live_c0ffee00c0ffee00c0ffee00c0ffee01';
+const KEY = fakeKey('live', 'c0ffee00c0ffee00c0ffee00c0ffee01');
 let dataDir: string;
 let server: TestServer;
 let live: LiveBackend;

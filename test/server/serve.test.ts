@@ -14,9 +14,10 @@ import { KeysFileError, parseKeysFile } from '../../src/server/keys.js';
 import { handlerCtx } from '../support/handler-context.js';
 import { runCli } from '../support/cli.js';
 import { FakeClock, keyLine, startTestServer, type TestServer } from '../support/serve.js';
+import { fakeKey } from '../support/keys.js';
 
-const LIVE = 'gd_live_7c1d9e2f3a4b5c6d7e8f9a0b1c2d3e4f';
-const OTHER = 'gd_live_0a0b0c0d0e0f1a1b1c1d1e1f2a2b2c2d';
+const LIVE = fakeKey('live', '7c1d9e2f3a4b5c6d7e8f9a0b1c2d3e4f');
+const OTHER = fakeKey('live', '0a0b0c0d0e0f1a1b1c1d1e1f2a2b2c2d');
 
 interface Raw {
   status: number;

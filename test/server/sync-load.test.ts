@@ -14,8 +14,9 @@ import { getRoute } from '../support/route.js';
 import { closeAll } from '../../src/mirror/db.js';
 import { FIXTURES, buildDataset, ctxFor, tempDir } from '../property/mirror-helper.js';
 import { keyLine, startTestServer, type TestServer } from '../support/serve.js';
+import { fakeKey } from '../support/keys.js';
 
-const KEY = 'gd_live_5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e';
+const KEY = fakeKey('live', '5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e');
 const SAMPLE = join(FIXTURES, 'uk-hpi', 'UK-HPI-full-file-sample.csv');
 let dir: string;
 const servers: TestServer[] = [];
