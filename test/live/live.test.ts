@@ -1,7 +1,8 @@
 /**
  * The live client against a real HTTP server on 127.0.0.1 (test/support/api-server.ts).
- * Waits are recorded by an injected sleep (no real waiting) except in the pacing tests, which use real
- * time with 1 s windows.
+ * Waits are recorded by an injected sleep (no real waiting). The pacing tests share one FakeClock between
+ * the server and the client: 1 s windows, Date headers and Retry-After all follow it, and the client's
+ * waits move it, so a wait for a window's reset is computed and checked, never spent.
  */
 import { fakeKey } from '../support/keys.js';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
@@ -29,6 +30,7 @@ import {
   TEST_KEY,
   type ApiServer,
 } from '../support/api-server.js';
+import { FakeClock } from '../support/clock.js';
 
 const LIVE_KEY = fakeKey('live', '9e8d7c6b5a4f3e2d1c0b9a8f7e6dc3d4');
 const FORBIDDEN_KEY = fakeKey('live', '0000111122223333444455556666f0f0');
@@ -51,17 +53,33 @@ interface Harness {
 
 const open: LiveBackend[] = [];
 
+/** Backends per shared clock (see harness). */
+const onClock = new Map<FakeClock, Harness[]>();
+/** Requests of a harness's backend that have their answer (or network error) back: one log line each. */
+const answered = (h: Harness) => h.logs.filter((l) => l.startsWith('← ') || /^✗ (GET|POST) /.test(l)).length;
+const nextTurn = () => new Promise<void>((r) => setImmediate(r));
+
 /**
- * A backend on the test server. By default time is virtual: sleep records the wait and moves the
- * client's clock forward without waiting. `real: true` uses the real clock and real sleeps.
+ * A backend on the test server. Time is virtual: sleep records the wait and moves the client's clock
+ * forward without waiting. `clock` shares a FakeClock with the server (the pacing tests).
  */
-function harness(server: ApiServer, extra: Partial<LiveOptions> & { real?: boolean } = {}): Harness {
+function harness(server: ApiServer, extra: Partial<LiveOptions> & { clock?: FakeClock } = {}): Harness {
   const waits: number[] = [];
   const logs: string[] = [];
   let offset = 0;
-  const { real, ...rest } = extra;
-  const clock = real
-    ? {}
+  const { clock: shared, ...rest } = extra;
+  const peers = shared ? (onClock.get(shared) ?? onClock.set(shared, []).get(shared)!) : [];
+  const clock = shared
+    ? {
+        now: shared.now,
+        // A real wait (a second) outlasts a loopback round trip (a millisecond): the clock moves only once
+        // every request sent on it has its answer, as it would in real time.
+        sleep: async (ms: number) => {
+          waits.push(ms);
+          while (peers.some((p) => p.backend.stats().requests > answered(p))) await nextTurn();
+          await shared.sleep(ms);
+        },
+      }
     : {
         now: () => Date.now() + offset,
         sleep: async (ms: number) => {
@@ -79,7 +97,9 @@ function harness(server: ApiServer, extra: Partial<LiveOptions> & { real?: boole
     ...rest,
   });
   open.push(backend);
-  return { backend, waits, logs };
+  const h = { backend, waits, logs };
+  peers.push(h);
+  return h;
 }
 
 function record(...xs: unknown[]): void {
@@ -486,17 +506,21 @@ describe('credits, auth', () => {
   });
 });
 
-describe('pacing (real time, 1 s windows)', () => {
+describe('pacing (1 s windows on a clock shared by server and client)', () => {
+  /** Starts at an arbitrary instant inside a window, as a real run would. */
+  const sharedClock = () => new FakeClock(Date.parse('2026-11-21T12:00:00.337Z'));
+
   test('12 sequential GETs at 5 per 1 s window: no 429, waits for the reset', async () => {
-    const s = await startApiServer({ limit: 5, windowMs: 1000 });
+    const clock = sharedClock();
+    const s = await startApiServer({ limit: 5, windowMs: 1000, now: clock.now });
     try {
-      const { backend, logs } = harness(s, { real: true });
-      const t0 = Date.now();
+      const { backend, logs } = harness(s, { clock });
+      const t0 = clock.now();
       for (let i = 0; i < 12; i++) {
         const r = await backend.call(GET('/v1/calendar/regions'));
         expect(r.status).toBe(200);
       }
-      const elapsed = Date.now() - t0;
+      const elapsed = clock.now() - t0;
       const st = backend.stats();
       expect(s.stats().byStatus[429]).toBeUndefined();
       expect(st.rateLimited).toBe(0);
@@ -513,9 +537,10 @@ describe('pacing (real time, 1 s windows)', () => {
   });
 
   test('concurrent calls share the window: 14 at once at 5 per 1 s, no 429', async () => {
-    const s = await startApiServer({ limit: 5, windowMs: 1000 });
+    const clock = sharedClock();
+    const s = await startApiServer({ limit: 5, windowMs: 1000, now: clock.now });
     try {
-      const { backend } = harness(s, { real: true });
+      const { backend } = harness(s, { clock });
       // Learn the window first (the first answer carries the headers).
       await backend.call(GET('/v1/calendar/regions'));
       const rs = await Promise.all(Array.from({ length: 14 }, () => backend.call(GET('/v1/calendar/regions'))));
@@ -529,9 +554,10 @@ describe('pacing (real time, 1 s windows)', () => {
 
   for (const skewMs of [-1500, 1500]) {
     test(`server clock ${skewMs > 0 ? 'ahead' : 'behind'} by ${Math.abs(skewMs)} ms: the Date header corrects pacing, no 429`, async () => {
-      const s = await startApiServer({ limit: 5, windowMs: 1000, now: () => Date.now() + skewMs });
+      const clock = sharedClock();
+      const s = await startApiServer({ limit: 5, windowMs: 1000, now: () => clock.now() + skewMs });
       try {
-        const { backend } = harness(s, { real: true });
+        const { backend } = harness(s, { clock });
         for (let i = 0; i < 12; i++) expect((await backend.call(GET('/v1/calendar/regions'))).status).toBe(200);
         expect(s.stats().byStatus[429]).toBeUndefined();
         const off = backend.stats().clockOffsetMs;
@@ -545,12 +571,13 @@ describe('pacing (real time, 1 s windows)', () => {
   }
 
   test('a window exhausted by someone else: 429 once, then Retry-After, then success', async () => {
-    const s = await startApiServer({ limit: 3, windowMs: 2000 });
+    const clock = sharedClock();
+    const s = await startApiServer({ limit: 3, windowMs: 2000, now: clock.now });
     try {
       // Start just after a window opens, so the four quick requests below share one window.
-      await new Promise((r) => setTimeout(r, s.windowStart(Date.now()) + s.windowMs - Date.now() + 20));
-      const other = harness(s, { real: true });
-      const mine = harness(s, { real: true });
+      await clock.sleep(s.windowStart(clock.now()) + s.windowMs - clock.now() + 20);
+      const other = harness(s, { clock });
+      const mine = harness(s, { clock });
       await mine.backend.call(GET('/v1/calendar/regions')); // mine believes 2 remain
       for (let i = 0; i < 2; i++) await other.backend.call(GET('/v1/calendar/regions')); // the window is now used up
       const r = await mine.backend.call(GET('/v1/calendar/regions'));

@@ -10,23 +10,10 @@ import { callLocal } from '../../src/backends/local.js';
 import type { CallResult, RouteCall } from '../../src/contract/types.js';
 import { parseKeysFile } from '../../src/server/keys.js';
 import { startServer, type RunningServer, type ServeOptions } from '../../src/server/server.js';
-import { FIXED_NOW, handlerCtx } from './handler-context.js';
+import { FakeClock } from './clock.js';
+import { handlerCtx } from './handler-context.js';
 
-/** A clock tests move by hand; `sleep` advances it instead of waiting. */
-export class FakeClock {
-  t: number;
-  constructor(start = FIXED_NOW.getTime()) {
-    this.t = start;
-  }
-  now = (): number => this.t;
-  sleep = async (ms: number): Promise<void> => {
-    this.t += Math.max(0, ms);
-  };
-  /** Move to the start of the next minute (plus ms). */
-  nextMinute(ms = 0): void {
-    this.t = Math.floor(this.t / 60_000) * 60_000 + 60_000 + ms;
-  }
-}
+export { FakeClock };
 
 export interface TestServer extends RunningServer {
   clock: FakeClock;
