@@ -3,9 +3,9 @@
  * queries, and the next sync cleans the stale temp files and succeeds.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { cpSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { syncDataset } from '../../sync/framework.js';
 import { sqlOn } from '../property/mirror-helper.js';
 import { bigFile, fixture, readPpd } from './ppd-fixture.js';
@@ -46,6 +46,14 @@ const killed = (c: ChildProcess) => new Promise<void>((resolve) => {
 
 
 describe('SIGKILL during a sync keeps the last good data', () => {
+  /** The last good data: a full load of the 300-row excerpt, synced once and copied for each case. */
+  let good: ReturnType<typeof upstream.syncOptions>;
+  beforeAll(async () => {
+    good = upstream.syncOptions();
+    upstream.server.setFile('/price-paid/pp-complete.csv', fixture('pp-complete.csv'));
+    await syncDataset('price-paid', good);
+  });
+
   const cases: Array<{ point: string; big?: boolean; update?: boolean }> = [
     { point: 'download' },
     { point: 'load', big: true },
@@ -60,7 +68,8 @@ describe('SIGKILL during a sync keeps the last good data', () => {
       const { mirrorDir, cacheDir, env } = upstream.syncOptions();
       server.setFile('/price-paid/pp-complete.csv', fixture('pp-complete.csv'));
       // the last good data: a full load of the 300-row excerpt
-      await syncDataset('price-paid', { mirrorDir, cacheDir, env });
+      cpSync(good.mirrorDir, mirrorDir, { recursive: true });
+      cpSync(good.cacheDir, cacheDir, { recursive: true });
       expect(await count(mirrorDir)).toBe(300);
 
       if (c.big) server.set('/price-paid/pp-complete.csv', bigFile(600_000));
