@@ -19,8 +19,9 @@ interface OpenFact {
   concept: string;
   attrs: Record<string, string>;
   numeric: boolean;
+  /** xsi:nil="true" (resolved when the element opens: its own declarations hold until it closes) */
+  nil: boolean;
   buf: string[];
-  depth: number;
 }
 
 /** Cut a QName's prefix: `uk-core:FixedAssets` -> `FixedAssets`. */
@@ -29,18 +30,97 @@ const local = (q: string): string => {
   return i < 0 ? q : q.slice(i + 1);
 };
 
+// What an element is, from its namespace URI and local name (cached per QName while the bindings hold).
+const K_OTHER = 0; // XHTML, or a concept element of a plain instance
+const K_NONFRACTION = 1;
+const K_NONNUMERIC = 2;
+const K_EXCLUDE = 3;
+const K_CONTINUATION = 4;
+const K_IX_OTHER = 5;
+const K_CONTEXT = 6;
+const K_START = 7;
+const K_END = 8;
+const K_INSTANT = 9;
+const K_XBRLI_OTHER = 10;
+const K_XBRLI_ROOT = 11;
+const K_EXPLICIT = 12;
+const K_TYPED = 13;
+const K_XBRLDI_OTHER = 14;
+
+function kindOf(uri: string | undefined, ln: string): number {
+  if (uri === undefined) return K_OTHER;
+  if (IX_NS.has(uri)) {
+    if (ln === 'nonFraction') return K_NONFRACTION;
+    if (ln === 'nonNumeric') return K_NONNUMERIC;
+    if (ln === 'exclude') return K_EXCLUDE;
+    if (ln === 'continuation') return K_CONTINUATION;
+    return K_IX_OTHER;
+  }
+  if (uri === XBRLI_NS) {
+    if (ln === 'context') return K_CONTEXT;
+    if (ln === 'startDate') return K_START;
+    if (ln === 'endDate') return K_END;
+    if (ln === 'instant') return K_INSTANT;
+    if (ln === 'xbrl') return K_XBRLI_ROOT;
+    return K_XBRLI_OTHER;
+  }
+  if (uri === XBRLDI_NS) {
+    if (ln === 'explicitMember') return K_EXPLICIT;
+    if (ln === 'typedMember') return K_TYPED;
+    return K_XBRLDI_OTHER;
+  }
+  return K_OTHER;
+}
+
+// What the closing of a watched element does.
+const W_FACT = 0;
+const W_EXCLUDE = 1;
+const W_CONTINUATION = 2;
+const W_CONTEXT = 3;
+const W_FIELD = 4;
+const W_MEMBER = 5;
+const W_SCOPE = 6;
+
+/**
+ * Fact name as written (`uk-core:FixedAssets`) -> its local name when the concept map wants it, else null.
+ * Shared by every document of the process (names repeat across documents; bounded).
+ */
+const wantedByName = new Map<string, string | null>();
+function wantedConcept(C: ReturnType<typeof compile>, name: string): string | null {
+  let c = wantedByName.get(name);
+  if (c === undefined) {
+    const l = local(name);
+    c = C.wanted.has(l) ? l : null;
+    if (wantedByName.size > 50_000) wantedByName.clear();
+    wantedByName.set(name, c);
+  }
+  return c;
+}
+
+/**
+ * Per-event work is kept small, since the parser emits an event for every XHTML element of the page:
+ *  - an unprefixed name is XHTML at the cost of an indexOf (while the default namespace is not an XBRL
+ *    one); other kinds are looked up once per QName (the cache is dropped when a binding changes);
+ *  - closing an element compares it with the top of a stack of the few elements being watched (facts,
+ *    exclusions, continuations, contexts and their fields, namespace scopes), with no name handling, and
+ *    the close handler is only set while something is watched (plain instances: always, for the depth);
+ *  - namespace declarations are noticed by an attribute handler, so attributes are only walked on the
+ *    elements that declare one;
+ *  - facts of concepts the concept map does not want are counted but never buffered or built;
+ *  - text is only requested from the parser while a kept fact, a context field or a continuation is open.
+ */
 export function extractText(text: string, name: string): ExtractResult {
   const C = compile();
   const contexts = new Map<string, Context>();
   const facts: RawFact[] = [];
   const continuations = new Map<string, { text: string; next?: string }>();
 
-  // Namespace scopes: prefix -> URI, a stack of the bindings each element added.
+  // Namespace scopes: prefix -> URI; the bindings an element added are undone when it closes.
   const ns = new Map<string, string>();
-  // bindings undone when the element that declared them closes (only elements with declarations are stacked)
-  const nsUndo: Array<{ depth: number; undo: Array<[string, string | undefined]> }> = [];
-  /** True while unprefixed elements are XHTML (the default namespace is not the XBRL instance one). */
-  let xhtmlDefault = true;
+  const kinds = new Map<string, number>();
+  // set by the attribute handler for the element being opened: it declares a namespace / has a *:nil
+  let declares = false;
+  let nilAttr = false;
 
   let root: 'ixbrl' | 'xbrl' | undefined;
   let depth = 0;
@@ -54,11 +134,36 @@ export function extractText(text: string, name: string): ExtractResult {
   let ctxDim = '';
   let ctxBuf = '';
   // continuation being read
-  const contStack: Array<{ id: string; next?: string; buf: string[]; depth: number }> = [];
+  const contStack: Array<{ id: string; next?: string; buf: string[] }> = [];
+  const scopes: Array<Array<[string, string | undefined]>> = [];
+  // watched elements: the tag object saxes hands to opentag is the one it hands to closetag
+  const wTags: SaxesTagPlain[] = [];
+  const wKinds: number[] = [];
+  const watch = (tag: SaxesTagPlain, kind: number) => {
+    wTags.push(tag);
+    wKinds.push(kind);
+    if (!closeOn) syncClose();
+  };
+  // Unprefixed names are XHTML (or plain-instance concepts) unless the default namespace is ix/xbrli/xbrldi.
+  let plainDefault = true;
+  const bindingsChanged = () => {
+    kinds.clear();
+    plainDefault = kindOf(ns.get(''), '') === K_OTHER;
+  };
 
   const parser = newParser();
-  // Text is only needed inside facts, context dates/members and continuations: saxes skips building text
-  // (and decoding entities) while no text handler is set, so the handler is set only while one is open.
+  // Close events only matter for watched elements (and, in a plain instance, for the depth of its facts):
+  // the handler is only set while one is needed, so most XHTML elements close without a call.
+  let closeOn = false;
+  const syncClose = () => {
+    const need = root === 'xbrl' || wTags.length > 0;
+    if (need === closeOn) return;
+    closeOn = need;
+    if (need) parser.on('closetag', onclose);
+    else parser.off('closetag');
+  };
+  // Text is only needed inside kept facts, context dates/members and continuations: saxes skips building
+  // text (and decoding entities) while no text handler is set, so the handler is set only while one is open.
   let textOn = false;
   const syncText = () => {
     const need = open.length > 0 || ctxField !== undefined || contStack.length > 0;
@@ -67,72 +172,112 @@ export function extractText(text: string, name: string): ExtractResult {
     if (need) parser.on('text', ontext);
     else parser.off('text');
   };
-  parser.on('opentag', (tag: SaxesTagPlain) => {
-    openTag(tag);
-    syncText();
+  parser.on('attribute', (a: { name: string }) => {
+    const n = a.name;
+    if (n.charCodeAt(0) === 120 /* x */ && n.startsWith('xmlns')) declares = true;
+    else if (n.charCodeAt(n.length - 1) === 108 /* l */ && n.endsWith(':nil')) nilAttr = true;
   });
-  const openTag = (tag: SaxesTagPlain) => {
-    depth++;
+  parser.on('opentag', (tag: SaxesTagPlain) => {
     const attrs = tag.attributes as Record<string, string>;
-    // namespace declarations on this element
-    let undo: Array<[string, string | undefined]> | null = null;
-    for (const k in attrs) {
-      if (k.charCodeAt(0) === 120 /* x */ && (k === 'xmlns' || k.startsWith('xmlns:'))) {
-        const p = k === 'xmlns' ? '' : k.slice(6);
-        (undo ??= []).push([p, ns.get(p)]);
-        ns.set(p, attrs[k]!);
-        if (p === '') xhtmlDefault = attrs[k] !== XBRLI_NS;
+    const nil = nilAttr;
+    nilAttr = false;
+    if (declares) {
+      declares = false;
+      let undo: Array<[string, string | undefined]> | null = null;
+      for (const k in attrs) {
+        if (k === 'xmlns' || k.startsWith('xmlns:')) {
+          const p = k === 'xmlns' ? '' : k.slice(6);
+          (undo ??= []).push([p, ns.get(p)]);
+          ns.set(p, attrs[k]!);
+        }
+      }
+      if (undo) {
+        // the root's bindings last to the end of the document: nothing to undo
+        if (root !== undefined) {
+          scopes.push(undo);
+          watch(tag, W_SCOPE);
+        }
+        bindingsChanged();
       }
     }
-    if (undo) nsUndo.push({ depth, undo });
     const qn = tag.name;
-    const ci = qn.indexOf(':');
-    // fast path: an unprefixed (XHTML) element of an Inline XBRL document is never a fact or a context part
-    if (ci < 0 && root === 'ixbrl' && xhtmlDefault) return;
-    const uri = ns.get(ci < 0 ? '' : qn.slice(0, ci));
-    const ln = ci < 0 ? qn : qn.slice(ci + 1);
-    if (depth === 1) root = uri === XBRLI_NS && ln === 'xbrl' ? 'xbrl' : 'ixbrl';
-
-    if (uri !== undefined && IX_NS.has(uri)) {
-      if (ln === 'nonFraction' || ln === 'nonNumeric') {
-        const nm = attrs.name;
-        const concept = nm ? local(nm) : '';
-        if (!attrs.contextRef) return;
-        open.push({ concept, attrs, numeric: ln === 'nonFraction', buf: [], depth });
-      } else if (ln === 'exclude') {
-        excludeDepth++;
-      } else if (ln === 'continuation') {
-        contStack.push({ id: attrs.id ?? '', ...(attrs.continuedAt ? { next: attrs.continuedAt } : {}), buf: [], depth });
+    let kind: number | undefined;
+    if (plainDefault && qn.indexOf(':') < 0) kind = K_OTHER;
+    else {
+      kind = kinds.get(qn);
+      if (kind === undefined) {
+        const ci = qn.indexOf(':');
+        kind = kindOf(ns.get(ci < 0 ? '' : qn.slice(0, ci)), ci < 0 ? qn : qn.slice(ci + 1));
+        kinds.set(qn, kind);
       }
-      return;
     }
-    if (uri === XBRLI_NS) {
-      if (ln === 'context') {
+    if (root === undefined) {
+      root = kind === K_XBRLI_ROOT ? 'xbrl' : 'ixbrl';
+      depth = 1;
+      syncClose();
+    } else if (root === 'xbrl') depth++;
+    switch (kind) {
+      case K_OTHER:
+        // plain XBRL: a fact is a child of the root with a contextRef
+        if (root === 'xbrl' && depth === 2 && attrs.contextRef) {
+          factCount++;
+          const concept = local(qn);
+          if (C.wanted.has(concept)) {
+            open.push({ concept, attrs, numeric: attrs.unitRef !== undefined, nil: nil && attrsNil(attrs, ns), buf: [] });
+            watch(tag, W_FACT);
+            syncText();
+          }
+        }
+        return;
+      case K_NONFRACTION:
+      case K_NONNUMERIC: {
+        if (!attrs.contextRef) return;
+        factCount++;
+        const concept = attrs.name ? wantedConcept(C, attrs.name) : C.wanted.has('') ? '' : null;
+        if (concept === null) return;
+        open.push({ concept, attrs, numeric: kind === K_NONFRACTION, nil: nil && attrsNil(attrs, ns), buf: [] });
+        watch(tag, W_FACT);
+        syncText();
+        return;
+      }
+      case K_EXCLUDE:
+        excludeDepth++;
+        watch(tag, W_EXCLUDE);
+        return;
+      case K_CONTINUATION:
+        contStack.push({ id: attrs.id ?? '', ...(attrs.continuedAt ? { next: attrs.continuedAt } : {}), buf: [] });
+        watch(tag, W_CONTINUATION);
+        syncText();
+        return;
+      case K_CONTEXT:
         ctxId = attrs.id;
         ctx = { dims: new Map(), typed: false };
-      } else if (ctx) {
-        if (ln === 'startDate') ctxField = 'start';
-        else if (ln === 'endDate') ctxField = 'end';
-        else if (ln === 'instant') ctxField = 'instant';
+        watch(tag, W_CONTEXT);
+        return;
+      case K_START:
+      case K_END:
+      case K_INSTANT:
+        if (!ctx) return;
+        ctxField = kind === K_START ? 'start' : kind === K_END ? 'end' : 'instant';
         ctxBuf = '';
-      }
-      return;
-    }
-    if (uri === XBRLDI_NS && ctx) {
-      if (ln === 'explicitMember') {
+        watch(tag, W_FIELD);
+        syncText();
+        return;
+      case K_EXPLICIT:
+        if (!ctx) return;
         ctxField = 'member';
         ctxDim = local(attrs.dimension ?? '');
         ctxBuf = '';
-      } else if (ln === 'typedMember') {
-        ctx.typed = true;
-      }
-      return;
+        watch(tag, W_MEMBER);
+        syncText();
+        return;
+      case K_TYPED:
+        if (ctx) ctx.typed = true;
+        return;
+      default:
+        return;
     }
-    // plain XBRL: a fact is a child of the root with a contextRef
-    if (root === 'xbrl' && depth === 2 && attrs.contextRef) {
-      open.push({ concept: ln, attrs, numeric: attrs.unitRef !== undefined, buf: [], depth });
-    }
-  };
+  });
 
   const ontext = (t: string) => {
     if (ctxField) ctxBuf += t;
@@ -142,52 +287,55 @@ export function extractText(text: string, name: string): ExtractResult {
   };
   parser.on('cdata', ontext);
 
-  parser.on('closetag', (tag: SaxesTagPlain) => {
-    closeTag(tag);
+  const onclose = (tag: SaxesTagPlain) => {
+    if (root === 'xbrl') depth--;
+    let n = wTags.length;
+    if (n === 0 || wTags[n - 1] !== tag) return;
+    do {
+      wTags.pop();
+      switch (wKinds.pop()) {
+        case W_FACT: {
+          const f = open.pop()!;
+          facts.push(finishFact(f, f.nil));
+          break;
+        }
+        case W_EXCLUDE:
+          excludeDepth--;
+          break;
+        case W_CONTINUATION: {
+          const c = contStack.pop()!;
+          continuations.set(c.id, { text: c.buf.join(''), ...(c.next ? { next: c.next } : {}) });
+          break;
+        }
+        case W_CONTEXT:
+          if (ctxId) contexts.set(ctxId, ctx!);
+          ctx = undefined;
+          ctxId = undefined;
+          ctxField = undefined;
+          break;
+        case W_FIELD:
+          if (ctx && ctxField && ctxField !== 'member') ctx[ctxField] = ctxBuf.trim();
+          ctxField = undefined;
+          break;
+        case W_MEMBER:
+          if (ctx && ctxField === 'member') ctx.dims.set(ctxDim, local(ctxBuf.trim()));
+          ctxField = undefined;
+          break;
+        case W_SCOPE: {
+          const undo = scopes.pop()!;
+          for (let i = undo.length - 1; i >= 0; i--) {
+            const [p, prev] = undo[i]!;
+            if (prev === undefined) ns.delete(p);
+            else ns.set(p, prev);
+          }
+          bindingsChanged();
+          break;
+        }
+      }
+      n--;
+    } while (n > 0 && wTags[n - 1] === tag);
     syncText();
-  });
-  const closeTag = (tag: SaxesTagPlain) => {
-    const top = open[open.length - 1];
-    const qn = tag.name;
-    const ci = qn.indexOf(':');
-    // the URI is only needed for ix/xbrli/xbrldi elements (prefixed, or unprefixed in a plain instance)
-    const uri = ci < 0 && root === 'ixbrl' && xhtmlDefault ? undefined : ns.get(ci < 0 ? '' : qn.slice(0, ci));
-    const ln = ci < 0 ? qn : qn.slice(ci + 1);
-    if (top && top.depth === depth) {
-      open.pop();
-      factCount++;
-      if (C.wanted.has(top.concept)) facts.push(finishFact(top, attrsNil(top.attrs, ns)));
-    } else if (uri !== undefined && IX_NS.has(uri)) {
-      if (ln === 'exclude') excludeDepth = Math.max(0, excludeDepth - 1);
-      const c = contStack[contStack.length - 1];
-      if (ln === 'continuation' && c && c.depth === depth) {
-        contStack.pop();
-        continuations.set(c.id, { text: c.buf.join(''), ...(c.next ? { next: c.next } : {}) });
-      }
-    } else if (uri === XBRLI_NS && ctx) {
-      if (ln === 'context') {
-        if (ctxId) contexts.set(ctxId, ctx);
-        ctx = undefined;
-        ctxId = undefined;
-      } else if (ctxField && ctxField !== 'member') {
-        ctx[ctxField] = ctxBuf.trim();
-        ctxField = undefined;
-      }
-    } else if (uri === XBRLDI_NS && ctx && ctxField === 'member') {
-      ctx.dims.set(ctxDim, local(ctxBuf.trim()));
-      ctxField = undefined;
-    }
-    const scope = nsUndo[nsUndo.length - 1];
-    if (scope && scope.depth === depth) {
-      nsUndo.pop();
-      for (let i = scope.undo.length - 1; i >= 0; i--) {
-        const [p, prev] = scope.undo[i]!;
-        if (prev === undefined) ns.delete(p);
-        else ns.set(p, prev);
-        if (p === '') xhtmlDefault = prev !== XBRLI_NS;
-      }
-    }
-    depth--;
+    if (n === 0) syncClose();
   };
 
   parser.write(text);
@@ -220,29 +368,33 @@ function attrsNil(attrs: Record<string, string>, ns: Map<string, string>): boole
 
 function finishFact(o: OpenFact, nil: boolean): RawFact {
   const a = o.attrs;
-  const text = o.buf.join('');
-  const base = {
-    concept: o.concept, ctx: a.contextRef!, numeric: o.numeric, decimals: a.decimals, text, format: a.format,
-    continuedAt: a.continuedAt, scale: 0,
+  const text = o.buf.length === 1 ? o.buf[0]! : o.buf.join('');
+  const format = a.format;
+  const f: RawFact = {
+    concept: o.concept, ctx: a.contextRef!, numeric: o.numeric, value: null, displayed: null, scale: 0,
+    decimals: a.decimals, text, format, continuedAt: a.continuedAt,
   };
-  if (!o.numeric) return { ...base, value: null, displayed: null };
-  if (nil) return { ...base, value: null, displayed: null };
+  if (!o.numeric || nil) return f;
   let displayed: Dec | null | undefined;
   let scale = 0;
   let neg = false;
-  if (a.format !== undefined || a.scale !== undefined || a.sign !== undefined) {
+  const sc = a.scale;
+  const sign = a.sign;
+  if (format !== undefined || sc !== undefined || sign !== undefined) {
     // Inline XBRL: displayed text under a format, then sign and scale
-    displayed = parseDisplayed(text, a.format);
-    scale = a.scale !== undefined ? Number(a.scale.trim()) : 0;
+    displayed = parseDisplayed(text, format);
+    scale = sc !== undefined ? Number(sc.trim()) : 0;
     if (!Number.isInteger(scale)) scale = 0;
-    neg = a.sign === '-';
+    neg = sign === '-';
   } else {
     // plain XBRL (or ix without attributes): the lexical xs:decimal, sign in the text
     const t = text.trim();
     neg = t.startsWith('-');
     displayed = parseDisplayed(neg ? t.slice(1) : t, undefined);
   }
-  if (displayed === undefined || displayed === null) return { ...base, value: null, displayed: null };
-  const value = { n: neg ? -displayed.n : displayed.n, e: displayed.e + scale };
-  return { ...base, scale, value, displayed };
+  if (displayed === undefined || displayed === null) return f;
+  f.scale = scale;
+  f.value = { n: neg ? -displayed.n : displayed.n, e: displayed.e + scale };
+  f.displayed = displayed;
+  return f;
 }

@@ -51,7 +51,11 @@ export function penceToString(p: bigint): string {
  * nocontent/fixed-empty (no value).
  */
 export function parseDisplayed(text: string, format: string | undefined): Dec | null | undefined {
-  const f = format ? format.slice(format.indexOf(':') + 1).toLowerCase() : '';
+  const f = format ? formatName(format) : '';
+  if (f === '' || f === 'numdotdecimal' || f === 'numcommadot' || f === 'num-dot-decimal') {
+    const d = plainNumber(text);
+    if (d) return d;
+  }
   const t = text.replace(/[\s\u00a0]+/g, '');
   if (f === 'nocontent' || f === 'fixed-empty') return null;
   if (f === 'zerodash' || f === 'numdash' || f === 'fixed-zero' || /^[-\u2012-\u2015\u2212]$/.test(t)) return { n: 0n, e: 0 };
@@ -74,6 +78,60 @@ export function parseDisplayed(text: string, format: string | undefined): Dec | 
   if (!/^[0-9]+$/.test(intPart) || !/^[0-9]*$/.test(frac)) return undefined;
   return { n: BigInt(intPart + frac), e: frac.length ? -frac.length : 0 };
 }
+
+/** `ixt:numdotdecimal` -> `numdotdecimal` (cached: a document repeats a handful of formats). */
+const formats = new Map<string, string>();
+function formatName(format: string): string {
+  let f = formats.get(format);
+  if (f === undefined) {
+    f = format.slice(format.indexOf(':') + 1).toLowerCase();
+    if (formats.size > 1000) formats.clear();
+    formats.set(format, f);
+  }
+  return f;
+}
+
+/**
+ * The common case without regular expressions: `1,234,567` or `1,234.56` (digits and group commas,
+ * starting and ending with a digit, an optional `.digits`), surrounded by ASCII white space or no-break
+ * spaces. Undefined for anything else, which then takes the general path (same result either way).
+ */
+function plainNumber(text: string): Dec | undefined {
+  let i = 0;
+  let end = text.length;
+  while (i < end && isSpace(text.charCodeAt(i))) i++;
+  while (end > i && isSpace(text.charCodeAt(end - 1))) end--;
+  if (i === end) return undefined;
+  let digits = '';
+  let from = i;
+  let c = text.charCodeAt(i);
+  if (c < 48 || c > 57) return undefined;
+  for (; i < end; i++) {
+    c = text.charCodeAt(i);
+    if (c >= 48 && c <= 57) continue;
+    if (c === 44 /* , */) {
+      const n = text.charCodeAt(i + 1);
+      if (i + 1 >= end || n < 48 || n > 57) return undefined;
+      digits += text.slice(from, i);
+      from = i + 1;
+      continue;
+    }
+    break;
+  }
+  digits += text.slice(from, i);
+  let frac = '';
+  if (i < end) {
+    if (c !== 46 /* . */) return undefined;
+    const f0 = i + 1;
+    for (i = f0; i < end; i++) {
+      c = text.charCodeAt(i);
+      if (c < 48 || c > 57) return undefined;
+    }
+    frac = text.slice(f0, end);
+  }
+  return { n: BigInt(digits + frac), e: frac.length ? -frac.length : 0 };
+}
+const isSpace = (c: number) => c === 32 || c === 10 || c === 13 || c === 9 || c === 0xa0;
 
 export function decString(d: Dec): string {
   if (d.e >= 0) return (d.n * pow10(d.e)).toString();

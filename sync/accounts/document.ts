@@ -55,8 +55,18 @@ export function parseMemberName(name: string): { company_number: string; balance
   return { company_number: m[1]!.toUpperCase().padStart(8, '0'), balance_sheet_date: isDate(d) ? d : '' };
 }
 
+/** A real calendar date as yyyy-mm-dd (memoised: a document repeats a few dates many times). */
 export function isDate(s: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(s)) return false;
+  let ok = checkedDates.get(s);
+  if (ok === undefined) {
+    ok = /^\d{4}-\d{2}-\d{2}$/.test(s) && dateRoundTrips(s);
+    if (checkedDates.size > 10_000) checkedDates.clear();
+    checkedDates.set(s, ok);
+  }
+  return ok;
+}
+const checkedDates = new Map<string, boolean>();
+function dateRoundTrips(s: string): boolean {
   const t = Date.parse(`${s}T00:00:00Z`);
   return Number.isFinite(t) && new Date(t).toISOString().slice(0, 10) === s;
 }

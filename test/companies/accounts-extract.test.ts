@@ -253,6 +253,52 @@ describe('accounts extractor: quirks (GENERATED documents)', () => {
     expect(extractDocument(bytes, NAME)).toEqual({ ok: false, reason: 'no Inline XBRL facts in the document' });
   });
 
+  it('namespace bindings scoped to an element: a prefix re-bound inside the body, and back', () => {
+    // GENERATED. The extractor caches an element's kind per QName; a binding that changes mid-document
+    // (here `ix` bound to a non-ix URI inside one <div>, and `x` bound to ix only there) must be honoured.
+    const body = `<div xmlns:ix="http://example.com/not-ix">${nf('core:CashBankOnHand', 'c', '7')}</div>
+      <div xmlns:x="${IX13}"><x:nonFraction name="core:FixedAssets" contextRef="c" unitRef="GBP" decimals="0">2</x:nonFraction></div>
+      <x:nonFraction xmlns:x="http://example.com/other" name="core:TurnoverRevenue" contextRef="d" unitRef="GBP">9</x:nonFraction>
+      ${nf('core:CurrentAssets', 'c', '5')}`;
+    const f = ok(synth(body));
+    expect([cur(f).cash, cur(f).fixed_assets, cur(f).current_assets, cur(f).revenue]).toEqual([null, 200n, 500n, null]);
+    expect(f.facts).toBe(2); // the two elements in an ix namespace
+  });
+
+  it('an XBRL namespace as the default: unprefixed context elements of an iXBRL document are read', () => {
+    // GENERATED: contexts written unprefixed inside an element whose default namespace is xbrli.
+    const ctx = `<context xmlns="http://www.xbrl.org/2003/instance" id="z"><entity><identifier scheme="s">01234567</identifier></entity><period><instant>2024-03-31</instant></period></context>`;
+    const f = ok(synth(nf('core:CurrentAssets', 'z', '4'), { extraContexts: ctx }));
+    expect(cur(f).current_assets).toBe(400n);
+  });
+
+  it('facts of concepts outside the concept map are counted, not kept; xsi declared on the fact itself', () => {
+    // GENERATED: 3 facts the map does not want (one wrapping a wanted one), 2 it does.
+    const body = `<ix:nonNumeric name="bus:DescriptionPrincipalActivities" contextRef="d">Widgets ${nf('core:CurrentAssets', 'c', '6')}</ix:nonNumeric>
+      ${nf('core:IntangibleAssets', 'c', '1')}${nf('core:Stocks', 'c', '1')}
+      <ix:nonFraction xmlns:i="http://www.w3.org/2001/XMLSchema-instance" i:nil="true" name="core:CashBankOnHand" contextRef="c" unitRef="GBP"/>`;
+    const f = ok(synth(body));
+    expect(f.facts).toBe(5);
+    expect(cur(f).current_assets).toBe(600n);
+    expect(cur(f).cash).toBeNull();
+    expect(f.duplicates).toBe(0);
+  });
+
+  it('parseDisplayed: the regex-free common case agrees with the general path', () => {
+    // whitespace/nbsp around, group commas, decimals: the same values the general path gives
+    expect(parseDisplayed(' 1,234,567 ', undefined)).toEqual({ n: 1234567n, e: 0 });
+    expect(parseDisplayed('\u00a012,345.50\n', 'ixt:numdotdecimal')).toEqual({ n: 1234550n, e: -2 });
+    expect(parseDisplayed('12.', 'ixt2:numcommadot')).toEqual({ n: 12n, e: 0 });
+    expect(parseDisplayed('0', undefined)).toEqual({ n: 0n, e: 0 });
+    // not the common case: these take the general path
+    expect(parseDisplayed('1 234', undefined)).toEqual({ n: 1234n, e: 0 });
+    expect(parseDisplayed('1,,234', undefined)).toEqual({ n: 1234n, e: 0 });
+    expect(parseDisplayed('.5', undefined)).toEqual({ n: 5n, e: -1 });
+    expect(parseDisplayed('1,234.5.6', undefined)).toBeUndefined();
+    expect(parseDisplayed('1,234,', undefined)).toBeUndefined();
+    expect(parseDisplayed('–', undefined)).toEqual({ n: 0n, e: 0 });
+  });
+
   it('sign="-" negates; scale (3, 6, and negative) shifts the decimal point exactly', () => {
     const f = ok(synth([
       nf('core:NetAssetsLiabilities', 'c', '4,435', ' sign="-"'),
