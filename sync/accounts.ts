@@ -14,8 +14,9 @@
  * widens (60 matches the live service's five years). A later sync adds only zips not loaded yet
  * (`accounts_zips`), as an incremental update of a copy of the live file.
  *
- * Load: members are extracted one at a time with the shared zip reader (sync/formats/zip.ts) and parsed in
- * worker threads (sync/accounts/pool.ts) that write staging CSVs; DuckDB loads those with read_csv. A
+ * Load: the main thread reads each zip's central directory (sync/formats/zip.ts) and hands the entries to
+ * worker threads (sync/accounts/pool.ts) that inflate, parse and write staging CSVs; DuckDB loads those
+ * with read_csv. A
  * filing that appears twice (a daily zip and the monthly archive) is kept once, from the daily zip (exact
  * publication date). Broken members (binary, placeholder, malformed XML) go to `rejects` with a reason.
  */
@@ -24,7 +25,7 @@ import { basename, dirname, join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { loadDuckDB, query, queryOne } from '../src/mirror/db.js';
 import { catalogFields, count } from './common.js';
-import { extractMembers, extractAll, isZipFile } from './formats/zip.js';
+import { isZipFile, listEntries } from './formats/zip.js';
 import { createPool, syncThreads, type ExtractPool } from './accounts/pool.js';
 import { COLUMN_TYPES, FILING_COLUMNS, PERIOD_COLUMNS, type MemberJob, type Reject } from './accounts/stage.js';
 import type { DatasetModule, DiscoverContext, LoadContext, LoadResult, UpstreamFile } from './types.js';
@@ -175,9 +176,6 @@ async function loadedZips(path: string): Promise<Set<string>> {
 // ---------------------------------------------------------------------------------------------------
 // Load
 
-/** Documents inside a nested `*_CIC.zip`: the accounts (`accounts/…`), not the CIC34 report (`cic34/…`). */
-const isCicDocument = (name: string) => !/(^|\/)cic34\//i.test(name) && /\.(x?html?|xml)$/i.test(name);
-
 const readOpts = (cols: readonly string[]) =>
   `columns = {${cols.map((c) => `'${c}': '${COLUMN_TYPES[c]}'`).join(', ')}}, header = false, auto_detect = false, ` +
   `delim = ',', quote = '"', escape = '"', nullstr = '', dateformat = '%Y-%m-%d'`;
@@ -219,24 +217,10 @@ async function stageFiles(ctx: LoadContext, pool: ExtractPool, workDir: string):
     };
     const memberDir = join(workDir, 'members');
     if (isZipFile(f.path)) {
+      // Only the central directory is read here; the workers inflate the members (nested *_CIC.zip too).
       ctx.log?.(`extracting ${f.name}`);
-      for await (const m of extractMembers(f.path, memberDir, { keep: true })) {
-        const job = { path: m.path, name: m.name, zip: f.name, published, precision };
-        if (/\.zip$/i.test(m.name) && isZipFile(m.path)) {
-          // nested *_CIC.zip: its accounts document(s)
-          const inner = join(workDir, 'cic', basename(m.name));
-          try {
-            const docsIn = await extractAll(m.path, inner, (x) => isCicDocument(x.name));
-            if (!docsIn.length) zipRejects.push({ file: `${f.name}/${m.name}`, reason: 'nested zip without an accounts document' });
-            for (const d of docsIn) await add({ ...job, path: d.path, name: `${m.name}/${d.name}` });
-          } catch (e) {
-            zipRejects.push({ file: `${f.name}/${m.name}`, reason: `unreadable nested zip: ${(e as Error).message}` });
-          } finally {
-            rmSync(m.path, { force: true });
-          }
-          continue;
-        }
-        await add(job);
+      for await (const entry of listEntries(f.path, undefined, f.name)) {
+        await add({ zipPath: f.path, entry, name: entry.name, zip: f.name, published, precision });
       }
     } else {
       // a single document given with --from

@@ -41,7 +41,7 @@ export async function createPool(stageDir: string, threads: number, opts: { inTh
     const stager = new Stager(files[0]!.filings, files[0]!.periods);
     return {
       threads: 1,
-      submit: async (jobs) => stager.run(jobs),
+      submit: (jobs) => stager.run(jobs),
       ready: async () => undefined,
       close: async () => {
         stager.close();

@@ -2,19 +2,31 @@
  * Staging of extracted accounts: one extractor run per member, its rows appended to CSV files that DuckDB
  * then loads with read_csv (never row-by-row inserts). Runs inside a worker thread (sync/accounts/worker.ts)
  * or, when no compiled worker exists (tests from sources), on the calling thread: the same code either way.
+ *
+ * A member of a zip is inflated here, from its offset in the zip (the main thread only reads the zip's
+ * central directory and hands out entries), so with N workers the inflating is spread over N threads too.
+ * A nested `*_CIC.zip` is opened in memory and its accounts document(s) extracted in the same place.
  */
 import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
-import { extractDocument, penceToString, type Filing, type PeriodRow } from './extract.js';
+import { listEntries, readEntry, ZipError, type ZipEntry } from '../formats/zip.js';
+import { extractDocument, penceToString, sniff, type Filing, type PeriodRow } from './extract.js';
 
-/** One member to extract: a file on disk (deleted once read) and where it came from. */
-export interface MemberJob {
-  path: string;
+interface JobSource {
   /** Member name in the zip (the nested CIC path for CIC members). */
   name: string;
   zip: string;
   published: string;
   precision: 'day' | 'month';
 }
+
+/**
+ * One member to extract and where it came from: a member of a zip file (`zipPath` + its directory
+ * `entry`), or a file on disk (`path`, deleted once read: a single document given with --from).
+ */
+export type MemberJob = JobSource & ({ zipPath: string; entry: ZipEntry; path?: undefined } | { path: string; zipPath?: undefined });
+
+/** Documents inside a nested `*_CIC.zip`: the accounts (`accounts/…`), not the CIC34 report (`cic34/…`). */
+export const isCicDocument = (name: string) => !/(^|\/)cic34\//i.test(name) && /\.(x?html?|xml)$/i.test(name);
 
 export interface Reject {
   file: string;
@@ -105,43 +117,72 @@ class LineWriter {
   }
 }
 
-/** The staging files of one extractor (one per worker). */
+/** The staging files of one extractor (one per worker), and the zips it reads members from. */
 export class Stager {
   private filings: LineWriter;
   private periods: LineWriter;
+  private fds = new Map<string, number>();
   constructor(readonly filingsPath: string, readonly periodsPath: string) {
     this.filings = new LineWriter(filingsPath);
     this.periods = new LineWriter(periodsPath);
   }
 
-  run(jobs: MemberJob[]): BatchResult {
+  /** Extract a batch. Throws (fails the sync) only when a zip itself is unreadable, never for a bad member. */
+  async run(jobs: MemberJob[]): Promise<BatchResult> {
     const out: BatchResult = { filings: 0, periods: 0, rejects: [] };
     for (const job of jobs) {
       let bytes: Buffer;
-      try {
-        bytes = readFileSync(job.path);
-      } finally {
-        rmSync(job.path, { force: true });
+      if (job.zipPath !== undefined) {
+        let fd = this.fds.get(job.zipPath);
+        if (fd === undefined) this.fds.set(job.zipPath, (fd = openSync(job.zipPath, 'r')));
+        bytes = readEntry(fd, job.entry, job.zip);
+      } else {
+        try {
+          bytes = readFileSync(job.path);
+        } finally {
+          rmSync(job.path, { force: true });
+        }
       }
-      const r = extractDocument(bytes, job.name);
-      const file = `${job.zip}/${job.name}`;
-      if (!r.ok) {
-        out.rejects.push({ file, reason: r.reason });
-        continue;
-      }
-      const id = job.name.split('/').pop()!;
-      this.filings.add(filingLine(id, r.filing, job));
-      out.filings++;
-      for (const p of r.filing.periods) {
-        this.periods.add(periodLine(id, r.filing.company_number, p));
-        out.periods++;
-      }
+      if (/\.zip$/i.test(job.name) && sniff(bytes) === 'zip') await this.nested(bytes, job, out);
+      else this.one(bytes, job, out);
     }
     return out;
+  }
+
+  /** A nested `*_CIC.zip`: its accounts document(s), or one reject for the whole member. */
+  private async nested(zip: Buffer, job: MemberJob, out: BatchResult): Promise<void> {
+    const file = `${job.zip}/${job.name}`;
+    const docs: Array<{ name: string; bytes: Buffer }> = [];
+    try {
+      for await (const e of listEntries(zip, (m) => isCicDocument(m.name), job.name)) docs.push({ name: e.name, bytes: readEntry(zip, e, job.name) });
+    } catch (e) {
+      if (!(e instanceof ZipError)) throw e;
+      out.rejects.push({ file, reason: `unreadable nested zip: ${e.message}` });
+      return;
+    }
+    if (!docs.length) out.rejects.push({ file, reason: 'nested zip without an accounts document' });
+    for (const d of docs) this.one(d.bytes, { ...job, name: `${job.name}/${d.name}` }, out);
+  }
+
+  private one(bytes: Buffer, job: MemberJob, out: BatchResult): void {
+    const r = extractDocument(bytes, job.name);
+    if (!r.ok) {
+      out.rejects.push({ file: `${job.zip}/${job.name}`, reason: r.reason });
+      return;
+    }
+    const id = job.name.split('/').pop()!;
+    this.filings.add(filingLine(id, r.filing, job));
+    out.filings++;
+    for (const p of r.filing.periods) {
+      this.periods.add(periodLine(id, r.filing.company_number, p));
+      out.periods++;
+    }
   }
 
   close(): void {
     this.filings.close();
     this.periods.close();
+    for (const fd of this.fds.values()) closeSync(fd);
+    this.fds.clear();
   }
 }

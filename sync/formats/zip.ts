@@ -6,6 +6,11 @@
  * time, so temporary disk stays at about one member; each member's CRC-32 is checked while it streams.
  * DuckDB cannot read inside a zip, so loaders extract a member, load it, and move on.
  *
+ * For many small members (accounts: one document per filing) there is also random access without the
+ * streams: `listEntries` reads the central directory only, and `readEntry` inflates one member from its
+ * offset into memory (CRC-32 and size checked), from a file descriptor or an in-memory zip. That lets
+ * worker threads inflate their own members while the main thread only walks the directory.
+ *
  * Not readable here (clear ZipError, never a half-extracted file): Deflate64 (method 9, used by some DVSA
  * MOT zips), bzip2/LZMA/zstd members and encrypted members. The message tells the user to unzip the file
  * with another tool and pass the member with `--from`.
@@ -14,7 +19,7 @@ import { createWriteStream, closeSync, mkdirSync, openSync, readSync, renameSync
 import { basename, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
-import { crc32 } from 'node:zlib';
+import { crc32, inflateRawSync } from 'node:zlib';
 import yauzl, { type Entry, type ZipFile } from 'yauzl';
 
 export class ZipError extends Error {
@@ -205,4 +210,76 @@ export async function* dataFiles(
       yield { path: m.path, name: basename(m.name), from: f.name };
     }
   }
+}
+
+/** A member located in its zip: what `readEntry` needs to inflate it without the central directory. */
+export interface ZipEntry extends ZipMember {
+  /** Offset of the member's local file header. */
+  offset: number;
+  crc32: number;
+}
+
+/**
+ * The data members of a zip (junk skipped, `filter` applied) with their offsets, in central-directory
+ * order, as the directory is read. A member with a method or flag this reader cannot handle throws
+ * ZipError when it is reached. `zip` is a path or an in-memory zip (a nested one).
+ */
+export async function* listEntries(zip: string | Buffer, filter?: (m: ZipMember) => boolean, label?: string): AsyncGenerator<ZipEntry> {
+  const name = label ?? (typeof zip === 'string' ? basename(zip) : 'zip');
+  let z: ZipFile;
+  if (typeof zip === 'string') z = await openZip(zip);
+  else {
+    try {
+      z = await yauzl.fromBufferPromise(zip, { lazyEntries: true, validateEntrySizes: true, strictFileNames: false });
+    } catch (e) {
+      throw new ZipError(`${name} is not a readable zip file (${(e as Error).message})`);
+    }
+  }
+  try {
+    for await (const e of entries(z, name)) {
+      if (isJunkMember(e.fileName)) continue;
+      const member = toMember(e);
+      if (filter && !filter(member)) continue;
+      if (!READABLE.has(e.compressionMethod) || (e.generalPurposeBitFlag & 1) !== 0) throw unreadable(name, e);
+      yield { ...member, offset: e.relativeOffsetOfLocalHeader, crc32: e.crc32 };
+    }
+  } finally {
+    z.close();
+  }
+}
+
+/**
+ * One member's bytes, inflated in memory from its local header at `entry.offset` (the sizes and CRC-32
+ * come from the central directory, so zip64 and data descriptors need nothing here). `src` is an open
+ * file descriptor of the zip or the zip itself in memory. Throws ZipError on any mismatch.
+ */
+export function readEntry(src: number | Buffer, entry: ZipEntry, zipName: string): Buffer {
+  const read = (pos: number, len: number): Buffer => {
+    if (typeof src !== 'number') {
+      if (pos + len > src.length) throw new ZipError(`${zipName}: member ${entry.name} runs past the end of the zip`);
+      return src.subarray(pos, pos + len);
+    }
+    const b = Buffer.allocUnsafe(len);
+    let got = 0;
+    while (got < len) {
+      const n = readSync(src, b, got, len - got, pos + got);
+      if (n === 0) throw new ZipError(`${zipName}: member ${entry.name} runs past the end of the zip; it may be truncated`);
+      got += n;
+    }
+    return b;
+  };
+  const head = read(entry.offset, 30);
+  if (head.readUInt32LE(0) !== 0x04034b50) throw new ZipError(`${zipName}: member ${entry.name} has no local header at its offset; the zip is corrupt`);
+  const start = entry.offset + 30 + head.readUInt16LE(26) + head.readUInt16LE(28);
+  const raw = read(start, entry.compressedSize);
+  let out: Buffer;
+  try {
+    out = entry.method === 0 ? raw : inflateRawSync(raw, { maxOutputLength: Math.max(entry.size, 1) });
+  } catch (e) {
+    throw new ZipError(`${zipName}: member ${entry.name} could not be inflated (${(e as Error).message}); the zip may be corrupt`);
+  }
+  if (out.length !== entry.size || crc32(out) >>> 0 !== entry.crc32 >>> 0) {
+    throw new ZipError(`${zipName}: member ${entry.name} failed its CRC-32 check; the zip is corrupt, download it again`);
+  }
+  return out;
 }

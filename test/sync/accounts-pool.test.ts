@@ -1,0 +1,144 @@
+/**
+ * Members inflated by offset (sync/formats/zip.ts listEntries/readEntry) and the accounts staging that
+ * uses them: the worker threads inflate their own members, so the main thread only walks the central
+ * directory. The staged rows must be the same whichever thread did the work. Documents: the real members
+ * of test/fixtures/upstream/companies-house/accounts plus labelled GENERATED ones.
+ */
+import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { crc32, deflateRawSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { listEntries, readEntry, ZipError, type ZipEntry } from '../../sync/formats/zip.js';
+import { createPool } from '../../sync/accounts/pool.js';
+import type { MemberJob } from '../../sync/accounts/stage.js';
+import { accountsDocument, memberName } from '../support/accounts-gen.mjs';
+import { buildZip } from '../support/zip.js';
+
+const DIR = join(import.meta.dirname, '..', 'fixtures', 'upstream', 'companies-house', 'accounts');
+const real = (f: string) => readFileSync(join(DIR, f));
+
+async function entriesOf(zip: string | Buffer): Promise<ZipEntry[]> {
+  const out: ZipEntry[] = [];
+  for await (const e of listEntries(zip)) out.push(e);
+  return out;
+}
+
+describe('zip members by offset', () => {
+  it('stored and deflated members, from a file descriptor and from memory, equal the bytes put in', async () => {
+    const a = real('Prod223_3517_00193009_20230331.html');
+    const b = Buffer.from('GENERATED stored member\n');
+    const zip = await buildZip([
+      { name: 'a.html', data: a },
+      { name: 'dir/b.txt', data: b, compress: false },
+      { name: '__MACOSX/._a.html', data: 'junk' },
+      { name: 'z64.html', data: a, zip64: true },
+    ]);
+    const path = join(mkdtempSync(join(tmpdir(), 'pd-zipent-')), 't.zip');
+    writeFileSync(path, zip);
+    const es = await entriesOf(path);
+    expect(es.map((e) => [e.name, e.method, e.size])).toEqual([['a.html', 8, a.length], ['dir/b.txt', 0, b.length], ['z64.html', 8, a.length]]);
+    const { openSync, closeSync } = await import('node:fs');
+    const fd = openSync(path, 'r');
+    try {
+      expect(readEntry(fd, es[0]!, 't.zip').equals(a)).toBe(true);
+      expect(readEntry(fd, es[1]!, 't.zip').equals(b)).toBe(true);
+      expect(readEntry(fd, es[2]!, 't.zip').equals(a)).toBe(true);
+    } finally {
+      closeSync(fd);
+    }
+    expect(readEntry(zip, (await entriesOf(zip))[0]!, 'mem').equals(a)).toBe(true);
+  });
+
+  it('a corrupt member or a wrong offset is a ZipError, never wrong bytes', async () => {
+    const data = Buffer.from('<html>GENERATED</html>'.repeat(50));
+    const zip = await buildZip([{ name: 'a.html', data }]);
+    const [e] = await entriesOf(zip);
+    expect(() => readEntry(zip, { ...e!, crc32: (crc32(data) + 1) >>> 0 }, 'x.zip')).toThrow(/failed its CRC-32 check/);
+    expect(() => readEntry(zip, { ...e!, offset: e!.offset + 1 }, 'x.zip')).toThrow(ZipError);
+    expect(() => readEntry(zip, { ...e!, compressedSize: e!.compressedSize + zip.length }, 'x.zip')).toThrow(/runs past the end/);
+    // independent check of the offset arithmetic: the deflated bytes sit after the 30-byte header and the name
+    const start = e!.offset + 30 + 'a.html'.length;
+    expect(zip.subarray(start, start + e!.compressedSize).equals(deflateRawSync(data))).toBe(true);
+  });
+});
+
+/** GENERATED daily zip: 3 real members, a generated full-accounts one, a nested CIC zip, a broken member. */
+async function dailyZip(): Promise<Buffer> {
+  const cic = await buildZip([
+    { name: 'accounts/Prod223_4000_12345678_20260331.xhtml', data: accountsDocument({ company: '12345678', name: 'GENERATED CIC', bsd: '2026-03-31', cur: { CurrentAssets: 900, NetAssetsLiabilities: 900 } }) },
+    { name: 'cic34/Prod223_4000_12345678_20260331_cic34.xhtml', data: '<html>CIC34 report, not accounts</html>' },
+  ]);
+  const emptyCic = await buildZip([{ name: 'cic34/only.xhtml', data: '<html/>' }]);
+  return buildZip([
+    { name: 'Prod223_3517_00193009_20230331.html', data: real('Prod223_3517_00193009_20230331.html') },
+    { name: 'Prod223_3517_00174098_20230331.html', data: real('Prod223_3517_00174098_20230331.html') },
+    { name: 'Prod223_3517_13756628_20221130.html', data: real('Prod223_3517_13756628_20221130.html') },
+    { name: memberName('07654321', '2026-06-30'), data: accountsDocument({ style: 'full', company: '07654321', name: 'GENERATED FULL LTD', bsd: '2026-06-30', cur: { TurnoverRevenue: 1200000, CurrentAssets: 450000, NetAssetsLiabilities: 550000 } }) },
+    { name: 'Prod223_4000_12345678_20260331_CIC.zip', data: cic },
+    { name: 'Prod223_4000_22222222_20260331_CIC.zip', data: emptyCic },
+    { name: 'Prod224_0088_09999999_20200331.html', data: 'ATTACHMENTPLACEHOLDER127319911' },
+  ]);
+}
+
+type PoolFactory = (dir: string, threads: number) => ReturnType<typeof createPool>;
+
+/** Stage every member of `zipPath` through a pool; the staged CSV lines (sorted) and the rejects. */
+async function stage(factory: PoolFactory, zipPath: string, threads: number) {
+  const dir = mkdtempSync(join(tmpdir(), 'pd-accpool-'));
+  const pool = await factory(dir, threads);
+  const waits = [];
+  let batch: MemberJob[] = [];
+  for await (const entry of listEntries(zipPath)) {
+    batch.push({ zipPath, entry, name: entry.name, zip: 'Accounts_Bulk_Data-2026-11-02.zip', published: '2026-11-02', precision: 'day' });
+    if (batch.length === 2) {
+      await pool.ready();
+      waits.push(pool.submit(batch));
+      batch = [];
+    }
+  }
+  waits.push(pool.submit(batch));
+  const results = await Promise.all(waits);
+  const files = await pool.close();
+  const lines = (paths: string[]) => paths.filter(existsSync).flatMap((p) => readFileSync(p, 'utf8').split('\n').filter(Boolean)).sort();
+  return {
+    filings: lines(files.filings),
+    periods: lines(files.periods),
+    rejects: results.flatMap((r) => r.rejects).sort((a, b) => a.file.localeCompare(b.file)),
+    count: results.reduce((n, r) => n + r.filings, 0),
+    stagedFiles: readdirSync(dir).sort(),
+  };
+}
+
+describe('accounts staging: members inflated where they are extracted', () => {
+  it('in-thread: real and generated members staged, nested CIC accounts document read, broken members rejected', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'pd-accz-')), 'Accounts_Bulk_Data-2026-11-02.zip');
+    writeFileSync(path, await dailyZip());
+    const r = await stage((d, t) => createPool(d, t, { inThread: true }), path, 1);
+    expect(r.count).toBe(5);
+    expect(r.filings.map((l) => l.split(',')[0])).toEqual([
+      '"Prod223_3517_00174098_20230331.html"', '"Prod223_3517_00193009_20230331.html"', '"Prod223_3517_07654321_20260630.html"',
+      '"Prod223_3517_13756628_20221130.html"', '"Prod223_4000_12345678_20260331.xhtml"',
+    ]);
+    expect(r.rejects).toEqual([
+      { file: 'Accounts_Bulk_Data-2026-11-02.zip/Prod223_4000_22222222_20260331_CIC.zip', reason: 'nested zip without an accounts document' },
+      { file: 'Accounts_Bulk_Data-2026-11-02.zip/Prod224_0088_09999999_20200331.html', reason: 'placeholder file, no accounts (ATTACHMENTPLACEHOLDER127319911)' },
+    ]);
+  });
+
+  // The compiled worker (dist/, built by `npm test` before vitest) in real worker threads.
+  const distPool = join(import.meta.dirname, '..', '..', 'dist', 'sync', 'accounts', 'pool.js');
+  it.skipIf(!existsSync(distPool))('2 worker threads stage exactly what the calling thread stages, each into its own files', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'pd-accz-')), 'Accounts_Bulk_Data-2026-11-02.zip');
+    writeFileSync(path, await dailyZip());
+    const built = (await import(pathToFileURL(distPool).href)) as { createPool: PoolFactory };
+    const workers = await stage((d, t) => built.createPool(d, t), path, 2);
+    const inThread = await stage((d, t) => createPool(d, t, { inThread: true }), path, 1);
+    expect(workers.stagedFiles).toEqual(['filings-0.csv', 'filings-1.csv', 'periods-0.csv', 'periods-1.csv']);
+    expect(workers.count).toBe(5);
+    expect(workers.filings).toEqual(inThread.filings);
+    expect(workers.periods).toEqual(inThread.periods);
+    expect(workers.rejects).toEqual(inThread.rejects);
+  });
+});
