@@ -10,6 +10,11 @@ import type { Context } from '../src/context.js';
 import { errorLine } from '../src/output/render.js';
 import { helpWithExamples, setExit } from './route-command.js';
 
+/** After shutdown, the process exits at most this long after `serve` returns (see exitWithinAfterReturn). */
+const EXIT_LINGER_MS = 1000;
+/** Requests in flight at SIGINT/SIGTERM get this long to finish; then their connections are closed. */
+const SHUTDOWN_GRACE_MS = 10_000;
+
 export interface ServeCommandOptions {
   host: string;
   port: number;
@@ -126,10 +131,19 @@ export async function runServe(ctx: Context, o: ServeCommandOptions, stop: Promi
   ctx.io.stderr.write(`${lines.join('\n')}\n`);
   if (o.open) await openBrowser(ctx, `${server.url}/openapi.json`);
   const signal = await stop;
-  ctx.io.stderr.write(`${signal}: finishing ${server.inflight()} request(s) in flight, then stopping\n`);
-  await server.close();
-  const { closeAll } = await import('../src/mirror/db.js');
-  await closeAll();
+  ctx.io.stderr.write(`${signal}: finishing ${server.inflight()} request(s) in flight (at most ${SHUTDOWN_GRACE_MS / 1000} s), then stopping\n`);
+  await server.close(SHUTDOWN_GRACE_MS);
+  const { exitWithinAfterReturn } = await import('../src/fatal.js');
+  const running = server.executing();
+  if (running === 0) {
+    const { closeAll } = await import('../src/mirror/db.js');
+    await closeAll();
+  } else {
+    // Queries of requests already answered or abandoned: DuckDB cannot cancel them safely, and closing a
+    // busy read-only file is not needed. The process exits without waiting for them (src/main.ts).
+    ctx.io.stderr.write(`leaving ${running} abandoned quer${running === 1 ? 'y' : 'ies'} unfinished\n`);
+  }
+  exitWithinAfterReturn(EXIT_LINGER_MS);
   ctx.io.stderr.write('stopped\n');
   return EXIT.OK;
 }

@@ -24,3 +24,18 @@ export function runFatalHooks(): void {
     }
   }
 }
+
+let lingerMs: number | undefined;
+/**
+ * Ask the process entry (src/main.ts) to exit at most `ms` after the command has returned, whatever work
+ * is still pending: `serve` after its shutdown, where a DuckDB query of an abandoned request may still
+ * be running (it cannot be cancelled safely and its answer has nobody to go to). In process (tests)
+ * nothing reads it.
+ */
+export function exitWithinAfterReturn(ms: number): void {
+  lingerMs = ms;
+}
+
+export function lingerLimit(): number | undefined {
+  return lingerMs;
+}

@@ -1,7 +1,7 @@
 /** Process entry: run the CLI with the real context and set the exit code (never a stack trace). */
 import { reportInternalError, run } from './cli.js';
 import { createContext, type Context } from './context.js';
-import { runFatalHooks } from './fatal.js';
+import { lingerLimit, runFatalHooks } from './fatal.js';
 
 const argv = process.argv.slice(2);
 const ctx = processContext();
@@ -26,6 +26,8 @@ process.on('unhandledRejection', lastResort);
 
 void run(argv, ctx).then((code) => {
   process.exitCode = code;
+  const linger = lingerLimit();
+  if (linger !== undefined) setTimeout(() => process.exit(), linger).unref();
 });
 
 /** The real process context. */

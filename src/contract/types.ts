@@ -77,7 +77,11 @@ export interface HandlerRequest {
 
 /** What a local handler may use. Built lazily by the local backend; nothing here loads DuckDB until asked. */
 export interface HandlerContext {
-  /** The clock (injected in tests). */
+  /**
+   * The clock (injected in tests). Handlers use it only through the calendar date (UTC or UK), never
+   * the time of day: `serve` caches answers of routes that read no mirror file for the current UTC hour
+   * (UK and UTC days both start on a whole UTC hour; docs/serve.md).
+   */
   now(): Date;
   /** Environment variables (injected in tests). */
   env: Record<string, string | undefined>;

@@ -17,6 +17,13 @@ export interface LocalSpec {
   handler: () => Promise<Handler>;
   /** Mirror datasets the handler reads (none for calculators and shipped reference data). */
   datasets?: readonly string[];
+  /**
+   * Datasets the handler reads when they are synced, answering from shipped data otherwise (the
+   * calendar: the synced bank holidays, else the snapshot in data/). Not required for a local answer.
+   * A route with neither `datasets` nor `optionalDatasets` reads no mirror file: its answer depends only
+   * on the request, the shipped data and the date, and `serve` caches it (docs/serve.md).
+   */
+  optionalDatasets?: readonly string[];
 }
 
 /**

@@ -22,6 +22,7 @@ import { ROUTES, matchRoute, type Route } from '../registry.js';
 import type { CallResult, Envelope, HttpMethod, RouteCall } from '../contract/types.js';
 import { prepare, type PreparedCall } from '../execute.js';
 import { CreditStore, type Reservation } from './credits.js';
+import { AbortedError, Gate } from './gate.js';
 import { keyMatcher, type KeyPlan } from './keys.js';
 import { openApiDocument } from './openapi.js';
 import { RateLimiter, type RateDecision } from './ratelimit.js';
@@ -30,6 +31,12 @@ const gzip = promisify(gzipCb);
 
 export const DEFAULT_BODY_LIMIT = 5 * 1024 * 1024;
 export const DEFAULT_HANDLER_TIMEOUT_MS = 30_000;
+/** Executions at once per mirror dataset; more wait in the server's queue (src/server/gate.ts). */
+export const DEFAULT_DATASET_CONCURRENCY = 2;
+/** Cached answers of routes that read no mirror file (see `cacheable`): at most this many, and bytes. */
+const ANSWER_CACHE_ENTRIES = 1000;
+const ANSWER_CACHE_BYTES = 32 * 1024 * 1024;
+const HOUR_MS = 3_600_000;
 /** Answers smaller than this are sent uncompressed (gzip would not pay for its header and CPU). */
 const GZIP_MIN_BYTES = 1024;
 
@@ -61,6 +68,8 @@ export interface ServeOptions {
   windowMs?: number;
   bodyLimit?: number;
   handlerTimeoutMs?: number;
+  /** Executions at once per mirror dataset (default DEFAULT_DATASET_CONCURRENCY). */
+  datasetConcurrency?: number;
   /** Time allowed to receive the headers / the whole request, ms. */
   headersTimeoutMs?: number;
   requestTimeoutMs?: number;
@@ -77,7 +86,12 @@ export interface RunningServer {
   server: Server;
   /** Requests being answered now. */
   inflight(): number;
-  /** Stop accepting, finish requests in flight (at most graceMs), write the credit state. */
+  /** Handler executions running now (possibly for requests already answered or abandoned). */
+  executing(): number;
+  /**
+   * Stop accepting, finish requests in flight (at most graceMs; then their connections are closed and
+   * work still queued for them is dropped), write the credit state.
+   */
   close(graceMs?: number): Promise<void>;
 }
 
@@ -90,7 +104,37 @@ type Answer = {
   status: number;
   body?: string;
   headers: Record<string, string>;
+  /** The body comes from the answer cache (bytes and gzip computed once). */
+  cached?: CachedAnswer;
 };
+
+/**
+ * A 200 GET answer of a route that reads no mirror file, kept until the UTC hour changes: such an answer
+ * depends only on the request, the shipped data (fixed for the process) and the date, and UK and UTC
+ * days both begin on a whole UTC hour (HandlerContext.now). Serialised, tagged and gzipped once.
+ */
+interface CachedAnswer {
+  route: Route;
+  hour: number;
+  body: Buffer;
+  etag: string;
+  gz?: Buffer;
+}
+
+/** Routes whose answers can be cached: a local handler that reads no mirror dataset, not even optionally. */
+function cacheable(route: Route): boolean {
+  return !route.local?.datasets?.length && !route.local?.optionalDatasets?.length;
+}
+
+/** The dataset a route's executions queue on (undefined: no mirror file, no queue). */
+function gateKey(route: Route): string | undefined {
+  return route.local?.datasets?.[0] ?? route.local?.optionalDatasets?.[0];
+}
+
+/** Per request: aborted when its client goes away, it times out, or the server stops waiting for it. */
+interface RequestState {
+  abort: AbortController;
+}
 
 class HttpError extends Error {
   constructor(
@@ -196,6 +240,38 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   let idle: (() => void) | undefined;
   let baseUrl = '';
   let openapi: { body: string; etag: string } | undefined;
+  const answers = new Map<string, CachedAnswer>();
+  let answerBytes = 0;
+  const gates = new Map<string, Gate>();
+  const datasetConcurrency = opts.datasetConcurrency ?? DEFAULT_DATASET_CONCURRENCY;
+  let dateSecond = -1;
+  let dateText = '';
+  /** The Date header, formatted once per second. */
+  function httpDate(t: number): string {
+    const sec = Math.floor(t / 1000);
+    if (sec !== dateSecond) {
+      dateSecond = sec;
+      dateText = new Date(sec * 1000).toUTCString();
+    }
+    return dateText;
+  }
+
+  function remember(key: string, route: Route, body: string, etag: string, t: number): void {
+    const entry: CachedAnswer = { route, hour: Math.floor(t / HOUR_MS), body: Buffer.from(body, 'utf8'), etag };
+    const old = answers.get(key);
+    if (old) {
+      answers.delete(key);
+      answerBytes -= old.body.length;
+    }
+    answers.set(key, entry);
+    answerBytes += entry.body.length;
+    // Oldest first (insertion order) until both bounds hold.
+    for (const [k, v] of answers) {
+      if (answers.size <= ANSWER_CACHE_ENTRIES && answerBytes <= ANSWER_CACHE_BYTES) break;
+      answers.delete(k);
+      answerBytes -= v.body.length;
+    }
+  }
 
   function corsHeaders(req: IncomingMessage): Record<string, string> {
     if (!opts.cors) return {};
@@ -234,35 +310,87 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
    * only be the same, and a burst of dashboards asking for one mirror query then costs one query, not
    * one each queued on the dataset's connection. Credits are still charged per request.
    */
-  const inFlightGets = new Map<string, Promise<CallResult>>();
-  function coalesced(call: PreparedCall): Promise<CallResult> {
-    if (call.method !== 'GET') return opts.execute(call);
+  const inFlightGets = new Map<string, { result: Promise<CallResult>; waiting: number; abort: AbortController }>();
+  function coalesced(call: PreparedCall, route: Route, signal: AbortSignal): Promise<CallResult> {
+    if (call.method !== 'GET') return gated(call, route, signal);
     const key = `${call.path}?${new URLSearchParams(Object.entries(call.query).flatMap(([k, v]) => (Array.isArray(v) ? v.map((x) => [k, x]) : [[k, v]]))).toString()}`;
-    let p = inFlightGets.get(key);
-    if (!p) {
-      p = opts.execute(call).finally(() => inFlightGets.delete(key));
-      inFlightGets.set(key, p);
+    let shared = inFlightGets.get(key);
+    if (!shared) {
+      // The shared execution is abandoned only when every request waiting for it is.
+      const abort = new AbortController();
+      const s = { result: gated(call, route, abort.signal).finally(() => inFlightGets.delete(key)), waiting: 0, abort };
+      inFlightGets.set(key, s);
+      shared = s;
     }
-    return p;
+    const s = shared;
+    s.waiting++;
+    signal.addEventListener('abort', () => --s.waiting === 0 && s.abort.abort(), { once: true });
+    return s.result;
   }
 
-  async function runWithTimeout(call: PreparedCall): Promise<CallResult> {
+  /** Executions on a mirror dataset wait for one of its slots (src/server/gate.ts); the others run at once. */
+  function gated(call: PreparedCall, route: Route, signal: AbortSignal): Promise<CallResult> {
+    const key = gateKey(route);
+    if (key === undefined) return run(call);
+    let gate = gates.get(key);
+    if (!gate) gates.set(key, (gate = new Gate(datasetConcurrency)));
+    return gate.run(() => run(call), signal);
+  }
+  let executing = 0;
+  function run(call: PreparedCall): Promise<CallResult> {
+    executing++;
+    return opts.execute(call).finally(() => executing--);
+  }
+
+  async function runWithTimeout(call: PreparedCall, route: Route, state: RequestState): Promise<CallResult> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new HttpError(503, 'timeout', `The request took longer than ${handlerTimeoutMs / 1000} s and was abandoned; try a narrower query.`)),
-        handlerTimeoutMs,
-      );
+      timer = setTimeout(() => {
+        state.abort.abort(); // still queued: never run it
+        reject(new HttpError(503, 'timeout', `The request took longer than ${handlerTimeoutMs / 1000} s and was abandoned; try a narrower query.`));
+      }, handlerTimeoutMs);
     });
     try {
-      return await Promise.race([coalesced(call), timeout]);
+      return await Promise.race([coalesced(call, route, state.abort.signal), timeout]);
     } finally {
       clearTimeout(timer);
     }
   }
 
+  /** Bearer key and the key's rate window (keyed mode); an Answer when the request is refused. */
+  function authenticate(req: IncomingMessage, t: number, log: { cost: number; key?: string }): Answer | { plan?: KeyPlan; rate?: RateDecision } {
+    if (!findKey) return {};
+    const m = /^Bearer[ ]+([^\s]+)[ ]*$/i.exec(req.headers.authorization ?? '');
+    if (!m) return errorAnswer(401, 'unauthorized', MISSING_AUTH_MESSAGE, { 'WWW-Authenticate': 'Bearer' });
+    const plan = findKey(m[1]!);
+    if (!plan) return errorAnswer(401, 'unauthorized', INVALID_KEY_MESSAGE, { 'WWW-Authenticate': 'Bearer error="invalid_token"' });
+    log.key = plan.masked;
+    const rate = limiter.take(plan.id, plan.perMinute, t);
+    if (!rate.allowed) {
+      return errorAnswer(429, 'rate_limit_exceeded', RATE_LIMIT_MESSAGE, { ...limitHeaders(plan, rate, 0, t), 'Retry-After': String(rate.retryAfter) });
+    }
+    return { plan, rate };
+  }
+
+  /**
+   * A GET whose exact request target has a cached answer this hour: the same checks in the same order as
+   * `answer` (the route, its validation and its local handler are known from the first time), then credits.
+   */
+  function answerCached(req: IncomingMessage, hit: CachedAnswer, t: number, log: { cost: number; key?: string }): Answer {
+    const auth = authenticate(req, t, log);
+    if ('status' in auth) return auth;
+    const { plan, rate } = auth;
+    if (plan && credits && !credits.reserve(plan, hit.route.cost, t)) {
+      return errorAnswer(402, 'insufficient_credits', INSUFFICIENT_CREDITS_MESSAGE, limitHeaders(plan, rate, 0, now()));
+    }
+    log.cost = plan ? hit.route.cost : 0;
+    const headers: Record<string, string> = { ETag: hit.etag, 'Cache-Control': 'no-cache', ...limitHeaders(plan, rate, log.cost, now()) };
+    if (etagMatches(req.headers['if-none-match'], hit.etag)) return { status: 304, headers };
+    return { status: 200, headers, cached: hit };
+  }
+
   /** Everything after OPTIONS: returns the answer and what to log. */
-  async function answer(req: IncomingMessage, u: URL, log: { cost: number; key?: string }): Promise<Answer> {
+  async function answer(req: IncomingMessage, u: URL, log: { cost: number; key?: string }, state: RequestState): Promise<Answer> {
     const t = now();
     const method = req.method ?? 'GET';
     let path = u.pathname;
@@ -278,19 +406,9 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     }
 
     // Authentication and the rate window (keyed mode only).
-    let plan: KeyPlan | undefined;
-    let rate: RateDecision | undefined;
-    if (findKey) {
-      const m = /^Bearer[ ]+([^\s]+)[ ]*$/i.exec(req.headers.authorization ?? '');
-      if (!m) return errorAnswer(401, 'unauthorized', MISSING_AUTH_MESSAGE, { 'WWW-Authenticate': 'Bearer' });
-      plan = findKey(m[1]!);
-      if (!plan) return errorAnswer(401, 'unauthorized', INVALID_KEY_MESSAGE, { 'WWW-Authenticate': 'Bearer error="invalid_token"' });
-      log.key = plan.masked;
-      rate = limiter.take(plan.id, plan.perMinute, t);
-      if (!rate.allowed) {
-        return errorAnswer(429, 'rate_limit_exceeded', RATE_LIMIT_MESSAGE, { ...limitHeaders(plan, rate, 0, t), 'Retry-After': String(rate.retryAfter) });
-      }
-    }
+    const auth = authenticate(req, t, log);
+    if ('status' in auth) return auth;
+    const { plan, rate } = auth;
     const limits = (cost: number) => limitHeaders(plan, rate, cost, now());
 
     const callMethod: HttpMethod = method === 'POST' ? 'POST' : 'GET';
@@ -340,7 +458,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     let a: Answer;
     let charged = false;
     try {
-      const result = await runWithTimeout(call);
+      const result = await runWithTimeout(call, route, state);
       const body = JSON.stringify(result.envelope satisfies Envelope);
       const headers: Record<string, string> = {};
       let status = result.status;
@@ -348,11 +466,17 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
         const tag = etagOf(body);
         headers.ETag = tag;
         headers['Cache-Control'] = 'no-cache';
+        if (cacheable(route) && req.url) remember(req.url, route, body, tag, t);
         if (etagMatches(req.headers['if-none-match'], tag)) status = 304;
       }
       charged = status < 300 || status === 304;
       a = status === 304 ? { status, headers } : { status, body, headers };
     } catch (e) {
+      if (e instanceof AbortedError) {
+        // Dropped from the queue: the client went away or the server stopped waiting; nobody reads this.
+        if (reservation) credits!.refund(reservation);
+        return errorAnswer(503, 'service_unavailable', 'The request was abandoned before it ran (the client disconnected or the server is stopping).', { ...limits(0), Connection: 'close' });
+      }
       if (!(e instanceof HttpError)) {
         if (reservation) credits!.refund(reservation);
         throw e;
@@ -367,18 +491,19 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   }
 
   async function send(req: IncomingMessage, res: ServerResponse, a: Answer, extra: Record<string, string>): Promise<void> {
-    const headers: Record<string, string> = { Date: new Date(now()).toUTCString(), ...extra, ...a.headers };
+    const headers: Record<string, string> = { Date: httpDate(now()), ...extra, ...a.headers };
     if (closing) headers.Connection = 'close';
-    if (a.body === undefined) {
+    const c = a.cached;
+    if (a.body === undefined && !c) {
       res.writeHead(a.status, headers);
       res.end();
       return;
     }
-    let payload: Buffer = Buffer.from(a.body, 'utf8');
+    let payload: Buffer = c ? c.body : Buffer.from(a.body!, 'utf8');
     headers['Content-Type'] = 'application/json; charset=utf-8';
     headers.Vary = headers.Vary ? `${headers.Vary}, Accept-Encoding` : 'Accept-Encoding';
-    if (payload.length >= GZIP_MIN_BYTES && acceptsGzip(req.headers['accept-encoding'])) {
-      payload = await gzip(payload);
+    if (payload.length >= GZIP_MIN_BYTES && req.headers['accept-encoding'] !== undefined && acceptsGzip(req.headers['accept-encoding'])) {
+      payload = c ? (c.gz ??= await gzip(payload)) : await gzip(payload);
       headers['Content-Encoding'] = 'gzip';
     }
     headers['Content-Length'] = String(payload.length);
@@ -387,17 +512,24 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     res.end(req.method === 'HEAD' ? undefined : payload);
   }
 
-  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const started = performance.now();
+  async function handle(req: IncomingMessage, res: ServerResponse, state: RequestState): Promise<void> {
     const log: { cost: number; key?: string } = { cost: 0 };
     let u: URL;
     const cors = corsHeaders(req);
-    res.on('close', () => {
-      if (opts.accessLog) {
+    const accessLog = opts.accessLog;
+    if (accessLog) {
+      const started = performance.now();
+      res.on('close', () => {
         const line = `${new Date(now()).toISOString()} ${req.method} ${req.url} ${res.statusCode} ${(performance.now() - started).toFixed(1)}ms credits=${log.cost} key=${log.key ?? '-'}`;
-        opts.accessLog(redact(line));
-      }
-    });
+        accessLog(redact(line));
+      });
+    }
+    // The answer cache is looked up by the exact request target, before any parsing.
+    if ((req.method === 'GET' || req.method === 'HEAD') && answers.size > 0) {
+      const hit = answers.get(req.url ?? '');
+      const t = now();
+      if (hit && hit.hour === Math.floor(t / HOUR_MS)) return send(req, res, answerCached(req, hit, t, log), cors);
+    }
     try {
       u = new URL(req.url ?? '/', 'http://localhost');
     } catch {
@@ -419,7 +551,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     }
     let a: Answer;
     try {
-      a = await answer(req, u, log);
+      a = await answer(req, u, log, state);
     } catch (e) {
       opts.errorLog?.(redact(`internal error on ${req.method} ${u.pathname}: ${(e as Error)?.message ?? String(e)}`));
       if (opts.debug && (e as Error)?.stack) opts.errorLog?.((e as Error).stack!);
@@ -434,13 +566,19 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   }
 
   const sockets = new Set<Socket>();
+  const active = new Set<RequestState>();
   const server = createServer((req, res) => {
     inflight++;
+    const state: RequestState = { abort: new AbortController() };
+    active.add(state);
     res.on('close', () => {
+      active.delete(state);
       inflight--;
+      // Closed before the answer was sent: the client went away (or shutdown closed it): drop its queued work.
+      if (!res.writableFinished) state.abort.abort();
       if (inflight === 0) idle?.();
     });
-    handle(req, res).catch((e: unknown) => {
+    handle(req, res, state).catch((e: unknown) => {
       opts.errorLog?.(redact(`could not answer ${req.method} ${req.url}: ${(e as Error)?.message ?? String(e)}`));
       if (!res.headersSent) {
         res.writeHead(500, { 'Content-Type': 'application/json; charset=utf-8' });
@@ -480,6 +618,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     port,
     server,
     inflight: () => inflight,
+    executing: () => executing,
     async close(graceMs = 10_000) {
       closing = true;
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
@@ -490,9 +629,17 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
           new Promise<void>((resolve) => setTimeout(resolve, graceMs).unref()),
         ]);
       }
+      // The deadline: whatever is still queued is dropped, every connection closed.
+      for (const st of active) st.abort.abort();
       server.closeAllConnections();
       for (const s of sockets) s.destroy();
       await closed;
+      if (inflight > 0) {
+        await Promise.race([
+          new Promise<void>((resolve) => (idle = resolve)),
+          new Promise<void>((resolve) => setTimeout(resolve, 1000).unref()),
+        ]);
+      }
       await credits?.flush();
     },
   };

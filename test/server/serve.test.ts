@@ -11,6 +11,7 @@ import { callLocal } from '../../src/backends/local.js';
 import { ROUTES } from '../../src/registry.js';
 import type { CallResult } from '../../src/contract/types.js';
 import { KeysFileError, parseKeysFile } from '../../src/server/keys.js';
+import { DEFAULT_DATASET_CONCURRENCY } from '../../src/server/server.js';
 import { handlerCtx } from '../support/handler-context.js';
 import { runCli } from '../support/cli.js';
 import { FakeClock, keyLine, startTestServer, type TestServer } from '../support/serve.js';
@@ -423,6 +424,102 @@ describe('graceful shutdown', () => {
     await closing;
     const state = JSON.parse(readFileSync(s.stateFile, 'utf8'));
     expect(Object.values(state.keys)).toEqual([{ month: '2026-11', monthly_used: 1, purchased_used: 0 }]);
+  });
+});
+
+describe('bounded shutdown', () => {
+  /** Mirror searches that wait for the test to let them run, and the postcodes they were started for. */
+  function heldSearches() {
+    const started: string[] = [];
+    const releases: Array<() => void> = [];
+    const wrap = async (call: { query: Record<string, unknown> }, run: () => Promise<CallResult>) => {
+      started.push(String(call.query.postcode));
+      await new Promise<void>((r) => releases.push(r));
+      return run();
+    };
+    return { started, releases, wrap };
+  }
+  const until = async (cond: () => boolean) => {
+    while (!cond()) await new Promise((r) => setImmediate(r));
+  };
+  function search(s: TestServer, i: number) {
+    const req = request(`${s.url}/property/price-paid/search?postcode=LS8%20${i}AA`, { agent: false });
+    const done = new Promise<string>((resolve) => {
+      req.on('response', (res) => resolve(String(res.statusCode)));
+      req.on('error', (e: NodeJS.ErrnoException) => resolve(e.code ?? e.message));
+    });
+    req.end();
+    return { req, done };
+  }
+
+  it('work queued for clients that disconnected is dropped, never run', async () => {
+    const h = heldSearches();
+    const s = await serve({ wrap: h.wrap });
+    // Ten different searches on one dataset (no coalescing); two run, eight wait their turn.
+    const clients = Array.from({ length: 10 }, (_, i) => search(s, i));
+    await until(() => s.inflight() === 10);
+    expect(h.started.length).toBe(DEFAULT_DATASET_CONCURRENCY);
+    for (const c of clients) c.req.destroy();
+    await until(() => s.inflight() === 0);
+    for (const release of h.releases.splice(0)) release();
+    await until(() => s.executing() === 0);
+    // The two that were running finished; none of the eight queued ones ever started.
+    expect(h.started).toEqual(['LS8 0AA', 'LS8 1AA']);
+  });
+
+  it('at the deadline the connections still open are closed, their queued work dropped, and close returns', async () => {
+    const h = heldSearches();
+    const s = await startTestServer({ wrap: h.wrap });
+    const clients = Array.from({ length: 3 }, (_, i) => search(s, i));
+    await until(() => s.inflight() === 3);
+    await s.close(0); // the two running never finish: the deadline closes every connection
+    expect(await Promise.all(clients.map((c) => c.done))).toEqual(['ECONNRESET', 'ECONNRESET', 'ECONNRESET']);
+    expect(s.inflight()).toBe(0);
+    for (const release of h.releases.splice(0)) release();
+    await until(() => s.executing() === 0);
+    expect(h.started).toEqual(['LS8 0AA', 'LS8 1AA']);
+  });
+});
+
+describe('answer cache (routes that read no mirror file)', () => {
+  it('an identical GET is answered from the cache until the UTC hour changes, still charged and rate-limited', async () => {
+    const runs: string[] = [];
+    const s = await serve({
+      keysText: keyLine(LIVE, { per_minute: 100 }),
+      wrap: (call, run) => {
+        runs.push(call.path);
+        return run();
+      },
+    });
+    const want = JSON.stringify((await local('GET', '/v1/tax/years', { per_page: '5' })).envelope);
+    const a = await http(s, 'GET', '/v1/tax/years?per_page=5', { key: LIVE });
+    const b = await http(s, 'GET', '/v1/tax/years?per_page=5', { key: LIVE, headers: { 'accept-encoding': 'gzip' } });
+    const head = await http(s, 'HEAD', '/v1/tax/years?per_page=5', { key: LIVE });
+    const notModified = await http(s, 'GET', '/v1/tax/years?per_page=5', { key: LIVE, headers: { 'if-none-match': a.headers.etag as string } });
+    expect(runs).toEqual(['/v1/tax/years']);
+    expect([a.status, a.text, b.status, b.headers.etag, head.status, head.headers['content-length'], notModified.status]).toEqual([
+      200, want, 200, a.headers.etag, 200, String(Buffer.byteLength(want)), 304,
+    ]);
+    expect(gunzipSync(b.body).toString('utf8')).toBe(want);
+    expect([a, b, head, notModified].map((r) => r.headers['x-credits-remaining'])).toEqual(['99', '98', '97', '96']);
+    expect(notModified.headers['x-ratelimit-remaining']).toBe('96');
+    // Another query string, and the next hour (the answers depend on the date), run the handler again.
+    await http(s, 'GET', '/v1/tax/years?per_page=6', { key: LIVE });
+    s.clock.t += 3_600_000;
+    expect((await http(s, 'GET', '/v1/tax/years?per_page=5', { key: LIVE })).text).toBe(want);
+    expect(runs.length).toBe(3);
+  });
+
+  it('answers of routes that read the mirror, even optionally, are not cached', async () => {
+    let runs = 0;
+    const s = await serve({
+      wrap: (_call, run) => {
+        runs++;
+        return run();
+      },
+    });
+    for (const path of ['/v1/calendar/bank-holidays', '/v1/calendar/bank-holidays', '/v1/property/price-paid/search?postcode=LS8%203BS', '/v1/property/price-paid/search?postcode=LS8%203BS']) await http(s, 'GET', path);
+    expect(runs).toBe(4);
   });
 });
 
