@@ -49,8 +49,18 @@ export function datasetPath(name: string, dir: string): string {
   return join(dir, datasetInfo(name).file);
 }
 
+let datasetProbe: ((name: string) => void) | undefined;
+/**
+ * Tests: be told the name of every dataset looked at (isDatasetPresent, and openDataset through it), to
+ * check that a route declared to read no mirror file reads none (`serve` caches those answers).
+ */
+export function probeDatasetAccess(fn: ((name: string) => void) | undefined): void {
+  datasetProbe = fn;
+}
+
 /** Cheap check (one stat) that a dataset has been synced: its file exists and is not empty. */
 export function isDatasetPresent(name: string, dir: string): boolean {
+  datasetProbe?.(name);
   try {
     const p = datasetPath(name, dir);
     return existsSync(p) && statSync(p).size > 0;

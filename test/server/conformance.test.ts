@@ -12,6 +12,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLiveBackend, type LiveBackend } from '../../src/backends/live.js';
 import { ROUTES } from '../../src/registry.js';
 import { closeAll } from '../../src/mirror/db.js';
+import { probeDatasetAccess } from '../../src/mirror/paths.js';
+import { callLocal } from '../../src/backends/local.js';
+import { handlerCtx } from '../support/handler-context.js';
 import { runCli } from '../support/cli.js';
 import { ERROR_SAMPLES, FIXTURE_DATASETS, ROUTE_SAMPLES, buildFixtureMirror, type Sample } from '../support/route-samples.js';
 import { FakeClock, keyLine, startTestServer, type TestServer } from '../support/serve.js';
@@ -19,15 +22,16 @@ import { fakeKey } from '../support/keys.js';
 
 const KEY = fakeKey('live', 'c0ffee00c0ffee00c0ffee00c0ffee01');
 let dataDir: string;
+let mirrorDir: string;
 let server: TestServer;
 let live: LiveBackend;
 const clock = new FakeClock();
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'pd-conformance-'));
-  const mirrorDir = await buildFixtureMirror(dataDir);
+  mirrorDir = await buildFixtureMirror(dataDir);
   server = await startTestServer({ mirrorDir, clock, keysText: keyLine(KEY, { per_minute: 10, credits: 100_000 }) });
-}, 60_000);
+}, 120_000);
 afterAll(async () => {
   await live?.close();
   await server.close();
@@ -56,13 +60,35 @@ async function both(s: Sample) {
 }
 
 describe('serve conformance', () => {
-  it('has a sample for every calculator route and every route whose data the fixture mirror holds', () => {
-    // Routes on datasets the fixture mirror does not build yet (companies accounts: its fixtures live
-    // with its own tests) are the open item in docs/serve.md.
-    const inMirror = (ds: readonly string[]) => ds.every((d) => FIXTURE_DATASETS.includes(d));
-    const want = ROUTES.filter((r) => r.local && inMirror(r.local.datasets ?? [])).map((r) => r.id);
+  it('has a sample for every route with a local handler, and the fixture mirror holds every dataset they read', () => {
+    const want = ROUTES.filter((r) => r.local).map((r) => r.id);
     expect(ROUTE_SAMPLES.map((s) => s.route).sort()).toEqual([...want].sort());
+    const read = new Set(ROUTES.flatMap((r) => r.local?.datasets ?? []));
+    expect([...read].filter((d) => !FIXTURE_DATASETS.includes(d))).toEqual([]);
     expect(want.filter((id) => !(ROUTES.find((r) => r.id === id)!.local!.datasets ?? []).length).length).toBeGreaterThan(30);
+  });
+
+  it('routes declared to read no mirror file read none (serve caches their answers for the hour)', async () => {
+    const seen: string[] = [];
+    probeDatasetAccess((name) => seen.push(name));
+    try {
+      const hctx = handlerCtx(undefined, { mirrorDir });
+      const pure = ROUTE_SAMPLES.filter((s) => {
+        const l = ROUTES.find((r) => r.id === s.route)!.local!;
+        return !l.datasets?.length && !l.optionalDatasets?.length;
+      });
+      expect(pure.length).toBeGreaterThan(30);
+      for (const s of pure) {
+        const u = new URL(s.path, 'http://x');
+        const r = await callLocal({ method: s.method, path: u.pathname, query: Object.fromEntries(u.searchParams), ...(s.body !== undefined ? { body: s.body } : {}) }, hctx);
+        expect([s.route, r.status, seen]).toEqual([s.route, 200, []]);
+      }
+      // The probe sees what the calendar reads when the bank holidays are synced (not declared required).
+      await callLocal({ method: 'GET', path: '/v1/calendar/bank-holidays', query: {} }, hctx);
+      expect(seen).toEqual(['bank-holidays']);
+    } finally {
+      probeDatasetAccess(undefined);
+    }
   });
 
   it('every route: the envelope through serve equals --source local, byte for byte, with the same exit code', async () => {

@@ -4,7 +4,7 @@
  * runs each through `publicdata serve` and the live client and compares with `--source local`; it fails
  * when a route with a local handler has no sample here, so add one with the handler.
  */
-import { copyFileSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { HttpMethod } from '../../src/contract/types.js';
 import { syncDataset } from '../../sync/framework.js';
@@ -15,6 +15,8 @@ import { writeStats19Year } from '../vehicles/stats19-fixture.js';
 import { generateVeh, writeVeh } from '../vehicles/veh-fixture.js';
 import { REAL, writeAadfZip, writeRoadTypeFile } from '../vehicles/traffic-fixture.js';
 import { chFixture, csvText, GENERATED_LINES, REAL_LINES } from '../companies/fixture.js';
+import { accountsDocument, memberName } from './accounts-gen.mjs';
+import { buildZip } from './zip.js';
 
 export interface Sample {
   route: string;
@@ -122,6 +124,14 @@ export const ROUTE_SAMPLES: Sample[] = [
   { route: 'companies.psc', method: 'GET', path: '/v1/companies/08209948/psc' },
   { route: 'companies.psc.changes', method: 'GET', path: '/v1/companies/09145694/psc/changes' },
   { route: 'companies.network', method: 'GET', path: '/v1/companies/07434180/network' },
+  // Accounts (buildFixtureMirror: GENERATED filings of 14000001 and 14000002, both SIC 62020 on the register).
+  { route: 'companies.financials', method: 'GET', path: '/v1/companies/14000001/financials?limit=5' },
+  { route: 'companies.trends', method: 'GET', path: '/v1/companies/14000001/trends' },
+  { route: 'companies.health', method: 'GET', path: '/v1/companies/14000002/health' },
+  { route: 'companies.benchmark', method: 'GET', path: '/v1/companies/14000002/benchmark' },
+  { route: 'companies.benchmarks', method: 'GET', path: '/v1/companies/benchmarks/62020' },
+  { route: 'companies.compare', method: 'POST', path: '/v1/companies/compare', body: { company_numbers: ['14000001', '14000002', '00193009'] } },
+  { route: 'companies.recent-filings', method: 'GET', path: '/v1/companies/recent-filings?per_page=5' },
 ];
 
 /** Calls that answer error envelopes (record not found, validation, 422), compared the same way. */
@@ -139,7 +149,9 @@ export const ERROR_SAMPLES: Sample[] = [
 ];
 
 /** The datasets buildFixtureMirror syncs. */
-export const FIXTURE_DATASETS: readonly string[] = ['hpi', 'listed-buildings', 'conservation-areas', 'price-paid', 'council-tax', 'road-safety', 'road-traffic', 'companies', 'psc', 'vehicle-licensing', 'mot'];
+export const FIXTURE_DATASETS: readonly string[] = [
+  'hpi', 'listed-buildings', 'conservation-areas', 'price-paid', 'council-tax', 'road-safety', 'road-traffic', 'companies', 'psc', 'accounts', 'vehicle-licensing', 'mot',
+];
 
 /** Sync every mirror dataset the samples need into `<dataDir>/mirror` from the fixtures. */
 export async function buildFixtureMirror(dataDir: string): Promise<string> {
@@ -170,6 +182,21 @@ export async function buildFixtureMirror(dataDir: string): Promise<string> {
   const psc = join(dataDir, 'persons-with-significant-control-snapshot-2026-11-20.txt');
   copyFileSync(chFixture('DERIVED-psc-snapshot-lines.txt'), psc);
   await buildDataset('psc', psc, mirror);
+  // Accounts: GENERATED filings (test/support/accounts-gen.mjs) of two register companies, and one real
+  // document (test/fixtures/upstream/companies-house/accounts), in a daily zip synced with --from.
+  const ac = join(dataDir, 'accounts');
+  mkdirSync(ac, { recursive: true });
+  const full = (company: string, bsd: string, cur: Record<string, number>, prev: Record<string, number> = {}) =>
+    ({ name: memberName(company, bsd), data: accountsDocument({ style: 'full', company, name: 'GENERATED LTD', bsd, cur, prev }) });
+  writeFileSync(join(ac, 'Accounts_Bulk_Data-2026-10-01.zip'), await buildZip([
+    full('14000001', '2025-06-30', { TurnoverRevenue: 900000, ProfitLossOnOrdinaryActivitiesBeforeTax: 60000, FixedAssets: 200000, CurrentAssets: 250000, Creditors: 120000, NetAssetsLiabilities: 330000 }),
+    full('14000001', '2026-06-30',
+      { TurnoverRevenue: 1200000, ProfitLossOnOrdinaryActivitiesBeforeTax: 150000, FixedAssets: 300000, CurrentAssets: 450000, Creditors: 200000, NetAssetsLiabilities: 550000, CashBankOnHand: 100000, AverageNumberEmployeesDuringPeriod: 14 },
+      { TurnoverRevenue: 900000, ProfitLossOnOrdinaryActivitiesBeforeTax: 60000, FixedAssets: 200000, CurrentAssets: 250000 }),
+    full('14000002', '2026-03-31', { TurnoverRevenue: 200000, ProfitLossOnOrdinaryActivitiesBeforeTax: -20000, FixedAssets: 10000, CurrentAssets: 40000, Creditors: 60000, NetAssetsLiabilities: -10000, CashBankOnHand: 5000 }),
+    { name: 'Prod223_3517_00193009_20230331.html', data: readFileSync(chFixture('accounts/Prod223_3517_00193009_20230331.html')) },
+  ]));
+  await syncDataset('accounts', { mirrorDir: mirror, cacheDir, env: {}, from: ac });
   // Licensing and MOT: GENERATED format-true files (test/vehicles/veh-fixture.ts, mot-fixture.ts).
   const vl = join(dataDir, 'vehicle-licensing');
   mkdirSync(vl, { recursive: true });

@@ -218,7 +218,11 @@ export const compare: Handler = async (req, ctx) => {
   if (missing.length) notes.push(`not on the register in the local mirror: ${missing.join(', ')}`);
   return {
     data: { companies_compared: companies.length, companies },
-    meta: await accountsMeta(conn, { filings: latest.map(provenance), ...(notes.length ? { profile_note: notes.join('; ') } : {}) }),
+    // In the order the numbers were asked for (the QUALIFY query's row order is not defined).
+    meta: await accountsMeta(conn, {
+      filings: numbers.flatMap((n) => (byNumber.has(n) ? [provenance(byNumber.get(n)!)] : [])),
+      ...(notes.length ? { profile_note: notes.join('; ') } : {}),
+    }),
   };
 };
 
