@@ -153,63 +153,85 @@ export const FIXTURE_DATASETS: readonly string[] = [
   'hpi', 'listed-buildings', 'conservation-areas', 'price-paid', 'council-tax', 'road-safety', 'road-traffic', 'companies', 'psc', 'accounts', 'vehicle-licensing', 'mot',
 ];
 
-/** Sync every mirror dataset the samples need into `<dataDir>/mirror` from the fixtures. */
+/**
+ * Sync every mirror dataset the samples need into `<dataDir>/mirror` from the fixtures. Each dataset is
+ * its own DuckDB file with its own lock, so the syncs run side by side: a small sync spends most of its
+ * time waiting on DuckDB and fsync, and the waits overlap.
+ */
 export async function buildFixtureMirror(dataDir: string): Promise<string> {
   const mirror = join(dataDir, 'mirror');
-  await buildDataset('hpi', join(FIXTURES, 'uk-hpi', 'UK-HPI-full-file-sample.csv'), mirror);
-  await buildDataset('listed-buildings', join(FIXTURES, 'planning-data', 'listed-building.csv'), mirror);
-  await buildDataset('conservation-areas', join(FIXTURES, 'planning-data', 'conservation-area.csv'), mirror);
-  await buildDataset('price-paid', join(FIXTURES, 'land-registry-ppd', 'pp-complete.csv'), mirror);
-  const ods = join(dataDir, 'Tables_1-9_2026-27.ods');
-  writeFileSync(ods, buildOds());
-  await buildDataset('council-tax', ods, mirror);
   const cacheDir = join(dataDir, 'sync-cache');
-  // Vehicles: the publishers' files under their own names, synced with --from.
+  const ods = join(dataDir, 'Tables_1-9_2026-27.ods');
   const rs = join(dataDir, 'stats19');
-  writeStats19Year(rs, 2022);
-  await syncDataset('road-safety', { mirrorDir: mirror, cacheDir, env: {}, from: readdirSync(rs).map((f) => join(rs, f)) });
   const tr = join(dataDir, 'road-traffic');
-  mkdirSync(tr, { recursive: true });
-  await writeAadfZip(join(tr, 'dft_traffic_counts_aadf.zip'));
-  writeRoadTypeFile(join(tr, 'region_traffic_by_road_type.csv'), [2019, 2020]);
-  copyFileSync(REAL.regional2025, join(tr, 'region_traffic_by_vehicle_type.csv'));
-  copyFileSync(REAL.localAuthority, join(tr, 'local_authority_traffic.csv'));
-  await syncDataset('road-traffic', { mirrorDir: mirror, cacheDir, env: {}, from: readdirSync(tr).map((f) => join(tr, f)) });
-  // Companies: the real register rows plus the labelled generated ones, and the PSC lines.
   const ch = join(dataDir, 'BasicCompanyDataAsOneFile-2026-11-01.csv');
-  writeFileSync(ch, csvText([...REAL_LINES, ...GENERATED_LINES]));
-  await buildDataset('companies', ch, mirror);
   const psc = join(dataDir, 'persons-with-significant-control-snapshot-2026-11-20.txt');
-  copyFileSync(chFixture('DERIVED-psc-snapshot-lines.txt'), psc);
-  await buildDataset('psc', psc, mirror);
-  // Accounts: GENERATED filings (test/support/accounts-gen.mjs) of two register companies, and one real
-  // document (test/fixtures/upstream/companies-house/accounts), in a daily zip synced with --from.
   const ac = join(dataDir, 'accounts');
-  mkdirSync(ac, { recursive: true });
-  const full = (company: string, bsd: string, cur: Record<string, number>, prev: Record<string, number> = {}) =>
-    ({ name: memberName(company, bsd), data: accountsDocument({ style: 'full', company, name: 'GENERATED LTD', bsd, cur, prev }) });
-  writeFileSync(join(ac, 'Accounts_Bulk_Data-2026-10-01.zip'), await buildZip([
-    full('14000001', '2025-06-30', { TurnoverRevenue: 900000, ProfitLossOnOrdinaryActivitiesBeforeTax: 60000, FixedAssets: 200000, CurrentAssets: 250000, Creditors: 120000, NetAssetsLiabilities: 330000 }),
-    full('14000001', '2026-06-30',
-      { TurnoverRevenue: 1200000, ProfitLossOnOrdinaryActivitiesBeforeTax: 150000, FixedAssets: 300000, CurrentAssets: 450000, Creditors: 200000, NetAssetsLiabilities: 550000, CashBankOnHand: 100000, AverageNumberEmployeesDuringPeriod: 14 },
-      { TurnoverRevenue: 900000, ProfitLossOnOrdinaryActivitiesBeforeTax: 60000, FixedAssets: 200000, CurrentAssets: 250000 }),
-    full('14000002', '2026-03-31', { TurnoverRevenue: 200000, ProfitLossOnOrdinaryActivitiesBeforeTax: -20000, FixedAssets: 10000, CurrentAssets: 40000, Creditors: 60000, NetAssetsLiabilities: -10000, CashBankOnHand: 5000 }),
-    { name: 'Prod223_3517_00193009_20230331.html', data: readFileSync(chFixture('accounts/Prod223_3517_00193009_20230331.html')) },
-  ]));
-  await syncDataset('accounts', { mirrorDir: mirror, cacheDir, env: {}, from: ac });
-  // Licensing and MOT: GENERATED format-true files (test/vehicles/veh-fixture.ts, mot-fixture.ts).
   const vl = join(dataDir, 'vehicle-licensing');
-  mkdirSync(vl, { recursive: true });
-  writeVeh(join(vl, 'df_VEH0120_GB.csv'), generateVeh('licensing', 'GB', 200, 31));
-  writeVeh(join(vl, 'df_VEH0160_GB.csv'), generateVeh('registrations', 'GB', 120, 32));
-  await syncDataset('vehicle-licensing', { mirrorDir: mirror, cacheDir, env: {}, from: vl });
   const mt = join(dataDir, 'mot');
-  mkdirSync(mt, { recursive: true });
-  const y = generateMot(2025, 600, 33);
-  writeFileSync(join(mt, 'dft_test_result_extract_202501.csv'), resultsCsv(y.results, '2025'));
-  writeFileSync(join(mt, 'dft_test_item_extract_202501.csv'), itemsCsv(y.items, '2025'));
-  writeFileSync(join(mt, 'item_detail.csv'), itemDetailCsv());
-  writeFileSync(join(mt, 'item_group.csv'), itemGroupCsv());
-  await syncDataset('mot', { mirrorDir: mirror, cacheDir, env: {}, from: mt });
+  await Promise.all([
+    buildDataset('hpi', join(FIXTURES, 'uk-hpi', 'UK-HPI-full-file-sample.csv'), mirror),
+    buildDataset('listed-buildings', join(FIXTURES, 'planning-data', 'listed-building.csv'), mirror),
+    buildDataset('conservation-areas', join(FIXTURES, 'planning-data', 'conservation-area.csv'), mirror),
+    buildDataset('price-paid', join(FIXTURES, 'land-registry-ppd', 'pp-complete.csv'), mirror),
+    (async () => {
+      writeFileSync(ods, buildOds());
+      await buildDataset('council-tax', ods, mirror);
+    })(),
+    // Vehicles: the publishers' files under their own names, synced with --from.
+    (async () => {
+      writeStats19Year(rs, 2022);
+      await syncDataset('road-safety', { mirrorDir: mirror, cacheDir, env: {}, from: readdirSync(rs).map((f) => join(rs, f)) });
+    })(),
+    (async () => {
+      mkdirSync(tr, { recursive: true });
+      await writeAadfZip(join(tr, 'dft_traffic_counts_aadf.zip'));
+      writeRoadTypeFile(join(tr, 'region_traffic_by_road_type.csv'), [2019, 2020]);
+      copyFileSync(REAL.regional2025, join(tr, 'region_traffic_by_vehicle_type.csv'));
+      copyFileSync(REAL.localAuthority, join(tr, 'local_authority_traffic.csv'));
+      await syncDataset('road-traffic', { mirrorDir: mirror, cacheDir, env: {}, from: readdirSync(tr).map((f) => join(tr, f)) });
+    })(),
+    // Companies: the real register rows plus the labelled generated ones, and the PSC lines.
+    (async () => {
+      writeFileSync(ch, csvText([...REAL_LINES, ...GENERATED_LINES]));
+      await buildDataset('companies', ch, mirror);
+    })(),
+    (async () => {
+      copyFileSync(chFixture('DERIVED-psc-snapshot-lines.txt'), psc);
+      await buildDataset('psc', psc, mirror);
+    })(),
+    // Accounts: GENERATED filings (test/support/accounts-gen.mjs) of two register companies, and one real
+    // document (test/fixtures/upstream/companies-house/accounts), in a daily zip synced with --from.
+    (async () => {
+      mkdirSync(ac, { recursive: true });
+      const full = (company: string, bsd: string, cur: Record<string, number>, prev: Record<string, number> = {}) =>
+        ({ name: memberName(company, bsd), data: accountsDocument({ style: 'full', company, name: 'GENERATED LTD', bsd, cur, prev }) });
+      writeFileSync(join(ac, 'Accounts_Bulk_Data-2026-10-01.zip'), await buildZip([
+        full('14000001', '2025-06-30', { TurnoverRevenue: 900000, ProfitLossOnOrdinaryActivitiesBeforeTax: 60000, FixedAssets: 200000, CurrentAssets: 250000, Creditors: 120000, NetAssetsLiabilities: 330000 }),
+        full('14000001', '2026-06-30',
+          { TurnoverRevenue: 1200000, ProfitLossOnOrdinaryActivitiesBeforeTax: 150000, FixedAssets: 300000, CurrentAssets: 450000, Creditors: 200000, NetAssetsLiabilities: 550000, CashBankOnHand: 100000, AverageNumberEmployeesDuringPeriod: 14 },
+          { TurnoverRevenue: 900000, ProfitLossOnOrdinaryActivitiesBeforeTax: 60000, FixedAssets: 200000, CurrentAssets: 250000 }),
+        full('14000002', '2026-03-31', { TurnoverRevenue: 200000, ProfitLossOnOrdinaryActivitiesBeforeTax: -20000, FixedAssets: 10000, CurrentAssets: 40000, Creditors: 60000, NetAssetsLiabilities: -10000, CashBankOnHand: 5000 }),
+        { name: 'Prod223_3517_00193009_20230331.html', data: readFileSync(chFixture('accounts/Prod223_3517_00193009_20230331.html')) },
+      ]));
+      await syncDataset('accounts', { mirrorDir: mirror, cacheDir, env: {}, from: ac });
+    })(),
+    // Licensing and MOT: GENERATED format-true files (test/vehicles/veh-fixture.ts, mot-fixture.ts).
+    (async () => {
+      mkdirSync(vl, { recursive: true });
+      writeVeh(join(vl, 'df_VEH0120_GB.csv'), generateVeh('licensing', 'GB', 200, 31));
+      writeVeh(join(vl, 'df_VEH0160_GB.csv'), generateVeh('registrations', 'GB', 120, 32));
+      await syncDataset('vehicle-licensing', { mirrorDir: mirror, cacheDir, env: {}, from: vl });
+    })(),
+    (async () => {
+      mkdirSync(mt, { recursive: true });
+      const y = generateMot(2025, 600, 33);
+      writeFileSync(join(mt, 'dft_test_result_extract_202501.csv'), resultsCsv(y.results, '2025'));
+      writeFileSync(join(mt, 'dft_test_item_extract_202501.csv'), itemsCsv(y.items, '2025'));
+      writeFileSync(join(mt, 'item_detail.csv'), itemDetailCsv());
+      writeFileSync(join(mt, 'item_group.csv'), itemGroupCsv());
+      await syncDataset('mot', { mirrorDir: mirror, cacheDir, env: {}, from: mt });
+    })(),
+  ]);
   return mirror;
 }
