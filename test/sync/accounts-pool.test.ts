@@ -142,3 +142,38 @@ describe('accounts staging: members inflated where they are extracted', () => {
     expect(workers.rejects).toEqual(inThread.rejects);
   });
 });
+
+describe('accounts verify', () => {
+  it('a full load is checked whole; an incremental one checks the companies its new zips touched', async () => {
+    const { DuckDBInstance } = await import('@duckdb/node-api');
+    const { FILINGS_DDL, PERIODS_DDL, default: accounts } = await import('../../sync/accounts.js');
+    const db = await DuckDBInstance.create(':memory:');
+    const conn = await db.connect();
+    try {
+      await conn.run(FILINGS_DDL);
+      await conn.run(PERIODS_DDL);
+      const filing = (id: string, company: string) => conn.run(`INSERT INTO accounts_filings (filing_id, company_number, balance_sheet_date, format, published, published_precision, source_zip, facts, duplicates, conflicts, has_financials)
+        VALUES ('${id}', '${company}', DATE '2026-03-31', 'ixbrl', DATE '2026-11-02', 'day', 'z.zip', 1, 0, 0, true)`);
+      const period = (id: string, company: string) => conn.run(`INSERT INTO accounts_periods (filing_id, company_number, period_end, is_current) VALUES ('${id}', '${company}', DATE '2026-03-31', true)`);
+      await filing('a.html', '00000001');
+      await period('a.html', '00000001');
+      // an orphan period of a company this sync did not touch (a stand-in for rows checked by an earlier sync)
+      await period('gone.html', '00000009');
+      const full = { rows: 1, rejected: 0, mode: 'full' as const };
+      const inc = { rows: 1, rejected: 0, mode: 'incremental' as const };
+      await expect(accounts.verify(conn, full)).rejects.toThrow('1 period rows without their filing');
+      await conn.run(`CREATE TEMP TABLE accounts_touched AS SELECT '00000001' AS company_number`);
+      await accounts.verify(conn, inc); // the untouched company is not re-checked
+      // a touched company with a filing stored twice, and one with an orphan period: both caught
+      await filing('a2.html', '00000001');
+      await conn.run(`CREATE TEMP TABLE accounts_touched AS SELECT '00000001' AS company_number`);
+      await expect(accounts.verify(conn, inc)).rejects.toThrow('1 filings stored twice');
+      await conn.run(`DELETE FROM accounts_filings WHERE filing_id = 'a2.html'`);
+      await conn.run(`CREATE OR REPLACE TEMP TABLE accounts_touched AS SELECT * FROM (VALUES ('00000001'), ('00000009')) t(company_number)`);
+      await expect(accounts.verify(conn, inc)).rejects.toThrow('1 period rows without their filing');
+    } finally {
+      conn.closeSync();
+      db.closeSync();
+    }
+  });
+});
