@@ -18,7 +18,8 @@ try {
 } catch {
   cachedData = undefined;
 }
-const script = new vm.Script(Module.wrap(fs.readFileSync(file, 'utf8')), { filename: file, cachedData });
+// The bundle is ASCII (scripts/bundle.mjs checks): latin1 makes a one-byte string without UTF-8 decoding.
+const script = new vm.Script(Module.wrap(fs.readFileSync(file, 'latin1')), { filename: file, cachedData });
 const mod = new Module(file, module);
 mod.filename = file;
 mod.paths = Module._nodeModulePaths(path.dirname(file));

@@ -40,6 +40,12 @@ const file = 'dist/cli/main.cjs';
 let code = readFileSync(file, 'utf8');
 let n = 0;
 code = code.replace(/\bimport\((["'][^"']+["'])\)/g, (_, spec) => (n++, `__pdImport(${spec})`));
+// ASCII only, so the launcher reads it as latin1 into a one-byte string: a UTF-8 read of ~1 MB with a
+// few non-ASCII characters (esbuild leaves them in regular expressions) makes a two-byte string, which
+// costs ~20-40 ms more to read and scan at start-up. \uXXXX means the same in strings, templates and
+// regular expressions (all our non-ASCII characters are in the BMP).
+code = code.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+if (/[^\x00-\x7f]/.test(code)) throw new Error('bundle: dist/cli/main.cjs is not ASCII');
 writeFileSync(file, code);
 
 await build({

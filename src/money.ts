@@ -22,27 +22,22 @@ export function ratePpm(rate: number): number {
   return ppm;
 }
 
-/** Round the exact quotient q + r/b (q = floor, 0 <= r < b) by `mode`; `negative` is the sign of a/b. */
-function roundQuotient<T extends number | bigint>(q: T, r: T, b: T, negative: boolean, mode: Rounding, one: T): T {
-  const add = (x: T) => (typeof x === 'bigint' ? (x as bigint) + (one as bigint) : (x as number) + (one as number)) as T;
-  if (r == 0) return q; // eslint-disable-line eqeqeq -- 0 or 0n
-  // twice the remainder against the divisor decides the "half" cases
-  const twice = (typeof r === 'bigint' ? 2n * (r as bigint) : 2 * (r as number)) as T;
-  const above = twice > b;
-  const half = twice == b; // eslint-disable-line eqeqeq
+/**
+ * Whether the floor quotient q of a/b moves up by one, for a remainder r > 0: `cmp` is 2r against b
+ * (-1, 0, 1), `negative` the sign of a/b, `qOdd` the parity of q.
+ */
+function roundsUp(cmp: number, negative: boolean, qOdd: boolean, mode: Rounding): boolean {
   switch (mode) {
     case 'down':
-      return negative ? add(q) : q;
+      return negative;
     case 'up':
-      return negative ? q : add(q);
+      return !negative;
     case 'half-up':
-      return above || (half && !negative) ? add(q) : q;
+      return cmp > 0 || (cmp === 0 && !negative);
     case 'half-down':
-      return above || (half && negative) ? add(q) : q;
-    case 'half-even': {
-      const even = typeof q === 'bigint' ? (q as bigint) % 2n === 0n : (q as number) % 2 === 0;
-      return above || (half && !even) ? add(q) : q;
-    }
+      return cmp > 0 || (cmp === 0 && negative);
+    case 'half-even':
+      return cmp > 0 || (cmp === 0 && qOdd);
   }
 }
 
@@ -50,14 +45,20 @@ function roundQuotient<T extends number | bigint>(q: T, r: T, b: T, negative: bo
 export function divRound(a: number, b: number, mode: Rounding): number {
   if (Number.isSafeInteger(a) && Number.isSafeInteger(b) && b > 0) {
     const r = ((a % b) + b) % b; // non-negative remainder
-    return roundQuotient((a - r) / b, r, b, a < 0, mode, 1);
+    const q = (a - r) / b;
+    if (r === 0) return q;
+    const twice = 2 * r;
+    return roundsUp(twice > b ? 1 : twice === b ? 0 : -1, a < 0, q % 2 !== 0, mode) ? q + 1 : q;
   }
   return Number(divRoundBig(BigInt(a), BigInt(b), mode));
 }
 
 export function divRoundBig(a: bigint, b: bigint, mode: Rounding): bigint {
   const r = ((a % b) + b) % b;
-  return roundQuotient((a - r) / b, r, b, a < 0n, mode, 1n);
+  const q = (a - r) / b;
+  if (r === 0n) return q;
+  const twice = 2n * r;
+  return roundsUp(twice > b ? 1 : twice === b ? 0 : -1, a < 0n, q % 2n !== 0n, mode) ? q + 1n : q;
 }
 
 /** a x b / c (c > 0), rounded by `mode`; exact (BigInt when a x b passes 2^53). */

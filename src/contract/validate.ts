@@ -7,7 +7,6 @@ import type { ParamSpec, RouteSpec } from './route.js';
 import type { HandlerRequest } from './types.js';
 
 const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
-const TAX_YEAR_RE = /^(\d{4})-(\d{2})$/;
 const YEAR_RE = /^\d{4}$/;
 const INT_RE = /^-?\d+$/;
 const NUM_RE = /^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
@@ -18,11 +17,19 @@ export function isValidDate(s: string): boolean {
   return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
 }
 
-/** `YYYY-YY` where YY is the year after YYYY (e.g. 2025-26, 1999-00). */
+/** `YYYY-YY` where YY is the year after YYYY (e.g. 2025-26, 1999-00). By character codes: batch lines check it per line. */
 export function isValidTaxYear(s: string): boolean {
-  const m = TAX_YEAR_RE.exec(s);
-  if (!m) return false;
-  return (Number(m[1]) + 1) % 100 === Number(m[2]);
+  if (s.length !== 7 || s.charCodeAt(4) !== 45) return false; // '-'
+  let start = 0;
+  for (let i = 0; i < 4; i++) {
+    const d = s.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return false;
+    start = start * 10 + d;
+  }
+  const d1 = s.charCodeAt(5) - 48;
+  const d2 = s.charCodeAt(6) - 48;
+  if (d1 < 0 || d1 > 9 || d2 < 0 || d2 > 9) return false;
+  return (start + 1) % 100 === d1 * 10 + d2;
 }
 
 type Where = 'path' | 'query' | 'body';
@@ -41,23 +48,22 @@ function describe(where: Where, name: string): string {
 
 /** Coerce a raw query/path string to the spec's type, or throw the spec's error. */
 function coerceString(spec: ParamSpec, raw: string, where: Where): unknown {
-  const what = describe(where, spec.name);
   switch (spec.type) {
     case 'integer': {
-      if (!INT_RE.test(raw.trim())) fail(spec, where, `Invalid ${what}: '${raw}' is not an integer.`);
+      if (!INT_RE.test(raw.trim())) fail(spec, where, `Invalid ${describe(where, spec.name)}: '${raw}' is not an integer.`);
       // Beyond 2^53 a number is no longer exact (and beyond int64 no database column holds it).
-      if (!Number.isSafeInteger(Number(raw))) fail(spec, where, `Invalid ${what}: '${raw}' is out of range.`);
+      if (!Number.isSafeInteger(Number(raw))) fail(spec, where, `Invalid ${describe(where, spec.name)}: '${raw}' is out of range.`);
       return checkNumber(spec, Number(raw), where);
     }
     case 'number': {
-      if (!NUM_RE.test(raw.trim())) fail(spec, where, `Invalid ${what}: '${raw}' is not a number.`);
+      if (!NUM_RE.test(raw.trim())) fail(spec, where, `Invalid ${describe(where, spec.name)}: '${raw}' is not a number.`);
       return checkNumber(spec, Number(raw), where);
     }
     case 'boolean': {
       const v = raw.toLowerCase();
       if (v === 'true' || v === '1') return true;
       if (v === 'false' || v === '0') return false;
-      return fail(spec, where, `Invalid ${what}: '${raw}' is not true or false.`);
+      return fail(spec, where, `Invalid ${describe(where, spec.name)}: '${raw}' is not true or false.`);
     }
     case 'string[]':
       return checkArray(spec, raw.split(',').map((s) => s.trim()).filter(Boolean), where);
@@ -67,31 +73,29 @@ function coerceString(spec: ParamSpec, raw: string, where: Where): unknown {
 }
 
 function checkNumber(spec: ParamSpec, n: number, where: Where): number {
-  const what = describe(where, spec.name);
-  if (!Number.isFinite(n)) fail(spec, where, `Invalid ${what}: not a finite number.`);
-  if (spec.min !== undefined && n < spec.min) fail(spec, where, `Invalid ${what}: must be at least ${spec.min}.`);
-  if (spec.max !== undefined && n > spec.max) fail(spec, where, `Invalid ${what}: must be at most ${spec.max}.`);
+  if (!Number.isFinite(n)) fail(spec, where, `Invalid ${describe(where, spec.name)}: not a finite number.`);
+  if (spec.min !== undefined && n < spec.min) fail(spec, where, `Invalid ${describe(where, spec.name)}: must be at least ${spec.min}.`);
+  if (spec.max !== undefined && n > spec.max) fail(spec, where, `Invalid ${describe(where, spec.name)}: must be at most ${spec.max}.`);
   return n;
 }
 
 function checkString(spec: ParamSpec, s: string, where: Where): string {
-  const what = describe(where, spec.name);
   switch (spec.type) {
     case 'date':
-      if (!isValidDate(s)) fail(spec, where, `Invalid ${what}: '${s}'. Invalid date format. Use YYYY-MM-DD.`);
+      if (!isValidDate(s)) fail(spec, where, `Invalid ${describe(where, spec.name)}: '${s}'. Invalid date format. Use YYYY-MM-DD.`);
       return s;
     case 'tax_year':
       if (!isValidTaxYear(s)) fail(spec, where, `Tax year '${s}' not found. Use the format YYYY-YY, e.g. 2025-26.`);
       return s;
     case 'year':
-      if (!YEAR_RE.test(s)) fail(spec, where, `Invalid ${what}: '${s}' is not a 4-digit year.`);
+      if (!YEAR_RE.test(s)) fail(spec, where, `Invalid ${describe(where, spec.name)}: '${s}' is not a 4-digit year.`);
       return s;
   }
   if (spec.minLength !== undefined && s.length < spec.minLength)
-    fail(spec, where, `Invalid ${what}: must be at least ${spec.minLength} characters.`);
+    fail(spec, where, `Invalid ${describe(where, spec.name)}: must be at least ${spec.minLength} characters.`);
   if (spec.enum) {
     const hit = enumLookup(spec).get(spec.caseInsensitive ? s.toLowerCase() : s);
-    if (hit === undefined) fail(spec, where, `Invalid ${what}: '${s}'. Allowed: ${spec.enum.join(', ')}.`);
+    if (hit === undefined) fail(spec, where, `Invalid ${describe(where, spec.name)}: '${s}'. Allowed: ${spec.enum.join(', ')}.`);
     return hit;
   }
   return s;
@@ -109,19 +113,18 @@ function enumLookup(spec: ParamSpec): Map<string, string> {
 }
 
 function checkArray(spec: ParamSpec, items: unknown[], where: Where): unknown[] {
-  const what = describe(where, spec.name);
   if (spec.min !== undefined && items.length < spec.min)
-    fail(spec, where, `Invalid ${what}: needs at least ${spec.min} item(s).`);
+    fail(spec, where, `Invalid ${describe(where, spec.name)}: needs at least ${spec.min} item(s).`);
   if (spec.max !== undefined && items.length > spec.max)
-    fail(spec, where, `Invalid ${what}: allows at most ${spec.max} item(s).`);
+    fail(spec, where, `Invalid ${describe(where, spec.name)}: allows at most ${spec.max} item(s).`);
   if (spec.type === 'string[]') {
     const out = new Array<string>(items.length);
     for (let i = 0; i < items.length; i++) {
       const it = items[i];
-      if (typeof it !== 'string') fail(spec, where, `Invalid ${what}: item ${i} is not a string.`);
+      if (typeof it !== 'string') fail(spec, where, `Invalid ${describe(where, spec.name)}: item ${i} is not a string.`);
       if (spec.enum) {
         const hit = enumLookup(spec).get(spec.caseInsensitive ? it.toLowerCase() : it);
-        if (hit === undefined) fail(spec, where, `Invalid ${what}: '${it}'. Allowed: ${spec.enum.join(', ')}.`);
+        if (hit === undefined) fail(spec, where, `Invalid ${describe(where, spec.name)}: '${it}'. Allowed: ${spec.enum.join(', ')}.`);
         out[i] = hit;
       } else out[i] = it;
     }
@@ -132,27 +135,26 @@ function checkArray(spec: ParamSpec, items: unknown[], where: Where): unknown[] 
 
 /** Check one JSON body value against its spec. */
 function checkBodyValue(spec: ParamSpec, v: unknown): unknown {
-  const what = describe('body', spec.name);
   switch (spec.type) {
     case 'integer':
-      if (typeof v !== 'number' || !Number.isInteger(v)) fail(spec, 'body', `Invalid ${what}: must be an integer.`);
-      if (!Number.isSafeInteger(v)) fail(spec, 'body', `Invalid ${what}: out of range.`);
+      if (typeof v !== 'number' || !Number.isInteger(v)) fail(spec, 'body', `Invalid ${describe('body', spec.name)}: must be an integer.`);
+      if (!Number.isSafeInteger(v)) fail(spec, 'body', `Invalid ${describe('body', spec.name)}: out of range.`);
       return checkNumber(spec, v, 'body');
     case 'number':
-      if (typeof v !== 'number') fail(spec, 'body', `Invalid ${what}: must be a number.`);
+      if (typeof v !== 'number') fail(spec, 'body', `Invalid ${describe('body', spec.name)}: must be a number.`);
       return checkNumber(spec, v, 'body');
     case 'boolean':
-      if (typeof v !== 'boolean') fail(spec, 'body', `Invalid ${what}: must be true or false.`);
+      if (typeof v !== 'boolean') fail(spec, 'body', `Invalid ${describe('body', spec.name)}: must be true or false.`);
       return v;
     case 'string[]':
     case 'array':
-      if (!Array.isArray(v)) fail(spec, 'body', `Invalid ${what}: must be an array.`);
+      if (!Array.isArray(v)) fail(spec, 'body', `Invalid ${describe('body', spec.name)}: must be an array.`);
       return checkArray(spec, v, 'body');
     case 'object':
-      if (typeof v !== 'object' || v === null || Array.isArray(v)) fail(spec, 'body', `Invalid ${what}: must be an object.`);
+      if (typeof v !== 'object' || v === null || Array.isArray(v)) fail(spec, 'body', `Invalid ${describe('body', spec.name)}: must be an object.`);
       return spec.fields ? nested(spec.name, spec.fields, v) : v;
     default:
-      if (typeof v !== 'string') fail(spec, 'body', `Invalid ${what}: must be a string.`);
+      if (typeof v !== 'string') fail(spec, 'body', `Invalid ${describe('body', spec.name)}: must be a string.`);
       return checkString(spec, v, 'body');
   }
 }
@@ -190,7 +192,7 @@ export function validateBodyFields(specs: readonly ParamSpec[], body: unknown): 
         throw new ApiError(400, 'bad_request', `Missing required field '${spec.name}'.`);
       }
       if (spec.default !== undefined) out[spec.name] = spec.default;
-      else delete out[spec.name];
+      else if (spec.name in out) delete out[spec.name]; // (a delete of an absent key is a runtime call per line)
       continue;
     }
     out[spec.name] = checkBodyValue(spec, v);

@@ -90,6 +90,9 @@ describe('validation', () => {
 
   it('knows tax years and dates', () => {
     expect([isValidTaxYear('1999-00'), isValidTaxYear('2025-26'), isValidTaxYear('2025-27')]).toEqual([true, true, false]);
+    // malformed: length, separator, non-digits (also just outside '0'..'9'), trailing text
+    for (const bad of ['2025-2', '2025-266', '2025/26', '202a-26', '2025-2a', '/025-26', ':025-26', '2025-:6', ' 2025-26', '2025-26\n', '２０２５-26', ''])
+      expect(isValidTaxYear(bad), JSON.stringify(bad)).toBe(false);
     expect([isValidDate('2024-02-29'), isValidDate('2023-02-29')]).toEqual([true, false]);
   });
 });

@@ -1,6 +1,6 @@
 /** src/money.ts: every rounding mode, exact beyond 2^53, against hand-worked values. */
 import { describe, expect, it } from 'vitest';
-import { applyRate, divRound, mulDiv, roundToPounds, toPence, toPounds } from '../../src/money.js';
+import { applyRate, divRound, divRoundBig, mulDiv, roundToPounds, toPence, toPounds, type Rounding } from '../../src/money.js';
 
 describe('money', () => {
   it('rounds quotients by every mode, for both signs', () => {
@@ -13,6 +13,15 @@ describe('money', () => {
       [9, 3, { down: 3, up: 3, 'half-up': 3, 'half-down': 3, 'half-even': 3 }],
     ];
     for (const [a, b, want] of cases) for (const [mode, v] of Object.entries(want)) expect(divRound(a, b, mode as never), `${a}/${b} ${mode}`).toBe(v);
+  });
+
+  it('the safe-integer path agrees with the BigInt path for every mode, sign and remainder', () => {
+    const modes: Rounding[] = ['down', 'up', 'half-up', 'half-down', 'half-even'];
+    for (let a = -41; a <= 41; a++) {
+      for (const b of [1, 2, 3, 4, 7, 10, 100]) {
+        for (const mode of modes) expect(divRound(a, b, mode), `${a}/${b} ${mode}`).toBe(Number(divRoundBig(BigInt(a), BigInt(b), mode)));
+      }
+    }
   });
 
   it('is exact beyond 2^53 (BigInt path agrees with hand arithmetic)', () => {

@@ -48,16 +48,29 @@ export function taxYearEnd(taxYear: string): string {
   return `${taxYearStartYear(taxYear) + 1}-04-05`;
 }
 
+/**
+ * The UK civil date changes only at local midnight and the clocks change at 01:00 UTC, both on a whole
+ * UTC hour (the offset is 0 or 1 hour), so the tax year is the same for every instant of one UTC hour:
+ * remembered for the last hour asked (a batch asks it once per line).
+ */
+let memoHour = Number.NaN;
+let memoYear = '';
+
 export function currentTaxYear(now: Date): string {
-  return taxYearOfDate(ukDate(now));
+  const hour = Math.floor(now.getTime() / 3_600_000);
+  if (hour !== memoHour) {
+    memoYear = taxYearOfDate(ukDate(now)); // an invalid Date (NaN) throws here, as before, and is not remembered
+    memoHour = hour;
+  }
+  return memoYear;
 }
 
 /**
  * The tax year a request asks for (`undefined` means the current year), checked against the years the
- * data covers. Throws 404 `invalid_tax_year` for a malformed or uncovered year.
+ * data covers (`now` may be the clock itself, read only when no year is given). Throws 404 `invalid_tax_year` for a malformed or uncovered year.
  */
-export function resolveTaxYear(value: unknown, now: Date, covered: ReadonlySet<string> | readonly string[]): string {
-  const year = value === undefined || value === null ? currentTaxYear(now) : value;
+export function resolveTaxYear(value: unknown, now: Date | (() => Date), covered: ReadonlySet<string> | readonly string[]): string {
+  const year = value === undefined || value === null ? currentTaxYear(typeof now === 'function' ? now() : now) : value;
   const has = Array.isArray(covered) ? covered.includes(year as string) : (covered as ReadonlySet<string>).has(year as string);
   if (typeof year !== 'string' || !isValidTaxYear(year) || !has) {
     throw errors.invalidTaxYear(year, isValidTaxYear(String(year)) ? [...covered].sort() : undefined);

@@ -37,7 +37,7 @@ export function params(year: string): YearParams {
 
 /** Resolve `tax_year` (body or path; default the current year) against the calculators' coverage. */
 export function calcYear(value: unknown, ctx: HandlerContext): YearParams {
-  return params(resolveTaxYear(value, ctx.now(), coveredYearSet()));
+  return params(resolveTaxYear(value, () => ctx.now(), coveredYearSet()));
 }
 
 export function maErrorToApi(e: unknown, region: Region): never {
