@@ -67,7 +67,8 @@ export function runLine(r: LineRunner, line: string, lineNo: number): { json: st
 export interface Chunk {
   /** 1-based number of the first line. */
   firstLine: number;
-  lines: string[];
+  /** Whole lines, newline-separated (the last may lack its newline); blank lines count but yield nothing. */
+  text: string;
 }
 
 export interface ChunkResult {
@@ -82,27 +83,28 @@ export interface ChunkResult {
  * while the handler is (the calculators), switching to awaiting only if a handler returns a promise.
  */
 export function runChunk(r: LineRunner, c: Chunk): ChunkResult | Promise<ChunkResult> {
-  const parts: string[] = [];
+  const lines = c.text.split('\n');
+  let out = '';
   let firstFailure: number = EXIT.OK;
   const add = (res: { json: string; exit: number }) => {
     if (res.exit !== EXIT.OK && firstFailure === EXIT.OK) firstFailure = res.exit;
-    parts.push(res.json, '\n');
+    out += `${res.json}\n`;
   };
-  for (let i = 0; i < c.lines.length; i++) {
-    const line = c.lines[i]!.trim();
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!.trim();
     if (line === '') continue;
     const res = runLine(r, line, c.firstLine + i);
     if (res instanceof Promise) return finishAsync(res, i);
     add(res);
   }
-  return { text: parts.join(''), firstFailure };
+  return { text: out, firstFailure };
 
   async function finishAsync(pending: Promise<{ json: string; exit: number }>, from: number): Promise<ChunkResult> {
     add(await pending);
-    for (let i = from + 1; i < c.lines.length; i++) {
-      const line = c.lines[i]!.trim();
+    for (let i = from + 1; i < lines.length; i++) {
+      const line = lines[i]!.trim();
       if (line !== '') add(await runLine(r, line, c.firstLine + i));
     }
-    return { text: parts.join(''), firstFailure };
+    return { text: out, firstFailure };
   }
 }

@@ -30,8 +30,12 @@ const runner: LineRunner = {
   query: init.query,
 };
 
+// Results go back UTF-8 encoded, their memory transferred (not copied): the encoding is done here, in
+// parallel, rather than by the main thread's stdout write.
+const utf8 = new TextEncoder();
 parentPort!.on('message', async (c: Chunk & { id: number }) => {
   const { text, firstFailure } = await runChunk(runner, c);
-  parentPort!.postMessage({ id: c.id, text, firstFailure });
+  const bytes = utf8.encode(text);
+  parentPort!.postMessage({ id: c.id, bytes, firstFailure }, [bytes.buffer]);
 });
 parentPort!.postMessage({ ready: true });

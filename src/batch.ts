@@ -31,12 +31,20 @@ class BlockWriter {
     this.size += s.length;
     if (this.size >= FLUSH_AT) await this.flush();
   }
+  /** A block already encoded (a worker's result): written as it is, after any text before it. */
+  async pushBytes(b: Buffer): Promise<void> {
+    await this.flush();
+    await this.write(b);
+  }
   async flush(): Promise<void> {
     if (this.parts.length === 0) return;
-    const ok = this.out.write(this.parts.join(''));
+    const text = this.parts.join('');
     this.parts = [];
     this.size = 0;
-    if (ok === false && this.out.once) await new Promise<void>((r) => this.out.once!('drain', r));
+    await this.write(text);
+  }
+  private async write(chunk: string | Buffer): Promise<void> {
+    if (this.out.write(chunk) === false && this.out.once) await new Promise<void>((r) => this.out.once!('drain', r));
   }
 }
 
@@ -58,21 +66,31 @@ export async function* lines(stream: NodeJS.ReadableStream): AsyncGenerator<stri
   if (rest.length) yield rest;
 }
 
-/** Chunks of up to `size` lines with the 1-based number of their first line. */
+/**
+ * Blocks of up to `size` whole lines (the last block may end without a newline) with the 1-based number
+ * of their first line. Lines are found with indexOf and cut out of the input once per block, not once
+ * per line: no string, promise or await per line on this thread (workers split the block themselves).
+ */
 async function* chunks(stream: NodeJS.ReadableStream, size: number): AsyncGenerator<Chunk> {
-  let buf: string[] = [];
-  let first = 1;
+  (stream as NodeJS.ReadableStream & { setEncoding?: (e: string) => void }).setEncoding?.('utf8');
+  let buf = ''; // `n` whole lines, then the start of an unfinished one
   let n = 0;
-  for await (const line of lines(stream)) {
-    n++;
-    buf.push(line);
-    if (buf.length === size) {
-      yield { firstLine: first, lines: buf };
-      buf = [];
-      first = n + 1;
+  let scan = 0; // where the search for the next newline resumes
+  let first = 1;
+  for await (const piece of stream as AsyncIterable<string | Buffer>) {
+    buf += typeof piece === 'string' ? piece : piece.toString('utf8');
+    for (let nl = buf.indexOf('\n', scan); nl >= 0; nl = buf.indexOf('\n', scan)) {
+      scan = nl + 1;
+      if (++n === size) {
+        yield { firstLine: first, text: buf.slice(0, scan) };
+        buf = buf.slice(scan);
+        first += n;
+        n = 0;
+        scan = 0;
+      }
     }
   }
-  if (buf.length) yield { firstLine: first, lines: buf };
+  if (buf.length) yield { firstLine: first, text: buf };
 }
 
 export interface BatchTarget {
@@ -135,7 +153,7 @@ async function runLocal(ctx: Context, target: BatchTarget, hctx: HandlerContext)
     mirrorDir: hctx.mirrorDir,
     cacheDir: hctx.cacheDir,
   };
-  type Result = ChunkResult & { id: number };
+  type Result = { id: number; bytes: Uint8Array; firstFailure: number };
   const workers = Array.from({ length: nWorkers }, () => new Worker(file, { workerData: init }));
   // Each chunk's promise settles with its result, or rejects when a worker fails. (No Promise.race
   // against a never-settling promise: its reactions would keep every result alive.)
@@ -170,7 +188,7 @@ async function runLocal(ctx: Context, target: BatchTarget, hctx: HandlerContext)
     results[written] = undefined; // release the chunk's text
     written++;
     note(r.firstFailure);
-    await out.push(r.text);
+    await out.pushBytes(Buffer.from(r.bytes.buffer, r.bytes.byteOffset, r.bytes.byteLength));
   };
   try {
     send(next.value!);

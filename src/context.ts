@@ -15,7 +15,8 @@ import type { HandlerContext, RouteCall } from './contract/types.js';
 import type { Route } from './registry.js';
 
 export interface Out {
-  write(chunk: string): boolean | void;
+  /** Text, or bytes already UTF-8 encoded (a Buffer: batch results encoded on worker threads). */
+  write(chunk: string | Buffer): boolean | void;
   once?(event: 'drain', cb: () => void): unknown;
 }
 
