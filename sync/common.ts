@@ -141,3 +141,51 @@ export async function fetchPage(ctx: Pick<DiscoverContext, 'baseUrl' | 'fetchTex
     }
   }
 }
+
+/**
+ * The module fields shared by the Companies House snapshot datasets (companies, psc): catalogue fields,
+ * download host, `memoryLimit: 'auto'` (their sorts spill instead of taking several GB), full loads
+ * dated by the snapshot date in the file name, `--from` folders by the publisher's file names, and
+ * discovery of the newest complete snapshot on the publisher's download page.
+ */
+export function snapshotDataset(o: {
+  name: DatasetName;
+  baseUrl: string;
+  /** The download page, relative to the base URL. */
+  page: string;
+  /** How the page is named in errors ('Companies House download page'). */
+  pageTitle: string;
+  /** The publisher's file names (zip, parts, or their members). */
+  fileRe: RegExp;
+  snapshotDate(name: string): string | undefined;
+  /** The files of the newest complete snapshot linked, or why there is none. */
+  pick(links: Map<string, string>, now: Date): UpstreamFile[] | string;
+  /** What `--from` takes, for the error when the page cannot be read. */
+  fromHint: string;
+}): Pick<DatasetModule, ReturnType<typeof catalogKeys>[number] | 'defaultBaseUrl' | 'memoryLimit' | 'classifyFrom' | 'fromNames' | 'discover'> {
+  return {
+    ...catalogFields(o.name),
+    defaultBaseUrl: o.baseUrl,
+    memoryLimit: 'auto',
+    classifyFrom(name: string) {
+      const d = o.snapshotDate(name);
+      return { kind: 'full', ...(d ? { published: d } : {}) };
+    },
+    fromNames: o.fileRe,
+    async discover(ctx: DiscoverContext): Promise<UpstreamFile[]> {
+      const page = `${ctx.baseUrl}/${o.page}`;
+      let html: string;
+      try {
+        html = await fetchPage(ctx, page);
+      } catch (e) {
+        throw new Error(
+          `could not read the ${o.pageTitle} ${page} (${(e as Error).message}). Use 'publicdata sync ${o.name} --from <${o.fromHint}>'.`,
+        );
+      }
+      const found = o.pick(pageLinks(html, page, o.fileRe), ctx.now());
+      if (typeof found === 'string') throw new Error(`${found} on ${page}. Use 'publicdata sync ${o.name} --from <file, folder or URL>'.`);
+      return found;
+    },
+  };
+}
+const catalogKeys = () => ['name', 'title', 'publisher', 'licence', 'attribution', 'sourceUrl', 'approxDownload', 'file'] as const;

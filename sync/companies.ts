@@ -18,8 +18,8 @@
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { queryOne } from '../src/mirror/db.js';
-import { normNameSql, sqlLiteral, statusSql, typeSql } from '../src/domains/companies/register-values.js';
-import { catalogFields, count, fetchPage, csvHeader, pageLinks, quoteIdent, storeStructuralRejects, MAX_STORED_REJECTS } from './common.js';
+import { NAME_INDEX, NAME_INDEX_COLUMNS, normNameSql, sqlLiteral, statusSql, typeSql } from '../src/domains/companies/register-values.js';
+import { count, csvHeader, quoteIdent, snapshotDataset, storeStructuralRejects, MAX_STORED_REJECTS } from './common.js';
 import { dataFiles, isZipFile, listZip } from './formats/zip.js';
 import type { DatasetModule, DiscoverContext, LoadContext, LoadResult, UpstreamFile } from './types.js';
 
@@ -175,11 +175,29 @@ async function loadCompanies(ctx: LoadContext): Promise<LoadResult> {
     await conn.run('ALTER TABLE _companies_dedup RENAME TO companies');
     ctx.log?.(`${duplicates} duplicate company numbers dropped`);
   }
+  t = Date.now();
+  await buildNameIndex(conn);
+  ctx.log?.(`name search index built in ${((Date.now() - t) / 1000).toFixed(1)} s`);
   const rows = await count(conn, 'SELECT count(*) AS n FROM companies');
   const asOf = ctx.files.map((f) => f.published ?? snapshotDate(f.name)).filter((d): d is string => !!d).sort().pop();
   await buildDeparted(conn, ctx, asOf);
   ctx.progress(rows);
   return { rows, rejected: structural + typedRejects + duplicates, mode: 'full', ...(asOf ? { asOf } : {}) };
+}
+
+/**
+ * The name search index (read by src/domains/companies/search.ts): one row per distinct word of each
+ * company's normalised name, sorted on the word, carrying the normalised name and the columns of a search
+ * answer. Sorted, the row groups' min/max word (zonemaps) let a word or word-prefix lookup read only the
+ * few row groups that hold it, and the matches of a search lie together instead of being spread over the
+ * whole register (docs/companies.md "Search index").
+ */
+async function buildNameIndex(conn: DuckDBConnection): Promise<void> {
+  await conn.run(
+    `CREATE TABLE ${NAME_INDEX} AS SELECT word, ${NAME_INDEX_COLUMNS}
+     FROM (SELECT unnest(list_distinct(string_split(name_norm, ' '))) AS word, ${NAME_INDEX_COLUMNS} FROM companies)
+     ORDER BY word`,
+  );
 }
 
 /** Columns kept for a company that left the register (what a later lookup can still say). */
@@ -251,39 +269,18 @@ export function pickSnapshot(links: Map<string, string>, now: Date): UpstreamFil
 }
 
 const companies: DatasetModule = {
-  ...catalogFields('companies'),
-  defaultBaseUrl: DEFAULT_BASE_URL,
+  ...snapshotDataset({
+    name: 'companies',
+    baseUrl: DEFAULT_BASE_URL,
+    page: PAGE,
+    pageTitle: 'Companies House download page',
+    fileRe: FILE_RE,
+    snapshotDate,
+    pick: (links, now) => pickSnapshot(links, now),
+    fromHint: 'BasicCompanyDataAsOneFile-YYYY-MM-01.zip, a folder of the part files, or a URL',
+  }),
   rejectThreshold: 0.001,
-  // The sort of 5.7M rows spills to disk instead of taking several GB.
-  memoryLimit: 'auto',
   tables: ['companies'],
-
-  classifyFrom(name: string) {
-    const d = snapshotDate(name);
-    return { kind: 'full', ...(d ? { published: d } : {}) };
-  },
-
-  // `--from` a folder: the publisher-named files in it (one-file zip, parts, or their CSV/TXT members).
-  fromNames: FILE_RE,
-
-
-  async discover(ctx: DiscoverContext): Promise<UpstreamFile[]> {
-    const page = `${ctx.baseUrl}/${PAGE}`;
-    let html: string;
-    try {
-      html = await fetchPage(ctx, page);
-    } catch (e) {
-      throw new Error(
-        `could not read the Companies House download page ${page} (${(e as Error).message}). ` +
-          "Use 'publicdata sync companies --from <BasicCompanyDataAsOneFile-YYYY-MM-01.zip, a folder of the part files, or a URL>'.",
-      );
-    }
-    const found = pickSnapshot(pageLinks(html, page, FILE_RE), ctx.now());
-    if (typeof found === 'string') {
-      throw new Error(`${found} on ${page}. Use 'publicdata sync companies --from <file, folder or URL>'.`);
-    }
-    return found;
-  },
 
   load: loadCompanies,
 

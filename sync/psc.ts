@@ -17,7 +17,7 @@
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { query, queryOne } from '../src/mirror/db.js';
-import { catalogFields, count, fetchPage, pageLinks, MAX_STORED_REJECTS } from './common.js';
+import { count, snapshotDataset, MAX_STORED_REJECTS } from './common.js';
 import { dataFiles } from './formats/zip.js';
 import type { DatasetModule, DiscoverContext, LoadContext, LoadResult, UpstreamFile } from './types.js';
 
@@ -232,37 +232,19 @@ export function pickSnapshot(links: Map<string, string>): UpstreamFile[] | strin
 }
 
 const psc: DatasetModule = {
-  ...catalogFields('psc'),
-  defaultBaseUrl: DEFAULT_BASE_URL,
+  ...snapshotDataset({
+    name: 'psc',
+    baseUrl: DEFAULT_BASE_URL,
+    page: PAGE,
+    pageTitle: 'Companies House PSC download page',
+    fileRe: FILE_RE,
+    snapshotDate,
+    pick: (links) => pickSnapshot(links),
+    fromHint: 'persons-with-significant-control-snapshot-YYYY-MM-DD.zip, a folder of the parts, or a URL',
+  }),
   // Unknown kinds are rejects but never fail the sync (new kinds have appeared over the years).
   rejectThreshold: 1,
-  memoryLimit: 'auto',
   tables: ['psc'],
-
-  classifyFrom(name: string) {
-    const d = snapshotDate(name);
-    return { kind: 'full', ...(d ? { published: d } : {}) };
-  },
-
-  // `--from` a folder: the publisher-named files in it (one-file zip, parts, or their CSV/TXT members).
-  fromNames: FILE_RE,
-
-
-  async discover(ctx: DiscoverContext): Promise<UpstreamFile[]> {
-    const page = `${ctx.baseUrl}/${PAGE}`;
-    let html: string;
-    try {
-      html = await fetchPage(ctx, page);
-    } catch (e) {
-      throw new Error(
-        `could not read the Companies House PSC download page ${page} (${(e as Error).message}). ` +
-          "Use 'publicdata sync psc --from <persons-with-significant-control-snapshot-YYYY-MM-DD.zip, a folder of the parts, or a URL>'.",
-      );
-    }
-    const found = pickSnapshot(pageLinks(html, page, FILE_RE));
-    if (typeof found === 'string') throw new Error(`${found} on ${page}. Use 'publicdata sync psc --from <file, folder or URL>'.`);
-    return found;
-  },
 
   load: loadPsc,
 

@@ -4,7 +4,7 @@
  * order, every value quoted, DD/MM/YYYY dates) where the excerpt lacks a case (statuses other than
  * Active, a PLC, EC1 and 62020 companies, later monthly snapshots).
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseCsvLine } from '../sync/ppd-fixture.js';
 
@@ -62,4 +62,23 @@ export function outputPage(names: string[]): string {
 <h1>Free Company Data Product</h1><p>GENERATED test page.</p><ul>
 ${names.map((n) => `<li><a href="${n}">${n}  (70Mb)</a></li>`).join('\n')}
 </ul></body></html>`;
+}
+
+/** The company that leaves the register between the two monthly snapshots of `buildTwoMonths`. */
+export const DEPARTING = '02714021';
+
+/**
+ * Sync `companies` twice into `<dir>/mirror` (the framework, real DuckDB): November with every fixture row,
+ * then December without DEPARTING, so it is in `departed`. Returns the mirror folder.
+ */
+export async function buildTwoMonths(dir: string, lines: string[]): Promise<string> {
+  const { buildDataset } = await import('../property/mirror-helper.js');
+  const mirror = join(dir, 'mirror');
+  const nov = join(dir, 'BasicCompanyDataAsOneFile-2026-11-01.csv');
+  writeFileSync(nov, csvText(lines));
+  await buildDataset('companies', nov, mirror);
+  const dec = join(dir, 'BasicCompanyDataAsOneFile-2026-12-01.csv');
+  writeFileSync(dec, csvText(lines.filter((l) => !l.includes(`"${DEPARTING}"`))));
+  await buildDataset('companies', dec, mirror);
+  return mirror;
 }

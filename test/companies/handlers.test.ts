@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callLocal } from '../../src/backends/local.js';
 import type { SuccessEnvelope } from '../../src/contract/types.js';
 import { buildDataset, cleanup, ctxFor, readCsv, tempDir } from '../property/mirror-helper.js';
-import { chFixture, csvText, GENERATED_LINES, isoDate, parseRow, REAL_LINES } from './fixture.js';
+import { buildTwoMonths, chFixture, GENERATED_LINES, isoDate, parseRow, REAL_LINES } from './fixture.js';
 
 const NOW = '2026-11-21T12:00:00Z';
 const LINES = [...REAL_LINES, ...GENERATED_LINES];
@@ -28,14 +28,8 @@ let pscOnly = '';
 beforeAll(async () => {
   const d = tempDir('pd-ch-h-');
   dirs.push(d);
-  mirror = join(d, 'mirror');
-  // November: everything; December (the synced state): one real company left the register.
-  const nov = join(d, 'BasicCompanyDataAsOneFile-2026-11-01.csv');
-  writeFileSync(nov, csvText(LINES));
-  await buildDataset('companies', nov, mirror);
-  const dec = join(d, 'BasicCompanyDataAsOneFile-2026-12-01.csv');
-  writeFileSync(dec, csvText(LINES.filter((l) => !l.includes('"02714021"'))));
-  await buildDataset('companies', dec, mirror);
+  // November: everything; December (the synced state): one real company (02714021) left the register.
+  mirror = await buildTwoMonths(d, LINES);
   const psc = join(d, 'persons-with-significant-control-snapshot-2026-11-20.txt');
   writeFileSync(psc, [...PSC_LINES.slice(0, -1), ...GENERATED_PSC, PSC_LINES[PSC_LINES.length - 1]].join('\n') + '\n');
   await buildDataset('psc', psc, mirror);

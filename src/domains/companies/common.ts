@@ -96,7 +96,8 @@ export function summary(r: CompanyRow) {
     company_type: r.company_type,
     date_of_creation: r.incorporation_date,
     registered_office_address: { postal_code: r.postcode, locality: r.post_town },
-    sic_codes: sicEntries(r).map((s) => s.code),
+    // A row of the name search index carries the codes only (the same codes, taken from the texts at load).
+    sic_codes: r.sic_texts === undefined ? (r.sic_codes ?? []) : sicEntries(r).map((s) => s.code),
   };
 }
 

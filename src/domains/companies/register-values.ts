@@ -57,3 +57,8 @@ export function normNameSql(expr: string): string {
   const stripped = `trim(regexp_replace(' ' || ${spaced}, '( (${SUFFIXES.join('|')}))+$', ''))`;
   return `coalesce(nullif(${stripped}, ''), ${spaced})`;
 }
+
+/** The name search index table (built by sync/companies.ts, read by search.ts) and the columns it carries. */
+export const NAME_INDEX = 'company_name_words';
+export const NAME_INDEX_COLUMNS =
+  'name_norm, company_number, company_name, company_status, company_type, incorporation_date, postcode, post_town, sic_codes';

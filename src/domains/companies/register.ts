@@ -13,7 +13,7 @@ import {
   COMPANIES, companyNotFound, companyNumber, daysBetween, departedNote, DEPARTED_ROW_COLUMNS, detail, findCompany, LIVE_HINT,
   ROW_COLUMNS, summary, today, type CompanyRow,
 } from './common.js';
-import { normNameSql } from './register-values.js';
+import { NAME_INDEX, NAME_INDEX_COLUMNS, normNameSql } from './register-values.js';
 import { parseSicCode, sectionDescription, sicCode } from './sic.js';
 
 const DISSOLVED_NOTE =
@@ -40,8 +40,9 @@ function source(status: unknown): string {
 }
 
 /**
- * GET /v1/companies/search?q&status&page&per_page. Ranked: exact normalised name, then prefix, then word
- * prefix, then contains; within a rank active companies first, then shorter names, then number.
+ * GET /v1/companies/search?q&status&page&per_page. Matches: the normalised name contains the normalised
+ * query. Ranked: exact normalised name, then prefix, then word prefix, then contains; within a rank active
+ * companies first, then shorter names, then number.
  */
 export const companySearch: Handler = async (req, ctx) => {
   const raw = String(req.query.q ?? '').trim();
@@ -49,19 +50,18 @@ export const companySearch: Handler = async (req, ctx) => {
   const { page: p, perPage } = page(req.query);
   const c = await conn(ctx);
   const norm = (await queryOne<{ q: string }>(c, `SELECT ${normNameSql('$1')} AS q`, [raw]))?.q ?? '';
-  // A query with no letters or digits (e.g. '!!') matches the raw upper-case name instead.
-  const col = norm ? 'name_norm' : 'upper(company_name)';
-  const q = norm || raw.toUpperCase();
+  const m = norm && (await hasNameIndex(c)) ? indexedMatches(norm, req.query.status) : scannedMatches(norm, raw, req.query.status);
+  const rank = `CASE WHEN ${m.col} = $1 THEN 0 WHEN starts_with(${m.col}, $1) THEN 1 WHEN contains(' ' || ${m.col}, ' ' || $1) THEN 2 ELSE 3 END`;
+  const params = [m.q, ...m.params];
+  const n = params.length;
   const rows = await query<CompanyRow & { total: number }>(
     c,
-    `SELECT *, count(*) OVER () AS total FROM (
-       SELECT *, CASE WHEN ${col} = $1 THEN 0 WHEN starts_with(${col}, $1) THEN 1 WHEN contains(' ' || ${col}, ' ' || $1) THEN 2 ELSE 3 END AS _rank
-       FROM ${source(req.query.status)} WHERE contains(${col}, $1))
+    `SELECT *, count(*) OVER () AS total FROM (SELECT *, ${rank} AS _rank FROM (${m.sql}))
      ORDER BY _rank, (company_status = 'active') DESC, length(company_name), company_number
-     LIMIT $2 OFFSET $3`,
-    [q, perPage, (p - 1) * perPage],
+     LIMIT $${n + 1} OFFSET $${n + 2}`,
+    [...params, perPage, (p - 1) * perPage],
   );
-  const total = rows[0]?.total ?? (p > 1 ? await countMatches(c, col, q, req.query.status) : 0);
+  const total = rows[0]?.total ?? (p > 1 ? (await queryOne<{ n: number }>(c, `SELECT count(*) AS n FROM (${m.sql})`, params))?.n ?? 0 : 0);
   return {
     data: rows.map(summary),
     meta: await baseMeta(ctx, {
@@ -73,8 +73,55 @@ export const companySearch: Handler = async (req, ctx) => {
   };
 };
 
-async function countMatches(c: Awaited<ReturnType<typeof conn>>, col: string, q: string, status: unknown): Promise<number> {
-  return (await queryOne<{ n: number }>(c, `SELECT count(*) AS n FROM ${source(status)} WHERE contains(${col}, ?)`, [q]))?.n ?? 0;
+/** The companies whose name matches, one row each: `sql` (with `$1` = `q`, then `params`) and the name column to rank on. */
+interface Matches {
+  sql: string;
+  col: string;
+  q: string;
+  params: string[];
+}
+
+/** Summary columns of departed companies (answered as dissolved), for search. */
+const DEPARTED_SEARCH = NAME_INDEX_COLUMNS.replace('company_status', "'dissolved' AS company_status");
+
+/** Whether the mirror has the name index (a mirror synced by an older version has not: search scans instead). */
+async function hasNameIndex(c: Awaited<ReturnType<typeof conn>>): Promise<boolean> {
+  const r = await queryOne<{ n: number }>(c, "SELECT count(*) AS n FROM duckdb_tables() WHERE database_name = current_database() AND table_name = ?", [NAME_INDEX]);
+  return (r?.n ?? 0) > 0;
+}
+
+/**
+ * Matches through the word index (docs/companies.md "Search index"). A name contains a query of words
+ * w1 .. wk (k >= 2) only if it has the word w2 (k > 2; any middle word will do, the longest is taken) or a
+ * word starting with w2 (k = 2): that word range is read, then the contains test decides, so the match set
+ * is exactly the scan's. A one-word query is contained in some word of the name: the index's word column
+ * is scanned (words are short and repeat) and only the matching rows are read.
+ */
+function indexedMatches(q: string, status: unknown): Matches {
+  const words = q.split(' ');
+  let cond: string;
+  let params: string[];
+  if (words.length === 1) {
+    cond = 'contains(word, $1)';
+    params = [];
+  } else if (words.length === 2) {
+    // Words are [A-Z0-9]+, so every word starting with w2 sorts before w2 || '~'.
+    cond = 'word >= $2 AND word < $3 AND starts_with(word, $2) AND contains(name_norm, $1)';
+    params = [words[1]!, `${words[1]!}~`];
+  } else {
+    cond = 'word = $2 AND contains(name_norm, $1)';
+    params = [words.slice(1, -1).sort((a, b) => b.length - a.length)[0]!];
+  }
+  const live = `SELECT DISTINCT ${NAME_INDEX_COLUMNS} FROM ${NAME_INDEX} WHERE ${cond}${status === 'active' ? " AND company_status = 'active'" : ''}`;
+  const gone = `SELECT ${DEPARTED_SEARCH} FROM departed WHERE contains(name_norm, $1)`;
+  if (status === 'dissolved') return { sql: gone, col: 'name_norm', q, params: [] };
+  return { sql: status === 'active' ? live : `${live} UNION ALL ${gone}`, col: 'name_norm', q, params };
+}
+
+/** Matches by a scan of the register (no index, or a query with no letters or digits such as '!!', which matches the raw upper-case name). */
+function scannedMatches(norm: string, raw: string, status: unknown): Matches {
+  const col = norm ? 'name_norm' : 'upper(company_name)';
+  return { sql: `SELECT * FROM ${source(status)} WHERE contains(${col}, $1)`, col, q: norm || raw.toUpperCase(), params: [] };
 }
 
 /** A postcode area, district or sector (`EC`, `EC1`, `EC1A`, `EC1A 1`), else 400. */
