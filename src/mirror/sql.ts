@@ -1,13 +1,36 @@
 /** `publicdata sql`: read-only SQL over every synced dataset. */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { ApiError } from '../contract/errors.js';
 import { DATASETS } from './catalog.js';
 import { jsonConverter, loadDuckDB, type Param, type Row } from './db.js';
-import { datasetPath, isDatasetPresent, mirrorDir as defaultMirrorDir, type Env } from './paths.js';
-
+import { cacheDir, datasetPath, isDatasetPresent, mirrorDir as defaultMirrorDir, type Env } from './paths.js';
 
 /** A string literal for DuckDB statements that take no bound parameters (ATTACH): quotes doubled. */
 function sqlLiteral(s: string): string {
   if (s.includes('\0')) throw new Error('path contains a NUL byte');
   return `'${s.replace(/'/g, "''")}'`;
+}
+
+/** DuckDB memory_limit for `publicdata sql`: PUBLICDATA_SQL_MEMORY (e.g. `2GB`), else 512 MB. */
+export function sqlMemoryLimit(env: Env): string {
+  const v = env.PUBLICDATA_SQL_MEMORY?.trim();
+  if (v === undefined || v === '') return '512MB';
+  if (!/^\d+(\.\d+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i.test(v)) {
+    throw new ApiError(400, 'usage_error', `PUBLICDATA_SQL_MEMORY must be a size such as 512MB or 2GB; got '${v}'.`);
+  }
+  return v;
+}
+
+/** Where DuckDB may spill: `sql-tmp` under the cache directory (DuckDB makes it, not its parents). */
+function spillDirectory(env: Env): string | undefined {
+  const dir = cacheDir(env);
+  try {
+    mkdirSync(dir, { recursive: true });
+    return join(dir, 'sql-tmp');
+  } catch {
+    return undefined; // an unwritable cache: no spilling, and a query over the limit says so
+  }
 }
 
 export interface SqlResult {
@@ -41,6 +64,7 @@ export interface SqlStreamOptions {
 export async function streamSql(sql: string, opts: SqlStreamOptions): Promise<{ rows: number; truncated: boolean }> {
   const env = opts.env;
   const dir = opts.mirrorDir ?? defaultMirrorDir(env);
+  const memoryLimit = sqlMemoryLimit(env); // checked before any data access
   const duck = await loadDuckDB();
   const instance = await duck.DuckDBInstance.create(':memory:');
   const conn = await instance.connect();
@@ -52,6 +76,13 @@ export async function streamSql(sql: string, opts: SqlStreamOptions): Promise<{ 
       attached.push(info.schema);
     }
     if (attached.length) await conn.run(`SET search_path = ${sqlLiteral(attached.map((s) => `${s}.main`).join(','))}`);
+    // DuckDB keeps every block a scan has read in its buffer pool, up to memory_limit (80% of RAM by
+    // default), so a full-table export grew with the table: 1.5 GB of RSS for 30M price-paid rows. A
+    // bounded pool keeps the export flat; operators that need more (a large sort or hash join) spill to a
+    // temporary directory under the cache instead of failing. PUBLICDATA_SQL_MEMORY overrides.
+    await conn.run(`SET memory_limit = ${sqlLiteral(memoryLimit)}`);
+    const tmp = spillDirectory(env);
+    if (tmp) await conn.run(`SET temp_directory = ${sqlLiteral(tmp)}`);
     await conn.run('SET enable_external_access = false');
     await conn.run('SET lock_configuration = true');
     const result = await conn.stream(sql, (opts.params ?? []) as never);

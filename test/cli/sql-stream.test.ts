@@ -73,3 +73,23 @@ describe('sql streams its result', () => {
     expect(maxInFlight).toBe(1);
   });
 });
+
+describe('sql holds DuckDB to a bounded memory', () => {
+  // DuckDB caches every block a scan reads, up to memory_limit (80% of RAM by default): a full export of
+  // the 30M-row price-paid table reached 1.5 GB of RSS. `sql` sets 512 MB (PUBLICDATA_SQL_MEMORY overrides).
+  // DuckDB reports the limit in MiB: 512 MB = 512e6 / 2^20 = 488.28 MiB; 64 MB = 61.04 MiB.
+  const setting = async (e: Record<string, string | undefined>) =>
+    JSON.parse((await runCli(['sql', "SELECT current_setting('memory_limit') AS m", '--format', 'ndjson'], { env: e })).stdout).m;
+
+  it('512 MB by default, PUBLICDATA_SQL_MEMORY when set', async () => {
+    expect(await setting(env)).toBe('488.2 MiB');
+    expect(await setting({ ...env, PUBLICDATA_SQL_MEMORY: '64MB' })).toBe('61.0 MiB');
+  });
+
+  it('a malformed PUBLICDATA_SQL_MEMORY is a usage error (exit 2), before any query', async () => {
+    const r = await runCli(['sql', 'SELECT 1 AS a', '--format', 'json'], { env: { ...env, PUBLICDATA_SQL_MEMORY: 'lots' } });
+    expect(r.code).toBe(2);
+    expect(json(r).error.code).toBe('usage_error');
+    expect(json(r).error.message).toContain('PUBLICDATA_SQL_MEMORY');
+  });
+});
