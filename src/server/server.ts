@@ -11,7 +11,6 @@
  * every refusal and error costs 0. The cost is reserved before the handler runs (so concurrent requests
  * can never overspend) and given back when the answer is not a success.
  */
-import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { promisify } from 'node:util';
@@ -23,6 +22,7 @@ import type { CallResult, Envelope, HttpMethod, RouteCall } from '../contract/ty
 import { prepare, type PreparedCall } from '../execute.js';
 import { CreditStore, type Reservation } from './credits.js';
 import { AbortedError, Gate } from './gate.js';
+import { acceptsGzip, etagMatches, etagOf, HttpError, queryOf, readBody } from './http.js';
 import { keyMatcher, type KeyPlan } from './keys.js';
 import { openApiDocument } from './openapi.js';
 import { RateLimiter, type RateDecision } from './ratelimit.js';
@@ -134,75 +134,6 @@ function gateKey(route: Route): string | undefined {
 /** Per request: aborted when its client goes away, it times out, or the server stops waiting for it. */
 interface RequestState {
   abort: AbortController;
-}
-
-class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    readonly headers: Record<string, string> = {},
-  ) {
-    super(message);
-  }
-}
-
-function queryOf(u: URL): Record<string, string | string[]> {
-  const q: Record<string, string | string[]> = {};
-  for (const [k, v] of u.searchParams) {
-    const prev = q[k];
-    q[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
-  }
-  return q;
-}
-
-function readBody(req: IncomingMessage, limit: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const declared = Number(req.headers['content-length']);
-    if (Number.isFinite(declared) && declared > limit) {
-      reject(new HttpError(413, 'payload_too_large', `The request body is ${declared} bytes; the limit is ${limit} bytes.`));
-      return;
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let failed = false;
-    req.on('data', (c: Buffer) => {
-      if (failed) return;
-      size += c.length;
-      if (size > limit) {
-        failed = true;
-        reject(new HttpError(413, 'payload_too_large', `The request body is larger than the limit of ${limit} bytes.`));
-        return;
-      }
-      chunks.push(c);
-    });
-    req.on('end', () => {
-      if (!failed) resolve(Buffer.concat(chunks).toString('utf8'));
-    });
-    req.on('error', (e) => {
-      if (!failed) reject(e);
-    });
-  });
-}
-
-function etagOf(body: string): string {
-  return `"${createHash('sha1').update(body).digest('base64url')}"`;
-}
-
-function etagMatches(header: string | undefined, tag: string): boolean {
-  if (!header) return false;
-  if (header.trim() === '*') return true;
-  return header.split(',').some((t) => t.trim().replace(/^W\//, '') === tag);
-}
-
-function acceptsGzip(header: string | string[] | undefined): boolean {
-  const v = Array.isArray(header) ? header.join(',') : (header ?? '');
-  return v.split(',').some((part) => {
-    const [coding, ...params] = part.trim().split(';');
-    if (coding!.trim().toLowerCase() !== 'gzip') return false;
-    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-    return q === undefined || Number(q.slice(2)) > 0;
-  });
 }
 
 /** Methods available on a path (for Allow and OPTIONS), or undefined when no route has the path. */
