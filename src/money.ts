@@ -43,7 +43,8 @@ function roundsUp(cmp: number, negative: boolean, qOdd: boolean, mode: Rounding)
 
 /** Integer division a/b (b > 0) with a rounding mode; exact for any integers (BigInt beyond 2^53). */
 export function divRound(a: number, b: number, mode: Rounding): number {
-  if (Number.isSafeInteger(a) && Number.isSafeInteger(b) && b > 0) {
+  // The safe-integer path needs (a % b) + b and a - r exact too: |a| + 2b within 2^53 - 1.
+  if (Number.isSafeInteger(a) && Number.isSafeInteger(b) && b > 0 && Math.abs(a) <= Number.MAX_SAFE_INTEGER - 2 * b) {
     const r = ((a % b) + b) % b; // non-negative remainder
     const q = (a - r) / b;
     if (r === 0) return q;

@@ -22,12 +22,16 @@ export function sqlMemoryLimit(env: Env): string {
   return v;
 }
 
-/** Where DuckDB may spill: `sql-tmp` under the cache directory (DuckDB makes it, not its parents). */
+/**
+ * Where DuckDB may spill: `sql-tmp/<pid>` under the cache directory, one per process, since DuckDB names
+ * its temporary files by size and number alone and removes them on close (two `sql` runs sharing a
+ * directory would overwrite and delete each other's blocks). DuckDB makes the last level, not its parents.
+ */
 function spillDirectory(env: Env): string | undefined {
-  const dir = cacheDir(env);
+  const dir = join(cacheDir(env), 'sql-tmp');
   try {
     mkdirSync(dir, { recursive: true });
-    return join(dir, 'sql-tmp');
+    return join(dir, String(process.pid));
   } catch {
     return undefined; // an unwritable cache: no spilling, and a query over the limit says so
   }

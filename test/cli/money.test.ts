@@ -24,6 +24,15 @@ describe('money', () => {
     }
   });
 
+  it('is exact for dividends at the edge of the safe integers', () => {
+    // (2^53 - 1) / 3 = 3,002,399,751,580,330.33…: toward zero 330, away from zero 331, for both signs.
+    const a = Number.MAX_SAFE_INTEGER;
+    expect(divRound(-a, 3, 'down')).toBe(-3_002_399_751_580_330);
+    expect(divRound(-a, 3, 'up')).toBe(-3_002_399_751_580_331);
+    expect(divRound(a, 3, 'down')).toBe(3_002_399_751_580_330);
+    expect(divRound(-a, 3, 'half-up')).toBe(-3_002_399_751_580_330);
+  });
+
   it('is exact beyond 2^53 (BigInt path agrees with hand arithmetic)', () => {
     // £90,000,000.01 x 20% = £18,000,000.002 -> 1,800,000,000 pence down, exactly
     expect(applyRate(9_000_000_001, 0.2, 'down')).toBe(1_800_000_000);
