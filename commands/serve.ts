@@ -143,6 +143,8 @@ export async function runServe(ctx: Context, o: ServeCommandOptions, stop: Promi
     // busy read-only file is not needed. The process exits without waiting for them (src/main.ts).
     ctx.io.stderr.write(`leaving ${running} abandoned quer${running === 1 ? 'y' : 'ies'} unfinished\n`);
   }
+  // Refunds made after `close` wrote the credit state (a handler that settled late) are written now.
+  await server.flush();
   exitWithinAfterReturn(EXIT_LINGER_MS);
   ctx.io.stderr.write('stopped\n');
   return EXIT.OK;

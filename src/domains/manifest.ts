@@ -19,7 +19,9 @@ export interface LocalSpec {
   datasets?: readonly string[];
   /**
    * Datasets the handler reads when they are synced, answering from shipped data otherwise (the
-   * calendar: the synced bank holidays, else the snapshot in data/). Not required for a local answer.
+   * calendar: the synced bank holidays, else the snapshot in data/; PSC answers: register names from
+   * `companies`). Not required for a local answer (never dataset_not_synced); `serve` queues the route
+   * on them as on `datasets`.
    * A route with neither `datasets` nor `optionalDatasets` reads no mirror file: its answer depends only
    * on the request, the shipped data and the date, and `serve` caches it (docs/serve.md).
    */

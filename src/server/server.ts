@@ -93,6 +93,8 @@ export interface RunningServer {
    * work still queued for them is dropped), write the credit state.
    */
   close(graceMs?: number): Promise<void>;
+  /** Write the credit state now (after `close`, before the process exits: a late refund is not lost). */
+  flush(): Promise<void>;
 }
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost', '::ffff:127.0.0.1']);
@@ -126,14 +128,25 @@ function cacheable(route: Route): boolean {
   return !route.local?.datasets?.length && !route.local?.optionalDatasets?.length;
 }
 
-/** The dataset a route's executions queue on (undefined: no mirror file, no queue). */
-function gateKey(route: Route): string | undefined {
-  return route.local?.datasets?.[0] ?? route.local?.optionalDatasets?.[0];
+/**
+ * The datasets a route's executions queue on: every mirror file it reads, required or optional, sorted so
+ * that every route takes its slots in the same order (no two requests each hold a slot the other waits for).
+ */
+function gateKeys(route: Route): string[] {
+  return [...new Set([...(route.local?.datasets ?? []), ...(route.local?.optionalDatasets ?? [])])].sort();
 }
 
 /** Per request: aborted when its client goes away, it times out, or the server stops waiting for it. */
 interface RequestState {
   abort: AbortController;
+  /** What the access log reports. */
+  log: { cost: number; key?: string };
+  /**
+   * The credits this request holds (reserved before its handler runs, kept when it is answered 2xx/304).
+   * Given back if its connection closes before the answer is written (`release`): a request is charged
+   * only when answered.
+   */
+  reservation?: Reservation;
 }
 
 /** Methods available on a path (for Allow and OPTIONS), or undefined when no route has the path. */
@@ -243,6 +256,10 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
    */
   const inFlightGets = new Map<string, { result: Promise<CallResult>; waiting: number; abort: AbortController }>();
   function coalesced(call: PreparedCall, route: Route, signal: AbortSignal): Promise<CallResult> {
+    // A request whose client has already gone (during `prepare`) neither starts nor joins a shared
+    // execution: an 'abort' listener added to an aborted signal never fires, so `waiting` would never
+    // come back to 0 and the shared query would run for nobody.
+    if (signal.aborted) return Promise.reject(new AbortedError());
     if (call.method !== 'GET') return gated(call, route, signal);
     const key = `${call.path}?${new URLSearchParams(Object.entries(call.query).flatMap(([k, v]) => (Array.isArray(v) ? v.map((x) => [k, x]) : [[k, v]]))).toString()}`;
     let shared = inFlightGets.get(key);
@@ -259,13 +276,26 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     return s.result;
   }
 
-  /** Executions on a mirror dataset wait for one of its slots (src/server/gate.ts); the others run at once. */
+  /**
+   * Executions on mirror datasets wait for a slot of each dataset they read (src/server/gate.ts), taken
+   * in sorted order; the others run at once.
+   */
   function gated(call: PreparedCall, route: Route, signal: AbortSignal): Promise<CallResult> {
-    const key = gateKey(route);
-    if (key === undefined) return run(call);
-    let gate = gates.get(key);
-    if (!gate) gates.set(key, (gate = new Gate(datasetConcurrency)));
-    return gate.run(() => run(call), signal);
+    const keys = gateKeys(route);
+    const through = (i: number): Promise<CallResult> => {
+      if (i === keys.length) return run(call);
+      let gate = gates.get(keys[i]!);
+      if (!gate) gates.set(keys[i]!, (gate = new Gate(datasetConcurrency)));
+      return gate.run(() => through(i + 1), signal);
+    };
+    return through(0);
+  }
+
+  /** Give back the credits a request holds (at most once). */
+  function release(state: RequestState): void {
+    if (state.reservation) credits?.refund(state.reservation);
+    state.reservation = undefined;
+    state.log.cost = 0;
   }
   let executing = 0;
   function run(call: PreparedCall): Promise<CallResult> {
@@ -307,11 +337,12 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
    * A GET whose exact request target has a cached answer this hour: the same checks in the same order as
    * `answer` (the route, its validation and its local handler are known from the first time), then credits.
    */
-  function answerCached(req: IncomingMessage, hit: CachedAnswer, t: number, log: { cost: number; key?: string }): Answer {
+  function answerCached(req: IncomingMessage, hit: CachedAnswer, t: number, state: RequestState): Answer {
+    const log = state.log;
     const auth = authenticate(req, t, log);
     if ('status' in auth) return auth;
     const { plan, rate } = auth;
-    if (plan && credits && !credits.reserve(plan, hit.route.cost, t)) {
+    if (plan && credits && !(state.reservation = credits.reserve(plan, hit.route.cost, t))) {
       return errorAnswer(402, 'insufficient_credits', INSUFFICIENT_CREDITS_MESSAGE, limitHeaders(plan, rate, 0, now()));
     }
     log.cost = plan ? hit.route.cost : 0;
@@ -321,7 +352,8 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   }
 
   /** Everything after OPTIONS: returns the answer and what to log. */
-  async function answer(req: IncomingMessage, u: URL, log: { cost: number; key?: string }, state: RequestState): Promise<Answer> {
+  async function answer(req: IncomingMessage, u: URL, state: RequestState): Promise<Answer> {
+    const log = state.log;
     const t = now();
     const method = req.method ?? 'GET';
     let path = u.pathname;
@@ -381,10 +413,9 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       throw e;
     }
 
-    let reservation: Reservation | undefined;
     if (plan && credits) {
-      reservation = credits.reserve(plan, route.cost, t);
-      if (!reservation) return errorAnswer(402, 'insufficient_credits', INSUFFICIENT_CREDITS_MESSAGE, limits(0));
+      state.reservation = credits.reserve(plan, route.cost, t);
+      if (!state.reservation) return errorAnswer(402, 'insufficient_credits', INSUFFICIENT_CREDITS_MESSAGE, limits(0));
     }
     let a: Answer;
     let charged = false;
@@ -400,22 +431,24 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
         if (cacheable(route) && req.url) remember(req.url, route, body, tag, t);
         if (etagMatches(req.headers['if-none-match'], tag)) status = 304;
       }
-      charged = status < 300 || status === 304;
+      // Answered 2xx/304, unless its connection was closed meanwhile (the client left, or shutdown reached
+      // its deadline): then nobody gets this answer and it is not charged.
+      charged = (status < 300 || status === 304) && !state.abort.signal.aborted;
       a = status === 304 ? { status, headers } : { status, body, headers };
     } catch (e) {
       if (e instanceof AbortedError) {
         // Dropped from the queue: the client went away or the server stopped waiting; nobody reads this.
-        if (reservation) credits!.refund(reservation);
+        release(state);
         return errorAnswer(503, 'service_unavailable', 'The request was abandoned before it ran (the client disconnected or the server is stopping).', { ...limits(0), Connection: 'close' });
       }
       if (!(e instanceof HttpError)) {
-        if (reservation) credits!.refund(reservation);
+        release(state);
         throw e;
       }
       a = errorAnswer(e.status, e.code, e.message, e.headers);
     }
     // Give back the reservation before the headers report the balance.
-    if (reservation && !charged) credits!.refund(reservation);
+    if (!charged) release(state);
     log.cost = charged && plan ? route.cost : 0;
     Object.assign(a.headers, limits(log.cost));
     return a;
@@ -444,7 +477,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse, state: RequestState): Promise<void> {
-    const log: { cost: number; key?: string } = { cost: 0 };
+    const log = state.log;
     let u: URL;
     const cors = corsHeaders(req);
     const accessLog = opts.accessLog;
@@ -459,7 +492,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     if ((req.method === 'GET' || req.method === 'HEAD') && answers.size > 0) {
       const hit = answers.get(req.url ?? '');
       const t = now();
-      if (hit && hit.hour === Math.floor(t / HOUR_MS)) return send(req, res, answerCached(req, hit, t, log), cors);
+      if (hit && hit.hour === Math.floor(t / HOUR_MS)) return send(req, res, answerCached(req, hit, t, state), cors);
     }
     try {
       u = new URL(req.url ?? '/', 'http://localhost');
@@ -482,7 +515,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     }
     let a: Answer;
     try {
-      a = await answer(req, u, log, state);
+      a = await answer(req, u, state);
     } catch (e) {
       opts.errorLog?.(redact(`internal error on ${req.method} ${u.pathname}: ${(e as Error)?.message ?? String(e)}`));
       if (opts.debug && (e as Error)?.stack) opts.errorLog?.((e as Error).stack!);
@@ -500,13 +533,19 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   const active = new Set<RequestState>();
   const server = createServer((req, res) => {
     inflight++;
-    const state: RequestState = { abort: new AbortController() };
+    const state: RequestState = { abort: new AbortController(), log: { cost: 0 } };
     active.add(state);
+    // Registered before the access log's listener (in `handle`), so the log reports the refund.
     res.on('close', () => {
       active.delete(state);
       inflight--;
-      // Closed before the answer was sent: the client went away (or shutdown closed it): drop its queued work.
-      if (!res.writableFinished) state.abort.abort();
+      // Closed before the answer was sent: the client went away (or shutdown closed it): drop its queued
+      // work and give back its credits (refunded now, before `close` writes the credit state; the handler
+      // finishing later charges nothing, as its signal is aborted).
+      if (!res.writableFinished) {
+        state.abort.abort();
+        release(state);
+      }
       if (inflight === 0) idle?.();
     });
     handle(req, res, state).catch((e: unknown) => {
@@ -550,6 +589,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     server,
     inflight: () => inflight,
     executing: () => executing,
+    flush: async () => credits?.flush(),
     async close(graceMs = 10_000) {
       closing = true;
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));

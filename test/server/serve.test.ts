@@ -481,6 +481,75 @@ describe('bounded shutdown', () => {
   });
 });
 
+describe('bounded shutdown and credits', () => {
+  it('a request whose connection the deadline closed is not charged, even if its handler then answers 200', async () => {
+    let release!: () => void;
+    let entered!: () => void;
+    const inHandler = new Promise<void>((r) => (entered = r));
+    let finished = 0;
+    const s = await startTestServer({
+      keysText: LIVE,
+      wrap: async (_call, run) => {
+        entered();
+        await new Promise<void>((r) => (release = r));
+        const r = await run();
+        finished = r.status;
+        return r;
+      },
+    });
+    const req = request(`${s.url}/calendar/regions`, { agent: false, headers: { authorization: `Bearer ${LIVE}` } });
+    const done = new Promise<string>((resolve) => {
+      req.on('response', (res) => resolve(String(res.statusCode)));
+      req.on('error', (e: NodeJS.ErrnoException) => resolve(e.code ?? e.message));
+    });
+    req.end();
+    await inHandler;
+    await s.close(0);
+    expect(await done).toBe('ECONNRESET');
+    const unused = { month: '2026-11', monthly_used: 0, purchased_used: 0 };
+    expect(Object.values(JSON.parse(readFileSync(s.stateFile, 'utf8')).keys)).toEqual([unused]);
+    // The handler finishes after the connection is gone: its 200 reaches nobody and charges nothing.
+    release();
+    while (s.executing() > 0) await new Promise((r) => setImmediate(r));
+    await new Promise((r) => setImmediate(r));
+    expect(finished).toBe(200);
+    await s.flush();
+    expect(Object.values(JSON.parse(readFileSync(s.stateFile, 'utf8')).keys)).toEqual([unused]);
+  });
+});
+
+describe('per-dataset queue', () => {
+  it('a PSC route queues on the companies dataset it also reads, behind register queries', async () => {
+    const started: string[] = [];
+    const releases: Array<() => void> = [];
+    const s = await serve({
+      wrap: async (call, run) => {
+        started.push(call.path);
+        await new Promise<void>((r) => releases.push(r));
+        return run();
+      },
+    });
+    const get = (path: string) => http(s, 'GET', path);
+    // Two register searches take both slots of `companies`.
+    const a = get('/v1/companies/search?q=alpha');
+    const b = get('/v1/companies/search?q=beta');
+    while (started.length < 2) await new Promise((r) => setImmediate(r));
+    // The PSC route reads `psc` and (when synced) `companies`: it waits for a companies slot.
+    const p = get('/v1/companies/00000001/psc');
+    while (s.inflight() < 3) await new Promise((r) => setImmediate(r));
+    for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+    expect(started).toEqual(['/v1/companies/search', '/v1/companies/search']);
+    releases.shift()!();
+    while (started.length < 3) await new Promise((r) => setImmediate(r));
+    expect(started[2]).toBe('/v1/companies/00000001/psc');
+    for (const r of releases.splice(0)) r();
+    // Declaring `companies` as optional changes nothing in the answers: still dataset_not_synced for psc.
+    const answers = await Promise.all([a, b, p]);
+    const direct = await local('GET', '/v1/companies/00000001/psc');
+    expect([answers[2].status, answers[2].json?.error?.code]).toEqual([direct.status, (direct.envelope as any).error?.code]);
+  });
+});
+
 describe('answer cache (routes that read no mirror file)', () => {
   it('an identical GET is answered from the cache until the UTC hour changes, still charged and rate-limited', async () => {
     const runs: string[] = [];

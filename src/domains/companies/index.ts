@@ -11,17 +11,22 @@ import { ACCOUNTS_INFO, COMPANIES_INFO, PSC_INFO } from './datasets.js';
 type CompanyFinancials = typeof import('./company-financials.js');
 type SectorFinancials = typeof import('./sector-financials.js');
 /** A financial route: reads the accounts dataset (the register, when synced, only adds names and SIC codes). */
-const accounts = (load: () => Promise<Handler>): LocalSpec => ({ handler: load, datasets: [ACCOUNTS_INFO.name] });
+const accounts = (load: () => Promise<Handler>): LocalSpec => ({ handler: load, datasets: [ACCOUNTS_INFO.name], optionalDatasets: [COMPANIES_INFO.name] });
 /** A per-company financial route (financials, trends, health). */
 const company = (pick: (m: CompanyFinancials) => Handler): LocalSpec => accounts(() => import('./company-financials.js').then(pick));
 /** A sector financial route (benchmark(s), compare, recent-filings). */
 const sector = (pick: (m: SectorFinancials) => Handler): LocalSpec => accounts(() => import('./sector-financials.js').then(pick));
 
 type Handlers = typeof import('./handlers.js');
-/** A register, PSC or SIC route and the datasets it needs (PSC answers add register names when synced). */
-const local = (datasets: string[], pick: (m: Handlers) => Handler): LocalSpec => ({
+/**
+ * A register, PSC or SIC route, the datasets it needs and those it reads when synced (PSC answers add
+ * register names; filing status, sector analytics and the timeline add accounts data, the timeline PSC
+ * events). Only `datasets` decide dataset_not_synced; `serve` queues on both (docs/serve.md).
+ */
+const local = (datasets: string[], pick: (m: Handlers) => Handler, optionalDatasets: string[] = []): LocalSpec => ({
   handler: () => import('./handlers.js').then(pick),
   datasets,
+  ...(optionalDatasets.length ? { optionalDatasets } : {}),
 });
 const register = [COMPANIES_INFO.name];
 const psc = [PSC_INFO.name];
@@ -35,14 +40,14 @@ export const manifest: DomainManifest = {
     'companies.get': local(register, (m) => m.companyGet),
     'companies.statistics': local(register, (m) => m.companyStatistics),
     'companies.geography': local(register, (m) => m.companyGeography),
-    'companies.sector-analytics': local(register, (m) => m.sectorAnalytics),
-    'companies.filing-status': local(register, (m) => m.filingStatus),
-    'companies.timeline': local(register, (m) => m.companyTimeline),
+    'companies.sector-analytics': local(register, (m) => m.sectorAnalytics, [ACCOUNTS_INFO.name]),
+    'companies.filing-status': local(register, (m) => m.filingStatus, [ACCOUNTS_INFO.name]),
+    'companies.timeline': local(register, (m) => m.companyTimeline, [ACCOUNTS_INFO.name, PSC_INFO.name]),
     'companies.sic-codes': local([], (m) => m.sicCodes),
     'companies.sic-codes.get': local([], (m) => m.sicCodeGet),
-    'companies.psc': local(psc, (m) => m.companyPsc),
-    'companies.psc.changes': local(psc, (m) => m.companyPscChanges),
-    'companies.network': local(psc, (m) => m.companyNetwork),
+    'companies.psc': local(psc, (m) => m.companyPsc, register),
+    'companies.psc.changes': local(psc, (m) => m.companyPscChanges, register),
+    'companies.network': local(psc, (m) => m.companyNetwork, register),
     'companies.financials': company((m) => m.financials),
     'companies.trends': company((m) => m.trends),
     'companies.health': company((m) => m.health),
