@@ -27,7 +27,7 @@ import { loadDuckDB, query, queryOne } from '../src/mirror/db.js';
 import { catalogFields, count } from './common.js';
 import { isZipFile, listEntries } from './formats/zip.js';
 import { createPool, syncThreads, type ExtractPool } from './accounts/pool.js';
-import { COLUMN_TYPES, FILING_COLUMNS, PERIOD_COLUMNS, type MemberJob, type Reject } from './accounts/stage.js';
+import { COLUMN_TYPES, FILING_COLUMNS, PERIOD_COLUMNS, type BatchResult, type MemberJob, type Reject } from './accounts/stage.js';
 import type { DatasetModule, DiscoverContext, LoadContext, LoadResult, UpstreamFile } from './types.js';
 
 export const DEFAULT_BASE_URL = 'https://download.companieshouse.gov.uk';
@@ -200,20 +200,42 @@ async function stageFiles(ctx: LoadContext, pool: ExtractPool, workDir: string):
     let docs = 0;
     let batch: MemberJob[] = [];
     const inflight: Array<Promise<void>> = [];
+    // A batch that fails (a corrupt member: CRC or size mismatch, no local header) is handled the moment it
+    // is submitted: the first error is kept, nothing more is submitted, and once the batches in flight have
+    // settled it fails the load (a clean sync failure), never an unhandled rejection.
+    let failure: { error: unknown } | undefined;
+    const fail = async (): Promise<never> => {
+      await Promise.all(inflight);
+      throw failure!.error;
+    };
     const flush = async () => {
+      if (failure) await fail();
       if (!batch.length) return;
       const jobs = batch;
       batch = [];
       await pool.ready();
-      const p = pool.submit(jobs).then((r) => {
-        docs += r.filings;
-        zipRejects.push(...r.rejects);
-      });
-      inflight.push(p);
+      if (failure) await fail();
+      let submitted: Promise<BatchResult>;
+      try {
+        submitted = pool.submit(jobs);
+      } catch (e) {
+        submitted = Promise.reject(e);
+      }
+      inflight.push(
+        submitted.then(
+          (r) => {
+            docs += r.filings;
+            zipRejects.push(...r.rejects);
+          },
+          (error: unknown) => {
+            failure ??= { error };
+          },
+        ),
+      );
     };
     const add = async (job: MemberJob) => {
       batch.push(job);
-      if (batch.length >= BATCH) await flush();
+      if (batch.length >= BATCH || failure) await flush();
     };
     const memberDir = join(workDir, 'members');
     if (isZipFile(f.path)) {
@@ -232,6 +254,7 @@ async function stageFiles(ctx: LoadContext, pool: ExtractPool, workDir: string):
     }
     await flush();
     await Promise.all(inflight);
+    if (failure) await fail();
     out.documents += docs;
     out.rejects.push(...zipRejects);
     out.zips.push({ name: f.name, url: f.url, published, precision, documents: docs, rejected: zipRejects.length });

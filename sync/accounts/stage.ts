@@ -121,7 +121,8 @@ class LineWriter {
 export class Stager {
   private filings: LineWriter;
   private periods: LineWriter;
-  private fds = new Map<string, number>();
+  /** The zip members are read from: one handle, closed when the jobs move on to the next zip (or on close). */
+  private zip: { path: string; fd: number } | undefined;
   constructor(readonly filingsPath: string, readonly periodsPath: string) {
     this.filings = new LineWriter(filingsPath);
     this.periods = new LineWriter(periodsPath);
@@ -133,9 +134,7 @@ export class Stager {
     for (const job of jobs) {
       let bytes: Buffer;
       if (job.zipPath !== undefined) {
-        let fd = this.fds.get(job.zipPath);
-        if (fd === undefined) this.fds.set(job.zipPath, (fd = openSync(job.zipPath, 'r')));
-        bytes = readEntry(fd, job.entry, job.zip);
+        bytes = readEntry(this.zipFd(job.zipPath), job.entry, job.zip);
       } else {
         try {
           bytes = readFileSync(job.path);
@@ -147,6 +146,27 @@ export class Stager {
       else this.one(bytes, job, out);
     }
     return out;
+  }
+
+  /** The open handle of `path`; the previous zip's handle is closed first (a sync reads its zips in turn). */
+  private zipFd(path: string): number {
+    if (this.zip?.path === path) return this.zip.fd;
+    this.closeZip();
+    const fd = openSync(path, 'r');
+    this.zip = { path, fd };
+    return fd;
+  }
+
+  private closeZip(): void {
+    if (!this.zip) return;
+    const { fd } = this.zip;
+    this.zip = undefined;
+    closeSync(fd);
+  }
+
+  /** Open zip handles (0 or 1): for tests. */
+  get openZips(): number {
+    return this.zip ? 1 : 0;
   }
 
   /** A nested `*_CIC.zip`: its accounts document(s), or one reject for the whole member. */
@@ -182,7 +202,6 @@ export class Stager {
   close(): void {
     this.filings.close();
     this.periods.close();
-    for (const fd of this.fds.values()) closeSync(fd);
-    this.fds.clear();
+    this.closeZip();
   }
 }

@@ -4,7 +4,7 @@
  * directory. The staged rows must be the same whichever thread did the work. Documents: the real members
  * of test/fixtures/upstream/companies-house/accounts plus labelled GENERATED ones.
  */
-import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -12,7 +12,7 @@ import { crc32, deflateRawSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { listEntries, readEntry, ZipError, type ZipEntry } from '../../sync/formats/zip.js';
 import { createPool } from '../../sync/accounts/pool.js';
-import type { MemberJob } from '../../sync/accounts/stage.js';
+import { Stager, type MemberJob } from '../../sync/accounts/stage.js';
 import { accountsDocument, memberName } from '../support/accounts-gen.mjs';
 import { buildZip } from '../support/zip.js';
 
@@ -125,6 +125,27 @@ describe('accounts staging: members inflated where they are extracted', () => {
       { file: 'Accounts_Bulk_Data-2026-11-02.zip/Prod223_4000_22222222_20260331_CIC.zip', reason: 'nested zip without an accounts document' },
       { file: 'Accounts_Bulk_Data-2026-11-02.zip/Prod224_0088_09999999_20200331.html', reason: 'placeholder file, no accounts (ATTACHMENTPLACEHOLDER127319911)' },
     ]);
+  });
+
+  it('one zip handle at a time: the previous zip is closed when the jobs move to the next, and on close', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pd-accfd-'));
+    const zips = [join(dir, 'Accounts_Bulk_Data-2026-11-02.zip'), join(dir, 'Accounts_Bulk_Data-2026-11-03.zip'), join(dir, 'Accounts_Bulk_Data-2026-11-04.zip')];
+    for (const z of zips) writeFileSync(z, await buildZip([{ name: 'a.html', data: real('Prod223_3517_00193009_20230331.html') }]));
+    // where the OS lists open descriptors (Linux), the paths they point at; else only the Stager's own count
+    const openPaths = () => (existsSync('/proc/self/fd') ? readdirSync('/proc/self/fd').map((f) => { try { return readlinkSync(`/proc/self/fd/${f}`); } catch { return ''; } }) : undefined);
+    const stager = new Stager(join(dir, 'filings.csv'), join(dir, 'periods.csv'));
+    for (const zipPath of zips) {
+      const [entry] = await entriesOf(zipPath);
+      const r = await stager.run([{ zipPath, entry: entry!, name: entry!.name, zip: 'z.zip', published: '2026-11-02', precision: 'day' }]);
+      expect(r.filings).toBe(1);
+      expect(stager.openZips).toBe(1);
+      const open = openPaths();
+      if (open) expect(zips.filter((z) => open.includes(z))).toEqual([zipPath]);
+    }
+    stager.close();
+    expect(stager.openZips).toBe(0);
+    const open = openPaths();
+    if (open) expect(zips.filter((z) => open.includes(z))).toEqual([]);
   });
 
   // The compiled worker (dist/, built by `npm test` before vitest) in real worker threads.

@@ -4,7 +4,7 @@
  * broken cases (binary garbage, a placeholder, malformed XML), a nested *_CIC.zip and a `.zip` member that
  * is really HTML. Expected figures are the hand-worked ones of accounts-extract.test.ts.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { unzipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
@@ -12,6 +12,8 @@ import { parseAccountsPage, selectZips, zipDate } from '../../sync/accounts.js';
 import { syncDataset } from '../../sync/framework.js';
 import { sqlOn } from '../property/mirror-helper.js';
 import { accountsDocument, memberName } from '../support/accounts-gen.mjs';
+import { zipWithCorruptMember } from '../support/accounts-zip.js';
+import { isolatedEnv, runCli } from '../support/cli.js';
 import { buildZip } from '../support/zip.js';
 import { useUpstreamServer } from './upstream-harness.js';
 
@@ -152,5 +154,49 @@ describe('sync accounts', () => {
       { company_number: 'NI681295', na: '3437.00' }, { company_number: 'NI682066', na: '8382.00' }, { company_number: 'OC437536', na: null },
       { company_number: 'OC438238', na: '155318.00' }, { company_number: 'SC720321', na: '-22737.00' }, { company_number: 'SC722766', na: '1.00' },
     ]);
+  });
+});
+
+/** Every `.accounts-stage-*` folder under `dir`. */
+const stageFolders = (dir: string): string[] =>
+  readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isDirectory() && e.name.startsWith('.accounts-stage-')).map((e) => e.name);
+
+describe('sync accounts: a corrupt member', () => {
+  it('a member failing its CRC-32 check fails the sync cleanly (a failed report, exit 1), the previous mirror still answers, no stage folder left', async () => {
+    const env = isolatedEnv({ PUBLICDATA_UPSTREAM_BASE: h.server.url, CI: '1' });
+    h.server.set('/accounts/en_accountsdata.html', page([['Accounts_Bulk_Data-2026-11-02.zip', '1Kb']]));
+    h.server.set('/accounts/Accounts_Bulk_Data-2026-11-02.zip', await buildZip([{ name: memberName('07654321', '2026-06-30'), data: fullDoc }]));
+    const ok = await runCli(['sync', 'accounts', '--days', '30', '--format', 'json'], { env });
+    expect(ok.code).toBe(0);
+    const file = join(env.PUBLICDATA_DATA_DIR!, 'mirror', 'accounts.duckdb');
+    const before = await sqlOn(file, 'SELECT company_number FROM accounts_filings ORDER BY 1');
+    expect(before).toEqual([{ company_number: '07654321' }]);
+
+    // a new daily zip whose 3rd member is corrupt; 100 members, so the directory is still being listed
+    // (more batches to submit) when the first batch fails
+    h.server.set('/accounts/en_accountsdata.html', page([['Accounts_Bulk_Data-2026-11-02.zip', '1Kb'], ['Accounts_Bulk_Data-2026-11-03.zip', '1Mb']]));
+    h.server.set('/accounts/Accounts_Bulk_Data-2026-11-03.zip', await zipWithCorruptMember(100, 2));
+    // before the fix the failed batch was a rejection nobody handled while the directory was still listed
+    const unhandled: unknown[] = [];
+    const onUnhandled = (e: unknown) => void unhandled.push(e);
+    process.on('unhandledRejection', onUnhandled);
+    let r;
+    try {
+      r = await runCli(['sync', 'accounts', '--days', '30', '--format', 'json'], { env });
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+    expect(unhandled).toEqual([]);
+    const message = `accounts: load failed: Accounts_Bulk_Data-2026-11-03.zip: member ${memberName('90000002', '2026-03-31')} failed its CRC-32 check; the zip is corrupt, download it again`;
+    // the sync's own failure report (as for a truncated zip), exit 1 (EXIT.ERROR); never an internal_error
+    expect(r.stderr).toBe(`accounts: sync failed: ${message}\n`);
+    expect(JSON.parse(r.stdout).data).toEqual([expect.objectContaining({ dataset: 'accounts', status: 'failed', rows_loaded: 0, error: message })]);
+    expect(r.code).toBe(1);
+    // the previous data answers, unchanged; nothing of the new zip was kept
+    expect(await sqlOn(file, 'SELECT company_number FROM accounts_filings ORDER BY 1')).toEqual(before);
+    expect(await sqlOn(file, 'SELECT name FROM accounts_zips')).toEqual([{ name: 'Accounts_Bulk_Data-2026-11-02.zip' }]);
+    expect(stageFolders(env.PUBLICDATA_CACHE_DIR!)).toEqual([]);
+    expect(stageFolders(env.PUBLICDATA_DATA_DIR!)).toEqual([]);
   });
 });
