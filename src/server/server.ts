@@ -26,6 +26,9 @@ import { acceptsGzip, etagMatches, etagOf, HttpError, queryOf, readBody } from '
 import { keyMatcher, type KeyPlan } from './keys.js';
 import { openApiDocument } from './openapi.js';
 import { RateLimiter, type RateDecision } from './ratelimit.js';
+import { cacheable, gateKeys, methodsOf } from './routing.js';
+
+export { isLoopback } from './routing.js';
 
 const gzip = promisify(gzipCb);
 
@@ -97,11 +100,6 @@ export interface RunningServer {
   flush(): Promise<void>;
 }
 
-const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost', '::ffff:127.0.0.1']);
-export function isLoopback(host: string): boolean {
-  return LOOPBACK.has(host) || /^127\.\d+\.\d+\.\d+$/.test(host);
-}
-
 type Answer = {
   status: number;
   body?: string;
@@ -123,19 +121,6 @@ interface CachedAnswer {
   gz?: Buffer;
 }
 
-/** Routes whose answers can be cached: a local handler that reads no mirror dataset, not even optionally. */
-function cacheable(route: Route): boolean {
-  return !route.local?.datasets?.length && !route.local?.optionalDatasets?.length;
-}
-
-/**
- * The datasets a route's executions queue on: every mirror file it reads, required or optional, sorted so
- * that every route takes its slots in the same order (no two requests each hold a slot the other waits for).
- */
-function gateKeys(route: Route): string[] {
-  return [...new Set([...(route.local?.datasets ?? []), ...(route.local?.optionalDatasets ?? [])])].sort();
-}
-
 /** Per request: aborted when its client goes away, it times out, or the server stops waiting for it. */
 interface RequestState {
   abort: AbortController;
@@ -147,23 +132,6 @@ interface RequestState {
    * only when answered.
    */
   reservation?: Reservation;
-}
-
-/** Methods available on a path (for Allow and OPTIONS), or undefined when no route has the path. */
-function methodsOf(path: string): string[] | undefined {
-  const methods = new Set<string>();
-  for (const m of ['GET', 'POST'] as HttpMethod[]) {
-    try {
-      matchRoute(m, path);
-      methods.add(m);
-    } catch {
-      /* not this method */
-    }
-  }
-  if (methods.size === 0) return undefined;
-  if (methods.has('GET')) methods.add('HEAD');
-  methods.add('OPTIONS');
-  return [...methods];
 }
 
 const EXPOSED = 'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, X-Credits-Remaining, X-Credits-Cost, Retry-After, ETag';
