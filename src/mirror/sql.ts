@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ApiError } from '../contract/errors.js';
 import { DATASETS } from './catalog.js';
-import { jsonConverter, loadDuckDB, type Param, type Row } from './db.js';
+import { jsonConverter, loadDuckDB, STREAM_MEMORY_LIMIT, type Param, type Row } from './db.js';
 import { cacheDir, datasetPath, isDatasetPresent, mirrorDir as defaultMirrorDir, type Env } from './paths.js';
 
 /** A string literal for DuckDB statements that take no bound parameters (ATTACH): quotes doubled. */
@@ -15,7 +15,7 @@ function sqlLiteral(s: string): string {
 /** DuckDB memory_limit for `publicdata sql`: PUBLICDATA_SQL_MEMORY (e.g. `2GB`), else 512 MB. */
 export function sqlMemoryLimit(env: Env): string {
   const v = env.PUBLICDATA_SQL_MEMORY?.trim();
-  if (v === undefined || v === '') return '512MB';
+  if (v === undefined || v === '') return STREAM_MEMORY_LIMIT;
   if (!/^\d+(\.\d+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i.test(v)) {
     throw new ApiError(400, 'usage_error', `PUBLICDATA_SQL_MEMORY must be a size such as 512MB or 2GB; got '${v}'.`);
   }

@@ -81,4 +81,14 @@ describe('--all on the local backend', () => {
     const none = await runCli(['property', 'price-paid', 'search', '--town', 'NOWHERE', '--all', '--format', 'ndjson', '--source', 'local'], { env });
     expect([none.code, none.stdout]).toEqual([0, '']);
   });
+
+  it('bounds DuckDB memory while it streams (the buffer pool would keep every block of the scan)', async () => {
+    const { openDataset } = await import('../../src/mirror/db.js');
+    const r = await runCli(['property', 'price-paid', 'search', '--town', 'LONDON', '--all', '--format', 'ndjson', '--source', 'local'], { env });
+    expect(r.code).toBe(0);
+    const conn = await openDataset('price-paid', mirror);
+    // 512 MB = 512e6 / 2^20 = 488.28 MiB, as DuckDB reports it (its default is 80% of the machine's RAM).
+    const v = (await conn.runAndReadAll("SELECT current_setting('memory_limit') AS m")).getRowObjects()[0]!.m;
+    expect(v).toBe('488.2 MiB');
+  });
 });
