@@ -44,6 +44,12 @@ code = code.replace(/\bimport\((["'][^"']+["'])\)/g, (_, spec) => (n++, `__pdImp
 // few non-ASCII characters (esbuild leaves them in regular expressions) makes a two-byte string, which
 // costs ~20-40 ms more to read and scan at start-up. \uXXXX means the same in strings, templates and
 // regular expressions (all our non-ASCII characters are in the BMP).
+// commander requires node:child_process when it loads, for executable subcommands (`spawn`), which
+// publicdata does not use; loading it pulls in net, dgram and the streams at every start (~4-9 ms, about
+// 5% of a cold start). Required on first use instead; the build fails if commander's line changes.
+const CP = 'var childProcess = require("node:child_process");';
+if (code.split(CP).length !== 2) throw new Error("bundle: commander's child_process require was not found exactly once (commander changed?)");
+code = code.replace(CP, 'var childProcess = { spawn: (...a) => require("node:child_process").spawn(...a) };');
 code = code.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 if (/[^\x00-\x7f]/.test(code)) throw new Error('bundle: dist/cli/main.cjs is not ASCII');
 writeFileSync(file, code);
