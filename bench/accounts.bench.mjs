@@ -16,7 +16,6 @@
  *      the mirror and runs SELECT 1 (10 pairs each). Target <= 1.5x. `companies benchmarks <sic>`: <= 2x.
  * stdout: one line per measure (bench/README.md format); details on stderr.
  */
-import { spawnSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -26,6 +25,8 @@ import { unzipSync } from 'fflate';
 import yazl from 'yazl';
 import { paired, pairLine, timeProcess as timeChild } from './lib/pairs.mjs';
 import { accountsDocument, memberName } from '../test/support/accounts-gen.mjs';
+import { runNode as runChild } from './lib/child.mjs';
+const runNode = (code, env = {}) => runChild(code, { env }).result;
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = join(here, '..');
@@ -80,12 +81,6 @@ async function zipOf(entries, path) {
   writeFileSync(path, Buffer.concat(chunks));
 }
 
-function runNode(code, env = {}) {
-  const r = spawnSync(process.execPath, ['--input-type=module', '-e', code], { cwd: repo, env: { ...process.env, ...env }, encoding: 'utf8', maxBuffer: 64 << 20 });
-  if (r.status !== 0) throw new Error(`child failed (${r.status}): ${r.stderr.slice(0, 2000)}`);
-  const lines = r.stdout.trim().split('\n');
-  return JSON.parse(lines[lines.length - 1]);
-}
 
 // ------------------------------------------------------------------------------------------------
 // (a) extraction vs bare parse, in process

@@ -23,6 +23,7 @@ import { appendFileSync, copyFileSync, existsSync, mkdirSync, readFileSync, rena
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { paired, pairLine, timeProcess as timeChild } from './lib/pairs.mjs';
+import { RSS, runNode } from './lib/child.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = join(here, '..');
@@ -44,18 +45,6 @@ if (!existsSync(join(dist, 'sync', 'framework.js'))) {
   process.exit(1);
 }
 
-function runNode(code) {
-  const t0 = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, ['--input-type=module', '-e', code], { cwd: repo, env: process.env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-  const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-  if (r.status !== 0) {
-    console.error(r.stdout, r.stderr);
-    throw new Error(`child failed (${r.status})`);
-  }
-  const lines = r.stdout.trim().split('\n');
-  return { result: JSON.parse(lines[lines.length - 1]), ms };
-}
-const RSS = `const __rss = () => Math.round(process.resourceUsage().maxRSS / 1024);`;
 const DUCK = `import { DuckDBInstance } from '@duckdb/node-api';`;
 
 // ------------------------------------------------------------------------------------------------

@@ -14,11 +14,11 @@
  * Each measure runs in its own child process so peak RSS is per measure.
  * stdout: one line per measure (bench/README.md format); details on stderr.
  */
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { paired, pairLine, stats, timeProcess as timeChild } from './lib/pairs.mjs';
+import { RSS, runNode } from './lib/child.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = join(here, '..');
@@ -39,24 +39,7 @@ if (!existsSync(join(dist, 'sync', 'framework.js'))) {
 }
 
 /** Run a node ESM snippet in a child; it must print one JSON line last. Returns {result, ms, rssMB}. */
-function runNode(code, { env = {} } = {}) {
-  const t0 = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, ['--input-type=module', '-e', code], {
-    cwd: repo,
-    env: { ...process.env, ...env },
-    encoding: 'utf8',
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-  if (r.status !== 0) {
-    console.error(r.stdout, r.stderr);
-    throw new Error(`child failed (${r.status})`);
-  }
-  const lines = r.stdout.trim().split('\n');
-  return { result: JSON.parse(lines[lines.length - 1]), ms };
-}
 
-const RSS = `const __rss = () => Math.round(process.resourceUsage().maxRSS / 1024);`;
 
 // ------------------------------------------------------------------------------------------------
 // Input files (deterministic ids md5(i) so the update can change and delete existing transactions).

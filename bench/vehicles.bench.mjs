@@ -19,12 +19,13 @@
  * Inputs are GENERATED with DuckDB in the publishers' formats (there is no real copy of the VEH files, and
  * the MOT files are 8.6 GB), cached in bench/.work/. stdout: one line per measure; details on stderr.
  */
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { paired, pairLine, timeProcess as timeChild } from './lib/pairs.mjs';
+import { RSS, runNode as runChild } from './lib/child.mjs';
+const runNode = (code) => runChild(code).result;
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = join(here, '..');
@@ -47,16 +48,6 @@ if (!existsSync(join(dist, 'sync', 'framework.js'))) {
 }
 
 /** Run a node ESM snippet in a child; it must print one JSON line last. */
-function runNode(code) {
-  const r = spawnSync(process.execPath, ['--input-type=module', '-e', code], { cwd: repo, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-  if (r.status !== 0) {
-    console.error(r.stdout, r.stderr);
-    throw new Error(`child failed (${r.status})`);
-  }
-  const lines = r.stdout.trim().split('\n');
-  return JSON.parse(lines[lines.length - 1]);
-}
-const RSS = `const __rss = () => Math.round(process.resourceUsage().maxRSS / 1024);`;
 const duckRun = (sql) =>
   runNode(`
     import { DuckDBInstance } from '@duckdb/node-api';
