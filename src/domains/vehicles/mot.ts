@@ -79,6 +79,19 @@ function makeModel(where: Where, q: Record<string, unknown>, prefix = ''): void 
 
 const pageOf = (q: Record<string, unknown>) => ({ page: Number(q.page ?? 1), perPage: Number(q.per_page ?? 25) });
 
+/**
+ * What the two aggregated routes share: the page, the mirror, the test year (validation has applied the
+ * route's default, spec doc 3: 2025) and a WHERE on it plus make and model.
+ */
+async function yearScope(req: Parameters<Handler>[0], ctx: HandlerContext) {
+  const q = req.query;
+  const conn = await openDataset(DATASET, ctx.mirrorDir);
+  const year = Number(q.test_year);
+  const where = new Where().add('test_year = ?', year);
+  makeModel(where, q);
+  return { q, ...pageOf(q), conn, year, where };
+}
+
 export const motTests: Handler = async (req, ctx: HandlerContext): Promise<SuccessEnvelope> => {
   const q = req.query;
   const { page, perPage } = pageOf(q);
@@ -134,12 +147,7 @@ function bandOrder(col: string): string {
 }
 
 export const motPassRates: Handler = async (req, ctx) => {
-  const q = req.query;
-  const { page, perPage } = pageOf(q);
-  const conn = await openDataset(DATASET, ctx.mirrorDir);
-  const year = Number(q.test_year ?? 2025);
-  const where = new Where().add('test_year = ?', year);
-  makeModel(where, q);
+  const { q, page, perPage, conn, year, where } = await yearScope(req, ctx);
   if (q.fuel_type) where.add('fuel_type = ?', String(q.fuel_type));
   if (q.vehicle_age_band) where.add('vehicle_age_band = ?', String(q.vehicle_age_band));
   const meta = await baseMeta(conn, year, {
@@ -175,12 +183,7 @@ export const motPassRates: Handler = async (req, ctx) => {
 };
 
 export const motFailures: Handler = async (req, ctx) => {
-  const q = req.query;
-  const { page, perPage } = pageOf(q);
-  const conn = await openDataset(DATASET, ctx.mirrorDir);
-  const year = Number(q.test_year ?? 2025);
-  const where = new Where().add('test_year = ?', year);
-  makeModel(where, q);
+  const { q, page, perPage, conn, year, where } = await yearScope(req, ctx);
   if (q.rfr_type) where.add('rfr_type = ?', String(q.rfr_type));
   if (q.dangerous_only === true) where.add('dangerous');
   const meta = await baseMeta(conn, year, {
