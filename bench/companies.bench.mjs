@@ -23,7 +23,7 @@ import { appendFileSync, copyFileSync, existsSync, mkdirSync, readFileSync, rena
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { paired, pairLine, timeProcess as timeChild } from './lib/pairs.mjs';
-import { RSS, runNode } from './lib/child.mjs';
+import { bareLoad, RSS, runNode } from './lib/child.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = join(here, '..');
@@ -133,20 +133,7 @@ const mirrorDir = join(work, 'mirror');
 const cacheDir = join(work, 'cache');
 
 function bare(sqlFrom) {
-  const db = join(work, 'bare.duckdb');
-  rmSync(db, { force: true });
-  rmSync(`${db}.wal`, { force: true });
-  const { result } = runNode(`${DUCK} ${RSS}
-    const t0 = performance.now();
-    const db = await DuckDBInstance.create('${db}', { threads: '${THREADS}' });
-    const c = await db.connect();
-    await c.run(\`CREATE TABLE t AS SELECT * FROM ${sqlFrom}\`);
-    await c.run('CHECKPOINT');
-    const n = (await c.runAndReadAll('SELECT count(*) FROM t')).getRows()[0][0];
-    c.closeSync(); db.closeSync();
-    console.log(JSON.stringify({ s: (performance.now() - t0) / 1000, rows: Number(n), rss: __rss() }));`);
-  rmSync(db, { force: true });
-  return result;
+  return bareLoad({ db: join(work, 'bare.duckdb'), from: sqlFrom, threads: THREADS });
 }
 
 function syncLoad(dataset, from) {

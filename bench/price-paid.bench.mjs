@@ -18,7 +18,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, renameSync, statSync, writ
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { paired, pairLine, stats, timeProcess as timeChild } from './lib/pairs.mjs';
-import { RSS, runNode } from './lib/child.mjs';
+import { bareLoad, RSS, runNode } from './lib/child.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = join(here, '..');
@@ -103,23 +103,8 @@ function generate() {
 }
 
 // ------------------------------------------------------------------------------------------------
-function bareLoad() {
-  const db = join(work, 'bare.duckdb');
-  rmSync(db, { force: true });
-  rmSync(`${db}.wal`, { force: true });
-  const { result } = runNode(`
-    import { DuckDBInstance } from '@duckdb/node-api';
-    ${RSS}
-    const t0 = performance.now();
-    const db = await DuckDBInstance.create('${db}', { threads: '${THREADS}' });
-    const c = await db.connect();
-    await c.run("CREATE TABLE t AS SELECT * FROM read_csv('${csv}')");
-    await c.run('CHECKPOINT');
-    const n = (await c.runAndReadAll('SELECT count(*) FROM t')).getRows()[0][0];
-    c.closeSync(); db.closeSync();
-    console.log(JSON.stringify({ s: (performance.now() - t0) / 1000, rows: Number(n), rss: __rss() }));`);
-  rmSync(db, { force: true });
-  return result;
+function bareCsvLoad() {
+  return bareLoad({ db: join(work, 'bare.duckdb'), from: `read_csv('${csv}')`, threads: THREADS });
 }
 
 const mirrorDir = join(work, 'mirror');
@@ -189,7 +174,7 @@ const loads = await paired(
     return f.s;
   },
   () => {
-    const b = bareLoad();
+    const b = bareCsvLoad();
     bares.push(b);
     log(`bare read_csv: ${fmt(b.s)} s, ${b.rows} rows, peak RSS ${b.rss} MB`);
     return b.s;

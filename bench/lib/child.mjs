@@ -2,6 +2,7 @@
 // for baselines and measured steps that must run in a process of their own. The child prints JSON; the
 // last line of its stdout is the result.
 import { spawnSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -26,4 +27,25 @@ export function runNode(code, { env = {} } = {}) {
   }
   const lines = r.stdout.trim().split('\n');
   return { result: JSON.parse(lines[lines.length - 1]), ms };
+}
+
+/**
+ * The bare-DuckDB baseline of a load: in a child, `CREATE TABLE t AS SELECT * FROM <from>` into a new file
+ * at `db` with `threads`, CHECKPOINT, count. Returns { s, rows, rss } (seconds, rows, peak RSS MB); the
+ * file is removed before and after.
+ */
+export function bareLoad({ db, from, threads }) {
+  for (const f of [db, `${db}.wal`]) rmSync(f, { force: true });
+  const { result } = runNode(`import { DuckDBInstance } from '@duckdb/node-api';
+    ${RSS}
+    const t0 = performance.now();
+    const db = await DuckDBInstance.create(${JSON.stringify(db)}, { threads: '${threads}' });
+    const c = await db.connect();
+    await c.run(${JSON.stringify(`CREATE TABLE t AS SELECT * FROM ${from}`)});
+    await c.run('CHECKPOINT');
+    const n = (await c.runAndReadAll('SELECT count(*) FROM t')).getRows()[0][0];
+    c.closeSync(); db.closeSync();
+    console.log(JSON.stringify({ s: (performance.now() - t0) / 1000, rows: Number(n), rss: __rss() }));`);
+  rmSync(db, { force: true });
+  return result;
 }
