@@ -52,7 +52,10 @@ const DUCK = `import { DuckDBInstance } from '@duckdb/node-api';`;
 const stamp = '2026-11-01';
 const csv = join(work, `BasicCompanyDataAsOneFile-${stamp}-${ROWS}.csv`);
 const zip = join(work, `BasicCompanyDataAsOneFile-${stamp}-${ROWS}.zip`);
-const pscFile = join(work, `persons-with-significant-control-snapshot-2026-11-20-${LINES}.txt`);
+// Individuals: PEOPLE distinct persons, person p on lines p, p + PEOPLE, p + 2 PEOPLE ... (about 2.5 companies
+// each; line j's company is ((7 j + j div PEOPLE) mod ROWS) + 1), so controllers recur across companies (network).
+const PEOPLE = Math.max(1, Math.round(LINES / 2.5));
+const pscFile = join(work, `persons-with-significant-control-snapshot-2026-11-20-${LINES}-p${PEOPLE}.txt`);
 const HEADER = readFileSync(join(repo, 'test', 'fixtures', 'upstream', 'companies-house', 'basic-sample.csv'), 'utf8').split('\n')[0];
 const WORDS = ['ACME', 'GLOBAL', 'BRITISH', 'NORTHERN', 'TECH', 'HOLDINGS', 'PROPERTY', 'CONSULTING', 'GREEN', 'SERVICES', 'TRADING', 'CAPITAL', 'DESIGN', 'MEDIA', 'LONDON', 'WIDGETS'];
 const SICS = ['62020 - Information technology consultancy activities', '70229 - Management consultancy activities other than financial management', '68209 - Other letting and operating of own or leased real estate', '99999 - Dormant Company', '7499 - Non-trading company', 'None Supplied'];
@@ -101,7 +104,6 @@ function generate() {
   }
   if (!existsSync(pscFile)) {
     log(`generating ${LINES.toLocaleString('en-GB')} PSC lines → ${pscFile}`);
-    // Individuals from a pool of names and birth months, so controllers recur across companies (network).
     const data = `CASE WHEN j % 17 = 0 THEN {
         'etag': md5(j::VARCHAR), 'identification': {'country_registered': 'England', 'legal_authority': 'Companies Act', 'registration_number': lpad(((j * 13) % ${ROWS} + 1)::VARCHAR, 8, '0')},
         'kind': 'corporate-entity-person-with-significant-control', 'name': 'HOLDCO ' || ((j * 13) % ${ROWS})::VARCHAR || ' LIMITED',
@@ -110,16 +112,16 @@ function generate() {
       ELSE {
         'address': {'address_line_1': 'Road ' || (j % 1000)::VARCHAR, 'locality': 'Town', 'postal_code': 'AB1 2CD', 'premises': '1'},
         'ceased_on': CASE WHEN j % 7 = 0 THEN strftime(DATE '2019-01-01' + (j % 2000)::INT, '%Y-%m-%d') END,
-        'country_of_residence': 'England', 'date_of_birth': {'month': 1 + (j % 12), 'year': 1940 + (j % 60)}, 'etag': md5(j::VARCHAR),
-        'kind': 'individual-person-with-significant-control', 'name': 'Mr F' || (j % 50000)::VARCHAR || ' S' || (j % 7919)::VARCHAR,
-        'name_elements': {'forename': 'F' || (j % 50000)::VARCHAR, 'surname': 'S' || (j % 7919)::VARCHAR, 'title': 'Mr'},
+        'country_of_residence': 'England', 'date_of_birth': {'month': 1 + (j % ${PEOPLE} % 12), 'year': 1940 + (j % ${PEOPLE} % 60)}, 'etag': md5(j::VARCHAR),
+        'kind': 'individual-person-with-significant-control', 'name': 'Mr F' || (j % ${PEOPLE} % 50000)::VARCHAR || ' S' || (j % ${PEOPLE} // 50000)::VARCHAR,
+        'name_elements': {'forename': 'F' || (j % ${PEOPLE} % 50000)::VARCHAR, 'surname': 'S' || (j % ${PEOPLE} // 50000)::VARCHAR, 'title': 'Mr'},
         'nationality': 'British', 'natures_of_control': ['ownership-of-shares-25-to-50-percent', 'voting-rights-25-to-50-percent'],
         'notified_on': strftime(DATE '2016-04-06' + (j % 3000)::INT, '%Y-%m-%d')}::JSON END`;
     const persons = `count(*) FILTER (WHERE j % 29 <> 0 OR j % 17 = 0)`;
     const { p, s } = runNode(`${DUCK}
       const db = await DuckDBInstance.create(':memory:', { threads: '${THREADS}' });
       const c = await db.connect();
-      await c.run(\`COPY (SELECT lpad(((j * 7) % ${ROWS} + 1)::VARCHAR, 8, '0') AS company_number, ${data.replace(/`/g, '\\`')} AS data FROM range(${LINES - 1}) t(j)) TO '${pscFile}.tmp' (FORMAT json)\`);
+      await c.run(\`COPY (SELECT lpad(((j * 7 + j // ${PEOPLE}) % ${ROWS} + 1)::VARCHAR, 8, '0') AS company_number, ${data.replace(/`/g, '\\`')} AS data FROM range(${LINES - 1}) t(j)) TO '${pscFile}.tmp' (FORMAT json)\`);
       const r = await c.runAndReadAll(\`SELECT ${persons} AS p, count(*) - ${persons} AS s FROM range(${LINES - 1}) t(j)\`);
       const [p, s] = r.getRows()[0].map(Number);
       console.log(JSON.stringify({ p, s }));`).result;
@@ -212,9 +214,17 @@ writeFileSync(base, `
   const conn = await openDataset('companies', '${mirrorDir}');
   process.stdout.write(JSON.stringify(await query(conn, 'SELECT 1 AS one')) + '\\n');`);
 const probe = (args) => JSON.parse(spawnSync(process.execPath, args, { env: { ...process.env, ...env }, encoding: 'utf8' }).stdout);
-const n = String(Math.floor(ROWS / 2)).padStart(8, '0');
+// The probed company: the one on an individual's line near the middle of the file whose person is on other
+// lines too (a live, non-ceased controller: not a corporate line, a statement or a ceased line), so
+// `psc` and `network` have something to find.
+const live = (j) => j % 17 !== 0 && j % 29 !== 0 && j % 7 !== 0;
+let j0 = Math.floor(PEOPLE / 2);
+while (j0 + 1 < PEOPLE && !(live(j0) && (j0 + PEOPLE >= LINES - 1 || live(j0 + PEOPLE)))) j0++;
+const n = String(((j0 * 7 + Math.floor(j0 / PEOPLE)) % ROWS) + 1).padStart(8, '0');
 const controlled = probe([cli, 'companies', 'psc', n, '--source', 'local', '--format', 'json']);
-log(`company ${n}: ${controlled.data?.psc_count} PSCs`);
+const network = probe([cli, 'companies', 'network', n, '--source', 'local', '--format', 'json']);
+log(`company ${n}: ${controlled.data?.psc_count} PSCs; network of ${network.data?.network_size} companies`);
+if (!controlled.data?.psc_count) throw new Error(`company ${n} has no PSC: the generator and the probe disagree`);
 for (const [label, args, target] of [
   [`companies show ${n}`, ['companies', 'show', n], 1.5],
   [`companies psc ${n}`, ['companies', 'psc', n], 1.5],
