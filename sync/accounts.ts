@@ -240,7 +240,7 @@ async function stageFiles(ctx: LoadContext, pool: ExtractPool, workDir: string):
     const memberDir = join(workDir, 'members');
     if (isZipFile(f.path)) {
       // Only the central directory is read here; the workers inflate the members (nested *_CIC.zip too).
-      ctx.log?.(`extracting ${f.name}`);
+      ctx.log?.(`extracting ${f.name} (${pool.inThread ? 'in this thread' : `${pool.threads} worker thread${pool.threads === 1 ? '' : 's'}`})`);
       for await (const entry of listEntries(f.path, undefined, f.name)) {
         await add({ zipPath: f.path, entry, name: entry.name, zip: f.name, published, precision });
       }

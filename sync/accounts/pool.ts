@@ -20,6 +20,8 @@ export interface ExtractPool {
   /** Wait for every batch, close the staging files; returns them. */
   close(): Promise<{ dir: string; filings: string[]; periods: string[] }>;
   readonly threads: number;
+  /** True when no worker file was found (running from sources): the batches run on the calling thread. */
+  readonly inThread: boolean;
 }
 
 /** Threads from `PUBLICDATA_SYNC_THREADS`, else the number of cores. */
@@ -28,9 +30,19 @@ export function syncThreads(env: Readonly<Record<string, string | undefined>>): 
   return Number.isInteger(n) && n > 0 ? n : availableParallelism();
 }
 
+/**
+ * The worker's file: the bundled one (dist/cli/accounts-worker.cjs, beside the CLI bundle or two levels up
+ * from dist/sync/accounts), else the tsc output beside this module; none when running from sources.
+ * The bundle is preferred: one file, and saxes/yauzl loaded with require() rather than imported as
+ * ESM-from-CommonJS, whose export lexer costs every worker start-up time and background compiling
+ * (scripts/bundle.mjs).
+ */
 function workerFile(): string | undefined {
-  const f = fileURLToPath(new URL('./worker.js', import.meta.url));
-  return existsSync(f) ? f : undefined;
+  for (const rel of ['./accounts-worker.cjs', '../../cli/accounts-worker.cjs', './worker.js']) {
+    const f = fileURLToPath(new URL(rel, import.meta.url));
+    if (existsSync(f)) return f;
+  }
+  return undefined;
 }
 
 export async function createPool(stageDir: string, threads: number, opts: { inThread?: boolean } = {}): Promise<ExtractPool> {
@@ -41,6 +53,7 @@ export async function createPool(stageDir: string, threads: number, opts: { inTh
     const stager = new Stager(files[0]!.filings, files[0]!.periods);
     return {
       threads: 1,
+      inThread: true,
       submit: (jobs) => stager.run(jobs),
       ready: async () => undefined,
       close: async () => {
@@ -84,6 +97,7 @@ export async function createPool(stageDir: string, threads: number, opts: { inTh
   });
   return {
     threads,
+    inThread: false,
     submit(jobs) {
       if (failed) return Promise.reject(failed);
       let best = 0;
