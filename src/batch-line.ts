@@ -71,24 +71,30 @@ export interface Chunk {
   text: string;
 }
 
-export interface ChunkResult {
-  /** One envelope per non-empty line, newline-terminated. */
-  text: string;
-  /** Exit code of the first failed line, or 0. */
-  firstFailure: number;
+/** Where a chunk's envelopes go, one JSON text per non-empty line (the sink adds the newline). */
+export interface LineSink {
+  line(json: string): void;
+}
+
+/** A sink that keeps the lines as one newline-terminated text (the main thread's own chunks). */
+export class TextSink implements LineSink {
+  text = '';
+  line(json: string): void {
+    this.text += `${json}\n`;
+  }
 }
 
 /**
- * Run a chunk of lines: used on the main thread and by the worker threads alike. Stays synchronous
- * while the handler is (the calculators), switching to awaiting only if a handler returns a promise.
+ * Run a chunk of lines into `sink`: used on the main thread and by the worker threads alike. Returns the
+ * exit code of the first failed line, or 0. Stays synchronous while the handler is (the calculators),
+ * switching to awaiting only if a handler returns a promise.
  */
-export function runChunk(r: LineRunner, c: Chunk): ChunkResult | Promise<ChunkResult> {
+export function runChunk(r: LineRunner, c: Chunk, sink: LineSink): number | Promise<number> {
   const lines = c.text.split('\n');
-  let out = '';
   let firstFailure: number = EXIT.OK;
   const add = (res: { json: string; exit: number }) => {
     if (res.exit !== EXIT.OK && firstFailure === EXIT.OK) firstFailure = res.exit;
-    out += `${res.json}\n`;
+    sink.line(res.json);
   };
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!.trim();
@@ -97,14 +103,14 @@ export function runChunk(r: LineRunner, c: Chunk): ChunkResult | Promise<ChunkRe
     if (res instanceof Promise) return finishAsync(res, i);
     add(res);
   }
-  return { text: out, firstFailure };
+  return firstFailure;
 
-  async function finishAsync(pending: Promise<{ json: string; exit: number }>, from: number): Promise<ChunkResult> {
+  async function finishAsync(pending: Promise<{ json: string; exit: number }>, from: number): Promise<number> {
     add(await pending);
     for (let i = from + 1; i < lines.length; i++) {
       const line = lines[i]!.trim();
       if (line !== '') add(await runLine(r, line, c.firstLine + i));
     }
-    return { text: out, firstFailure };
+    return firstFailure;
   }
 }

@@ -4,7 +4,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { routeById } from './registry.js';
-import { runChunk, type Chunk, type LineRunner } from './batch-line.js';
+import { runChunk, type Chunk, type LineRunner, type LineSink } from './batch-line.js';
 
 interface Init {
   routeId: string;
@@ -30,12 +30,42 @@ const runner: LineRunner = {
   query: init.query,
 };
 
-// Results go back UTF-8 encoded, their memory transferred (not copied): the encoding is done here, in
-// parallel, rather than by the main thread's stdout write.
-const utf8 = new TextEncoder();
-parentPort!.on('message', async (c: Chunk & { id: number }) => {
-  const { text, firstFailure } = await runChunk(runner, c);
-  const bytes = utf8.encode(text);
-  parentPort!.postMessage({ id: c.id, bytes, firstFailure }, [bytes.buffer]);
+/**
+ * Results go back UTF-8 encoded in an ArrayBuffer whose memory is transferred (not copied): the encoding is
+ * done here, in parallel, each envelope written straight into the buffer as it is made (no joined text of
+ * the chunk). The main thread transfers each buffer back once stdout has taken its bytes, and it is
+ * reused: the memory in use stays a few buffers per worker for any input size (a fresh buffer per chunk
+ * left tens of MB of spent buffers waiting for the main thread's next garbage collection).
+ */
+let size = 1 << 21; // grows to what a chunk has needed, so later buffers start big enough
+class ByteSink implements LineSink {
+  buf: Buffer;
+  pos = 0;
+  constructor(ab: ArrayBuffer | undefined) {
+    this.buf = ab && ab.byteLength >= size ? Buffer.from(ab) : Buffer.allocUnsafeSlow(size);
+  }
+  line(json: string): void {
+    const need = json.length * 3 + 1; // UTF-8 takes at most 3 bytes per UTF-16 unit
+    if (this.buf.length - this.pos < need) {
+      size = Math.max(this.buf.length * 2, this.pos + need);
+      const bigger = Buffer.allocUnsafeSlow(size);
+      this.buf.copy(bigger, 0, 0, this.pos);
+      this.buf = bigger;
+    }
+    this.pos += this.buf.write(json, this.pos);
+    this.buf[this.pos++] = 10;
+  }
+}
+
+const spare: ArrayBuffer[] = [];
+parentPort!.on('message', async (m: (Chunk & { id: number }) | { spare: ArrayBuffer }) => {
+  if ('spare' in m) {
+    spare.push(m.spare);
+    return;
+  }
+  const sink = new ByteSink(spare.pop());
+  const firstFailure = await runChunk(runner, m, sink);
+  const ab = sink.buf.buffer as ArrayBuffer;
+  parentPort!.postMessage({ id: m.id, bytes: ab, length: sink.pos, firstFailure }, [ab]);
 });
 parentPort!.postMessage({ ready: true });

@@ -16,7 +16,7 @@ import type { Route } from './registry.js';
 
 export interface Out {
   /** Text, or bytes already UTF-8 encoded (a Buffer: batch results encoded on worker threads). */
-  write(chunk: string | Buffer): boolean | void;
+  write(chunk: string | Buffer, cb?: (err?: Error | null) => void): boolean | void;
   once?(event: 'drain', cb: () => void): unknown;
 }
 

@@ -73,6 +73,27 @@ describe('built binary', () => {
   });
 });
 
+describe('batch on worker threads', () => {
+  it('a batch of several chunks comes back in input order, each line as the calculator answers it alone', async () => {
+    // 5,000 lines (three 2,048-line chunks, so the built binary uses its two workers and hands result
+    // buffers back and forth), with a bad line in the second chunk and the third.
+    const bodies = Array.from({ length: 5000 }, (_, i) => ({ gross_income: 12000 + i * 37, region: i % 2 ? 'scotland' : 'england_wales_ni', tax_year: '2025-26' }));
+    const lines = bodies.map((b) => JSON.stringify(b));
+    lines[2999] = 'not json';
+    lines[4099] = '{"gross_income":-5,"tax_year":"2025-26"}';
+    const r = await pd(['tax', 'take-home', '--batch'], baseEnv({ PUBLICDATA_BATCH_WORKERS: '2' }), `${lines.join('\n')}\n`);
+    expect(r.exitCode).toBe(2);
+    const out = r.stdout.split('\n');
+    expect(out).toHaveLength(5000);
+    expect(JSON.parse(out[2999]!).error.message).toBe('Line 3000: not valid JSON.');
+    expect(JSON.parse(out[4099]!).error.message).toBe("Invalid field 'gross_income': must be at least 0.");
+    for (const i of [0, 1, 2047, 2048, 2998, 3000, 4095, 4096, 4999]) {
+      const local = await callLocal({ method: 'POST', path: '/v1/tax/take-home/calculate', query: {}, body: bodies[i] }, handlerCtx());
+      expect(out[i]).toBe(JSON.stringify(local.envelope));
+    }
+  });
+});
+
 describe('live against the test API server', () => {
   it('returns the envelope of GET /v1/tax/years unchanged', async () => {
     const r = await pd(['api', 'GET', '/v1/tax/years', '--source', 'live'], liveEnv());
