@@ -99,8 +99,8 @@ export function prepare(body: unknown): { ok: true; prepared: Prepared } | { ok:
   if (p === undefined || p === null) c.add('period', 'MISSING_FIELD', "'period' with start_date and end_date is required.");
   else if (!isObj(p)) c.add('period', 'INVALID_FIELD_TYPE', "'period' must be an object with start_date and end_date.");
   else {
-    start = checkDate(c, p, 'start_date', 'period.start_date', true);
-    end = checkDate(c, p, 'end_date', 'period.end_date', true);
+    start = checkDate(c, p, 'start_date', 'period', true);
+    end = checkDate(c, p, 'end_date', 'period', true);
     if (start && end) {
       if (end < start) c.add('period.end_date', 'INVALID_PERIOD', `end_date ${end} is before start_date ${start}.`);
       else if (end >= addMonths(start, MAX_PERIOD_MONTHS))

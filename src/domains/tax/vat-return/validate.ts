@@ -64,68 +64,81 @@ function pence(v: unknown): number | undefined {
   return toPence(v);
 }
 
+/** The allowed values of an enum as a set, made once per list (a hashed lookup instead of a scan per value). */
+const enumSets = new WeakMap<readonly string[], ReadonlySet<string>>();
+function enumSet(allowed: readonly string[]): ReadonlySet<string> {
+  let set = enumSets.get(allowed);
+  if (!set) enumSets.set(allowed, (set = new Set(allowed)));
+  return set;
+}
+
+/*
+ * The check helpers take `at`, the path of the object that holds `key` ('period', 'transactions[3]'), and
+ * name the field `${at}.${key}` only when they report it: a valid body builds no field names (10,000
+ * transactions would otherwise make ~150,000 strings just in case).
+ */
 function checkEnum<T extends string>(
   c: Collector,
   o: Obj,
   key: string,
-  field: string,
+  at: string,
   allowed: readonly T[],
   required: boolean,
 ): T | undefined {
   const v = o[key];
   if (v === undefined || v === null || v === '') {
-    if (required) c.add(field, 'MISSING_FIELD', `'${key}' is required.`);
+    if (required) c.add(`${at}.${key}`, 'MISSING_FIELD', `'${key}' is required.`);
     return undefined;
   }
-  if (typeof v !== 'string' || !(allowed as readonly string[]).includes(v)) {
-    c.add(field, 'INVALID_ENUM_VALUE', `'${key}' must be one of ${allowed.join(', ')}; got ${JSON.stringify(v)}.`);
+  if (typeof v !== 'string' || !enumSet(allowed).has(v)) {
+    c.add(`${at}.${key}`, 'INVALID_ENUM_VALUE', `'${key}' must be one of ${allowed.join(', ')}; got ${JSON.stringify(v)}.`);
     return undefined;
   }
   return v as T;
 }
 
-export function checkDate(c: Collector, o: Obj, key: string, field: string, required: boolean): string | undefined {
+export function checkDate(c: Collector, o: Obj, key: string, at: string, required: boolean): string | undefined {
   const v = o[key];
   if (v === undefined || v === null || v === '') {
-    if (required) c.add(field, 'MISSING_FIELD', `'${key}' is required.`);
+    if (required) c.add(`${at}.${key}`, 'MISSING_FIELD', `'${key}' is required.`);
     return undefined;
   }
   if (!isDate(v)) {
-    c.add(field, 'INVALID_DATE', `'${key}' must be a calendar date YYYY-MM-DD; got ${JSON.stringify(v)}.`);
+    c.add(`${at}.${key}`, 'INVALID_DATE', `'${key}' must be a calendar date YYYY-MM-DD; got ${JSON.stringify(v)}.`);
     return undefined;
   }
   return v;
 }
 
-function checkAmount(c: Collector, o: Obj, key: string, field: string, required: boolean): number | undefined | null {
+function checkAmount(c: Collector, o: Obj, key: string, at: string, required: boolean): number | undefined | null {
   const v = o[key];
   if (v === undefined || v === null || v === '') {
-    if (required) c.add(field, 'MISSING_FIELD', `'${key}' is required.`);
+    if (required) c.add(`${at}.${key}`, 'MISSING_FIELD', `'${key}' is required.`);
     return null;
   }
   const p = pence(v);
   if (p === undefined) {
-    c.add(field, 'INVALID_AMOUNT', `'${key}' must be a number of pounds with at most 2 decimal places, at most £1,000,000,000 either way; got ${JSON.stringify(v)}.`);
+    c.add(`${at}.${key}`, 'INVALID_AMOUNT', `'${key}' must be a number of pounds with at most 2 decimal places, at most £1,000,000,000 either way; got ${JSON.stringify(v)}.`);
     return undefined;
   }
   return p;
 }
 
-function checkBool(c: Collector, o: Obj, key: string, field: string, dflt: boolean): boolean {
+function checkBool(c: Collector, o: Obj, key: string, at: string, dflt: boolean): boolean {
   const v = o[key];
   if (v === undefined || v === null) return dflt;
   if (typeof v !== 'boolean') {
-    c.add(field, 'INVALID_FIELD_TYPE', `'${key}' must be true or false.`);
+    c.add(`${at}.${key}`, 'INVALID_FIELD_TYPE', `'${key}' must be true or false.`);
     return dflt;
   }
   return v;
 }
 
-function checkPercent(c: Collector, o: Obj, key: string, field: string): number | undefined {
+function checkPercent(c: Collector, o: Obj, key: string, at: string): number | undefined {
   const v = o[key];
   if (v === undefined || v === null) return undefined;
   if (typeof v !== 'number' || !Number.isFinite(v) || v < 0 || v > 100) {
-    c.add(field, 'INVALID_FIELD_TYPE', `'${key}' must be a percentage between 0 and 100 (14.5 means 14.5%).`);
+    c.add(`${at}.${key}`, 'INVALID_FIELD_TYPE', `'${key}' must be a percentage between 0 and 100 (14.5 means 14.5%).`);
     return undefined;
   }
   return v;
@@ -162,10 +175,10 @@ export function prepareCompany(c: Collector, raw: unknown, warnings: Warning[]):
       if (/^XI/i.test(vrn.trim())) company.northern_ireland = true;
     }
   }
-  const regDate = checkDate(c, raw, 'vat_registration_date', 'company.vat_registration_date', false);
+  const regDate = checkDate(c, raw, 'vat_registration_date', 'company', false);
   if (regDate) company.vat_registration_date = regDate;
-  company.northern_ireland = checkBool(c, raw, 'northern_ireland', 'company.northern_ireland', company.northern_ireland);
-  company.partially_exempt = checkBool(c, raw, 'partially_exempt', 'company.partially_exempt', false);
+  company.northern_ireland = checkBool(c, raw, 'northern_ireland', 'company', company.northern_ireland);
+  company.partially_exempt = checkBool(c, raw, 'partially_exempt', 'company', false);
 
   // vat_schemes
   const vs = raw['vat_schemes'];
@@ -176,26 +189,26 @@ export function prepareCompany(c: Collector, raw: unknown, warnings: Warning[]):
       vs.forEach((e, j) => {
         const f = `company.vat_schemes[${j}]`;
         if (!isObj(e)) return c.add(f, 'INVALID_FIELD_TYPE', 'A scheme entry must be an object.');
-        const scheme = checkEnum(c, e, 'scheme', `${f}.scheme`, SCHEMES, true);
-        const from = checkDate(c, e, 'effective_from', `${f}.effective_from`, true);
+        const scheme = checkEnum(c, e, 'scheme', f, SCHEMES, true);
+        const from = checkDate(c, e, 'effective_from', f, true);
         let to: string | null = null;
-        if (e['effective_to'] !== undefined && e['effective_to'] !== null) to = checkDate(c, e, 'effective_to', `${f}.effective_to`, false) ?? null;
+        if (e['effective_to'] !== undefined && e['effective_to'] !== null) to = checkDate(c, e, 'effective_to', f, false) ?? null;
         if (from && to && to < from) c.add(`${f}.effective_to`, 'INVALID_PERIOD', `effective_to ${to} is before effective_from ${from}.`);
         const entry: SchemeEntry = {
           index: j,
           scheme: scheme ?? 'standard',
           effective_from: from ?? '0000-01-01',
           effective_to: to,
-          limited_cost_trader: checkBool(c, e, 'limited_cost_trader', `${f}.limited_cost_trader`, false),
+          limited_cost_trader: checkBool(c, e, 'limited_cost_trader', f, false),
         };
         const fy = e['first_year'];
-        if (fy !== undefined && fy !== null) entry.first_year = checkBool(c, e, 'first_year', `${f}.first_year`, false);
+        if (fy !== undefined && fy !== null) entry.first_year = checkBool(c, e, 'first_year', f, false);
         const cat = e['flat_rate_category'];
         if (cat !== undefined && cat !== null) {
           if (typeof cat !== 'string') c.add(`${f}.flat_rate_category`, 'INVALID_FIELD_TYPE', "'flat_rate_category' must be a string.");
           else entry.flat_rate_category = cat;
         }
-        const pct = checkPercent(c, e, 'flat_rate_percentage', `${f}.flat_rate_percentage`);
+        const pct = checkPercent(c, e, 'flat_rate_percentage', f);
         if (pct !== undefined) entry.flat_rate_percentage = pct;
         if (scheme && scheme !== 'flat_rate' && (entry.flat_rate_category || pct !== undefined || entry.limited_cost_trader))
           warnings.push({ code: 'FLAT_RATE_FIELDS_IGNORED', field: f, message: `Flat-rate fields on a '${scheme}' entry are ignored.` });
@@ -211,8 +224,8 @@ export function prepareCompany(c: Collector, raw: unknown, warnings: Warning[]):
     else {
       const f = 'company.partial_exemption';
       const cfg: PartialExemptionConfig = company.partial_exemption;
-      cfg.method = checkEnum(c, pe, 'method', `${f}.method`, ['standard', 'special'] as const, false) ?? 'standard';
-      const sp = checkPercent(c, pe, 'special_method_recoverable_percentage', `${f}.special_method_recoverable_percentage`);
+      cfg.method = checkEnum(c, pe, 'method', f, ['standard', 'special'] as const, false) ?? 'standard';
+      const sp = checkPercent(c, pe, 'special_method_recoverable_percentage', f);
       if (sp !== undefined) cfg.special_method_recoverable_percentage = sp;
       else if (cfg.method === 'special' && pe['special_method_recoverable_percentage'] === undefined)
         c.add(`${f}.special_method_recoverable_percentage`, 'MISSING_FIELD', "A special method needs 'special_method_recoverable_percentage' (the percentage your approved method gives).");
@@ -239,7 +252,7 @@ export function prepareCompany(c: Collector, raw: unknown, warnings: Warning[]):
         if (pr !== undefined && pr !== null) {
           if (!isObj(pr)) c.add(`${f}.annual_adjustment.prior_returns`, 'INVALID_FIELD_TYPE', "'prior_returns' must be an object.");
           else for (const k of Object.keys(prior) as Array<keyof PriorReturns>) {
-            const p = checkAmount(c, pr, k, `${f}.annual_adjustment.prior_returns.${k}`, false);
+            const p = checkAmount(c, pr, k, `${f}.annual_adjustment.prior_returns`, false);
             if (typeof p === 'number') prior[k] = p;
           }
         }
@@ -257,7 +270,7 @@ export function prepareCompany(c: Collector, raw: unknown, warnings: Warning[]):
     else fsc.forEach((e, j) => {
       const f = `company.fuel_scale_charges[${j}]`;
       if (!isObj(e)) return c.add(f, 'INVALID_FIELD_TYPE', 'A fuel scale charge must be an object.');
-      const ft = checkEnum(c, e, 'fuel_type', `${f}.fuel_type`, FUEL_TYPES, false) ?? ('petrol' as FuelType);
+      const ft = checkEnum(c, e, 'fuel_type', f, FUEL_TYPES, false) ?? ('petrol' as FuelType);
       const fc: FuelCharge = { index: j, fuel_type: ft };
       if (typeof e['vehicle'] === 'string') fc.vehicle = e['vehicle'];
       const pm = e['period_months'];
@@ -265,7 +278,7 @@ export function prepareCompany(c: Collector, raw: unknown, warnings: Warning[]):
         if (pm !== 1 && pm !== 3 && pm !== 12) c.add(`${f}.period_months`, 'INVALID_ENUM_VALUE', "'period_months' must be 1, 3 or 12.");
         else fc.period_months = pm;
       }
-      const charge = checkAmount(c, e, 'vat_inclusive_charge', `${f}.vat_inclusive_charge`, false);
+      const charge = checkAmount(c, e, 'vat_inclusive_charge', f, false);
       if (typeof charge === 'number') fc.vat_inclusive_charge = charge;
       // the band: explicit, from CO2 figures (lower of two for bi-fuel), or from engine size
       const rawBand = e['co2_band'];
@@ -328,15 +341,15 @@ export function parseTxn(c: Collector, raw: unknown, i: number): Txn | undefined
   if (typeof id === 'number' && Number.isFinite(id)) id = String(id);
   if (id === undefined || id === null || id === '') c.add(`${f}.id`, 'MISSING_FIELD', "'id' is required.");
   else if (typeof id !== 'string') c.add(`${f}.id`, 'INVALID_FIELD_TYPE', "'id' must be a string.");
-  const date = checkDate(c, raw, 'date', `${f}.date`, true);
-  const type = checkEnum(c, raw, 'type', `${f}.type`, TRANSACTION_TYPES, true);
-  const net = checkAmount(c, raw, 'net_amount', `${f}.net_amount`, true);
-  const vat = checkAmount(c, raw, 'vat_amount', `${f}.vat_amount`, true);
-  const gross = checkAmount(c, raw, 'gross_amount', `${f}.gross_amount`, false);
-  const rate = checkEnum(c, raw, 'vat_rate', `${f}.vat_rate`, VAT_RATE_NAMES, true);
-  const supply = checkEnum(c, raw, 'supply_type', `${f}.supply_type`, SUPPLY_TYPES, false) ?? ('domestic' as SupplyType);
-  const capital = checkBool(c, raw, 'is_capital_asset', `${f}.is_capital_asset`, false);
-  const reclaimed = checkBool(c, raw, 'input_tax_reclaimed', `${f}.input_tax_reclaimed`, false);
+  const date = checkDate(c, raw, 'date', f, true);
+  const type = checkEnum(c, raw, 'type', f, TRANSACTION_TYPES, true);
+  const net = checkAmount(c, raw, 'net_amount', f, true);
+  const vat = checkAmount(c, raw, 'vat_amount', f, true);
+  const gross = checkAmount(c, raw, 'gross_amount', f, false);
+  const rate = checkEnum(c, raw, 'vat_rate', f, VAT_RATE_NAMES, true);
+  const supply = checkEnum(c, raw, 'supply_type', f, SUPPLY_TYPES, false) ?? ('domestic' as SupplyType);
+  const capital = checkBool(c, raw, 'is_capital_asset', f, false);
+  const reclaimed = checkBool(c, raw, 'input_tax_reclaimed', f, false);
   let ratePct: number | undefined;
   const rp = raw['vat_rate_percentage'];
   if (rp !== undefined && rp !== null) {
@@ -344,13 +357,13 @@ export function parseTxn(c: Collector, raw: unknown, i: number): Txn | undefined
     else ratePct = rp;
   }
   let side: Side | undefined;
-  if (type === 'journal') side = checkEnum(c, raw, 'direction', `${f}.direction`, ['output', 'input'] as const, true);
+  if (type === 'journal') side = checkEnum(c, raw, 'direction', f, ['output', 'input'] as const, true);
   else if (type) side = SIDE_OF_TYPE[type];
-  const attribution = checkEnum(c, raw, 'input_tax_attribution', `${f}.input_tax_attribution`, ATTRIBUTIONS, false);
-  const payment_date = checkDate(c, raw, 'payment_date', `${f}.payment_date`, false);
-  const amount_paid = checkAmount(c, raw, 'amount_paid', `${f}.amount_paid`, false);
-  const original_transaction_date = checkDate(c, raw, 'original_transaction_date', `${f}.original_transaction_date`, false);
-  const payment_due_date = checkDate(c, raw, 'payment_due_date', `${f}.payment_due_date`, false);
+  const attribution = checkEnum(c, raw, 'input_tax_attribution', f, ATTRIBUTIONS, false);
+  const payment_date = checkDate(c, raw, 'payment_date', f, false);
+  const amount_paid = checkAmount(c, raw, 'amount_paid', f, false);
+  const original_transaction_date = checkDate(c, raw, 'original_transaction_date', f, false);
+  const payment_due_date = checkDate(c, raw, 'payment_due_date', f, false);
   let origId = raw['original_transaction_id'];
   if (typeof origId === 'number') origId = String(origId);
   let override: Scheme | undefined;
@@ -360,7 +373,7 @@ export function parseTxn(c: Collector, raw: unknown, i: number): Txn | undefined
       c.add(`${f}.scheme_override`, 'INVALID_SCHEME_OVERRIDE', `'scheme_override' must be one of ${SCHEMES.join(', ')}; got ${JSON.stringify(ov)}.`);
     else override = ov as Scheme;
   }
-  const frsPct = checkPercent(c, raw, 'flat_rate_percentage', `${f}.flat_rate_percentage`);
+  const frsPct = checkPercent(c, raw, 'flat_rate_percentage', f);
   if (c.details.length > before || !date || !type || !rate || !side || typeof net !== 'number' || typeof vat !== 'number' || gross === undefined) {
     return undefined;
   }
