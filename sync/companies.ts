@@ -18,7 +18,7 @@
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { queryOne } from '../src/mirror/db.js';
-import { NAME_INDEX, NAME_INDEX_COLUMNS, normNameSql, sqlLiteral, statusSql, typeSql } from '../src/domains/companies/register-values.js';
+import { NAME_INDEX, NAME_INDEX_COLUMNS, NAME_INDEX_SELECT, normNameSql, sqlLiteral, statusSql, typeSql } from '../src/domains/companies/register-values.js';
 import { count, csvHeader, quoteIdent, snapshotDataset, storeStructuralRejects, MAX_STORED_REJECTS } from './common.js';
 import { dataFiles, isZipFile, listZip } from './formats/zip.js';
 import type { DatasetModule, DiscoverContext, LoadContext, LoadResult, UpstreamFile } from './types.js';
@@ -195,7 +195,7 @@ async function loadCompanies(ctx: LoadContext): Promise<LoadResult> {
 async function buildNameIndex(conn: DuckDBConnection): Promise<void> {
   await conn.run(
     `CREATE TABLE ${NAME_INDEX} AS SELECT word, ${NAME_INDEX_COLUMNS}
-     FROM (SELECT unnest(list_distinct(string_split(name_norm, ' '))) AS word, ${NAME_INDEX_COLUMNS} FROM companies)
+     FROM (SELECT unnest(list_distinct(string_split(name_norm, ' '))) AS word, ${NAME_INDEX_SELECT} FROM companies)
      ORDER BY word`,
   );
 }

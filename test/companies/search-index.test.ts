@@ -11,9 +11,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callLocal } from '../../src/backends/local.js';
 import type { SuccessEnvelope } from '../../src/contract/types.js';
 import { cleanup, ctxFor, sqlOn, tempDir } from '../property/mirror-helper.js';
-import { buildTwoMonths, DEPARTING, GENERATED_LINES, parseRow, REAL_LINES } from './fixture.js';
+import { buildTwoMonths, companyLine, DEPARTING, GENERATED_LINES, parseRow, REAL_LINES } from './fixture.js';
 
-const LINES = [...REAL_LINES, ...GENERATED_LINES];
+// GENERATED rows whose names tie in rank, status and length (the order then rests on the company number),
+// in an order that is not the answer's, with a shorter name, an inactive one and a word-prefix match.
+const TIE_LINES = [
+  ['ACME TIE B LIMITED', '14100003', 'Active'], ['ACME TIE A LIMITED', '14100002', 'Active'], ['ACME TIE E LTD', '14100001', 'Active'],
+  ['ACME TIE D LIMITED', '14100004', 'Liquidation'], ['ACME TIE C LIMITED', '14100005', 'Active'], ['ACME TIES LIMITED', '14100006', 'Active'],
+  ['THE ACME TIE F LIMITED', '14100007', 'Active'], ['ACME TIE G LIMITED', '14100008', 'Liquidation'],
+].map(([CompanyName, CompanyNumber, CompanyStatus]) => companyLine({ CompanyName: CompanyName!, CompanyNumber: CompanyNumber!, CompanyStatus: CompanyStatus! }));
+const LINES = [...REAL_LINES, ...GENERATED_LINES, ...TIE_LINES];
 const ROWS = LINES.map(parseRow);
 const GONE = DEPARTING;
 
@@ -123,5 +130,27 @@ describe('name search through the word index', () => {
     const past = await search({ q: 'nspired', per_page: '100', page: '9' });
     expect(past.data).toEqual([]);
     expect(past.pagination!.total).toBe(want.length);
+  });
+
+  it('every page of a search whose names tie, for several page sizes, joins up to the whole ranked answer', async () => {
+    for (const query of [{ q: 'acme tie' }, { q: 'acme tie', status: 'active' }, { q: 'tie' }]) {
+      const want = expected(query.q, query.status);
+      // The fixture really has ties: neighbours in the answer with the same rank, status and name length.
+      const key = (n: string) => {
+        const c = companies.find((x) => x.number === n)!;
+        const q = norm(query.q);
+        return `${c.norm === q ? 0 : c.norm.startsWith(q) ? 1 : ` ${c.norm}`.includes(` ${q}`) ? 2 : 3}|${c.status}|${[...c.name].length}`;
+      };
+      expect(want.some((n, i) => i > 0 && key(n) === key(want[i - 1]!))).toBe(true);
+      for (const perPage of [1, 2, 3]) {
+        const got: string[] = [];
+        for (let p = 1; p <= Math.ceil(want.length / perPage); p++) {
+          const r = await search({ ...query, per_page: String(perPage), page: String(p) });
+          expect(r.pagination!.total).toBe(want.length);
+          got.push(...r.data.map((c: any) => c.company_number));
+        }
+        expect(got).toEqual(want);
+      }
+    }
   });
 });

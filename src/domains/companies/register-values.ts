@@ -58,7 +58,18 @@ export function normNameSql(expr: string): string {
   return `coalesce(nullif(${stripped}, ''), ${spaced})`;
 }
 
-/** The name search index table (built by sync/companies.ts, read by search.ts) and the columns it carries. */
+/**
+ * The name search index table (built by sync/companies.ts, read by register.ts): `word`, then what search
+ * matches and ranks on. The answer's own columns are read from `companies` for the page's rows only.
+ */
 export const NAME_INDEX = 'company_name_words';
-export const NAME_INDEX_COLUMNS =
-  'name_norm, company_number, company_name, company_status, company_type, incorporation_date, postcode, post_town, sic_codes';
+export const NAME_INDEX_COLUMNS = 'name_norm, company_number, active, name_length';
+
+/**
+ * The index columns from a `companies` row. `active` is null where the status is (an empty CompanyStatus),
+ * so that it sorts as `company_status = 'active'` does in the ranking: true, false, then null.
+ */
+export const NAME_INDEX_SELECT = `name_norm, company_number, company_status = 'active' AS active, length(company_name) AS name_length`;
+
+/** The columns of a search answer (the company summary). */
+export const SEARCH_COLUMNS = 'company_number, company_name, company_status, company_type, incorporation_date, postcode, post_town, sic_codes';

@@ -13,7 +13,7 @@ import {
   COMPANIES, companyNotFound, companyNumber, daysBetween, departedNote, DEPARTED_ROW_COLUMNS, detail, findCompany, LIVE_HINT,
   ROW_COLUMNS, summary, today, type CompanyRow,
 } from './common.js';
-import { NAME_INDEX, NAME_INDEX_COLUMNS, normNameSql } from './register-values.js';
+import { NAME_INDEX, NAME_INDEX_COLUMNS, normNameSql, SEARCH_COLUMNS } from './register-values.js';
 import { parseSicCode, sectionDescription, sicCode } from './sic.js';
 
 const DISSOLVED_NOTE =
@@ -42,7 +42,8 @@ function source(status: unknown): string {
 /**
  * GET /v1/companies/search?q&status&page&per_page. Matches: the normalised name contains the normalised
  * query. Ranked: exact normalised name, then prefix, then word prefix, then contains; within a rank active
- * companies first, then shorter names, then number.
+ * companies first, then shorter names, then number. Through the word index, the matches are ranked on the
+ * index's columns and only the page's rows are read from the register (by company number).
  */
 export const companySearch: Handler = async (req, ctx) => {
   const raw = String(req.query.q ?? '').trim();
@@ -50,18 +51,20 @@ export const companySearch: Handler = async (req, ctx) => {
   const { page: p, perPage } = page(req.query);
   const c = await conn(ctx);
   const norm = (await queryOne<{ q: string }>(c, `SELECT ${normNameSql('$1')} AS q`, [raw]))?.q ?? '';
-  const m = norm && (await hasNameIndex(c)) ? indexedMatches(norm, req.query.status) : scannedMatches(norm, raw, req.query.status);
+  const indexed = !!norm && (await hasNameIndex(c));
+  const m = indexed ? indexedMatches(norm, req.query.status) : scannedMatches(norm, raw, req.query.status);
   const rank = `CASE WHEN ${m.col} = $1 THEN 0 WHEN starts_with(${m.col}, $1) THEN 1 WHEN contains(' ' || ${m.col}, ' ' || $1) THEN 2 ELSE 3 END`;
   const params = [m.q, ...m.params];
   const n = params.length;
-  const rows = await query<CompanyRow & { total: number }>(
+  const ranked = await query<CompanyRow & { total: number }>(
     c,
     `SELECT *, count(*) OVER () AS total FROM (SELECT *, ${rank} AS _rank FROM (${m.sql}))
-     ORDER BY _rank, (company_status = 'active') DESC, length(company_name), company_number
+     ORDER BY _rank, active DESC, name_length, company_number
      LIMIT $${n + 1} OFFSET $${n + 2}`,
     [...params, perPage, (p - 1) * perPage],
   );
-  const total = rows[0]?.total ?? (p > 1 ? (await queryOne<{ n: number }>(c, `SELECT count(*) AS n FROM (${m.sql})`, params))?.n ?? 0 : 0);
+  const total = ranked[0]?.total ?? (p > 1 ? (await queryOne<{ n: number }>(c, `SELECT count(*) AS n FROM (${m.sql})`, params))?.n ?? 0 : 0);
+  const rows = indexed ? await pageRows(c, ranked.map((r) => r.company_number), req.query.status) : ranked;
   return {
     data: rows.map(summary),
     meta: await baseMeta(ctx, {
@@ -73,7 +76,11 @@ export const companySearch: Handler = async (req, ctx) => {
   };
 };
 
-/** The companies whose name matches, one row each: `sql` (with `$1` = `q`, then `params`) and the name column to rank on. */
+/**
+ * The companies whose name matches, one row each: `sql` (with `$1` = `q`, then `params`) giving at least
+ * `company_number`, `active` (company_status = 'active') and `name_length` (of company_name), and `col`,
+ * the name column to rank on.
+ */
 interface Matches {
   sql: string;
   col: string;
@@ -81,12 +88,21 @@ interface Matches {
   params: string[];
 }
 
+/** The index columns of departed companies (answered as dissolved, so never active). */
+const DEPARTED_INDEX = NAME_INDEX_COLUMNS.replace('active', 'false AS active').replace('name_length', 'length(company_name) AS name_length');
 /** Summary columns of departed companies (answered as dissolved), for search. */
-const DEPARTED_SEARCH = NAME_INDEX_COLUMNS.replace('company_status', "'dissolved' AS company_status");
+const DEPARTED_SEARCH = SEARCH_COLUMNS.replace('company_status', "'dissolved' AS company_status");
 
-/** Whether the mirror has the name index (a mirror synced by an older version has not: search scans instead). */
+/**
+ * Whether the mirror has the name index (a mirror synced by an older version has not, or has the earlier
+ * wide index without `name_length`: search scans instead).
+ */
 async function hasNameIndex(c: Awaited<ReturnType<typeof conn>>): Promise<boolean> {
-  const r = await queryOne<{ n: number }>(c, "SELECT count(*) AS n FROM duckdb_tables() WHERE database_name = current_database() AND table_name = ?", [NAME_INDEX]);
+  const r = await queryOne<{ n: number }>(
+    c,
+    "SELECT count(*) AS n FROM duckdb_columns() WHERE database_name = current_database() AND table_name = ? AND column_name = 'name_length'",
+    [NAME_INDEX],
+  );
   return (r?.n ?? 0) > 0;
 }
 
@@ -112,16 +128,36 @@ function indexedMatches(q: string, status: unknown): Matches {
     cond = 'word = $2 AND contains(name_norm, $1)';
     params = [words.slice(1, -1).sort((a, b) => b.length - a.length)[0]!];
   }
-  const live = `SELECT DISTINCT ${NAME_INDEX_COLUMNS} FROM ${NAME_INDEX} WHERE ${cond}${status === 'active' ? " AND company_status = 'active'" : ''}`;
-  const gone = `SELECT ${DEPARTED_SEARCH} FROM departed WHERE contains(name_norm, $1)`;
+  const live = `SELECT DISTINCT ${NAME_INDEX_COLUMNS} FROM ${NAME_INDEX} WHERE ${cond}${status === 'active' ? ' AND active' : ''}`;
+  const gone = `SELECT ${DEPARTED_INDEX} FROM departed WHERE contains(name_norm, $1)`;
   if (status === 'dissolved') return { sql: gone, col: 'name_norm', q, params: [] };
   return { sql: status === 'active' ? live : `${live} UNION ALL ${gone}`, col: 'name_norm', q, params };
+}
+
+/**
+ * The answer rows of a page of indexed matches, in the page's order: looked up by company number in the
+ * register (sorted on it, so each lookup reads one row group) and in `departed`.
+ */
+async function pageRows(c: Awaited<ReturnType<typeof conn>>, numbers: string[], status: unknown): Promise<CompanyRow[]> {
+  if (!numbers.length) return [];
+  const list = numbers.map(() => '?').join(', ');
+  const live = `SELECT ${SEARCH_COLUMNS} FROM companies WHERE company_number IN (${list})`;
+  const gone = `SELECT ${DEPARTED_SEARCH} FROM departed WHERE company_number IN (${list})`;
+  const sql = status === 'dissolved' ? gone : status === 'active' ? live : `${live} UNION ALL ${gone}`;
+  const found = await query<CompanyRow>(c, sql, sql === live || sql === gone ? numbers : [...numbers, ...numbers]);
+  const byNumber = new Map(found.map((r) => [r.company_number, r]));
+  return numbers.map((n) => byNumber.get(n)!);
 }
 
 /** Matches by a scan of the register (no index, or a query with no letters or digits such as '!!', which matches the raw upper-case name). */
 function scannedMatches(norm: string, raw: string, status: unknown): Matches {
   const col = norm ? 'name_norm' : 'upper(company_name)';
-  return { sql: `SELECT * FROM ${source(status)} WHERE contains(${col}, $1)`, col, q: norm || raw.toUpperCase(), params: [] };
+  return {
+    sql: `SELECT *, company_status = 'active' AS active, length(company_name) AS name_length FROM ${source(status)} WHERE contains(${col}, $1)`,
+    col,
+    q: norm || raw.toUpperCase(),
+    params: [],
+  };
 }
 
 /** A postcode area, district or sector (`EC`, `EC1`, `EC1A`, `EC1A 1`), else 400. */
