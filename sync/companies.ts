@@ -162,7 +162,7 @@ async function loadCompanies(ctx: LoadContext): Promise<LoadResult> {
     await conn.run(`DELETE FROM companies WHERE ${bad}`);
   }
   // Duplicated numbers (the same company in two parts; not seen upstream): keep one row, the others are rejects.
-  const duplicates = await count(conn, 'SELECT count(*) - count(DISTINCT company_number) AS n FROM companies');
+  const duplicates = (await orderCheck(conn)).duplicates;
   if (duplicates) {
     await conn.run(
       `INSERT INTO rejects (file, line, raw, reason)
@@ -198,6 +198,20 @@ async function buildNameIndex(conn: DuckDBConnection): Promise<void> {
      FROM (SELECT unnest(list_distinct(string_split(name_norm, ' '))) AS word, ${NAME_INDEX_SELECT} FROM companies)
      ORDER BY word`,
   );
+}
+
+/**
+ * Duplicated and out-of-order company numbers of `companies`, which the load sorts on the number: each row
+ * is compared with the next by position (a streaming scan; a count(DISTINCT) hashed all 5.7M numbers, ~4x
+ * the CPU). In a sorted table every duplicate is next to its twin.
+ */
+async function orderCheck(conn: DuckDBConnection): Promise<{ duplicates: number; unsorted: number }> {
+  const r = await queryOne<{ duplicates: number; unsorted: number }>(
+    conn,
+    `SELECT count(*) FILTER (WHERE a = b) AS duplicates, count(*) FILTER (WHERE a > b) AS unsorted
+     FROM (SELECT company_number AS a FROM companies) POSITIONAL JOIN (SELECT company_number AS b FROM companies OFFSET 1)`,
+  );
+  return { duplicates: Number(r?.duplicates ?? 0), unsorted: Number(r?.unsorted ?? 0) };
 }
 
 /** Columns kept for a company that left the register (what a later lookup can still say). */
@@ -287,8 +301,10 @@ const companies: DatasetModule = {
   async verify(conn: DuckDBConnection): Promise<void> {
     const total = await count(conn, 'SELECT count(*) AS n FROM companies');
     if (total === 0) throw new Error('companies is empty');
-    const dup = await count(conn, 'SELECT count(*) - count(DISTINCT company_number) AS n FROM companies');
-    if (dup) throw new Error(`${dup} duplicate company numbers`);
+    // Unique and sorted on the number (lookups rely on the order: one row group per number).
+    const { duplicates, unsorted } = await orderCheck(conn);
+    if (duplicates) throw new Error(`${duplicates} duplicate company numbers`);
+    if (unsorted) throw new Error(`companies is not sorted on company_number (${unsorted} rows out of order)`);
     // Numbers stay 8-character strings (a sniffer would have made 00445790 the integer 445790).
     const short = await count(conn, 'SELECT count(*) AS n FROM companies WHERE length(company_number) <> 8');
     if (short > total * 0.001) throw new Error(`${short} company numbers are not 8 characters`);

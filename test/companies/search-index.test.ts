@@ -133,7 +133,8 @@ describe('name search through the word index', () => {
   });
 
   it('every page of a search whose names tie, for several page sizes, joins up to the whole ranked answer', async () => {
-    for (const query of [{ q: 'acme tie' }, { q: 'acme tie', status: 'active' }, { q: 'tie' }]) {
+    const queries: Array<{ q: string; status?: string }> = [{ q: 'acme tie' }, { q: 'acme tie', status: 'active' }, { q: 'tie' }];
+    for (const query of queries) {
       const want = expected(query.q, query.status);
       // The fixture really has ties: neighbours in the answer with the same rank, status and name length.
       const key = (n: string) => {

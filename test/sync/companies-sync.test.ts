@@ -136,4 +136,30 @@ describe('sync companies', () => {
       /column 1 is 'Name', expected 'CompanyName'/,
     );
   });
+
+  it('a company number twice (in one CSV, or in two parts) keeps one row, the other is a reject; the table stays sorted', async () => {
+    // GENERATED: 1,500 companies (the register's reject threshold is 0.1%) in reverse number order, and one number twice.
+    const many = Array.from({ length: 1500 }, (_, i) => companyLine({ CompanyName: `GENERATED ${i} LIMITED`, CompanyNumber: String(17001500 - i) }));
+    const twice = [
+      companyLine({ CompanyName: 'ZED DUPLICATE LIMITED', CompanyNumber: '17000700' }),
+      companyLine({ CompanyName: 'ALPHA DUPLICATE LIMITED', CompanyNumber: '17000700' }),
+    ];
+    const dir = tempDir('pd-ch-dup-');
+    const one = join(dir, 'BasicCompanyDataAsOneFile-2026-11-01.csv');
+    writeFileSync(one, csvText([...many.slice(0, 700), twice[0]!, ...many.slice(700).filter((l) => !l.includes('"17000700"')), twice[1]!]));
+    mkdirSync(join(dir, 'parts'));
+    const parts = ['BasicCompanyData-2026-11-01-part1_2.zip', 'BasicCompanyData-2026-11-01-part2_2.zip'];
+    const rest = many.filter((l) => !l.includes('"17000700"'));
+    const chunks = [[twice[0]!, ...rest.slice(0, 750)], [...rest.slice(750), twice[1]!]];
+    for (const [i, name] of parts.entries()) writeFileSync(join(dir, 'parts', name), await buildZip([{ name: name.replace('.zip', '.csv'), data: csvText(chunks[i]!) }]));
+    for (const from of [one, join(dir, 'parts')]) {
+      const r = await syncDataset('companies', { ...h.syncOptions(), from });
+      expect(r).toMatchObject({ status: 'synced', rows_total: 1500, rows_rejected: 1 });
+      const db = r.path!;
+      expect(await sqlOn(db, "SELECT company_name FROM companies WHERE company_number = '17000700'")).toEqual([{ company_name: 'ALPHA DUPLICATE LIMITED' }]);
+      expect(await sqlOn(db, "SELECT raw, reason FROM rejects")).toEqual([{ raw: '17000700,ZED DUPLICATE LIMITED', reason: 'duplicate company number' }]);
+      const numbers = (await sqlOn(db, 'SELECT company_number FROM companies')).map((x) => x.company_number as string);
+      expect(numbers).toEqual(Array.from({ length: 1500 }, (_, i) => String(17000001 + i)));
+    }
+  });
 });
