@@ -23,10 +23,10 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { loadDuckDB, query, queryOne } from '../src/mirror/db.js';
+import { query, queryOne } from '../src/mirror/db.js';
 import { catalogFields, count } from './common.js';
 import { isZipFile, listEntries } from './formats/zip.js';
-import { createPool, syncThreads, type ExtractPool } from './accounts/pool.js';
+import { createPool, spawnWorkers, syncThreads, type ExtractPool, type SpawnedWorkers } from './accounts/pool.js';
 import { COLUMN_TYPES, FILING_COLUMNS, PERIOD_COLUMNS, type BatchResult, type MemberJob, type Reject } from './accounts/stage.js';
 import type { DatasetModule, DiscoverContext, LoadContext, LoadResult, UpstreamFile } from './types.js';
 
@@ -155,24 +155,6 @@ export function selectZips(links: ZipLink[], now: Date, scope: { days?: number; 
   return [...monthlies, ...extra];
 }
 
-/** Names of the zips already loaded into a dataset file. */
-async function loadedZips(path: string): Promise<Set<string>> {
-  const duck = await loadDuckDB();
-  const inst = await duck.DuckDBInstance.create(path, { access_mode: 'READ_ONLY' });
-  try {
-    const conn = await inst.connect();
-    try {
-      return new Set((await query<{ name: string }>(conn, 'SELECT name FROM accounts_zips')).map((r) => r.name));
-    } finally {
-      conn.closeSync();
-    }
-  } catch {
-    return new Set();
-  } finally {
-    inst.closeSync();
-  }
-}
-
 // ---------------------------------------------------------------------------------------------------
 // Load
 
@@ -271,7 +253,9 @@ async function load(ctx: LoadContext): Promise<LoadResult> {
   rmSync(workDir, { recursive: true, force: true });
   mkdirSync(join(workDir, 'stage'), { recursive: true });
   try {
-    const pool = await createPool(join(workDir, 'stage'), syncThreads(ctx.env ?? {}));
+    // the workers warmUp started at the beginning of the sync, when there are
+    const spawned = ctx.warm as SpawnedWorkers | undefined;
+    const pool = await createPool(join(workDir, 'stage'), syncThreads(ctx.env ?? {}), spawned ? { spawned } : {});
     let staged: Staged;
     try {
       staged = await stageFiles(ctx, pool, workDir);
@@ -341,6 +325,17 @@ const accounts: DatasetModule & { classifyFrom(name: string): Pick<UpstreamFile,
   // `--from <folder>`: the daily and monthly zips in it
   fromNames: /^Accounts_(Bulk|Monthly)_Data-.+\.zip$/,
 
+  // The extraction workers start with the sync: their start-up overlaps the history read, discovery and
+  // the download instead of coming after them.
+  warmUp(env: Readonly<Record<string, string | undefined>>) {
+    return spawnWorkers(syncThreads(env));
+  },
+
+  // The zips already loaded, on the framework's one read-only open of the live file.
+  async readPrevious(conn: DuckDBConnection) {
+    return (await query<{ name: string }>(conn, 'SELECT name FROM accounts_zips')).map((r) => r.name);
+  },
+
   classifyFrom(name: string) {
     const d = zipDate(name);
     return { kind: 'full', ...(d ? { published: d.date } : {}) };
@@ -367,7 +362,8 @@ const accounts: DatasetModule & { classifyFrom(name: string): Pick<UpstreamFile,
       throw new Error(`no accounts zips found on the publisher's pages; use 'publicdata sync accounts --from <zip file or URL>'. ${errors.join('; ')}`);
     }
     let chosen = selectZips(links, now, scope);
-    const already = ctx.previous && !ctx.options.force ? await loadedZips(ctx.previous.path) : new Set<string>();
+    const loaded = ctx.previous?.module;
+    const already = ctx.previous && !ctx.options.force ? new Set(Array.isArray(loaded) ? (loaded as string[]) : []) : new Set<string>();
     const incremental = already.size > 0;
     if (incremental) chosen = chosen.filter((l) => !already.has(l.name));
     return chosen.map((l) => ({

@@ -26,7 +26,7 @@ import { download, fetchText, sha256File, type RetryOptions } from './download.j
 import { acquireLock, cleanStaleTemps, fsyncPath, SyncError } from './lock.js';
 import { fmtBytes } from './progress.js';
 import { loadModule, SYNC_DATASETS } from './registry.js';
-import type { DatasetModule, LoadResult, ProgressSink, SyncEvent, SyncOptions, SyncReport, UpstreamFile } from './types.js';
+import type { DatasetModule, LoadResult, ProgressSink, SyncEvent, SyncOptions, SyncReport, UpstreamFile, Warm } from './types.js';
 
 export { cleanStaleTemps, SyncError };
 
@@ -114,12 +114,16 @@ export async function syncDataset(name: string, opts: RunSyncOptions): Promise<S
 
   let release: (() => void) | undefined;
   let opened: Opened | undefined;
+  let warm: Warm | undefined;
   try {
     release = acquireLock(mirror, file, name);
     const removed = cleanStaleTemps(mirror, file);
     if (removed.length) emit({ type: 'message', dataset: name, text: `removed stale temp files: ${removed.join(', ')}` });
+    // started now, it warms up while the history is read, discovery runs and the files download
+    warm = mod.warmUp?.(env);
 
-    const prev = existsSync(livePath) ? await readSyncHistory(livePath) : undefined;
+    // one read-only open of the live file: the history and the module's own state
+    const prev = existsSync(livePath) ? await readSyncHistory(livePath, mod.readPrevious?.bind(mod)) : undefined;
 
     const retryOptions: RetryOptions = {
       ...(opts.connectRetries !== undefined ? { connectRetries: opts.connectRetries } : {}),
@@ -278,11 +282,15 @@ export async function syncDataset(name: string, opts: RunSyncOptions): Promise<S
         env,
         log: (text) => emit({ type: 'message', dataset: name, text }),
         workDir: join(cache, name, 'extract'),
+        ...(warm ? { warm } : {}),
       });
     } catch (e) {
       throw new SyncError(`${name}: load failed: ${(e as Error).message}`, name);
     } finally {
       clearInterval(poll);
+      const w = warm;
+      warm = undefined;
+      await w?.dispose().catch(() => undefined);
     }
     if (hashing.length) {
       await allHashed;
@@ -373,6 +381,7 @@ export async function syncDataset(name: string, opts: RunSyncOptions): Promise<S
     emit({ type: 'failed', dataset: name, error: err });
     throw err;
   } finally {
+    await warm?.dispose().catch(() => undefined);
     release?.();
   }
 }

@@ -49,6 +49,8 @@ export interface PreviousState {
   path: string;
   /** Its newest sync_log row, when readable. */
   lastSync?: Pick<SyncLogEntry, 'synced_at' | 'published' | 'as_of' | 'sha256' | 'source_url' | 'mode' | 'rows_total'>;
+  /** What the module's `readPrevious` read from the live file (same open as the history). */
+  module?: unknown;
 }
 
 export interface DiscoverContext {
@@ -85,6 +87,13 @@ export interface LoadContext {
   env?: Readonly<Record<string, string | undefined>>;
   /** A scratch directory in the cache for this dataset (zip members are extracted here, one at a time). */
   workDir?: string;
+  /** What the module's `warmUp` started at the beginning of the sync. */
+  warm?: Warm;
+}
+
+/** A module's warm-up handle (`DatasetModule.warmUp`). */
+export interface Warm {
+  dispose(): Promise<void>;
 }
 
 export interface LoadResult {
@@ -115,6 +124,19 @@ export interface DatasetModule {
   file: string;
   /** Max share of rejected rows before the sync fails and keeps the old data (default 0.01). */
   rejectThreshold?: number;
+  /**
+   * Optional: read the module's own state from the live file (accounts: the zips already loaded), on the
+   * read-only connection the framework opens for the sync history; the result is `previous.module` in
+   * discover (undefined when it throws, e.g. an older file without its table).
+   */
+  readPrevious?(conn: DuckDBConnection): Promise<unknown>;
+  /**
+   * Optional: start what the load will need and what takes a while to start (accounts: the extraction
+   * worker threads), at the start of the sync so that it overlaps reading the history, discovery and the
+   * download. The handle goes to `load` as `ctx.warm`; the framework disposes of it after the load (or
+   * when the sync ends without one): `dispose` must be safe to call after the load has used the handle.
+   */
+  warmUp?(env: Readonly<Record<string, string | undefined>>): Warm | undefined;
   /** Find the upstream file(s). Not called with `--from`: the framework then uses that file (see classifyFrom). */
   discover(ctx: DiscoverContext): Promise<UpstreamFile[]>;
   load(ctx: LoadContext): Promise<LoadResult>;

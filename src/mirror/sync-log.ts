@@ -1,10 +1,17 @@
 /** A dataset file's `sync_log` history, read-only: for `mirror status` and for the next sync. */
-import type { DuckDBInstance } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import type { PreviousState } from '../../sync/types.js';
 import { loadDuckDB, query, type Row, type SyncLogEntry } from './db.js';
 
-/** The history, the newest entry as PreviousState and every sha256 loaded; empty when unreadable. */
-export async function readSyncHistory(path: string): Promise<{ state: PreviousState; history: Row[]; shas: Set<string> }> {
+/**
+ * The history, the newest entry as PreviousState and every sha256 loaded; empty when unreadable.
+ * `extra` reads more on the same read-only connection (a sync module's own state, `PreviousState.module`),
+ * so a sync opens the live file once, not once per reader.
+ */
+export async function readSyncHistory(
+  path: string,
+  extra?: (conn: DuckDBConnection) => Promise<unknown>,
+): Promise<{ state: PreviousState; history: Row[]; shas: Set<string> }> {
   const state: PreviousState = { path };
   const shas = new Set<string>();
   let history: Row[] = [];
@@ -28,6 +35,13 @@ export async function readSyncHistory(path: string): Promise<{ state: PreviousSt
         };
       }
       for (const r of history) for (const s of String(r.sha256 ?? '').split(/\s+/)) if (s) shas.add(s);
+      if (extra) {
+        try {
+          state.module = await extra(conn);
+        } catch {
+          /* the module's state is unreadable (an older file): the history still counts */
+        }
+      }
     } finally {
       conn.closeSync();
     }

@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Worker } from 'node:worker_threads';
+import { Worker } from 'node:worker_threads';
 import { Stager, type BatchResult, type MemberJob } from './stage.js';
 
 export interface ExtractPool {
@@ -45,7 +45,47 @@ function workerFile(): string | undefined {
   return undefined;
 }
 
-export async function createPool(stageDir: string, threads: number, opts: { inThread?: boolean } = {}): Promise<ExtractPool> {
+/**
+ * Extraction workers started ahead of their staging files (`warmUp` of the accounts module, at the start of
+ * a sync: a worker takes a while to start, and that overlaps reading the history, discovery and the
+ * download). `createPool` takes them over; `dispose` ends them if no pool did.
+ */
+export interface SpawnedWorkers {
+  readonly threads: number;
+  /** The workers, once: the first `createPool` gets them, later ones start their own. */
+  take(): { workers: Worker[]; error: () => Error | undefined } | undefined;
+  dispose(): Promise<void>;
+}
+
+// Not the parent's --input-type/--eval flags (a worker is started from a file), nor process-wide V8 flags
+// that Worker refuses (ERR_WORKER_INVALID_EXEC_ARGV: seen with --expose-gc, which bench/run.mjs passes).
+const workerExecArgv = () => process.execArgv.filter((a) => !/^--(input-type|eval|print|expose-gc|expose_gc)\b/.test(a) && a !== '-e' && a !== '-p');
+
+/** Start `threads` extraction workers now; undefined when there is no worker file (running from sources). */
+export function spawnWorkers(threads: number): SpawnedWorkers | undefined {
+  const file = workerFile();
+  if (!file) return undefined;
+  const execArgv = workerExecArgv();
+  let workers: Worker[] | undefined = Array.from({ length: threads }, () => new Worker(file, { execArgv }));
+  // an error before a pool takes them over (a worker that cannot start) is kept for that pool to report
+  let error: Error | undefined;
+  for (const w of workers) w.on('error', (e) => (error ??= e));
+  return {
+    threads,
+    take() {
+      const w = workers;
+      workers = undefined;
+      return w ? { workers: w, error: () => error } : undefined;
+    },
+    async dispose() {
+      const w = workers;
+      workers = undefined;
+      if (w) await Promise.all(w.map((x) => x.terminate()));
+    },
+  };
+}
+
+export async function createPool(stageDir: string, threads: number, opts: { inThread?: boolean; spawned?: SpawnedWorkers } = {}): Promise<ExtractPool> {
   const file = opts.inThread ? undefined : workerFile();
   const files = Array.from({ length: file ? threads : 1 }, (_, i) => ({ filings: join(stageDir, `filings-${i}.csv`), periods: join(stageDir, `periods-${i}.csv`) }));
   const done = () => ({ dir: stageDir, filings: files.map((f) => f.filings), periods: files.map((f) => f.periods) });
@@ -62,14 +102,14 @@ export async function createPool(stageDir: string, threads: number, opts: { inTh
       },
     };
   }
-  const { Worker } = await import('node:worker_threads');
-  // Not the parent's --input-type/--eval flags (a worker is started from a file), nor process-wide V8 flags
-  // that Worker refuses (ERR_WORKER_INVALID_EXEC_ARGV: seen with --expose-gc, which bench/run.mjs passes).
-  const execArgv = process.execArgv.filter((a) => !/^--(input-type|eval|print|expose-gc|expose_gc)\b/.test(a) && a !== '-e' && a !== '-p');
-  const workers: Array<{ w: Worker; busy: number }> = files.map((f) => ({ w: new Worker(file, { workerData: f, execArgv }), busy: 0 }));
+  const early = opts.spawned?.threads === threads ? opts.spawned.take() : undefined;
+  const execArgv = workerExecArgv();
+  const workers: Array<{ w: Worker; busy: number }> = files.map((_, i) => ({ w: early?.workers[i] ?? new Worker(file, { execArgv }), busy: 0 }));
+  // each worker's staging files: the first message it handles
+  workers.forEach((x, i) => x.w.postMessage({ type: 'stage', ...files[i]! }));
   const pending = new Map<number, { resolve(r: BatchResult): void; reject(e: Error): void; worker: number }>();
   let nextId = 0;
-  let failed: Error | undefined;
+  let failed: Error | undefined = early?.error();
   const waiters: Array<() => void> = [];
   const limit = threads * 3;
   const wake = () => {
@@ -114,15 +154,22 @@ export async function createPool(stageDir: string, threads: number, opts: { inTh
       return new Promise<void>((r) => waiters.push(r));
     },
     async close() {
-      await Promise.all(
-        workers.map((x) => new Promise<void>((resolve) => {
-          x.w.on('message', (m: { type: string }) => {
-            if (m.type === 'closed') resolve();
-          });
-          x.w.postMessage({ type: 'close' });
-        })),
-      );
-      await Promise.all(workers.map((x) => x.w.terminate()));
+      if (!failed) {
+        await Promise.all(
+          workers.map((x) => new Promise<void>((resolve) => {
+            x.w.on('message', (m: { type: string }) => {
+              if (m.type === 'closed') resolve();
+            });
+            x.w.postMessage({ type: 'close' });
+          })),
+        );
+      }
+      // Their files are complete and closed ('closed'), so the threads are ended without waiting for them:
+      // tearing down a worker's heap took 140 ms (measured) that the load would otherwise wait for.
+      for (const x of workers) {
+        x.w.unref();
+        x.w.terminate().catch(() => undefined);
+      }
       if (failed) throw failed;
       return done();
     },

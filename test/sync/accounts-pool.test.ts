@@ -162,6 +162,32 @@ describe('accounts staging: members inflated where they are extracted', () => {
     expect(workers.periods).toEqual(inThread.periods);
     expect(workers.rejects).toEqual(inThread.rejects);
   });
+
+  it.skipIf(!existsSync(distPool))('workers started before their staging files (a sync warming up) stage the same; unused ones are ended', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'pd-accz-')), 'Accounts_Bulk_Data-2026-11-02.zip');
+    writeFileSync(path, await dailyZip());
+    type Spawned = { threads: number; take(): unknown; dispose(): Promise<void> };
+    const built = (await import(pathToFileURL(distPool).href)) as {
+      createPool(dir: string, threads: number, opts?: { spawned?: Spawned }): ReturnType<typeof createPool>;
+      spawnWorkers(threads: number): Spawned | undefined;
+    };
+    const spawned = built.spawnWorkers(2)!;
+    const early = await stage((d, t) => built.createPool(d, t, { spawned }), path, 2);
+    // the pool took them: nothing left to hand out or to end
+    expect(spawned.take()).toBeUndefined();
+    await spawned.dispose();
+    const inThread = await stage((d, t) => createPool(d, t, { inThread: true }), path, 1);
+    expect(early.stagedFiles).toEqual(['filings-0.csv', 'filings-1.csv', 'periods-0.csv', 'periods-1.csv']);
+    expect(early.filings).toEqual(inThread.filings);
+    expect(early.periods).toEqual(inThread.periods);
+    expect(early.rejects).toEqual(inThread.rejects);
+    // spawned and never used (a sync with nothing new): dispose ends them, and a pool after that starts its own
+    const unused = built.spawnWorkers(2)!;
+    await unused.dispose();
+    expect(unused.take()).toBeUndefined();
+    const fresh = await stage((d, t) => built.createPool(d, t, { spawned: unused }), path, 2);
+    expect(fresh.filings).toEqual(inThread.filings);
+  });
 });
 
 describe('accounts verify', () => {
