@@ -4,6 +4,7 @@
  * `--kebab-name` flag, so the whole API is reachable. Global output options come from the program.
  */
 import { Command, Option } from 'commander';
+import { isAscii } from 'node:buffer';
 import { readFileSync } from 'node:fs';
 import { ApiError } from '../src/contract/errors.js';
 import { withoutThousands } from '../src/money.js';
@@ -114,7 +115,10 @@ export async function readJsonArg(ctx: Context, arg: string, what: string): Prom
       for await (const c of ctx.io.stdin as AsyncIterable<Buffer | string>) chunks.push(typeof c === 'string' ? Buffer.from(c) : c);
       text = Buffer.concat(chunks).toString('utf8');
     } else {
-      text = readFileSync(arg.startsWith('@') ? arg.slice(1) : arg, 'utf8');
+      // Read as bytes (one read of the file's size), then an ASCII file (the usual JSON) as a one-byte copy
+      // without UTF-8 decoding: Node 20's readFileSync(f, 'utf8') took twice as long for a 2.2 MB body.
+      const bytes = readFileSync(arg.startsWith('@') ? arg.slice(1) : arg);
+      text = bytes.toString(isAscii(bytes) ? 'latin1' : 'utf8');
     }
   } catch (e) {
     throw new ApiError(400, 'usage_error', `${what}: cannot read '${arg}': ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);

@@ -62,6 +62,31 @@ export function divRoundBig(a: bigint, b: bigint, mode: Rounding): bigint {
   return roundsUp(twice > b ? 1 : twice === b ? 0 : -1, a < 0n, q % 2n !== 0n, mode) ? q + 1n : q;
 }
 
+/**
+ * The exact value of a number as its shortest decimal text (`String(x)`, the value decimal.js takes for a
+ * number): units / 10^scale. `14.5` gives 145 / 10^1; `1e-7` gives 1 / 10^7.
+ */
+export function decimalOf(x: number): { units: bigint; scale: number } {
+  const m = /^(-?)(\d+)(?:\.(\d+))?(?:e([+-]\d+))?$/.exec(String(x));
+  if (!m) throw new RangeError(`not a finite number: ${x}`);
+  const frac = m[3] ?? '';
+  let units = BigInt(m[2]! + frac);
+  let scale = frac.length - Number(m[4] ?? 0);
+  if (scale < 0) {
+    units *= 10n ** BigInt(-scale);
+    scale = 0;
+  }
+  return { units: m[1] ? -units : units, scale };
+}
+
+/** units / 10^scale as the nearest JavaScript number (exact decimal text, then parsed). */
+export function decimalToNumber(units: bigint, scale: number): number {
+  if (scale === 0) return Number(units);
+  const neg = units < 0n;
+  const digits = (neg ? -units : units).toString().padStart(scale + 1, '0');
+  return Number(`${neg ? '-' : ''}${digits.slice(0, -scale)}.${digits.slice(-scale)}`);
+}
+
 /** a x b / c (c > 0), rounded by `mode`; exact (BigInt when a x b passes 2^53). */
 export function mulDiv(a: number, b: number, c: number, mode: Rounding): number {
   const product = a * b;

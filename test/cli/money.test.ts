@@ -1,6 +1,7 @@
 /** src/money.ts: every rounding mode, exact beyond 2^53, against hand-worked values. */
 import { describe, expect, it } from 'vitest';
-import { applyRate, divRound, divRoundBig, mulDiv, roundToPounds, toPence, toPounds, type Rounding } from '../../src/money.js';
+import { Decimal } from 'decimal.js';
+import { applyRate, decimalOf, decimalToNumber, divRound, divRoundBig, mulDiv, roundToPounds, toPence, toPounds, type Rounding } from '../../src/money.js';
 
 describe('money', () => {
   it('rounds quotients by every mode, for both signs', () => {
@@ -54,5 +55,31 @@ describe('money', () => {
     expect(toPounds(259_440)).toBe(2594.4);
     expect(roundToPounds(1_000_045, 'down')).toBe(1_000_000);
     expect(() => toPence(1e20)).toThrow(RangeError);
+  });
+});
+
+describe('decimal values of numbers (decimal.js as the reference)', () => {
+  it('decimalOf reads a number as decimal.js does, and the arithmetic built on it matches', () => {
+    const xs = [0, 1, 14.5, 16.5, 0.1, 0.3, 12.345, 99.999, 1e-7, 2.5e-9, 100, 7.25, 1234567.891, -3.75, -0.05];
+    let seed = 7;
+    for (let i = 0; i < 300; i++) {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      xs.push(Math.round((seed / 2147483648) * 100 * 10 ** (i % 5)) / 10 ** (i % 5));
+    }
+    for (const x of xs) {
+      const d = decimalOf(x);
+      expect(new Decimal(d.units.toString()).div(new Decimal(10).pow(d.scale)).equals(new Decimal(x))).toBe(true);
+      expect(decimalToNumber(d.units, d.scale)).toBe(x === 0 ? 0 : x);
+      // percentage less 1 point, never below 0 (vat-data firstYear)
+      const a = decimalOf(x);
+      const diff = a.units - 10n ** BigInt(a.scale);
+      expect(diff <= 0n ? 0 : decimalToNumber(diff, a.scale)).toBe(Decimal.max(0, new Decimal(x).minus(1)).toNumber());
+      // residual x percentage x 100 rounded half away from zero (vat-return special method)
+      for (const residual of [123457, -98765, 1, 0]) {
+        const ours = divRoundBig(BigInt(residual) * d.units * 100n, 10n ** BigInt(d.scale), 'half-up');
+        const ref = BigInt(new Decimal(residual).times(x).times(100).toDecimalPlaces(0, Decimal.ROUND_HALF_UP).toFixed(0));
+        expect(ours).toBe(ref);
+      }
+    }
   });
 });

@@ -6,7 +6,7 @@
  * (substituted by SI 2010/2940 reg 4 from 4 Jan 2011): lower case, "'s" -> "s", every run of other
  * non-alphanumerics -> "_". The 16.5% limited cost business category (from 1 Apr 2017) is `limited_cost_business`.
  */
-import { Decimal } from 'decimal.js';
+import { decimalOf, decimalToNumber } from '../../money.js';
 import { loadData } from '../../data.js';
 
 export type Source = string | string[];
@@ -147,7 +147,12 @@ export function temporaryVatRates(from: string, to: string): TemporaryVatRate[] 
 /** The flat-rate percentage in the first year of VAT registration: the reduction points off (reg 55JB), never below 0. */
 export function firstYear(percentage: number): number {
   const points = vatData().flat_rate_scheme.first_year_reduction_points.value;
-  return Decimal.max(0, new Decimal(percentage).minus(points)).toNumber();
+  // exact decimal subtraction (a percentage may have any number of decimal places)
+  const a = decimalOf(percentage);
+  const b = decimalOf(points);
+  const scale = Math.max(a.scale, b.scale);
+  const diff = a.units * 10n ** BigInt(scale - a.scale) - b.units * 10n ** BigInt(scale - b.scale);
+  return diff <= 0n ? 0 : decimalToNumber(diff, scale);
 }
 
 function categoryOn(c: FlatRateCategoryData, date: string): (FlatRateCategory & { effective_date: string }) | undefined {

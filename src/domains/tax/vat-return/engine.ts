@@ -7,8 +7,7 @@
  * 706 (partial exemption), 700/18 (bad debt relief), 700/64 (fuel scale charges), reverse charge (735/741A),
  * postponed VAT accounting and the Northern Ireland protocol for boxes 2, 8 and 9.
  */
-import { Decimal } from 'decimal.js';
-import { divRoundBig, mulDiv, roundToPounds, toPounds } from '../../../money.js';
+import { decimalOf, divRoundBig, mulDiv, roundToPounds, toPounds } from '../../../money.js';
 import { extractVat } from '../vat.js';
 import { vatRate } from '../vat-data.js';
 import { SCHEMES, SUPPLY_TYPES, TRANSACTION_TYPES, VAT_RATE_NAMES, type DeMinimisTest, type PartialExemptionConfig, type PriorReturns, type SchemeEntry } from './model.js';
@@ -249,12 +248,14 @@ function partialExemption(x: PeTotals, months: number, cfg: PartialExemptionConf
   let basis: string;
   let recRes: bigint;
   if (cfg.method === 'special') {
-    const pct = new Decimal(cfg.special_method_recoverable_percentage ?? 0);
-    recRes = BigInt(new Decimal(x.residual_input_tax).times(pct).times(100).toDecimalPlaces(0, Decimal.ROUND_HALF_UP).toFixed(0));
+    const pct = cfg.special_method_recoverable_percentage ?? 0;
+    // residual x percentage x 100, exactly, rounded half away from zero
+    const d = decimalOf(pct);
+    recRes = divRoundBig(R * d.units * 100n, 10n ** BigInt(d.scale), 'half-up'); // half-up: half away from zero (src/money.ts)
     basis = 'special method percentage as given';
     pctH = null;
     const out = computeRest();
-    out.recoverable_percentage = pct.toNumber();
+    out.recoverable_percentage = pct;
     return out;
   }
   const D = TS + ES;

@@ -182,29 +182,29 @@ export function prepare(body: unknown): { ok: true; prepared: Prepared } | { ok:
   const resolved: Resolved[] = [];
   const regAnniversary = company.vat_registration_date ? addMonths(company.vat_registration_date, 12) : undefined;
   for (const t of txns) {
-    const f = `transactions[${t.index}]`;
+    // field names (`transactions[i].date`) are built only where a failure or warning is reported
     if (t.type === 'bad_debt_relief') {
       let origDate = t.original_transaction_date;
       let due = t.payment_due_date;
       const o = t.original_transaction_id ? byId.get(t.original_transaction_id) : undefined;
       if (o && o.date) {
         if (o.side !== 'output' || (o.type !== 'sale' && o.type !== 'debit_note_issued'))
-          c.add(`${f}.original_transaction_id`, 'BAD_DEBT_RELIEF_MISSING_ORIGINAL', `transactions[${o.index}] ('${o.id}') is a ${o.type}, not a sale: bad debt relief is claimed on an unpaid supply you made.`);
+          c.add(`transactions[${t.index}].original_transaction_id`, 'BAD_DEBT_RELIEF_MISSING_ORIGINAL', `transactions[${o.index}] ('${o.id}') is a ${o.type}, not a sale: bad debt relief is claimed on an unpaid supply you made.`);
         origDate = o.date;
         due = due ?? o.payment_due_date;
-        if (o.vat > 0 && -t.vat > o.vat) warnings.push({ code: 'BAD_DEBT_RELIEF_EXCEEDS_ORIGINAL_VAT', field: `${f}.vat_amount`, message: `The relief ${fmtGBP(-t.vat)} exceeds the VAT of the original sale ${fmtGBP(o.vat)}.` });
+        if (o.vat > 0 && -t.vat > o.vat) warnings.push({ code: 'BAD_DEBT_RELIEF_EXCEEDS_ORIGINAL_VAT', field: `transactions[${t.index}].vat_amount`, message: `The relief ${fmtGBP(-t.vat)} exceeds the VAT of the original sale ${fmtGBP(o.vat)}.` });
       }
       if (!t.original_transaction_id || (!o && !origDate)) {
-        c.add(`${f}.original_transaction_id`, 'BAD_DEBT_RELIEF_MISSING_ORIGINAL', t.original_transaction_id
+        c.add(`transactions[${t.index}].original_transaction_id`, 'BAD_DEBT_RELIEF_MISSING_ORIGINAL', t.original_transaction_id
           ? `No transaction '${t.original_transaction_id}' in this request: give original_transaction_date (and payment_due_date) for a sale from an earlier period.`
           : 'Bad debt relief must name the unpaid sale in original_transaction_id (with original_transaction_date when that sale is not in this request).');
       } else if (origDate) {
         const from = due && due > origDate ? due : origDate;
         const eligible = addMonths(from, 6);
         if (t.date < eligible)
-          c.add(`${f}.date`, 'BAD_DEBT_RELIEF_TOO_EARLY', `Relief can be claimed once six months have passed from the later of the supply date and the payment due date (${from}): not before ${eligible} (VAT Notice 700/18).`);
+          c.add(`transactions[${t.index}].date`, 'BAD_DEBT_RELIEF_TOO_EARLY', `Relief can be claimed once six months have passed from the later of the supply date and the payment due date (${from}): not before ${eligible} (VAT Notice 700/18).`);
         else if (t.date > addMonths(from, 54))
-          warnings.push({ code: 'BAD_DEBT_RELIEF_OUT_OF_TIME', field: `${f}.date`, message: `Relief must be claimed within 4 years and 6 months of ${from}.` });
+          warnings.push({ code: 'BAD_DEBT_RELIEF_OUT_OF_TIME', field: `transactions[${t.index}].date`, message: `Relief must be claimed within 4 years and 6 months of ${from}.` });
       }
     }
 
@@ -215,7 +215,7 @@ export function prepare(body: unknown): { ok: true; prepared: Prepared } | { ok:
     if (t.scheme_override) {
       scheme = t.scheme_override;
       if (scheme !== 'standard' && !schemeNames.has(scheme)) {
-        c.add(`${f}.scheme_override`, 'INVALID_SCHEME_OVERRIDE', `scheme_override '${scheme}' is not one of the company's vat_schemes (${[...schemeNames].join(', ') || 'none'}).`);
+        c.add(`transactions[${t.index}].scheme_override`, 'INVALID_SCHEME_OVERRIDE', `scheme_override '${scheme}' is not one of the company's vat_schemes (${[...schemeNames].join(', ') || 'none'}).`);
         continue;
       }
       if (scheme === 'cash_accounting' && cashDated(t) && t.payment_date) accDate = t.payment_date;
@@ -223,7 +223,7 @@ export function prepare(body: unknown): { ok: true; prepared: Prepared } | { ok:
       if (!entry) {
         if (scheme === 'standard') entry = fallback();
         else {
-          c.add(`${f}.scheme_override`, 'SCHEME_OVERRIDE_DATE_MISMATCH', `No '${scheme}' entry of vat_schemes is in force on ${accDate}, the ${accDate === t.date ? 'transaction date' : 'payment date'}.`);
+          c.add(`transactions[${t.index}].scheme_override`, 'SCHEME_OVERRIDE_DATE_MISMATCH', `No '${scheme}' entry of vat_schemes is in force on ${accDate}, the ${accDate === t.date ? 'transaction date' : 'payment date'}.`);
           continue;
         }
       }
@@ -252,14 +252,14 @@ export function prepare(body: unknown): { ok: true; prepared: Prepared } | { ok:
         r.vat = vatPart;
         r.gross = paid;
         r.net = paid - vatPart;
-        if (Math.abs(paid) > Math.abs(t.gross)) warnings.push({ code: 'AMOUNT_PAID_EXCEEDS_GROSS', field: `${f}.amount_paid`, message: `amount_paid ${fmtGBP(paid)} exceeds gross_amount ${fmtGBP(t.gross)}.` });
+        if (Math.abs(paid) > Math.abs(t.gross)) warnings.push({ code: 'AMOUNT_PAID_EXCEEDS_GROSS', field: `transactions[${t.index}].amount_paid`, message: `amount_paid ${fmtGBP(paid)} exceeds gross_amount ${fmtGBP(t.gross)}.` });
       }
     } else if (periodOk && (accDate < start! || accDate > end!)) {
-      c.add(`${f}.date`, 'TRANSACTION_OUTSIDE_PERIOD', `Dated ${accDate}, outside the return period ${start} to ${end}.`);
+      c.add(`transactions[${t.index}].date`, 'TRANSACTION_OUTSIDE_PERIOD', `Dated ${accDate}, outside the return period ${start} to ${end}.`);
       continue;
     }
     if (!entry) {
-      if (periodOk) c.add(`${f}.date`, 'TRANSACTION_NO_MATCHING_SCHEME', `No entry of company.vat_schemes is in force on ${t.date}.`);
+      if (periodOk) c.add(`transactions[${t.index}].date`, 'TRANSACTION_NO_MATCHING_SCHEME', `No entry of company.vat_schemes is in force on ${t.date}.`);
       continue;
     }
     // flat-rate percentage
@@ -279,9 +279,9 @@ export function prepare(body: unknown): { ok: true; prepared: Prepared } | { ok:
       }
       if (pct === undefined) {
         if (!entry.flat_rate_category && !entry.limited_cost_trader)
-          c.add(`${f}.flat_rate_percentage`, 'FRS_MISSING_PERCENTAGE', `No flat-rate percentage for this transaction: vat_schemes[${entry.index}] has no flat_rate_category, flat_rate_percentage or limited_cost_trader, and the transaction has no flat_rate_percentage.`);
+          c.add(`transactions[${t.index}].flat_rate_percentage`, 'FRS_MISSING_PERCENTAGE', `No flat-rate percentage for this transaction: vat_schemes[${entry.index}] has no flat_rate_category, flat_rate_percentage or limited_cost_trader, and the transaction has no flat_rate_percentage.`);
         else if (entry.limited_cost_trader)
-          c.add(`${f}.flat_rate_percentage`, 'FRS_MISSING_PERCENTAGE', `No limited cost trader percentage is in force on ${accDate}.`);
+          c.add(`transactions[${t.index}].flat_rate_percentage`, 'FRS_MISSING_PERCENTAGE', `No limited cost trader percentage is in force on ${accDate}.`);
       } else r.frs_percentage = pct;
     }
     resolved.push(r);
