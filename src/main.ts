@@ -36,7 +36,11 @@ function processContext(): Context {
     io: {
       stdout: process.stdout,
       stderr: process.stderr,
-      stdin: process.stdin,
+      // Read on first use: process.stdin builds a stream (for a file: fs streams, fs/promises, readline;
+      // for a pipe: net) that only --batch, --body - and a few others need; seven fewer built-in modules at start.
+      get stdin() {
+        return process.stdin;
+      },
       stdoutIsTTY: Boolean(process.stdout.isTTY),
       stderrIsTTY: Boolean(process.stderr.isTTY),
       columns: process.stdout.columns || 100,
