@@ -9,7 +9,7 @@ import type { Context } from '../src/context.js';
 import { printError, renderContext, type GlobalOptions } from '../src/invoke.js';
 import type { Row } from '../src/output/records.js';
 import { captureStdout, drainWrite, writeOutput } from '../src/output/renderers.js';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, fstatSync, statSync } from 'node:fs';
 import { DATASETS as CATALOGUE } from '../src/mirror/catalog.js';
 import { isDatasetPresent, mirrorDir } from '../src/mirror/paths.js';
 import { SYNC_DATASETS } from '../sync/registry.js';
@@ -264,12 +264,21 @@ export function registerMirror(program: Command, ctx: Context): void {
           return EXIT.OK;
         }
         // json, ndjson, csv: stream chunk by chunk from DuckDB, waiting for stdout to drain (flat memory).
+        // json and ndjson without --fields: DuckDB renders the lines (src/mirror/json-sql.ts); ndjson to a
+        // pipe or device is written by DuckDB itself (COPY to /dev/stdout), as fast as its own COPY.
         const w = chunkWriter(ctx, g, 'sql');
         let head: { columns: unknown; attached: string[] } | undefined;
         let done;
+        const dbLines = g.format !== 'csv' && !g.fields?.length;
+        const copyTo = dbLines && g.format === 'ndjson' ? stdoutDevice(ctx) : undefined;
         try {
-          done = await streamSql(query, { env: ctx.env, ...maxRows, onStart: (i) => void (head = i), onRows: (rows) => w.rows(rows) });
+          done = await streamSql(query, {
+            env: ctx.env, ...maxRows, onStart: (i) => void (head = i), onRows: (rows) => w.rows(rows),
+            ...(dbLines ? { onLines: (lines: string[]) => w.lines(lines) } : {}), ...(copyTo ? { copyTo } : {}),
+          });
         } catch (e) {
+          // DuckDB writing to a pipe whose reader has gone (`publicdata sql … | head`): end quietly, as a write by node does.
+          if (copyTo && /broken pipe/i.test((e as Error).message)) return EXIT.OK;
           throw sqlError(e);
         }
         await w.end({ columns: head?.columns, attached: head?.attached ?? [] });
@@ -277,6 +286,22 @@ export function registerMirror(program: Command, ctx: Context): void {
         return EXIT.OK;
       }),
     );
+}
+
+/**
+ * `/dev/stdout` when stdout is this process's own fd 1 and a pipe or a character device (a terminal,
+ * /dev/null), which DuckDB can open and write in order with ours; undefined otherwise. Never a regular
+ * file: opening /dev/stdout reopens the file from its start (truncating it), so an appending redirect
+ * (`>>`) would lose what was there. Nor on Windows (no /dev/stdout) or a socket (cannot be opened).
+ */
+function stdoutDevice(ctx: Context): string | undefined {
+  if (process.platform === 'win32' || (ctx.io.stdout as { fd?: unknown }).fd !== 1) return undefined;
+  try {
+    const st = fstatSync(1);
+    return st.isFIFO() || st.isCharacterDevice() ? '/dev/stdout' : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -292,6 +317,13 @@ function chunkWriter(ctx: Context, g: GlobalOptions, id: string) {
     captureStdout(ctx.io, (io) => writeOutput(io, { envelope: { data: rows, meta: meta() }, id }, { ...rc, format }));
   let n = 0;
   return {
+    /** NDJSON lines rendered by DuckDB: the same text `rows` writes for those rows (json: joined by commas). */
+    async lines(lines: string[]) {
+      if (!lines.length) return;
+      if (g.format === 'ndjson') await write(`${lines.join('\n')}\n`);
+      else await write(`${n === 0 ? '{"data":[' : ','}${lines.join(',')}`);
+      n += lines.length;
+    },
     async rows(rows: Row[]) {
       if (!rows.length) return;
       if (g.format === 'ndjson') await write(await render(rows, 'ndjson'));

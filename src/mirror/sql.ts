@@ -3,7 +3,9 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ApiError } from '../contract/errors.js';
 import { DATASETS } from './catalog.js';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import { jsonConverter, loadDuckDB, STREAM_MEMORY_LIMIT, type Param, type Row } from './db.js';
+import { jsonLinePlan } from './json-sql.js';
 import { cacheDir, datasetPath, isDatasetPresent, mirrorDir as defaultMirrorDir, type Env } from './paths.js';
 
 /** A string literal for DuckDB statements that take no bound parameters (ATTACH): quotes doubled. */
@@ -56,16 +58,32 @@ export interface SqlStreamOptions {
   onStart?(info: { columns: SqlResult['columns']; attached: string[] }): void | Promise<void>;
   /** Called with each chunk of rows (DuckDB's vector size, 2,048 rows); awaited, so a slow writer slows the query. */
   onRows(rows: Row[]): void | Promise<void>;
+  /**
+   * Rows as NDJSON lines (no newline), rendered by DuckDB byte for byte as `JSON.stringify` of the rows
+   * `onRows` would get (src/mirror/json-sql.ts), one chunk at a time, instead of `onRows`. Used when every
+   * column type has an SQL rendering and the statement is a query; otherwise `onRows` gets the rows.
+   */
+  onLines?(lines: string[]): void | Promise<void>;
+  /**
+   * With `onLines`, and no `maxRows` or `params`: DuckDB writes the NDJSON lines itself, `COPY … TO` this
+   * path (a pipe or a character device: `/dev/stdout` when the process's stdout is one), each ending in
+   * a newline, and neither callback is called for rows.
+   */
+  copyTo?: string;
 }
+
+/** How the rows were rendered: JS values (`rows`), NDJSON lines read from DuckDB (`lines`), or written by DuckDB (`copy`). */
+export type SqlRendering = 'rows' | 'lines' | 'copy';
 
 /**
  * Run user SQL against every synced dataset, each ATTACHed READ_ONLY under its schema name (e.g.
  * `price_paid.price_paid`; unqualified table names resolve through the search path too). After attaching,
  * file system access is disabled and the configuration locked, so a query can neither write a dataset
- * file nor attach or read other files. The result streams: one DuckDB chunk at a time is converted and
- * handed to `onRows`, so memory stays flat however many rows the query returns.
+ * file nor attach or read other files (only `copyTo`, when given, is allowed). The result streams: one
+ * DuckDB chunk at a time is converted and handed to `onRows` (or rendered and handed to `onLines`, or
+ * copied to `copyTo`), so memory stays flat however many rows the query returns.
  */
-export async function streamSql(sql: string, opts: SqlStreamOptions): Promise<{ rows: number; truncated: boolean }> {
+export async function streamSql(sql: string, opts: SqlStreamOptions): Promise<{ rows: number; truncated: boolean; rendering: SqlRendering }> {
   const env = opts.env;
   const dir = opts.mirrorDir ?? defaultMirrorDir(env);
   const memoryLimit = sqlMemoryLimit(env); // checked before any data access
@@ -87,19 +105,46 @@ export async function streamSql(sql: string, opts: SqlStreamOptions): Promise<{ 
     await conn.run(`SET memory_limit = ${sqlLiteral(memoryLimit)}`);
     const tmp = spillDirectory(env);
     if (tmp) await conn.run(`SET temp_directory = ${sqlLiteral(tmp)}`);
+    const params = opts.params ?? [];
+    const copyTo = opts.onLines && opts.copyTo && opts.maxRows === undefined && params.length === 0 ? opts.copyTo : undefined;
+    if (copyTo) await conn.run(`SET allowed_paths = [${sqlLiteral(copyTo)}]`);
     await conn.run('SET enable_external_access = false');
     await conn.run('SET lock_configuration = true');
-    const result = await conn.stream(sql, (opts.params ?? []) as never);
+    const max = opts.maxRows ?? Infinity;
+    const plan = opts.onLines ? await linePlan(conn, sql) : undefined;
+    if (plan) {
+      await opts.onStart?.({ columns: plan.columns, attached });
+      if (copyTo) {
+        // One column, never NULL, without control characters (JSON escapes them): CSV with no quoting and
+        // a delimiter that cannot occur writes each line as it is.
+        const r = await conn.run(`COPY (${plan.sql}) TO ${sqlLiteral(copyTo)} (FORMAT csv, HEADER false, QUOTE '', ESCAPE '', DELIMITER '\x01', USE_TMP_FILE false)`);
+        return { rows: Number(r.rowsChanged), truncated: false, rendering: 'copy' };
+      }
+      const result = await conn.stream(plan.sql, params as never);
+      let count = 0;
+      for (;;) {
+        const chunk = await result.fetchChunk();
+        if (!chunk || chunk.rowCount === 0) return { rows: count, truncated: false, rendering: 'lines' };
+        if (count >= max) return { rows: count, truncated: true, rendering: 'lines' };
+        const take = Math.min(chunk.rowCount, max - count);
+        const v = chunk.getColumnVector(0);
+        const lines: string[] = new Array(take);
+        for (let r = 0; r < take; r++) lines[r] = v.getItem(r) as string;
+        count += take;
+        await opts.onLines!(lines);
+        if (take < chunk.rowCount) return { rows: count, truncated: true, rendering: 'lines' };
+      }
+    }
+    const result = await conn.stream(sql, params as never);
     const names = result.columnNames();
     const types = result.columnTypes();
     await opts.onStart?.({ columns: result.columnNames().map((n, i) => ({ name: n, type: types[i]!.toString() })), attached });
     const conv = await jsonConverter();
-    const max = opts.maxRows ?? Infinity;
     let count = 0;
     for (;;) {
       const chunk = await result.fetchChunk();
-      if (!chunk || chunk.rowCount === 0) return { rows: count, truncated: false };
-      if (count >= max) return { rows: count, truncated: true };
+      if (!chunk || chunk.rowCount === 0) return { rows: count, truncated: false, rendering: 'rows' };
+      if (count >= max) return { rows: count, truncated: true, rendering: 'rows' };
       const values = chunk.convertRows(conv);
       const take = Math.min(values.length, max - count);
       const rows: Row[] = new Array(take);
@@ -111,11 +156,39 @@ export async function streamSql(sql: string, opts: SqlStreamOptions): Promise<{ 
       }
       count += take;
       await opts.onRows(rows);
-      if (take < values.length) return { rows: count, truncated: true };
+      if (take < values.length) return { rows: count, truncated: true, rendering: 'rows' };
     }
   } finally {
     conn.closeSync();
     instance.closeSync();
+  }
+}
+
+/**
+ * The SQL that renders `sql`'s rows as NDJSON lines, with the query's columns; undefined (the JS path)
+ * when the statement is not a single query, a column type has no SQL rendering, or the wrapped query
+ * does not prepare (a trailing `;` or comment, a statement DuckDB cannot nest). Preparing binds the
+ * query without running it.
+ */
+async function linePlan(conn: DuckDBConnection, sql: string): Promise<{ sql: string; columns: SqlResult['columns'] } | undefined> {
+  let p;
+  try {
+    p = await conn.prepare(sql);
+  } catch {
+    return undefined; // the JS path runs it and reports the error
+  }
+  try {
+    const duck = await loadDuckDB();
+    if (p.statementType !== duck.StatementType.SELECT) return undefined;
+    const cols = Array.from({ length: p.columnCount }, (_, i) => ({ name: p.columnName(i), type: p.columnType(i) }));
+    const plan = jsonLinePlan(sql.replace(/[\s;]+$/, ''), cols);
+    if (!plan) return undefined;
+    (await conn.prepare(plan.sql)).destroySync();
+    return { sql: plan.sql, columns: cols.map((c) => ({ name: c.name, type: c.type.toString() })) };
+  } catch {
+    return undefined;
+  } finally {
+    p.destroySync();
   }
 }
 

@@ -3,6 +3,9 @@
  * any size is written with flat memory: checked here on a generated result of 10,000 rows (five chunks)
  * against values computed in the test, plus --max-rows saying on stderr that it cut the result.
  */
+import { execFileSync } from 'node:child_process';
+import { createReadStream, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { isolatedEnv, json, runCli } from '../support/cli.js';
@@ -67,10 +70,86 @@ describe('sql streams its result', () => {
         inFlight--;
       },
     });
-    expect(done).toEqual({ rows: 10_000, truncated: false });
+    expect(done).toEqual({ rows: 10_000, truncated: false, rendering: 'rows' });
     expect(sizes.reduce((a, b) => a + b, 0)).toBe(10_000);
     expect(Math.max(...sizes)).toBeLessThanOrEqual(2048);
     expect(maxInFlight).toBe(1);
+  });
+});
+
+describe('DuckDB renders the lines (json and ndjson without --fields)', () => {
+  // Every type json-sql.ts renders, NULLs, a repeated and a numeric column name, awkward text.
+  const MIXED = `SELECT i, i * 1e15 AS big, i / 7 AS ratio, (i % 3 = 0) AS flag, DATE '2024-01-01' + i::INTEGER AS d,
+    TIMESTAMP '2024-01-01 00:00:00' + i * INTERVAL 1 SECOND AS ts, CASE WHEN i % 5 = 0 THEN NULL ELSE 'r"' || i || chr(10) || chr(27) END AS s,
+    (i * 12345)::HUGEINT * 1000000000 AS huge, i::DECIMAL(18,2) / 4 AS dec, uuid_extract_timestamp IS NULL AS "0", i AS s
+    FROM range(5000) t(i), (SELECT NULL AS uuid_extract_timestamp) ORDER BY i`;
+
+  /** The JS path's NDJSON of a query: rows from onRows, JSON.stringify each. */
+  const jsNdjson = async (q: string) => {
+    let out = '';
+    await streamSql(q, { env, onRows: (rows) => void (out += rows.map((r) => `${JSON.stringify(r)}\n`).join('')) });
+    return out;
+  };
+
+  it('onLines gets the JS path\'s lines, chunk by chunk, and says which path ran', async () => {
+    let out = '';
+    const sizes: number[] = [];
+    const done = await streamSql(MIXED, { env, onRows: () => expect.fail('rows'), onLines: (l) => void (sizes.push(l.length), (out += l.map((x) => `${x}\n`).join(''))) });
+    expect(done).toEqual({ rows: 5000, truncated: false, rendering: 'lines' });
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(2048);
+    const want = await jsNdjson(MIXED);
+    expect(out).toBe(want);
+    expect(want.split('\n')[1]).toBe('{"0":true,"i":1,"big":1000000000000000,"ratio":0.14285714285714285,"flag":false,"d":"2024-01-02","ts":"2024-01-01T00:00:01.000Z","s":1,"huge":12345000000000,"dec":0.25}');
+  });
+
+  it('the CLI writes the same bytes in ndjson and json; --max-rows and --fields still apply', async () => {
+    const want = await jsNdjson(MIXED);
+    expect((await runCli(['sql', MIXED, '--format', 'ndjson'], { env })).stdout).toBe(want);
+    const j = await runCli(['sql', MIXED, '--format', 'json'], { env });
+    expect(j.stdout.startsWith(`{"data":[${want.trimEnd().split('\n').join(',')}],"meta":{`)).toBe(true);
+    const cut = await runCli(['sql', MIXED, '--format', 'ndjson', '--max-rows', '2100'], { env });
+    expect(cut.stdout).toBe(want.split('\n').slice(0, 2100).map((l) => `${l}\n`).join(''));
+    expect(cut.stderr).toBe('sql: stopped after --max-rows 2100; the query has more rows\n');
+    const f = await runCli(['sql', MIXED, '--format', 'ndjson', '--fields', 'i,d', '--max-rows', '2'], { env });
+    expect(f.stdout).toBe('{"i":0,"d":"2024-01-01"}\n{"i":1,"d":"2024-01-02"}\n');
+  });
+
+  it('types without an SQL rendering, and statements that are not queries, keep the JS path', async () => {
+    const onLines = () => expect.fail('lines');
+    for (const q of ['SELECT [1, 2] AS l, 1 AS i', 'SELECT INTERVAL 1 DAY AS i', 'PRAGMA version', 'SELECT 1 AS a;  ']) {
+      const done = await streamSql(q, { env, onRows: () => undefined, ...(q.endsWith(';  ') ? {} : { onLines }) });
+      expect(done.rendering, q).toBe('rows');
+    }
+    const semi = await streamSql('SELECT 1 AS a; ', { env, onRows: () => expect.fail('rows'), onLines: (l) => void expect(l).toEqual(['{"a":1}']) });
+    expect(semi.rendering).toBe('lines');
+  });
+
+  it('copyTo: DuckDB writes the same lines itself into a pipe (COPY), and allows no other path', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pd-fifo-'));
+    const fifo = join(dir, 'out');
+    execFileSync('mkfifo', [fifo]);
+    const chunks: Buffer[] = [];
+    const reading = new Promise<void>((resolve, reject) => {
+      createReadStream(fifo).on('data', (b) => chunks.push(b as Buffer)).on('end', resolve).on('error', reject);
+    });
+    const done = await streamSql(MIXED, { env, copyTo: fifo, onRows: () => expect.fail('rows'), onLines: () => expect.fail('lines') });
+    await reading;
+    expect(done).toEqual({ rows: 5000, truncated: false, rendering: 'copy' });
+    expect(Buffer.concat(chunks).toString('utf8')).toBe(await jsNdjson(MIXED));
+    // the user's SQL still cannot reach any other file
+    const other = join(dir, 'x.csv');
+    await expect(streamSql(`COPY (SELECT 1) TO '${other}'`, { env, copyTo: fifo, onRows: () => undefined, onLines: () => undefined })).rejects.toThrow(/disabled|Permission/i);
+    expect(existsSync(other)).toBe(false);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('an error DuckDB raises mid-stream is the error envelope after the rows already written', async () => {
+    const q = `SELECT CASE WHEN i = 4500 THEN error('boom at ' || i) ELSE i END AS v FROM range(10000) t(i) ORDER BY i`;
+    const r = await runCli(['sql', q, '--format', 'ndjson'], { env });
+    expect(r.code).not.toBe(0);
+    const last = r.stdout.trimEnd().split('\n').at(-1)!;
+    expect(JSON.parse(last).error.message).toContain('boom at 4500');
+    expect(r.stderr).toContain('boom at 4500');
   });
 });
 

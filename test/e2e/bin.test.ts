@@ -94,6 +94,32 @@ describe('batch on worker threads', () => {
   });
 });
 
+describe('sql to a pipe: DuckDB writes the NDJSON itself (COPY to /dev/stdout)', () => {
+  const Q = `SELECT i, i / 8 AS eighth, 'r"' || i || chr(10) AS s, DATE '2024-01-01' + i::INTEGER AS d FROM range(6000) t(i) ORDER BY i`;
+  // A shell pipe makes node's stdout a FIFO (execa's own stdout is a socket, which keeps the in-process path).
+  const piped = (args: string, tail: string) =>
+    execa('bash', ['-c', `node ${JSON.stringify(BIN)} ${args} | ${tail}; echo "status \${PIPESTATUS[0]}" >&2`], { env: baseEnv(), extendEnv: false, reject: false });
+
+  it('the same bytes as the lines read in process', async () => {
+    const direct = await pd(['sql', Q, '--format', 'ndjson'], baseEnv());
+    const lines = direct.stdout.split('\n');
+    expect(lines).toHaveLength(6000);
+    expect(lines[9]).toBe('{"i":9,"eighth":1.125,"s":"r\\"9\\n","d":"2024-01-10"}');
+    const r = await piped(`sql ${JSON.stringify(Q)} --format ndjson`, 'cat');
+    expect(r.stderr).toBe('status 0');
+    expect(r.stdout).toBe(direct.stdout);
+  });
+
+  it('a reader that stops early (head) ends it quietly; a DuckDB error mid-copy is the error envelope', async () => {
+    const head = await piped(`sql ${JSON.stringify('SELECT i FROM range(10000000) t(i)')} --format ndjson`, 'head -n 2');
+    expect(head.stdout).toBe('{"i":0}\n{"i":1}');
+    expect(head.stderr).toBe('status 0');
+    const bad = await piped(`sql ${JSON.stringify("SELECT CASE WHEN i = 5000 THEN error('boom') ELSE i END AS v FROM range(9000) t(i) ORDER BY i")} --format ndjson`, 'tail -n 1');
+    expect(JSON.parse(bad.stdout).error.message).toContain('boom');
+    expect(bad.stderr).toMatch(/boom[\s\S]*status [1-9]/);
+  });
+});
+
 describe('live against the test API server', () => {
   it('returns the envelope of GET /v1/tax/years unchanged', async () => {
     const r = await pd(['api', 'GET', '/v1/tax/years', '--source', 'live'], liveEnv());
