@@ -264,21 +264,22 @@ export function registerMirror(program: Command, ctx: Context): void {
           return EXIT.OK;
         }
         // json, ndjson, csv: stream chunk by chunk from DuckDB, waiting for stdout to drain (flat memory).
-        // json and ndjson without --fields: DuckDB renders the lines (src/mirror/json-sql.ts); ndjson to a
-        // pipe or device is written by DuckDB itself (COPY to /dev/stdout), as fast as its own COPY.
+        // json and ndjson without --fields: DuckDB renders the lines (src/mirror/json-sql.ts); ndjson is
+        // written by DuckDB itself (COPY to /dev/stdout when that is a pipe, else to a FIFO copied to stdout).
         const w = chunkWriter(ctx, g, 'sql');
         let head: { columns: unknown; attached: string[] } | undefined;
         let done;
         const dbLines = g.format !== 'csv' && !g.fields?.length;
-        const copyTo = dbLines && g.format === 'ndjson' ? stdoutDevice(ctx) : undefined;
+        const copyTo = dbLines && g.format === 'ndjson' ? stdoutPipe(ctx) : undefined;
+        const copyOut = dbLines && g.format === 'ndjson' && !copyTo ? { copyOut: ctx.io.stdout } : {};
         try {
           done = await streamSql(query, {
             env: ctx.env, ...maxRows, onStart: (i) => void (head = i), onRows: (rows) => w.rows(rows),
-            ...(dbLines ? { onLines: (lines: string[]) => w.lines(lines) } : {}), ...(copyTo ? { copyTo } : {}),
+            ...(dbLines ? { onLines: (lines: string[]) => w.lines(lines) } : {}), ...(copyTo ? { copyTo } : copyOut),
           });
         } catch (e) {
           // DuckDB writing to a pipe whose reader has gone (`publicdata sql … | head`): end quietly, as a write by node does.
-          if (copyTo && /broken pipe/i.test((e as Error).message)) return EXIT.OK;
+          if (/broken pipe/i.test((e as Error).message)) return EXIT.OK;
           throw sqlError(e);
         }
         await w.end({ columns: head?.columns, attached: head?.attached ?? [] });
@@ -289,16 +290,15 @@ export function registerMirror(program: Command, ctx: Context): void {
 }
 
 /**
- * `/dev/stdout` when stdout is this process's own fd 1 and a pipe or a character device (a terminal,
- * /dev/null), which DuckDB can open and write in order with ours; undefined otherwise. Never a regular
- * file: opening /dev/stdout reopens the file from its start (truncating it), so an appending redirect
- * (`>>`) would lose what was there. Nor on Windows (no /dev/stdout) or a socket (cannot be opened).
+ * `/dev/stdout` when stdout is this process's own fd 1 and a pipe, which DuckDB can open and write in
+ * order with ours (and does not lock, as it locks other files); undefined otherwise (then DuckDB writes
+ * into a FIFO of its own that is copied to stdout). Never a regular file: opening /dev/stdout reopens the
+ * file from its start (truncating it), so an appending redirect (`>>`) would lose what was there.
  */
-function stdoutDevice(ctx: Context): string | undefined {
+function stdoutPipe(ctx: Context): string | undefined {
   if (process.platform === 'win32' || (ctx.io.stdout as { fd?: unknown }).fd !== 1) return undefined;
   try {
-    const st = fstatSync(1);
-    return st.isFIFO() || st.isCharacterDevice() ? '/dev/stdout' : undefined;
+    return fstatSync(1).isFIFO() ? '/dev/stdout' : undefined;
   } catch {
     return undefined;
   }

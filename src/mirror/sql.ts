@@ -1,7 +1,9 @@
 /** `publicdata sql`: read-only SQL over every synced dataset. */
-import { mkdirSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { closeSync, constants, createReadStream, mkdirSync, openSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ApiError } from '../contract/errors.js';
+import type { Out } from '../context.js';
 import { DATASETS } from './catalog.js';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { jsonConverter, loadDuckDB, STREAM_MEMORY_LIMIT, type Param, type Row } from './db.js';
@@ -65,11 +67,14 @@ export interface SqlStreamOptions {
    */
   onLines?(lines: string[]): void | Promise<void>;
   /**
-   * With `onLines`, and no `maxRows` or `params`: DuckDB writes the NDJSON lines itself, `COPY … TO` this
-   * path (a pipe or a character device: `/dev/stdout` when the process's stdout is one), each ending in
-   * a newline, and neither callback is called for rows.
+   * With `onLines`, and no `maxRows` or `params`: DuckDB writes the NDJSON lines itself (`COPY … TO`), each
+   * ending in a newline, and neither callback is called for rows. `copyTo`: straight to this path, a FIFO
+   * (`/dev/stdout` when the process's stdout is a pipe). `copyOut`: to this stream, through a FIFO made
+   * for the run and read here (DuckDB locks any other file it writes, so two runs writing to one
+   * terminal or /dev/null would collide). Neither on Windows (no FIFOs): `onLines` is used.
    */
   copyTo?: string;
+  copyOut?: Out;
 }
 
 /** How the rows were rendered: JS values (`rows`), NDJSON lines read from DuckDB (`lines`), or written by DuckDB (`copy`). */
@@ -90,6 +95,7 @@ export async function streamSql(sql: string, opts: SqlStreamOptions): Promise<{ 
   const duck = await loadDuckDB();
   const instance = await duck.DuckDBInstance.create(':memory:');
   const conn = await instance.connect();
+  let fifo: string | undefined;
   try {
     const attached: string[] = [];
     for (const [name, info] of Object.entries(DATASETS)) {
@@ -106,7 +112,9 @@ export async function streamSql(sql: string, opts: SqlStreamOptions): Promise<{ 
     const tmp = spillDirectory(env);
     if (tmp) await conn.run(`SET temp_directory = ${sqlLiteral(tmp)}`);
     const params = opts.params ?? [];
-    const copyTo = opts.onLines && opts.copyTo && opts.maxRows === undefined && params.length === 0 ? opts.copyTo : undefined;
+    const copying = opts.onLines && opts.maxRows === undefined && params.length === 0;
+    if (copying && !opts.copyTo && opts.copyOut) fifo = makeFifo(env);
+    const copyTo = copying ? (opts.copyTo ?? fifo) : undefined;
     if (copyTo) await conn.run(`SET allowed_paths = [${sqlLiteral(copyTo)}]`);
     await conn.run('SET enable_external_access = false');
     await conn.run('SET lock_configuration = true');
@@ -117,7 +125,9 @@ export async function streamSql(sql: string, opts: SqlStreamOptions): Promise<{ 
       if (copyTo) {
         // One column, never NULL, without control characters (JSON escapes them): CSV with no quoting and
         // a delimiter that cannot occur writes each line as it is.
-        const r = await conn.run(`COPY (${plan.sql}) TO ${sqlLiteral(copyTo)} (FORMAT csv, HEADER false, QUOTE '', ESCAPE '', DELIMITER '\x01', USE_TMP_FILE false)`);
+        const copy = conn.run(`COPY (${plan.sql}) TO ${sqlLiteral(copyTo)} (FORMAT csv, HEADER false, QUOTE '', ESCAPE '', DELIMITER '\x01', USE_TMP_FILE false)`);
+        const relayed = fifo ? relay(fifo, opts.copyOut!, copy) : undefined;
+        const [r] = await Promise.all([copy, relayed]);
         return { rows: Number(r.rowsChanged), truncated: false, rendering: 'copy' };
       }
       const result = await conn.stream(plan.sql, params as never);
@@ -161,6 +171,51 @@ export async function streamSql(sql: string, opts: SqlStreamOptions): Promise<{ 
   } finally {
     conn.closeSync();
     instance.closeSync();
+    if (fifo) rmSync(fifo, { force: true });
+  }
+}
+
+/** A FIFO beside the spill directory (`sql-tmp/<pid>.fifo`), or undefined where none can be made. */
+function makeFifo(env: Env): string | undefined {
+  if (process.platform === 'win32') return undefined;
+  try {
+    const dir = join(cacheDir(env), 'sql-tmp');
+    mkdirSync(dir, { recursive: true });
+    const path = join(dir, `${process.pid}.fifo`);
+    rmSync(path, { force: true });
+    execFileSync('mkfifo', ['-m', '600', path], { stdio: 'ignore' });
+    return path;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Copy what DuckDB writes into `fifo` to `out`, waiting for `out` to drain (DuckDB then blocks on the
+ * full pipe: flat memory). Writes end on a line, so a character is never split between two writes.
+ * When the COPY fails before it opened the FIFO, opening it here lets the read end.
+ */
+async function relay(fifo: string, out: Out, copy: Promise<unknown>): Promise<void> {
+  const rs = createReadStream(fifo, { highWaterMark: 1 << 16 });
+  copy.catch(() => {
+    try {
+      closeSync(openSync(fifo, constants.O_WRONLY | constants.O_NONBLOCK));
+    } catch {
+      /* the read end is closed already */
+    }
+  });
+  const write = (b: Buffer) => (out.write(b) === false && out.once ? new Promise<void>((r) => out.once!('drain', r)) : undefined);
+  let rest: Buffer | undefined;
+  try {
+    for await (const b of rs as AsyncIterable<Buffer>) {
+      const buf = rest ? Buffer.concat([rest, b]) : b;
+      const end = buf.lastIndexOf(10) + 1;
+      rest = end < buf.length ? buf.subarray(end) : undefined;
+      if (end > 0) await write(buf.subarray(0, end));
+    }
+    if (rest) await write(rest);
+  } finally {
+    rs.destroy();
   }
 }
 
