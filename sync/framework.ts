@@ -115,6 +115,12 @@ export async function syncDataset(name: string, opts: RunSyncOptions): Promise<S
   let release: (() => void) | undefined;
   let opened: Opened | undefined;
   let warm: Warm | undefined;
+  // the copy of the live file an incremental update starts during the download (see below)
+  let copying: Promise<void> | undefined;
+  const dropCopy = async () => {
+    await copying?.catch(() => undefined);
+    rmSync(tempPath, { force: true });
+  };
   try {
     release = acquireLock(mirror, file, name);
     const removed = cleanStaleTemps(mirror, file);
@@ -173,6 +179,16 @@ export async function syncDataset(name: string, opts: RunSyncOptions): Promise<S
         `${name}: ${files.find((f) => f.kind === 'update')!.name} is an update file, but there is no data to apply it to; run 'publicdata sync ${name}' (a full load) first`,
         name,
       );
+    }
+    // An incremental update works on a copy of the live file (which answers until the rename), made while
+    // the files download rather than after: COPYFILE_FICLONE makes it a copy-on-write clone where the file
+    // system can (btrfs, XFS, APFS: constant time whatever the mirror's size), a plain copy elsewhere
+    // (ext4: the size of the mirror, then overlapped by the download).
+    if (incremental) {
+      rmSync(tempPath, { force: true });
+      rmSync(`${tempPath}.wal`, { force: true });
+      copying = copyFile(livePath, tempPath, fsConstants.COPYFILE_FICLONE);
+      copying.catch(() => undefined); // awaited before the load, or before the temp file is removed
     }
 
     // 2. download (a local --from file is used in place)
@@ -240,16 +256,18 @@ export async function syncDataset(name: string, opts: RunSyncOptions): Promise<S
       emit({ type: 'done', dataset: name, report });
       return report;
     };
-    if (!hashing.length && upToDate()) return upToDateReport();
+    if (!hashing.length && upToDate()) {
+      await dropCopy();
+      return upToDateReport();
+    }
 
-    // 3. load into a new file beside the live one
+    // 3. load into a new file beside the live one: empty for a full load, the copy for an incremental one
     emit({ type: 'phase', dataset: name, phase: 'load', detail: incremental ? 'incremental' : 'full' });
-    rmSync(tempPath, { force: true });
-    rmSync(`${tempPath}.wal`, { force: true });
-    // An incremental update works on a copy (the live file answers until the rename). COPYFILE_FICLONE
-    // makes that copy a copy-on-write clone where the file system can (btrfs, XFS, APFS: constant time
-    // whatever the mirror's size) and a plain copy elsewhere.
-    if (incremental) await copyFile(livePath, tempPath, fsConstants.COPYFILE_FICLONE);
+    if (copying) await copying;
+    else {
+      rmSync(tempPath, { force: true });
+      rmSync(`${tempPath}.wal`, { force: true });
+    }
     opened = await openWritable(tempPath, opts, env, mod.memoryLimit);
     const { conn } = opened;
     await conn.run(SYNC_LOG_DDL);
@@ -374,7 +392,7 @@ export async function syncDataset(name: string, opts: RunSyncOptions): Promise<S
         /* ignore */
       }
     }
-    rmSync(tempPath, { force: true });
+    await dropCopy().catch(() => undefined); // a copy still being made is let finish, then removed
     rmSync(`${tempPath}.wal`, { force: true });
     rmSync(`${tempPath}.tmp`, { recursive: true, force: true });
     const err = e instanceof SyncError ? e : new SyncError(`${name}: ${(e as Error).message}`, name);

@@ -89,6 +89,8 @@ describe('price-paid sync: full load, then incremental updates', () => {
   it('the same update again is recognised as already applied', async () => {
     const [r] = await runSync(['price-paid'], d);
     expect(r).toMatchObject({ status: 'up_to_date', rows_total: applyUpdate(complete, realUpdate).length });
+    // the copy of the live file started for the update during the download is removed again
+    expect(readdirSync(d.mirrorDir).sort()).toEqual(['price_paid.duckdb']);
   });
 
   it('--from a pp-monthly-update*.csv file applies A, C and D by transaction id', async () => {
