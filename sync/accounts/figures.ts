@@ -92,8 +92,10 @@ export function assemble(
     }
   }
   const comparative = [...hasHeadline].filter((d) => d < bsd! && d >= '1900-01-01' && isDate(d)).sort().pop();
-  const ends = [bsd, ...(comparative ? [comparative] : [])];
-  const periods = ends.map((end) => periodRow(C, end, end === bsd, contexts, numeric));
+  // (built as a literal and a push, not `.map` over the ends: the array then keeps one shape, and the
+  // optimised assemble is not thrown away over it in every worker, a "wrong map" deopt seen with --trace-deopt)
+  const periods: PeriodRow[] = [periodRow(C, bsd, true, contexts, numeric)];
+  if (comparative) periods.push(periodRow(C, comparative, false, contexts, numeric));
 
   // filing metadata from the dimension member of the metadata facts' contexts
   const memberOf = (factNames: string[], dim: string): string | undefined => {
