@@ -144,7 +144,7 @@ function syncLoad(dataset, from) {
     ${RSS}
     const t0 = performance.now();
     const r = await syncDataset('${dataset}', { from: '${from}', mirrorDir: '${mirrorDir}', cacheDir: '${cacheDir}', env: {}, threads: ${THREADS}, force: true });
-    console.log(JSON.stringify({ s: (performance.now() - t0) / 1000, rows: r.rows_total, rejected: r.rows_rejected, rss: __rss() }));`);
+    console.log(JSON.stringify({ s: (performance.now() - t0) / 1000, rows: r.rows_total, rejected: r.rows_rejected, rss: __rss(), cpu: __cpu() }));`);
   return result;
 }
 
@@ -157,18 +157,23 @@ async function loadPairs(label, dataset, from, bareFrom, target, what) {
       rmSync(join(mirrorDir, `${dataset}.duckdb`), { force: true });
       const f = syncLoad(dataset, from);
       fulls.push(f);
-      log(`${dataset} sync load: ${fmt(f.s)} s, ${f.rows} rows (${f.rejected} rejected), peak RSS ${f.rss} MB`);
+      log(`${dataset} sync load: ${fmt(f.s)} s, CPU ${fmt(f.cpu, 1)} s, ${f.rows} rows (${f.rejected} rejected), peak RSS ${f.rss} MB`);
       return f.s;
     },
     () => {
       const b = bare(bareFrom);
       bares.push(b);
-      log(`${dataset} bare: ${fmt(b.s)} s, ${b.rows} rows, peak RSS ${b.rss} MB`);
+      log(`${dataset} bare: ${fmt(b.s)} s, CPU ${fmt(b.cpu, 1)} s, ${b.rows} rows, peak RSS ${b.rss} MB`);
       return b.s;
     },
   );
   const peak = (xs) => Math.max(...xs.map((x) => x.rss));
-  pairLine({ measure: `${label} (peak RSS ${peak(fulls)} MB)`, unit: 's', what: `${what} (peak RSS ${peak(bares)} MB)`, target, ...r });
+  // CPU seconds (all threads), median: the steadier figure on a shared machine, shown beside the wall times.
+  const cpu = (xs) => fmt(xs.map((x) => x.cpu).sort((p, q) => p - q)[Math.floor(xs.length / 2)], 1);
+  pairLine({
+    measure: `${label} (peak RSS ${peak(fulls)} MB, CPU ${cpu(fulls)} s)`, unit: 's',
+    what: `${what} (peak RSS ${peak(bares)} MB, CPU ${cpu(bares)} s)`, target, ...r,
+  });
 }
 
 const timeProcess = (args, env) => timeChild(args, { env, cwd: repo });

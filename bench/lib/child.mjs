@@ -8,8 +8,13 @@ import { fileURLToPath } from 'node:url';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-/** A snippet a child can prepend to report its peak RSS in MB: `__rss()`. */
-export const RSS = `const __rss = () => Math.round(process.resourceUsage().maxRSS / 1024);`;
+/**
+ * A snippet a child can prepend to report its peak RSS in MB, `__rss()`, and the CPU seconds (user +
+ * system, all threads: DuckDB's too) it has used, `__cpu()`: on a shared machine CPU time is a steadier
+ * figure than wall time.
+ */
+export const RSS = `const __rss = () => Math.round(process.resourceUsage().maxRSS / 1024);
+const __cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1e6; };`;
 
 /** Run `code` in a child (env: added to this process's); its last stdout line parsed as JSON, and the wall time. */
 export function runNode(code, { env = {} } = {}) {
@@ -31,7 +36,7 @@ export function runNode(code, { env = {} } = {}) {
 
 /**
  * The bare-DuckDB baseline of a load: in a child, `CREATE TABLE t AS SELECT * FROM <from>` into a new file
- * at `db` with `threads`, CHECKPOINT, count. Returns { s, rows, rss } (seconds, rows, peak RSS MB); the
+ * at `db` with `threads`, CHECKPOINT, count. Returns { s, rows, rss, cpu } (seconds, rows, peak RSS MB, CPU seconds); the
  * file is removed before and after.
  */
 export function bareLoad({ db, from, threads }) {
@@ -45,7 +50,7 @@ export function bareLoad({ db, from, threads }) {
     await c.run('CHECKPOINT');
     const n = (await c.runAndReadAll('SELECT count(*) FROM t')).getRows()[0][0];
     c.closeSync(); db.closeSync();
-    console.log(JSON.stringify({ s: (performance.now() - t0) / 1000, rows: Number(n), rss: __rss() }));`);
+    console.log(JSON.stringify({ s: (performance.now() - t0) / 1000, rows: Number(n), rss: __rss(), cpu: __cpu() }));`);
   rmSync(db, { force: true });
   return result;
 }
