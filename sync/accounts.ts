@@ -296,10 +296,12 @@ async function load(ctx: LoadContext): Promise<LoadResult> {
       await conn.run('INSERT INTO accounts_zips VALUES (?, ?, CAST(? AS DATE), ?, ?, ?, CAST(? AS TIMESTAMP))',
         [z.name, z.url, z.published, z.precision, z.documents, z.rejected, loadedAt]);
     }
-    await conn.run('COMMIT');
+    // in the same transaction: one commit (one WAL fsync) rather than one per reject (50 rejects: 221-310 ms
+    // as autocommits, 65-76 ms in one transaction, measured on the loaded machine)
     for (const r of staged.rejects.slice(0, 10_000)) {
       await conn.run('INSERT INTO rejects (file, line, raw, reason) VALUES (?, NULL, NULL, ?)', [r.file, r.reason]);
     }
+    await conn.run('COMMIT');
     const added = await count(conn, 'SELECT count(*) AS n FROM new_filings SEMI JOIN winners USING (filing_id)');
     // the companies this sync touched: an incremental verify checks those, not the whole mirror
     await conn.run('CREATE OR REPLACE TEMP TABLE accounts_touched AS SELECT DISTINCT company_number FROM new_filings');
