@@ -67,8 +67,13 @@ export function runLine(r: LineRunner, line: string, lineNo: number): { json: st
 export interface Chunk {
   /** 1-based number of the first line. */
   firstLine: number;
-  /** Whole lines, newline-separated (the last may lack its newline); blank lines count but yield nothing. */
-  text: string;
+  /**
+   * Whole lines as UTF-8 bytes, newline-separated (the last may lack its newline); blank lines count but
+   * yield nothing. Bytes, not text: the main thread neither decodes nor concatenates the input, a chunk
+   * moves to a worker by transfer (no copy), and each line is decoded only when it is run, so no
+   * chunk-sized string lives long enough to be promoted to the old generation.
+   */
+  bytes: Uint8Array;
 }
 
 /** Where a chunk's envelopes go, one JSON text per non-empty line (the sink adds the newline). */
@@ -90,10 +95,10 @@ export class TextSink implements LineSink {
  * switching to awaiting only if a handler returns a promise.
  */
 export function runChunk(r: LineRunner, c: Chunk, sink: LineSink): number | Promise<number> {
-  // Lines are cut one at a time (indexOf + slice), not split into an array first: a line's text then dies
-  // young with its envelope instead of living through the whole chunk and being promoted to the old
-  // generation (2,048 strings per chunk that only a full collection frees).
-  const text = c.text;
+  // Lines are cut one at a time: a newline byte (10) never occurs inside a multi-byte UTF-8 character,
+  // so decoding line by line gives the text a whole-stream decoder would.
+  const buf = Buffer.from(c.bytes.buffer, c.bytes.byteOffset, c.bytes.byteLength);
+  const end = buf.length;
   let firstFailure: number = EXIT.OK;
   const add = (res: { json: string; exit: number }) => {
     if (res.exit !== EXIT.OK && firstFailure === EXIT.OK) firstFailure = res.exit;
@@ -101,10 +106,10 @@ export function runChunk(r: LineRunner, c: Chunk, sink: LineSink): number | Prom
   };
   let start = 0;
   let lineNo = c.firstLine;
-  while (start <= text.length) {
-    let nl = text.indexOf('\n', start);
-    if (nl < 0) nl = text.length;
-    const line = text.slice(start, nl).trim();
+  while (start <= end) {
+    let nl = buf.indexOf(10, start);
+    if (nl < 0) nl = end;
+    const line = buf.toString('utf8', start, nl).trim();
     const n = lineNo++;
     start = nl + 1;
     if (line === '') continue;
@@ -116,10 +121,10 @@ export function runChunk(r: LineRunner, c: Chunk, sink: LineSink): number | Prom
 
   async function finishAsync(pending: Promise<{ json: string; exit: number }>): Promise<number> {
     add(await pending);
-    while (start <= text.length) {
-      let nl = text.indexOf('\n', start);
-      if (nl < 0) nl = text.length;
-      const line = text.slice(start, nl).trim();
+    while (start <= end) {
+      let nl = buf.indexOf(10, start);
+      if (nl < 0) nl = end;
+      const line = buf.toString('utf8', start, nl).trim();
       const n = lineNo++;
       start = nl + 1;
       if (line !== '') add(await runLine(r, line, n));

@@ -70,30 +70,39 @@ export async function* lines(stream: NodeJS.ReadableStream): AsyncGenerator<stri
 }
 
 /**
- * Blocks of up to `size` whole lines (the last block may end without a newline) with the 1-based number
- * of their first line. Lines are found with indexOf and cut out of the input once per block, not once
- * per line: no string, promise or await per line on this thread (workers split the block themselves).
+ * Blocks of up to `size` whole lines (the last block may end without a newline) as UTF-8 bytes, with the
+ * 1-based number of their first line. Newlines are found with indexOf on the bytes read, and each block
+ * is copied once into a buffer of its own (transferable to a worker): no decoding, string or promise per
+ * line on this thread (the block's consumer cuts and decodes its lines).
  */
 async function* chunks(stream: NodeJS.ReadableStream, size: number): AsyncGenerator<Chunk> {
-  (stream as NodeJS.ReadableStream & { setEncoding?: (e: string) => void }).setEncoding?.('utf8');
-  let buf = ''; // `n` whole lines, then the start of an unfinished one
+  let parts: Buffer[] = []; // the current block's bytes read so far
   let n = 0;
-  let scan = 0; // where the search for the next newline resumes
   let first = 1;
+  const block = (): Chunk => {
+    let len = 0;
+    for (const p of parts) len += p.length;
+    const bytes = Buffer.allocUnsafeSlow(len); // its own ArrayBuffer, never a slice of the shared pool
+    let at = 0;
+    for (const p of parts) at += p.copy(bytes, at);
+    parts = [];
+    return { firstLine: first, bytes };
+  };
   for await (const piece of stream as AsyncIterable<string | Buffer>) {
-    buf += typeof piece === 'string' ? piece : piece.toString('utf8');
-    for (let nl = buf.indexOf('\n', scan); nl >= 0; nl = buf.indexOf('\n', scan)) {
-      scan = nl + 1;
+    const b = typeof piece === 'string' ? Buffer.from(piece, 'utf8') : piece;
+    let from = 0;
+    for (let nl = b.indexOf(10); nl >= 0; nl = b.indexOf(10, nl + 1)) {
       if (++n === size) {
-        yield { firstLine: first, text: buf.slice(0, scan) };
-        buf = buf.slice(scan);
+        parts.push(b.subarray(from, nl + 1));
+        yield block();
         first += n;
         n = 0;
-        scan = 0;
+        from = nl + 1;
       }
     }
+    if (from < b.length) parts.push(b.subarray(from));
   }
-  if (buf.length) yield { firstLine: first, text: buf };
+  if (parts.length) yield block();
 }
 
 export interface BatchTarget {
@@ -185,7 +194,8 @@ async function runLocal(ctx: Context, target: BatchTarget, hctx: HandlerContext)
     results.push(
       new Promise<Result>((resolve, reject) => {
         pending.set(myId, { resolve, reject });
-        workers[myId % nWorkers]!.postMessage({ id: myId, ...c });
+        const ab = c.bytes.buffer as ArrayBuffer; // the block's own buffer (chunks): moved, not copied
+        workers[myId % nWorkers]!.postMessage({ id: myId, firstLine: c.firstLine, bytes: new Uint8Array(ab, c.bytes.byteOffset, c.bytes.byteLength) }, [ab]);
       }),
     );
   };
