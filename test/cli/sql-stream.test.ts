@@ -4,7 +4,7 @@
  * against values computed in the test, plus --max-rows saying on stderr that it cut the result.
  */
 import { execFileSync } from 'node:child_process';
-import { createReadStream, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createReadStream, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -80,7 +80,7 @@ describe('sql streams its result', () => {
 describe('DuckDB renders the lines (json and ndjson without --fields)', () => {
   // Every type json-sql.ts renders, NULLs, a repeated and a numeric column name, awkward text.
   const MIXED = `SELECT i, i * 1e15 AS big, i / 7 AS ratio, (i % 3 = 0) AS flag, DATE '2024-01-01' + i::INTEGER AS d,
-    TIMESTAMP '2024-01-01 00:00:00' + i * INTERVAL 1 SECOND AS ts, CASE WHEN i % 5 = 0 THEN NULL ELSE 'r"' || i || chr(10) || chr(27) END AS s,
+    TIMESTAMP '2024-01-01 00:00:00' + i * INTERVAL 1 SECOND AS ts, CASE WHEN i % 5 = 0 THEN NULL ELSE 'r"' || i || chr(10) || chr(27) || 'é€😀' END AS s,
     (i * 12345)::HUGEINT * 1000000000 AS huge, i::DECIMAL(18,2) / 4 AS dec, uuid_extract_timestamp IS NULL AS "0", i AS s
     FROM range(5000) t(i), (SELECT NULL AS uuid_extract_timestamp) ORDER BY i`;
 
@@ -141,6 +141,18 @@ describe('DuckDB renders the lines (json and ndjson without --fields)', () => {
     await expect(streamSql(`COPY (SELECT 1) TO '${other}'`, { env, copyTo: fifo, onRows: () => undefined, onLines: () => undefined })).rejects.toThrow(/disabled|Permission/i);
     expect(existsSync(other)).toBe(false);
     rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('copyOut: DuckDB copies into a FIFO of its own, relayed to the stream in whole lines, removed afterwards', async () => {
+    const writes: string[] = [];
+    const out = { write: (b: string | Buffer) => void writes.push(b.toString()) };
+    const done = await streamSql(MIXED, { env, copyOut: out, onRows: () => expect.fail('rows'), onLines: () => expect.fail('lines') });
+    expect(done).toEqual({ rows: 5000, truncated: false, rendering: 'copy' });
+    expect(writes.length).toBeGreaterThan(1); // ~0.8 MB in 64 KB reads
+    for (const w of writes) expect(w.endsWith('\n')).toBe(true); // no multi-byte character split between writes
+    expect(writes.join('')).toBe(await jsNdjson(MIXED));
+    const tmp = join(env.PUBLICDATA_CACHE_DIR!, 'sql-tmp');
+    expect(existsSync(tmp) ? readdirSync(tmp).filter((f) => f.endsWith('.fifo')) : []).toEqual([]);
   });
 
   it('an error DuckDB raises mid-stream is the error envelope after the rows already written', async () => {
