@@ -66,6 +66,9 @@ parentPort!.on('message', async (m: (Chunk & { id: number }) | { spare: ArrayBuf
   const sink = new ByteSink(spare.pop());
   const firstFailure = await runChunk(runner, m, sink);
   const ab = sink.buf.buffer as ArrayBuffer;
-  parentPort!.postMessage({ id: m.id, bytes: ab, length: sink.pos, firstFailure }, [ab]);
+  // The input block's buffer goes back too: the main thread reads later blocks into it (without that, the
+  // main thread's small heap let ~100 MB of spent block buffers wait for a collection over 1M lines).
+  const input = m.bytes.buffer as ArrayBuffer;
+  parentPort!.postMessage({ id: m.id, bytes: ab, length: sink.pos, firstFailure, input }, [ab, input]);
 });
 parentPort!.postMessage({ ready: true });

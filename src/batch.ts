@@ -102,7 +102,7 @@ async function* pieces(stream: NodeJS.ReadableStream): AsyncGenerator<Buffer> {
  * once into the block's own buffer (transferable to a worker): no decoding, string or promise per line
  * on this thread (the block's consumer cuts and decodes its lines).
  */
-async function* chunks(stream: NodeJS.ReadableStream, size: number): AsyncGenerator<Chunk> {
+async function* chunks(stream: NodeJS.ReadableStream, size: number, spare: ArrayBuffer[] = []): AsyncGenerator<Chunk> {
   let block = Buffer.allocUnsafeSlow(1 << 18); // its own ArrayBuffer, never a slice of the shared pool
   let len = 0;
   let n = 0;
@@ -117,7 +117,9 @@ async function* chunks(stream: NodeJS.ReadableStream, size: number): AsyncGenera
   };
   const take = (): Chunk => {
     const c = { firstLine: first, bytes: block.subarray(0, len) };
-    block = Buffer.allocUnsafeSlow(block.length); // the next block is about as large
+    // The next block is about as large: a buffer a worker has handed back (see runLocal), or a new one.
+    const again = spare.pop();
+    block = again && again.byteLength >= block.length ? Buffer.from(again) : Buffer.allocUnsafeSlow(block.length);
     len = 0;
     return c;
   };
@@ -170,7 +172,8 @@ async function runLocal(ctx: Context, target: BatchTarget, hctx: HandlerContext)
   };
   const nWorkers = workerCount(ctx.env);
   const file = nWorkers > 1 ? workerFile() : undefined;
-  const it = chunks(ctx.io.stdin, CHUNK_LINES);
+  const spareBlocks: ArrayBuffer[] = []; // input block buffers the workers have handed back
+  const it = chunks(ctx.io.stdin, CHUNK_LINES, spareBlocks);
   let next = await it.next();
   // Small inputs (one chunk) and runs without a compiled worker stay on this thread.
   const second = next.done ? next : await it.next();
@@ -197,7 +200,7 @@ async function runLocal(ctx: Context, target: BatchTarget, hctx: HandlerContext)
     mirrorDir: hctx.mirrorDir,
     cacheDir: hctx.cacheDir,
   };
-  type Result = { id: number; bytes: ArrayBuffer; length: number; firstFailure: number };
+  type Result = { id: number; bytes: ArrayBuffer; length: number; firstFailure: number; input: ArrayBuffer };
   // A worker's garbage is short-lived (a line's parsed body and envelope), so a young generation of 12 MB
   // suffices; V8's default lets each worker's grow lazily to ~48 MB over a long run, which made peak RSS
   // grow with the input (1.4x from 100k to 1M lines) although nothing is kept.
@@ -210,6 +213,7 @@ async function runLocal(ctx: Context, target: BatchTarget, hctx: HandlerContext)
       if (!('id' in m)) return;
       const p = pending.get(m.id);
       pending.delete(m.id);
+      spareBlocks.push(m.input); // the block's input buffer, reused for a later block
       p?.resolve(m);
     });
     w.on('error', (e) => {
