@@ -181,6 +181,7 @@ const vehicleLicensing: DatasetModule = {
     }
     // Tables/geographies not in this sync keep the previous file's rows (`--from df_VEH0160_UK.csv` adds registrations).
     if (ctx.previousPath) rows += await keepPrevious(ctx, loaded);
+    for (const t of ['licensing', 'registrations'] as const) await orderByMake(ctx, t);
     await conn.run(`CREATE TABLE makes AS
       SELECT 'licensing' AS dataset, make, count(*) AS series FROM licensing_series GROUP BY make
       UNION ALL
@@ -288,6 +289,31 @@ async function loadWide(
   const after = await count(conn, `SELECT count(*) AS n FROM ${table}_counts`);
   ctx.log?.(`${f.name}: ${after - before} non-zero counts from ${quarters.length} quarters (${quarters[quarters.length - 1]} to ${quarters[0]})`);
   return { rows: after - before, rejected: bad + structural };
+}
+
+/**
+ * Renumber the series in make order (then geography and the other descriptive columns) and store the
+ * counts sorted by series and quarter. Files list their rows by body type, so a make's series were spread
+ * over the whole id range; now they are one range, and a query for a make reads only the row groups of
+ * `<table>_counts` that hold it (the join's key range is pushed into the scan of the counts and skips the
+ * others by their min/max). `vehicles licensing --make FO` read 8.7M counts for 12k rows before.
+ */
+async function orderByMake(ctx: LoadContext, table: Table): Promise<void> {
+  const { conn } = ctx;
+  const keys = ['make', 'geography', ...DESCRIPTIVE[table].map(([, col]) => col).filter((c) => c !== 'make'), 'series_id'].join(', ');
+  await conn.run(`ALTER TABLE ${table}_series RENAME TO ${table}_series_old`);
+  await conn.run(`ALTER TABLE ${table}_counts RENAME TO ${table}_counts_old`);
+  for (const sql of ddl(table)) await conn.run(sql);
+  await conn.run(
+    `CREATE TEMP TABLE veh_order AS SELECT series_id AS old_id, CAST(row_number() OVER (ORDER BY ${keys}) AS INTEGER) AS new_id FROM ${table}_series_old`,
+  );
+  await conn.run(
+    `INSERT INTO ${table}_series SELECT s.* REPLACE (o.new_id AS series_id) FROM ${table}_series_old s JOIN veh_order o ON s.series_id = o.old_id ORDER BY o.new_id`,
+  );
+  await conn.run(
+    `INSERT INTO ${table}_counts SELECT o.new_id, c.quarter, c.count FROM ${table}_counts_old c JOIN veh_order o ON c.series_id = o.old_id ORDER BY o.new_id, c.quarter`,
+  );
+  for (const t of ['veh_order', `${table}_counts_old`, `${table}_series_old`]) await conn.run(`DROP TABLE ${t}`);
 }
 
 /** Copy the previous file's series and counts of every table/geography this sync did not load; returns the counts copied. */

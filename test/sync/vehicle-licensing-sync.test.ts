@@ -86,6 +86,25 @@ describe('vehicle-licensing sync', () => {
     // makes table: distinct makes per dataset
     const makes = await sqlOn(path, "SELECT make FROM makes WHERE dataset = 'licensing' ORDER BY make");
     expect(makes.map((m) => m.make)).toEqual([...new Set(lic.map((x) => x.make))].sort());
+    // series numbered 1..n in make order (then geography), counts stored in series and quarter order, so a
+    // make's counts are one run of row groups (the files list rows by body type, not make)
+    for (const t of ['licensing', 'registrations']) {
+      const [s] = await sqlOn(
+        path,
+        `SELECT count(*) AS n, min(series_id) AS lo, max(series_id) AS hi,
+           count(*) FILTER (WHERE pm > make OR (pm = make AND pg > geography)) AS unordered
+         FROM (SELECT series_id, make, geography, lag(make) OVER w AS pm, lag(geography) OVER w AS pg FROM ${t}_series WINDOW w AS (ORDER BY series_id))`,
+      );
+      expect([s!.lo, s!.hi, s!.unordered]).toEqual([1, s!.n, 0]);
+      const [c] = await sqlOn(
+        path,
+        `SELECT count(*) FILTER (WHERE ps > series_id OR (ps = series_id AND pq >= quarter)) AS unordered
+         FROM (SELECT series_id, quarter, lag(series_id) OVER w AS ps, lag(quarter) OVER w AS pq FROM ${t}_counts WINDOW w AS (ORDER BY rowid))`,
+      );
+      expect(c!.unordered).toBe(0);
+    }
+    const firstMakes = await sqlOn(path, 'SELECT make FROM licensing_series ORDER BY series_id LIMIT 1');
+    expect(firstMakes[0]!.make).toBe([...new Set(lic.map((x) => x.make))].sort()[0]);
   });
 
   it('drops blank, zero and marker cells, rejects a row with a malformed count, keeps quoted commas and quotes', async () => {
