@@ -106,13 +106,20 @@ export function runChunk(r: LineRunner, c: Chunk, sink: LineSink): number | Prom
   };
   let start = 0;
   let lineNo = c.firstLine;
-  while (start <= end) {
-    let nl = buf.indexOf(10, start);
-    if (nl < 0) nl = end;
-    const line = buf.toString('utf8', start, nl).trim();
-    const n = lineNo++;
-    start = nl + 1;
-    if (line === '') continue;
+  let n = 0; // the number of the line `next` returned
+  /** The block's next non-empty line (trimmed), or undefined at its end. */
+  const next = (): string | undefined => {
+    while (start <= end) {
+      let nl = buf.indexOf(10, start);
+      if (nl < 0) nl = end;
+      const line = buf.toString('utf8', start, nl).trim();
+      n = lineNo++;
+      start = nl + 1;
+      if (line !== '') return line;
+    }
+    return undefined;
+  };
+  for (let line = next(); line !== undefined; line = next()) {
     const res = runLine(r, line, n);
     if (res instanceof Promise) return finishAsync(res);
     add(res);
@@ -121,14 +128,7 @@ export function runChunk(r: LineRunner, c: Chunk, sink: LineSink): number | Prom
 
   async function finishAsync(pending: Promise<{ json: string; exit: number }>): Promise<number> {
     add(await pending);
-    while (start <= end) {
-      let nl = buf.indexOf(10, start);
-      if (nl < 0) nl = end;
-      const line = buf.toString('utf8', start, nl).trim();
-      const n = lineNo++;
-      start = nl + 1;
-      if (line !== '') add(await runLine(r, line, n));
-    }
+    for (let line = next(); line !== undefined; line = next()) add(await runLine(r, line, n));
     return firstFailure;
   }
 }
