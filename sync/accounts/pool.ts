@@ -61,12 +61,25 @@ export interface SpawnedWorkers {
 // that Worker refuses (ERR_WORKER_INVALID_EXEC_ARGV: seen with --expose-gc, which bench/run.mjs passes).
 const workerExecArgv = () => process.execArgv.filter((a) => !/^--(input-type|eval|print|expose-gc|expose_gc)\b/.test(a) && a !== '-e' && a !== '-p');
 
+/**
+ * An extraction worker with the parent's node options. Any V8 flag on node's command line (say
+ * `--max-old-space-size`) makes Worker refuse the whole list, and node gives no list of which flags a
+ * worker accepts: then the worker starts with none of the parent's flags rather than failing the sync.
+ */
+function newWorker(file: string): Worker {
+  try {
+    return new Worker(file, { execArgv: workerExecArgv() });
+  } catch (e) {
+    if ((e as { code?: string }).code !== 'ERR_WORKER_INVALID_EXEC_ARGV') throw e;
+    return new Worker(file, { execArgv: [] });
+  }
+}
+
 /** Start `threads` extraction workers now; undefined when there is no worker file (running from sources). */
 export function spawnWorkers(threads: number): SpawnedWorkers | undefined {
   const file = workerFile();
   if (!file) return undefined;
-  const execArgv = workerExecArgv();
-  let workers: Worker[] | undefined = Array.from({ length: threads }, () => new Worker(file, { execArgv }));
+  let workers: Worker[] | undefined = Array.from({ length: threads }, () => newWorker(file));
   // an error before a pool takes them over (a worker that cannot start) is kept for that pool to report
   let error: Error | undefined;
   for (const w of workers) w.on('error', (e) => (error ??= e));
@@ -103,8 +116,7 @@ export async function createPool(stageDir: string, threads: number, opts: { inTh
     };
   }
   const early = opts.spawned?.threads === threads ? opts.spawned.take() : undefined;
-  const execArgv = workerExecArgv();
-  const workers: Array<{ w: Worker; busy: number }> = files.map((_, i) => ({ w: early?.workers[i] ?? new Worker(file, { execArgv }), busy: 0 }));
+  const workers: Array<{ w: Worker; busy: number }> = files.map((_, i) => ({ w: early?.workers[i] ?? newWorker(file), busy: 0 }));
   // each worker's staging files: the first message it handles
   workers.forEach((x, i) => x.w.postMessage({ type: 'stage', ...files[i]! }));
   const pending = new Map<number, { resolve(r: BatchResult): void; reject(e: Error): void; worker: number }>();
