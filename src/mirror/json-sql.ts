@@ -118,7 +118,10 @@ function valueSql(c: string, type: DuckDBType, byHand: boolean): string | undefi
       const [pos, neg] = INFINITY_TEXT[type.typeId]!;
       return `CASE WHEN NOT isfinite(${c}) THEN CASE WHEN ${c} > TIMESTAMP '2000-01-01' THEN ${sqlString(JSON.stringify(pos))} ELSE ${sqlString(JSON.stringify(neg))} END
         WHEN year(${c}) BETWEEN 1 AND 9999 AND NOT CAST(${c} AS VARCHAR) LIKE '%(BC)%'
-        THEN '"' || strftime(${type.typeId === 22 ? nsToMs(c) : `CAST(${c} AS TIMESTAMP)`}, ${TIMESTAMP_FORMAT}) || '"' ELSE ${str(`CAST(${c} AS VARCHAR)`)} END`;
+        THEN '"' || strftime(${type.typeId === 22 ? nsToMs(c) : `CAST(${c} AS TIMESTAMP)`}, ${TIMESTAMP_FORMAT}) || '"'
+        -- 1 BC is ISO year 0, which the JS path writes as a Date ("0000-12-31T…"), not as DuckDB's "(BC)" text
+        WHEN year(${c}) = 0 THEN '"0000' || strftime(${type.typeId === 22 ? nsToMs(c) : `CAST(${c} AS TIMESTAMP)`}, ${sqlString(TIMESTAMP_FORMAT.slice(3, -1))}) || '"'
+        ELSE ${str(`CAST(${c} AS VARCHAR)`)} END`;
     }
     case 31: { // TIMESTAMPTZ: Date(micros / 1000n) (truncated towards zero), toISOString; out of its range an error
       const ms = `(epoch_us(${c}) // 1000)`;

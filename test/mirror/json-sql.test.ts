@@ -98,7 +98,8 @@ describe('DuckDB renders the JS path NDJSON byte for byte', () => {
 
   it('TIMESTAMP of every precision and TIMESTAMPTZ', async () => {
     const ts = [`'2026-11-21 10:11:12.5'`, `'2026-11-21 10:11:12.123456'`, `'1969-12-31 23:59:59.9999'`, `'0001-01-01 00:00:00'`,
-      `'9999-12-31 23:59:59.999999'`, `'0001-01-01 12:00:00'::TIMESTAMP - INTERVAL 100 YEAR`, `'12345-01-01 00:00:00'`, `'infinity'`, `'-infinity'`, `'0500-06-01 01:02:03'`];
+      `'9999-12-31 23:59:59.999999'`, `'0001-01-01 12:00:00'::TIMESTAMP - INTERVAL 100 YEAR`, `'12345-01-01 00:00:00'`, `'infinity'`, `'-infinity'`, `'0500-06-01 01:02:03'`,
+      `'0001-01-01 00:00:00'::TIMESTAMP - INTERVAL 1 DAY`, `'0001-01-01 00:00:00'::TIMESTAMP - INTERVAL 1 HOUR`];
     await same(values('TIMESTAMP', ts));
     await same(values('TIMESTAMP_S', ts.filter((t) => !t.startsWith("'12345"))));
     await same(values('TIMESTAMP_MS', ts));
