@@ -246,7 +246,7 @@ export function registerMirror(program: Command, ctx: Context): void {
     .action((query: string, o: { maxRows?: number }, self: Command) =>
       run(self, async () => {
         const g = globalOptions(self, ctx);
-        const { runSql, streamSql } = await import('../src/mirror/sql.js');
+        const { runSql, streamSql, SqlCopyError } = await import('../src/mirror/sql.js');
         const sqlError = (e: unknown) => (e instanceof ApiError ? e : new ApiError(400, 'invalid_parameter', `SQL error: ${(e as Error).message}`));
         const maxRows = o.maxRows !== undefined ? { maxRows: o.maxRows } : {};
         const said = (truncated: boolean | undefined) => {
@@ -278,8 +278,12 @@ export function registerMirror(program: Command, ctx: Context): void {
             ...(dbLines ? { onLines: (lines: string[]) => w.lines(lines) } : {}), ...(copyTo ? { copyTo } : copyOut),
           });
         } catch (e) {
-          // DuckDB writing to a pipe whose reader has gone (`publicdata sql … | head`): end quietly, as a write by node does.
-          if (/broken pipe/i.test((e as Error).message)) return EXIT.OK;
+          if (e instanceof SqlCopyError && e.direct) {
+            // DuckDB writing to a pipe whose reader has gone (`publicdata sql … | head`): end quietly, as a write by node does.
+            if (/broken pipe/i.test(e.message) && e.message.includes('/dev/stdout')) return EXIT.OK;
+            // DuckDB may have stopped inside a line: the error envelope starts a line of its own
+            await drainWrite(ctx.io.stdout, '\n');
+          }
           throw sqlError(e);
         }
         await w.end({ columns: head?.columns, attached: head?.attached ?? [] });
@@ -296,7 +300,9 @@ export function registerMirror(program: Command, ctx: Context): void {
  * file from its start (truncating it), so an appending redirect (`>>`) would lose what was there.
  */
 function stdoutPipe(ctx: Context): string | undefined {
-  if (process.platform === 'win32' || (ctx.io.stdout as { fd?: unknown }).fd !== 1) return undefined;
+  // Linux only: there /dev/stdout opens a new description of the pipe, blocking; on macOS and the BSDs it
+  // is a dup of fd 1, which node has made non-blocking, and DuckDB's writes would fail on a full pipe.
+  if (process.platform !== 'linux' || (ctx.io.stdout as { fd?: unknown }).fd !== 1) return undefined;
   try {
     return fstatSync(1).isFIFO() ? '/dev/stdout' : undefined;
   } catch {

@@ -240,7 +240,9 @@ async function runLocal(ctx: Context, target: BatchTarget, hctx: HandlerContext)
     results[written] = undefined; // release the chunk's text
     written++;
     note(r.firstFailure);
-    // Once written, the buffer goes back to its worker for a later chunk (see src/batch-worker.ts).
+    // Once written, the buffer goes back to its worker for a later chunk (see src/batch-worker.ts). The
+    // handback runs in the write's callback, which node's stdout (a file, pipe or socket) calls once the
+    // bytes are out; an `Out` that kept the chunk after calling back would see it emptied by the transfer.
     const w = workers[(written - 1) % nWorkers]!;
     await out.pushBytes(Buffer.from(r.bytes, 0, r.length), () => w.postMessage({ spare: r.bytes }, [r.bytes]));
   };

@@ -1,12 +1,12 @@
 /** `publicdata sql`: read-only SQL over every synced dataset. */
 import { execFileSync } from 'node:child_process';
-import { closeSync, constants, createReadStream, mkdirSync, openSync, rmSync } from 'node:fs';
+import { closeSync, constants, createReadStream, mkdirSync, openSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ApiError } from '../contract/errors.js';
 import type { Out } from '../context.js';
 import { DATASETS } from './catalog.js';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { jsonConverter, loadDuckDB, STREAM_MEMORY_LIMIT, type Param, type Row } from './db.js';
+import { jsonConverter, loadDuckDB, query, STREAM_MEMORY_LIMIT, type Param, type Row } from './db.js';
 import { jsonLinePlan } from './json-sql.js';
 import { cacheDir, datasetPath, isDatasetPresent, mirrorDir as defaultMirrorDir, type Env } from './paths.js';
 
@@ -117,7 +117,8 @@ export async function streamSql(sql: string, opts: SqlStreamOptions): Promise<{ 
       await conn.run(set).catch(() => undefined); // settings of the bundled allocator; absent elsewhere
     }
     const params = opts.params ?? [];
-    const copying = opts.onLines && opts.maxRows === undefined && params.length === 0;
+    // Only a single SELECT may have DuckDB write (a user's own COPY must not get the target's path).
+    const copying = opts.onLines && opts.maxRows === undefined && params.length === 0 && (await singleSelect(conn, sql));
     if (copying && !opts.copyTo && opts.copyOut) fifo = makeFifo(env);
     const copyTo = copying ? (opts.copyTo ?? fifo) : undefined;
     if (copyTo) await conn.run(`SET allowed_paths = [${sqlLiteral(copyTo)}]`);
@@ -131,9 +132,12 @@ export async function streamSql(sql: string, opts: SqlStreamOptions): Promise<{ 
         // One column, never NULL, without control characters (JSON escapes them): CSV with no quoting and
         // a delimiter that cannot occur writes each line as it is.
         const copy = conn.run(`COPY (${plan.sql}) TO ${sqlLiteral(copyTo)} (FORMAT csv, HEADER false, QUOTE '', ESCAPE '', DELIMITER '\x01', USE_TMP_FILE false)`);
-        const relayed = fifo ? relay(fifo, opts.copyOut!, copy) : undefined;
-        const [r] = await Promise.all([copy, relayed]);
-        return { rows: Number(r.rowsChanged), truncated: false, rendering: 'copy' };
+        const relayed = fifo ? relay(fifo, opts.copyOut!, copy) : Promise.resolve();
+        // Both settled before anything is reported: the relay has written every whole line by then
+        const [c, r] = await Promise.allSettled([copy, relayed]);
+        if (c.status === 'rejected') throw new SqlCopyError((c.reason as Error).message, !fifo);
+        if (r.status === 'rejected') throw r.reason;
+        return { rows: Number(c.value.rowsChanged), truncated: false, rendering: 'copy' };
       }
       const result = await conn.stream(plan.sql, params as never);
       let count = 0;
@@ -180,18 +184,58 @@ export async function streamSql(sql: string, opts: SqlStreamOptions): Promise<{ 
   }
 }
 
-/** A FIFO beside the spill directory (`sql-tmp/<pid>.fifo`), or undefined where none can be made. */
+/**
+ * DuckDB's COPY failed. `direct`: it was writing to stdout itself, so the output may end inside a line
+ * (the FIFO relay writes only whole lines).
+ */
+export class SqlCopyError extends Error {
+  constructor(
+    message: string,
+    readonly direct: boolean,
+  ) {
+    super(message);
+  }
+}
+
+/** Whether `sql` is one SELECT statement, by parsing alone (json_serialize_sql serialises only SELECTs). */
+async function singleSelect(conn: DuckDBConnection, sql: string): Promise<boolean> {
+  try {
+    const [r] = await query<{ j: string }>(conn, 'SELECT json_serialize_sql(CAST(? AS VARCHAR))::VARCHAR AS j', [sql]);
+    const parsed = JSON.parse(r?.j ?? '{}') as { error?: boolean; statements?: unknown[] };
+    return parsed.error !== true && parsed.statements?.length === 1;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A FIFO beside the spill directory (`sql-tmp/<pid>.fifo`), or undefined where none can be made. FIFOs
+ * of processes that are gone (a run killed by a signal it could not handle) are removed first.
+ */
 function makeFifo(env: Env): string | undefined {
   if (process.platform === 'win32') return undefined;
   try {
     const dir = join(cacheDir(env), 'sql-tmp');
     mkdirSync(dir, { recursive: true });
+    for (const f of readdirSync(dir)) {
+      const pid = /^(\d+)\.fifo$/.exec(f)?.[1];
+      if (pid && !alive(Number(pid))) rmSync(join(dir, f), { force: true });
+    }
     const path = join(dir, `${process.pid}.fifo`);
     rmSync(path, { force: true });
     execFileSync('mkfifo', ['-m', '600', path], { stdio: 'ignore' });
     return path;
   } catch {
     return undefined;
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as { code?: string }).code === 'EPERM'; // someone else's process: leave its FIFO
   }
 }
 
@@ -218,7 +262,9 @@ async function relay(fifo: string, out: Out, copy: Promise<unknown>): Promise<vo
       rest = end < buf.length ? buf.subarray(end) : undefined;
       if (end > 0) await write(buf.subarray(0, end));
     }
-    if (rest) await write(rest);
+    // An unfinished last line is written only if the COPY succeeded (it ends every line, so then there is
+    // none); after a failure the error envelope follows the last whole line.
+    if (rest && (await copy.then(() => true, () => false))) await write(rest);
   } finally {
     rs.destroy();
   }

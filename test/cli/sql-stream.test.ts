@@ -4,7 +4,7 @@
  * against values computed in the test, plus --max-rows saying on stderr that it cut the result.
  */
 import { execFileSync } from 'node:child_process';
-import { createReadStream, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createReadStream, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -162,6 +162,43 @@ describe('DuckDB renders the lines (json and ndjson without --fields)', () => {
     const last = r.stdout.trimEnd().split('\n').at(-1)!;
     expect(JSON.parse(last).error.message).toContain('boom at 4500');
     expect(r.stderr).toContain('boom at 4500');
+  });
+
+  it('an error in the middle of a long COPY: whole lines, then the envelope on a line of its own', async () => {
+    // 500,000 rows in, DuckDB has flushed part of its output (not on a line boundary) when it fails
+    const q = `SELECT CASE WHEN i = 500000 THEN error('boom') ELSE i END AS x FROM range(1000000) t(i)`;
+    const r = await runCli(['sql', q, '--format', 'ndjson'], { env });
+    expect(r.code).not.toBe(0);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(JSON.parse(lines.at(-1)!).error.message).toContain('boom');
+    expect(lines.length).toBeGreaterThan(1000);
+    for (const l of lines.slice(0, -1)) expect(Object.keys(JSON.parse(l))).toEqual(['x']);
+  });
+
+  it('a user error that mentions a broken pipe is still an error', async () => {
+    const r = await runCli(['sql', "SELECT error('Broken pipe in my data') AS x", '--format', 'json'], { env });
+    expect(r.code).not.toBe(0);
+    expect(json(r).error.message).toContain('Broken pipe in my data');
+  });
+
+  it("a statement that is not a SELECT gets no write access to the copy target", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pd-copyto-'));
+    const target = join(dir, 'target.ndjson');
+    await expect(
+      streamSql(`COPY (SELECT 42 AS x) TO '${target}'`, { env, copyTo: target, onRows: () => undefined, onLines: () => undefined }),
+    ).rejects.toThrow(/disabled|Permission/i);
+    expect(existsSync(target)).toBe(false);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('FIFOs left by runs that were killed are removed by the next run', async () => {
+    const tmp = join(env.PUBLICDATA_CACHE_DIR!, 'sql-tmp');
+    mkdirSync(tmp, { recursive: true });
+    const stale = join(tmp, '4194305.fifo'); // above Linux's pid_max: no such process
+    writeFileSync(stale, '');
+    const r = await runCli(['sql', 'SELECT 1 AS a', '--format', 'ndjson'], { env });
+    expect(r.stdout).toBe('{"a":1}\n');
+    expect(existsSync(stale)).toBe(false);
   });
 });
 

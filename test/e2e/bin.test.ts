@@ -117,6 +117,9 @@ describe('sql to a pipe: DuckDB writes the NDJSON itself (COPY to /dev/stdout)',
     const bad = await piped(`sql ${JSON.stringify("SELECT CASE WHEN i = 5000 THEN error('boom') ELSE i END AS v FROM range(9000) t(i) ORDER BY i")} --format ndjson`, 'tail -n 1');
     expect(JSON.parse(bad.stdout).error.message).toContain('boom');
     expect(bad.stderr).toMatch(/boom[\s\S]*status [1-9]/);
+    // failing half-way through a long COPY, DuckDB stops inside a line: the envelope still starts its own
+    const half = await piped(`sql ${JSON.stringify("SELECT CASE WHEN i = 500000 THEN error('boom') ELSE i END AS x FROM range(1000000) t(i)")} --format ndjson`, 'tail -n 1');
+    expect(JSON.parse(half.stdout).error.message).toContain('boom');
   });
 });
 
