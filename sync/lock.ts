@@ -5,21 +5,12 @@
 import { closeSync, existsSync, fsyncSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { onFatalExit } from '../src/fatal.js';
+import { pidAlive } from '../src/pid.js';
 
 export class SyncError extends Error {
   constructor(message: string, readonly dataset: string) {
     super(message);
     this.name = 'SyncError';
-  }
-}
-
-function pidAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

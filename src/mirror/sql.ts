@@ -3,6 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { closeSync, constants, createReadStream, mkdirSync, openSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ApiError } from '../contract/errors.js';
+import { pidAlive } from '../pid.js';
 import type { Out } from '../context.js';
 import { DATASETS } from './catalog.js';
 import type { DuckDBConnection } from '@duckdb/node-api';
@@ -27,17 +28,21 @@ export function sqlMemoryLimit(env: Env): string {
 }
 
 /**
- * Where DuckDB may spill: `sql-tmp/<pid>` under the cache directory, one per process, since DuckDB names
- * its temporary files by size and number alone and removes them on close (two `sql` runs sharing a
- * directory would overwrite and delete each other's blocks). DuckDB makes the last level, not its parents.
+ * `sql-tmp` under the cache directory, where each run keeps its spill directory and its FIFO (both named
+ * by its pid), or undefined when it cannot be made (an unwritable cache). What runs that are gone left
+ * there (killed by a signal they could not handle: DuckDB's spilled blocks can be gigabytes) is removed.
  */
-function spillDirectory(env: Env): string | undefined {
+function sqlTmp(env: Env): string | undefined {
   const dir = join(cacheDir(env), 'sql-tmp');
   try {
     mkdirSync(dir, { recursive: true });
-    return join(dir, String(process.pid));
+    for (const f of readdirSync(dir)) {
+      const pid = /^(\d+)(\.fifo)?$/.exec(f)?.[1];
+      if (pid && Number(pid) !== process.pid && !pidAlive(Number(pid))) rmSync(join(dir, f), { recursive: true, force: true });
+    }
+    return dir;
   } catch {
-    return undefined; // an unwritable cache: no spilling, and a query over the limit says so
+    return undefined;
   }
 }
 
@@ -109,8 +114,12 @@ export async function streamSql(sql: string, opts: SqlStreamOptions): Promise<{ 
     // bounded pool keeps the export flat; operators that need more (a large sort or hash join) spill to a
     // temporary directory under the cache instead of failing. PUBLICDATA_SQL_MEMORY overrides.
     await conn.run(`SET memory_limit = ${sqlLiteral(memoryLimit)}`);
-    const tmp = spillDirectory(env);
-    if (tmp) await conn.run(`SET temp_directory = ${sqlLiteral(tmp)}`);
+    // Where DuckDB may spill: `sql-tmp/<pid>`, one per process, since DuckDB names its temporary files by
+    // size and number alone and removes them on close (two runs sharing a directory would overwrite and
+    // delete each other's blocks). DuckDB makes the last level. Without it (an unwritable cache) a query
+    // over the memory limit says so.
+    const tmp = sqlTmp(env);
+    if (tmp) await conn.run(`SET temp_directory = ${sqlLiteral(join(tmp, String(process.pid)))}`);
     // A long export's threads keep freed memory in the allocator's caches: RSS crept from 520 to 790 MB
     // over a 12M-row COPY; flushing them above 16 MB (and from a background thread) held it to 689 MB.
     for (const set of [`SET allocator_flush_threshold = '16MB'`, 'SET allocator_background_threads = true']) {
@@ -119,7 +128,7 @@ export async function streamSql(sql: string, opts: SqlStreamOptions): Promise<{ 
     const params = opts.params ?? [];
     // Only a single SELECT may have DuckDB write (a user's own COPY must not get the target's path).
     const copying = opts.onLines && opts.maxRows === undefined && params.length === 0 && (await singleSelect(conn, sql));
-    if (copying && !opts.copyTo && opts.copyOut) fifo = makeFifo(env);
+    if (copying && !opts.copyTo && opts.copyOut && tmp) fifo = makeFifo(tmp);
     const copyTo = copying ? (opts.copyTo ?? fifo) : undefined;
     if (copyTo) await conn.run(`SET allowed_paths = [${sqlLiteral(copyTo)}]`);
     await conn.run('SET enable_external_access = false');
@@ -208,34 +217,16 @@ async function singleSelect(conn: DuckDBConnection, sql: string): Promise<boolea
   }
 }
 
-/**
- * A FIFO beside the spill directory (`sql-tmp/<pid>.fifo`), or undefined where none can be made. FIFOs
- * of processes that are gone (a run killed by a signal it could not handle) are removed first.
- */
-function makeFifo(env: Env): string | undefined {
+/** A FIFO beside the spill directory (`sql-tmp/<pid>.fifo`), or undefined where none can be made. */
+function makeFifo(tmp: string): string | undefined {
   if (process.platform === 'win32') return undefined;
   try {
-    const dir = join(cacheDir(env), 'sql-tmp');
-    mkdirSync(dir, { recursive: true });
-    for (const f of readdirSync(dir)) {
-      const pid = /^(\d+)\.fifo$/.exec(f)?.[1];
-      if (pid && !alive(Number(pid))) rmSync(join(dir, f), { force: true });
-    }
-    const path = join(dir, `${process.pid}.fifo`);
+    const path = join(tmp, `${process.pid}.fifo`);
     rmSync(path, { force: true });
     execFileSync('mkfifo', ['-m', '600', path], { stdio: 'ignore' });
     return path;
   } catch {
     return undefined;
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as { code?: string }).code === 'EPERM'; // someone else's process: leave its FIFO
   }
 }
 

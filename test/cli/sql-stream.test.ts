@@ -191,14 +191,18 @@ describe('DuckDB renders the lines (json and ndjson without --fields)', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('FIFOs left by runs that were killed are removed by the next run', async () => {
+  it('the FIFO and spilled blocks of runs that were killed are removed by the next run, a live run\'s kept', async () => {
     const tmp = join(env.PUBLICDATA_CACHE_DIR!, 'sql-tmp');
-    mkdirSync(tmp, { recursive: true });
-    const stale = join(tmp, '4194305.fifo'); // above Linux's pid_max: no such process
-    writeFileSync(stale, '');
+    // 4194305 is above Linux's largest pid_max: no such process; process.ppid is alive
+    const stale = [join(tmp, '4194305.fifo'), join(tmp, '4194305', 'duckdb_temp_block-0.block')];
+    const live = join(tmp, `${process.ppid}.fifo`);
+    mkdirSync(join(tmp, '4194305'), { recursive: true });
+    for (const f of [...stale, live]) writeFileSync(f, '');
     const r = await runCli(['sql', 'SELECT 1 AS a', '--format', 'ndjson'], { env });
     expect(r.stdout).toBe('{"a":1}\n');
-    expect(existsSync(stale)).toBe(false);
+    expect([...stale, join(tmp, '4194305')].map(existsSync)).toEqual([false, false, false]);
+    expect(existsSync(live)).toBe(true);
+    rmSync(live);
   });
 });
 
