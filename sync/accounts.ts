@@ -253,7 +253,7 @@ async function load(ctx: LoadContext): Promise<LoadResult> {
   rmSync(workDir, { recursive: true, force: true });
   mkdirSync(join(workDir, 'stage'), { recursive: true });
   try {
-    // the workers warmUp started at the beginning of the sync, when there are
+    // the workers `warmUp` started at the beginning of the sync, if it could
     const spawned = ctx.warm as SpawnedWorkers | undefined;
     const pool = await createPool(join(workDir, 'stage'), syncThreads(ctx.env ?? {}), spawned ? { spawned } : {});
     let staged: Staged;
@@ -364,8 +364,8 @@ const accounts: DatasetModule & { classifyFrom(name: string): Pick<UpstreamFile,
       throw new Error(`no accounts zips found on the publisher's pages; use 'publicdata sync accounts --from <zip file or URL>'. ${errors.join('; ')}`);
     }
     let chosen = selectZips(links, now, scope);
-    const loaded = ctx.previous?.module;
-    const already = ctx.previous && !ctx.options.force ? new Set(Array.isArray(loaded) ? (loaded as string[]) : []) : new Set<string>();
+    const loaded = ctx.options.force ? undefined : ctx.previous?.module; // readPrevious: the zips in the live file
+    const already = new Set<string>(Array.isArray(loaded) ? loaded : []);
     const incremental = already.size > 0;
     if (incremental) chosen = chosen.filter((l) => !already.has(l.name));
     return chosen.map((l) => ({
