@@ -15,10 +15,10 @@
  * MOT zips), bzip2/LZMA/zstd members and encrypted members. The message tells the user to unzip the file
  * with another tool and pass the member with `--from`.
  */
-import { createWriteStream, closeSync, mkdirSync, openSync, readSync, renameSync, rmSync } from 'node:fs';
+import { close, createWriteStream, closeSync, fstatSync, mkdirSync, openSync, read, readSync, renameSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { Transform } from 'node:stream';
+import { Transform, type Readable } from 'node:stream';
 import { crc32, inflateRawSync } from 'node:zlib';
 import yauzl, { type Entry, type ZipFile } from 'yauzl';
 
@@ -64,11 +64,60 @@ export function isZipFile(path: string): boolean {
   }
 }
 
-async function openZip(path: string): Promise<ZipFile> {
+/**
+ * yauzl's reader of a zip file, with reads served from a block cache. yauzl's own file reader makes two
+ * `fs.read` calls per central-directory record (the fixed part, then the name and extra fields): for a
+ * daily accounts zip of 10,000 members that was 20,000 reads and 0.76 s of the main thread, against
+ * 0.17 s for the same directory from memory (measured). Here a read outside the cached block reads the
+ * 64 KiB (or more) from that position, so the directory, read front to back, costs a few dozen reads.
+ * yauzl documents `read` as an optional override for subclasses of RandomAccessReader.
+ *
+ * Only for `listEntries`, whose members are read by offset (`readEntry`), never through yauzl's streams:
+ * `_readStreamForRange` refuses. (A stream over the shared descriptor with fs.createReadStream would not
+ * do: destroying an fs.ReadStream closes its descriptor even with autoClose off.)
+ */
+class BlockReader extends yauzl.RandomAccessReader {
+  private block: Buffer = Buffer.alloc(0);
+  private blockStart = 0;
+  constructor(private readonly fd: number) {
+    super();
+  }
+  override _readStreamForRange(): Readable {
+    throw new Error('BlockReader reads the central directory only; members are read with readEntry');
+  }
+  override read(buffer: Buffer, offset: number, length: number, position: number, callback: (err: Error | null, bytesRead?: number) => void): void {
+    const from = position - this.blockStart;
+    if (from >= 0 && from + length <= this.block.length) {
+      this.block.copy(buffer, offset, from, from + length);
+      queueMicrotask(() => callback(null, length));
+      return;
+    }
+    const block = Buffer.allocUnsafe(Math.max(length, 1 << 16));
+    read(this.fd, block, 0, block.length, position, (err, n) => {
+      if (err) return callback(err);
+      this.block = block.subarray(0, n);
+      this.blockStart = position;
+      const got = Math.min(n, length);
+      this.block.copy(buffer, offset, 0, got);
+      callback(null, got); // fewer bytes than asked: yauzl reports "unexpected EOF"
+    });
+  }
+  override close(callback: (err: Error | null) => void): void {
+    close(this.fd, callback);
+  }
+}
+
+/** A zip file opened with yauzl; `directoryOnly` (listEntries): through a BlockReader, no member streams. */
+async function openZip(path: string, directoryOnly = false): Promise<ZipFile> {
+  // lazyEntries: read the central directory entry by entry; autoClose off: we close it ourselves.
+  const options = { autoClose: false, lazyEntries: true, validateEntrySizes: true, strictFileNames: false };
+  let fd: number | undefined;
   try {
-    // lazyEntries: read the central directory entry by entry; autoClose off: we close it ourselves.
-    return await yauzl.openPromise(path, { autoClose: false, lazyEntries: true, validateEntrySizes: true, strictFileNames: false });
+    if (!directoryOnly) return await yauzl.openPromise(path, options);
+    fd = openSync(path, 'r');
+    return await yauzl.fromRandomAccessReaderPromise(new BlockReader(fd), fstatSync(fd).size, options);
   } catch (e) {
+    if (fd !== undefined) closeSync(fd); // as yauzl.open does when the directory cannot be read
     throw new ZipError(
       `${basename(path)} is not a readable zip file (${(e as Error).message}); it may be truncated or corrupt. ` +
         'Delete it and download it again, or check the file you passed to --from.',
@@ -227,7 +276,7 @@ export interface ZipEntry extends ZipMember {
 export async function* listEntries(zip: string | Buffer, filter?: (m: ZipMember) => boolean, label?: string): AsyncGenerator<ZipEntry> {
   const name = label ?? (typeof zip === 'string' ? basename(zip) : 'zip');
   let z: ZipFile;
-  if (typeof zip === 'string') z = await openZip(zip);
+  if (typeof zip === 'string') z = await openZip(zip, true);
   else {
     try {
       z = await yauzl.fromBufferPromise(zip, { lazyEntries: true, validateEntrySizes: true, strictFileNames: false });
@@ -246,6 +295,14 @@ export async function* listEntries(zip: string | Buffer, filter?: (m: ZipMember)
   } finally {
     z.close();
   }
+}
+
+/** Entries in a zip's central directory, from its end record alone (junk entries included). */
+export async function countEntries(path: string): Promise<number> {
+  const z = await openZip(path, true);
+  const n = z.entryCount;
+  z.close();
+  return n;
 }
 
 /**

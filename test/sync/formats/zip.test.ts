@@ -1,12 +1,18 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { extractAll, extractMembers, isJunkMember, isZipFile, listZip, ZipError } from '../../../sync/formats/zip.js';
+import { extractAll, extractMembers, isJunkMember, isZipFile, listEntries, listZip, readEntry, ZipError } from '../../../sync/formats/zip.js';
 import { buildZip, patchMethod, writeZip } from '../../support/zip.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'pd-zip-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Open descriptors of this process, once yauzl's asynchronous close of a listing has run. */
+const openFds = async () => {
+  await new Promise((r) => setTimeout(r, 20));
+  return readdirSync('/proc/self/fd').length;
+};
 
 const csv = (n: number) => ['CompanyName,CompanyNumber', ...Array.from({ length: n }, (_, i) => `"CO ${i} LIMITED","${String(i).padStart(8, '0')}"`)].join('\n') + '\n';
 
@@ -89,6 +95,58 @@ describe('sync/formats/zip', () => {
     writeFileSync(path, buf);
     await expect(extractAll(path, join(dir, 'out-crc'))).rejects.toThrow(/a\.csv failed its CRC-32 check/);
     expect(readdirSync(join(dir, 'out-crc'))).toEqual([]);
+  });
+
+  it('listEntries reads a central directory larger than its 64 KiB read blocks, and zip64, with the offsets readEntry needs', async () => {
+    // 1,500 members with 150-character names: a directory of ~300 KB, so entries straddle block edges
+    const members = Array.from({ length: 1500 }, (_, i) => ({ name: `docs/${'x'.repeat(130)}-${String(i).padStart(6, '0')}.html`, data: `<p>${i}</p>`, compress: i % 2 === 0 }));
+    const path = join(dir, 'many.zip');
+    const buf = await writeZip(path, members);
+    const cdSize = buf.readUInt32LE(buf.length - 22 + 12); // end of central directory record: size of the directory
+    expect(cdSize).toBeGreaterThan(4 * 65536);
+    const fdsBefore = await openFds();
+    const got = [];
+    for await (const e of listEntries(path)) got.push(e);
+    expect(got.map((e) => e.name)).toEqual(members.map((m) => m.name));
+    const fd = openSync(path, 'r');
+    try {
+      for (const i of [0, 1, 750, 1499]) expect(readEntry(fd, got[i]!, 'many.zip').toString()).toBe(`<p>${i}</p>`);
+    } finally {
+      closeSync(fd);
+    }
+    // the descriptor is closed when the listing ends, and when it is left early
+    for await (const _e of listEntries(path)) break;
+    expect(await openFds()).toBe(fdsBefore);
+
+    const z64 = join(dir, 'list-z64.zip');
+    await writeZip(z64, [{ name: 'a.html', data: '<a/>' }, { name: 'b.xml', data: '<b/>', compress: false }], { zip64: true });
+    const e64 = [];
+    for await (const e of listEntries(z64)) e64.push([e.name, e.size, e.method]);
+    expect(e64).toEqual([['a.html', 4, 8], ['b.xml', 4, 0]]);
+  });
+
+  it('listEntries of a zip cut inside its central directory fails with a ZipError, and releases the file', async () => {
+    const full = await buildZip(Array.from({ length: 800 }, (_, i) => ({ name: `m-${'y'.repeat(150)}-${i}.html`, data: `<p>${i}</p>` })));
+    const cdStart = full.readUInt32LE(full.length - 22 + 16); // end record: offset of the directory
+    const path = join(dir, 'cut-directory.zip');
+    // keep the end record (so the zip opens) but drop the second half of the directory before it
+    const cdEnd = full.length - 22;
+    const cut = Math.floor((cdStart + cdEnd) / 2);
+    const broken = Buffer.concat([full.subarray(0, cut), Buffer.alloc(cdEnd - cut, 0), full.subarray(cdEnd)]);
+    writeFileSync(path, broken);
+    const fdsBefore = await openFds();
+    const err = await (async () => {
+      for await (const _e of listEntries(path)) { /* walk */ }
+    })().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ZipError);
+    expect((err as Error).message).toMatch(/cut-directory\.zip: corrupt zip directory/);
+    expect(await openFds()).toBe(fdsBefore);
+    writeFileSync(join(dir, 'half.zip'), full.subarray(0, cut));
+    const err2 = await (async () => {
+      for await (const _e of listEntries(join(dir, 'half.zip'))) { /* walk */ }
+    })().catch((e: unknown) => e);
+    expect((err2 as Error).message).toMatch(/half\.zip is not a readable zip file/);
+    expect(await openFds()).toBe(fdsBefore);
   });
 
   it('isZipFile tells a zip from a CSV; isJunkMember', () => {
