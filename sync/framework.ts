@@ -125,6 +125,9 @@ export async function syncDataset(name: string, opts: RunSyncOptions): Promise<S
     release = acquireLock(mirror, file, name);
     const removed = cleanStaleTemps(mirror, file);
     if (removed.length) emit({ type: 'message', dataset: name, text: `removed stale temp files: ${removed.join(', ')}` });
+    // DuckDB's native module first: loading it while the module's warm-up threads start took twice as
+    // long (112 -> 220 ms measured, 2 cores), and they have discovery and the download to start in anyway
+    if (mod.warmUp) await loadDuckDB();
     // started now, it warms up while the history is read, discovery runs and the files download
     warm = mod.warmUp?.(env);
 
