@@ -25,8 +25,8 @@ import { basename, dirname, join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { query, queryOne } from '../src/mirror/db.js';
 import { catalogFields, count } from './common.js';
-import { isZipFile, listEntries } from './formats/zip.js';
-import { createPool, spawnWorkers, syncThreads, type ExtractPool, type SpawnedWorkers } from './accounts/pool.js';
+import { countEntries, isZipFile, listEntries } from './formats/zip.js';
+import { createPool, spawnWorkers, warmUpThreads, workerCount, type ExtractPool, type SpawnedWorkers } from './accounts/pool.js';
 import { COLUMN_TYPES, FILING_COLUMNS, PERIOD_COLUMNS, type BatchResult, type MemberJob, type Reject } from './accounts/stage.js';
 import type { DatasetModule, DiscoverContext, LoadContext, LoadResult, UpstreamFile } from './types.js';
 
@@ -170,6 +170,19 @@ interface Staged {
   zips: Array<{ name: string; url: string; published: string; precision: string; documents: number; rejected: number }>;
 }
 
+/**
+ * Members in the files, from each zip's end record (a single document counts one). A zip whose end record
+ * cannot be read counts nothing here: extracting it reports the error.
+ */
+async function countDocuments(files: LoadContext['files']): Promise<number> {
+  let n = 0;
+  for (const f of files) {
+    if (!isZipFile(f.path)) n++;
+    else n += await countEntries(f.path).catch(() => 0);
+  }
+  return n;
+}
+
 /** Extract every member of the files through the pool; staging CSVs are left in `stageDir`. */
 async function stageFiles(ctx: LoadContext, pool: ExtractPool, workDir: string): Promise<Staged> {
   const out: Staged = { documents: 0, rejects: [], zips: [] };
@@ -255,7 +268,8 @@ async function load(ctx: LoadContext): Promise<LoadResult> {
   try {
     // the workers `warmUp` started at the beginning of the sync, if it could
     const spawned = ctx.warm as SpawnedWorkers | undefined;
-    const pool = await createPool(join(workDir, 'stage'), syncThreads(ctx.env ?? {}), spawned ? { spawned } : {});
+    const threads = workerCount(ctx.env ?? {}, await countDocuments(ctx.files));
+    const pool = await createPool(join(workDir, 'stage'), threads, spawned ? { spawned } : {});
     let staged: Staged;
     try {
       staged = await stageFiles(ctx, pool, workDir);
@@ -330,7 +344,7 @@ const accounts: DatasetModule & { classifyFrom(name: string): Pick<UpstreamFile,
   // The extraction workers start with the sync: their start-up overlaps the history read, discovery and
   // the download instead of coming after them.
   warmUp(env: Readonly<Record<string, string | undefined>>) {
-    return spawnWorkers(syncThreads(env));
+    return spawnWorkers(warmUpThreads(env));
   },
 
   // The zips already loaded, on the framework's one read-only open of the live file.

@@ -19,7 +19,12 @@ afterAll(() => cleanup(dirs));
 describe('sync accounts with the built CLI', () => {
   // A V8 flag on node's command line (here the young generation's size) is refused in a worker's execArgv
   // (ERR_WORKER_INVALID_EXEC_ARGV): the workers must start without it, not fail the sync.
-  it.each([[[] as string[]], [['--max-semi-space-size=16']]])('extracts in PUBLICDATA_SYNC_THREADS worker threads and loads what they staged (node %j)', async (nodeArgs) => {
+  // Without PUBLICDATA_SYNC_THREADS a 70-member zip gets one worker (one per 500 documents, workerCount).
+  it.each([
+    [[] as string[], '2', '2 worker threads'],
+    [['--max-semi-space-size=16'], '2', '2 worker threads'],
+    [[] as string[], undefined, '1 worker thread'],
+  ])('extracts in worker threads and loads what they staged (node %j, PUBLICDATA_SYNC_THREADS %s)', async (nodeArgs, threads, used) => {
     const d = tempDir('pd-acc-workers-');
     dirs.push(d);
     const env = isolatedEnv() as Record<string, string>; // not CI: CI makes a sync quiet
@@ -31,12 +36,12 @@ describe('sync accounts with the built CLI', () => {
       data: accountsDocument({ company: c, name: `GENERATED ${i} LTD`, bsd: '2026-06-30', cur: { CurrentAssets: 1000 + i } }),
     }))));
     const r = await execa('node', [...nodeArgs, BIN, 'sync', 'accounts', '--from', zip, '--verbose'], {
-      env: { ...env, PATH: process.env.PATH ?? '', NO_COLOR: '1', PUBLICDATA_SYNC_THREADS: '2' },
+      env: { ...env, PATH: process.env.PATH ?? '', NO_COLOR: '1', ...(threads ? { PUBLICDATA_SYNC_THREADS: threads } : {}) },
       extendEnv: false,
       reject: false,
     });
     expect(r.exitCode).toBe(0);
-    expect(r.stderr).toContain('accounts: extracting Accounts_Bulk_Data-2026-11-02.zip (2 worker threads)');
+    expect(r.stderr).toContain(`accounts: extracting Accounts_Bulk_Data-2026-11-02.zip (${used})`);
     const file = join(env.PUBLICDATA_DATA_DIR!, 'mirror', 'accounts.duckdb');
     const rows = await sqlOn(file, "SELECT count(*)::INTEGER AS n, sum(current_assets)::VARCHAR AS s FROM accounts_periods WHERE is_current");
     // 1000 + 1001 + ... + 1069

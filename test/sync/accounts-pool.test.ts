@@ -5,13 +5,13 @@
  * of test/fixtures/upstream/companies-house/accounts plus labelled GENERATED ones.
  */
 import { existsSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { crc32, deflateRawSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { listEntries, readEntry, ZipError, type ZipEntry } from '../../sync/formats/zip.js';
-import { createPool } from '../../sync/accounts/pool.js';
+import { countEntries, listEntries, readEntry, ZipError, type ZipEntry } from '../../sync/formats/zip.js';
+import { createPool, DOCUMENTS_PER_WORKER, warmUpThreads, workerCount } from '../../sync/accounts/pool.js';
 import { Stager, type MemberJob } from '../../sync/accounts/stage.js';
 import { accountsDocument, memberName } from '../support/accounts-gen.mjs';
 import { buildZip } from '../support/zip.js';
@@ -187,6 +187,35 @@ describe('accounts staging: members inflated where they are extracted', () => {
     expect(unused.take()).toBeUndefined();
     const fresh = await stage((d, t) => built.createPool(d, t, { spawned: unused }), path, 2);
     expect(fresh.filings).toEqual(inThread.filings);
+    // two started early, one needed (a small zip): the pool uses one, ends the other, stages the same
+    const two = built.spawnWorkers(2)!;
+    const one = await stage((d, t) => built.createPool(d, t, { spawned: two }), path, 1);
+    expect(two.take()).toBeUndefined();
+    expect(one.stagedFiles).toEqual(['filings-0.csv', 'periods-0.csv']);
+    expect(one.filings).toEqual(inThread.filings);
+    // one started early (warmUp without PUBLICDATA_SYNC_THREADS), two needed: the pool starts the second
+    const single = built.spawnWorkers(1)!;
+    const grown = await stage((d, t) => built.createPool(d, t, { spawned: single }), path, 2);
+    expect(grown.stagedFiles).toEqual(['filings-0.csv', 'filings-1.csv', 'periods-0.csv', 'periods-1.csv']);
+    expect(grown.filings).toEqual(inThread.filings);
+  });
+
+  it('workers by the size of the work: PUBLICDATA_SYNC_THREADS obeyed, else one per 500 documents up to the cores', async () => {
+    const cores = availableParallelism();
+    expect(DOCUMENTS_PER_WORKER).toBe(500);
+    expect(workerCount({}, 0)).toBe(1);
+    expect(workerCount({}, 300)).toBe(1);
+    expect(workerCount({}, 999)).toBe(1);
+    expect(workerCount({}, 1000)).toBe(Math.min(cores, 2));
+    expect(workerCount({}, 9532)).toBe(Math.min(cores, 19)); // a real daily zip: every core of any machine up to 19
+    expect(workerCount({ PUBLICDATA_SYNC_THREADS: '3' }, 10)).toBe(3);
+    expect(workerCount({ PUBLICDATA_SYNC_THREADS: 'lots' }, 300)).toBe(1);
+    expect(warmUpThreads({})).toBe(1);
+    expect(warmUpThreads({ PUBLICDATA_SYNC_THREADS: '4' })).toBe(4);
+    // the count comes from the zip's end record: junk entries included, nested zips one each
+    const path = join(mkdtempSync(join(tmpdir(), 'pd-accn-')), 'n.zip');
+    writeFileSync(path, await dailyZip());
+    expect(await countEntries(path)).toBe((await entriesOf(path)).length);
   });
 });
 
