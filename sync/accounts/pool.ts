@@ -24,11 +24,6 @@ export interface ExtractPool {
   readonly inThread: boolean;
 }
 
-/** Threads from `PUBLICDATA_SYNC_THREADS`, else the number of cores. */
-export function syncThreads(env: Readonly<Record<string, string | undefined>>): number {
-  return explicitThreads(env) ?? availableParallelism();
-}
-
 /** `PUBLICDATA_SYNC_THREADS` when it is set to a whole number of threads. */
 function explicitThreads(env: Readonly<Record<string, string | undefined>>): number | undefined {
   const n = Number(env.PUBLICDATA_SYNC_THREADS);
