@@ -159,7 +159,7 @@ if (PARTS.has('b')) {
     return N / s;
   };
   const cpu = { 1: [], 2: [] };
-  const r = await paired(3, () => runPool(2), () => runPool(1), { warmup: 1 });
+  const r = await paired(5, () => runPool(2), () => runPool(1), { warmup: 1 });
   log(`(b) ${N} members per run, ${availableParallelism()} cores; CPU seconds 2 workers ${cpu[2].map((x) => x.toFixed(2)).join('/')}, 1 worker ${cpu[1].map((x) => x.toFixed(2)).join('/')} (warm-up round included)`);
   pairLine({ measure: `accounts extraction with 2 workers (${N} members, CPU ${cpuMedian(cpu[2])} s)`, unit: 'docs/s', what: `1 worker (CPU ${cpuMedian(cpu[1])} s)`, target: 1.6, cmp: '>=', ...r });
 }
