@@ -1,5 +1,6 @@
 /**
- * A pool of extraction workers (worker_threads, `PUBLICDATA_SYNC_THREADS`, default the number of cores).
+ * A pool of extraction workers (worker_threads; how many: `workerCount`, `PUBLICDATA_SYNC_THREADS` when set,
+ * else by the number of documents, up to the number of cores).
  * Each worker owns a pair of staging CSV files; the pool hands out batches of members to the least busy
  * worker and never holds more than a few batches per worker in flight (memory and temporary disk stay flat).
  * Without a compiled worker beside this module (tests run from TypeScript sources) the same Stager runs
@@ -75,8 +76,8 @@ function workerFile(): string | undefined {
  */
 export interface SpawnedWorkers {
   readonly threads: number;
-  /** The workers, once: the first `createPool` gets them, later ones start their own. */
-  take(): { workers: Worker[]; error: () => Error | undefined } | undefined;
+  /** The workers, once: the first `createPool` gets them, later ones start their own. `error(i)`: worker i's first error. */
+  take(): { workers: Worker[]; error: (i: number) => Error | undefined } | undefined;
   dispose(): Promise<void>;
 }
 
@@ -103,15 +104,16 @@ export function spawnWorkers(threads: number): SpawnedWorkers | undefined {
   const file = workerFile();
   if (!file) return undefined;
   let workers: Worker[] | undefined = Array.from({ length: threads }, () => newWorker(file));
-  // an error before a pool takes them over (a worker that cannot start) is kept for that pool to report
-  let error: Error | undefined;
-  for (const w of workers) w.on('error', (e) => (error ??= e));
+  // an error before a pool takes them over (a worker that cannot start) is kept for that pool to report,
+  // per worker: a pool that needs fewer workers ends the others and does not fail for theirs
+  const errors: Array<Error | undefined> = [];
+  workers.forEach((w, i) => w.on('error', (e) => (errors[i] ??= e)));
   return {
     threads,
     take() {
       const w = workers;
       workers = undefined;
-      return w ? { workers: w, error: () => error } : undefined;
+      return w ? { workers: w, error: (i) => errors[i] } : undefined;
     },
     async dispose() {
       const w = workers;
@@ -141,20 +143,48 @@ export async function createPool(stageDir: string, threads: number, opts: { inTh
   // the workers started early: as many as this pool needs (any more are ended), the rest started now
   const early = opts.spawned?.take();
   for (const w of early?.workers.slice(threads) ?? []) w.terminate().catch(() => undefined);
-  const workers: Array<{ w: Worker; busy: number }> = files.map((_, i) => ({ w: early?.workers[i] ?? newWorker(file), busy: 0 }));
+  const started: Worker[] = [];
+  try {
+    for (let i = 0; i < files.length; i++) started.push(early?.workers[i] ?? newWorker(file));
+  } catch (e) {
+    // a worker that cannot be started: end the ones this pool already holds, or they keep the process alive
+    for (const w of [...started, ...(early?.workers.slice(started.length, threads) ?? [])]) w.terminate().catch(() => undefined);
+    throw e;
+  }
+  // `ended`: settles when the worker has closed its staging files ('closed'), failed or gone away
+  type Held = { w: Worker; busy: number; closed: boolean; ended: Promise<void>; end(): void };
+  const workers: Held[] = started.map((w) => {
+    let end = () => undefined as void;
+    const ended = new Promise<void>((r) => (end = r));
+    return { w, busy: 0, closed: false, ended, end };
+  });
   // each worker's staging files: the first message it handles
   workers.forEach((x, i) => x.w.postMessage({ type: 'stage', ...files[i]! }));
   const pending = new Map<number, { resolve(r: BatchResult): void; reject(e: Error): void; worker: number }>();
   let nextId = 0;
-  let failed: Error | undefined = early?.error();
+  let failed: Error | undefined = early ? workers.map((_, i) => early.error(i)).find((e) => e !== undefined) : undefined;
   const waiters: Array<() => void> = [];
   const limit = threads * 3;
   const wake = () => {
     while (waiters.length && pending.size < limit) waiters.shift()!();
   };
+  /** Worker i failed or went away: the pool fails, its batches in flight are rejected. */
+  const lost = (i: number, e: Error) => {
+    failed ??= e;
+    for (const [id, p] of pending) if (p.worker === i) {
+      pending.delete(id);
+      p.reject(e);
+    }
+    workers[i]!.end();
+    wake();
+  };
   workers.forEach((x, i) => {
     x.w.on('message', (m: { type: string; id: number; message?: string } & BatchResult) => {
-      if (m.type === 'closed') return;
+      if (m.type === 'closed') {
+        x.closed = true;
+        x.end();
+        return;
+      }
       const p = pending.get(m.id);
       if (!p) return;
       pending.delete(m.id);
@@ -163,13 +193,11 @@ export async function createPool(stageDir: string, threads: number, opts: { inTh
       else p.resolve({ filings: m.filings, periods: m.periods, rejects: m.rejects });
       wake();
     });
-    x.w.on('error', (e) => {
-      failed = e;
-      for (const [id, p] of pending) if (p.worker === i) {
-        pending.delete(id);
-        p.reject(e);
-      }
-      wake();
+    x.w.on('error', (e) => lost(i, e));
+    // a worker that ends before it has closed its files (a crash, or ended from outside) fails the pool;
+    // after 'closed' the pool ends them itself
+    x.w.on('exit', (code) => {
+      if (!x.closed) lost(i, new Error(`an extraction worker ended (exit code ${code}) before closing its staging files`));
     });
   });
   return {
@@ -192,14 +220,8 @@ export async function createPool(stageDir: string, threads: number, opts: { inTh
     },
     async close() {
       if (!failed) {
-        await Promise.all(
-          workers.map((x) => new Promise<void>((resolve) => {
-            x.w.on('message', (m: { type: string }) => {
-              if (m.type === 'closed') resolve();
-            });
-            x.w.postMessage({ type: 'close' });
-          })),
-        );
+        for (const x of workers) x.w.postMessage({ type: 'close' });
+        await Promise.all(workers.map((x) => x.ended));
       }
       // Their files are complete and closed ('closed'), so the threads are ended without waiting for them:
       // tearing down a worker's heap took 140 ms (measured) that the load would otherwise wait for.

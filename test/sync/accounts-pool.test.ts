@@ -9,6 +9,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { crc32, deflateRawSync } from 'node:zlib';
+import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { countEntries, listEntries, readEntry, ZipError, type ZipEntry } from '../../sync/formats/zip.js';
 import { createPool, DOCUMENTS_PER_WORKER, warmUpThreads, workerCount } from '../../sync/accounts/pool.js';
@@ -187,17 +188,72 @@ describe('accounts staging: members inflated where they are extracted', () => {
     expect(unused.take()).toBeUndefined();
     const fresh = await stage((d, t) => built.createPool(d, t, { spawned: unused }), path, 2);
     expect(fresh.filings).toEqual(inThread.filings);
-    // two started early, one needed (a small zip): the pool uses one, ends the other, stages the same
-    const two = built.spawnWorkers(2)!;
-    const one = await stage((d, t) => built.createPool(d, t, { spawned: two }), path, 1);
-    expect(two.take()).toBeUndefined();
-    expect(one.stagedFiles).toEqual(['filings-0.csv', 'periods-0.csv']);
-    expect(one.filings).toEqual(inThread.filings);
-    // one started early (warmUp without PUBLICDATA_SYNC_THREADS), two needed: the pool starts the second
+    // one started early (warmUp without PUBLICDATA_SYNC_THREADS), two needed: the pool takes it and starts the second
     const single = built.spawnWorkers(1)!;
     const grown = await stage((d, t) => built.createPool(d, t, { spawned: single }), path, 2);
+    expect(single.take()).toBeUndefined();
     expect(grown.stagedFiles).toEqual(['filings-0.csv', 'filings-1.csv', 'periods-0.csv', 'periods-1.csv']);
     expect(grown.filings).toEqual(inThread.filings);
+  });
+
+  // Early workers held by the test, so it can see which ones the pool uses and ends.
+  const workerFile = join(import.meta.dirname, '..', '..', 'dist', 'cli', 'accounts-worker.cjs');
+  const heldWorkers = (n: number) => {
+    const workers = Array.from({ length: n }, () => new Worker(workerFile));
+    const errors: Array<Error | undefined> = [];
+    workers.forEach((w, i) => w.on('error', (e) => (errors[i] ??= e)));
+    let taken = false;
+    const exited = workers.map((w) => new Promise<number>((r) => w.once('exit', r)));
+    return {
+      workers, exited, errors,
+      spawned: {
+        threads: n,
+        take: () => (taken ? undefined : ((taken = true), { workers, error: (i: number) => errors[i] })),
+        dispose: async () => undefined,
+      },
+    };
+  };
+  type Built = { createPool(dir: string, threads: number, opts?: { spawned?: unknown }): ReturnType<typeof createPool> };
+
+  it.skipIf(!existsSync(workerFile))('more workers started early than the work needs: the pool uses the first, ends the others, stages the same', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'pd-accz-')), 'Accounts_Bulk_Data-2026-11-02.zip');
+    writeFileSync(path, await dailyZip());
+    const built = (await import(pathToFileURL(distPool).href)) as Built;
+    const held = heldWorkers(2);
+    const one = await stage((d, t) => built.createPool(d, t, { spawned: held.spawned }), path, 1);
+    // the second was ended by the pool, the first once the pool closed (a worker left running would keep
+    // the process alive: then this fails after 5 s rather than hanging)
+    const state = (i: number) => Promise.race([held.exited[i]!.then(() => 'ended'), new Promise((r) => setTimeout(() => r('running'), 5000).unref())]);
+    expect(await Promise.all([state(0), state(1)])).toEqual(['ended', 'ended']);
+    expect(one.stagedFiles).toEqual(['filings-0.csv', 'periods-0.csv']);
+    const inThread = await stage((d, t) => createPool(d, t, { inThread: true }), path, 1);
+    expect(one.filings).toEqual(inThread.filings);
+    expect(one.rejects).toEqual(inThread.rejects);
+  });
+
+  it.skipIf(!existsSync(workerFile))('an error of an early worker the pool does not use does not fail it; one of a worker it uses does', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pd-accz-'));
+    const built = (await import(pathToFileURL(distPool).href)) as Built;
+    const spare = heldWorkers(2);
+    spare.errors[1] = new Error('the spare worker failed');
+    const pool = await built.createPool(join(dir, 'a'), 1, { spawned: spare.spawned });
+    await expect(pool.close()).resolves.toMatchObject({ filings: [join(dir, 'a', 'filings-0.csv')] });
+    const used = heldWorkers(2);
+    used.errors[0] = new Error('the first worker failed');
+    const failing = await built.createPool(join(dir, 'b'), 1, { spawned: used.spawned });
+    await expect(failing.submit([])).rejects.toThrow('the first worker failed');
+    await expect(failing.close()).rejects.toThrow('the first worker failed');
+  });
+
+  it.skipIf(!existsSync(workerFile))('a worker that ends before closing its staging files fails close(), which does not wait for it forever', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pd-accz-'));
+    const built = (await import(pathToFileURL(distPool).href)) as Built;
+    const held = heldWorkers(1);
+    const pool = await built.createPool(dir, 1, { spawned: held.spawned });
+    await pool.submit([]);
+    // the worker goes away (a crash) between its last batch and close()
+    await held.workers[0]!.terminate();
+    await expect(pool.close()).rejects.toThrow(/an extraction worker ended \(exit code 1\) before closing its staging files/);
   });
 
   it('workers by the size of the work: PUBLICDATA_SYNC_THREADS obeyed, else one per 500 documents up to the cores', async () => {
@@ -212,10 +268,15 @@ describe('accounts staging: members inflated where they are extracted', () => {
     expect(workerCount({ PUBLICDATA_SYNC_THREADS: 'lots' }, 300)).toBe(1);
     expect(warmUpThreads({})).toBe(1);
     expect(warmUpThreads({ PUBLICDATA_SYNC_THREADS: '4' })).toBe(4);
-    // the count comes from the zip's end record: junk entries included, nested zips one each
+    // the count comes from the zip's end record: junk entries included, a nested zip one
     const path = join(mkdtempSync(join(tmpdir(), 'pd-accn-')), 'n.zip');
-    writeFileSync(path, await dailyZip());
-    expect(await countEntries(path)).toBe((await entriesOf(path)).length);
+    writeFileSync(path, await buildZip([
+      { name: memberName('01234567', '2026-03-31'), data: '<html/>' },
+      { name: 'Prod223_4000_12345678_20260331_CIC.zip', data: await buildZip([{ name: 'accounts/a.xhtml', data: '<a/>' }, { name: 'accounts/b.xhtml', data: '<b/>' }]) },
+      { name: '__MACOSX/._Prod223_4000_12345678_20260331_CIC.zip', data: 'junk' },
+    ]));
+    expect((await entriesOf(path)).length).toBe(2);
+    expect(await countEntries(path)).toBe(3);
   });
 });
 

@@ -1,4 +1,6 @@
 import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import fs from 'node:fs';
+import { syncBuiltinESMExports } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -105,9 +107,24 @@ describe('sync/formats/zip', () => {
     const cdSize = buf.readUInt32LE(buf.length - 22 + 12); // end of central directory record: size of the directory
     expect(cdSize).toBeGreaterThan(4 * 65536);
     const fdsBefore = await openFds();
+    // the directory is read in 64 KiB blocks: a few reads, not two per record (yauzl's own reader: ~3,000)
+    const realRead = fs.read;
+    let reads = 0;
+    fs.read = ((...args: Parameters<typeof fs.read>) => {
+      reads++;
+      return (realRead as (...a: unknown[]) => void)(...args);
+    }) as typeof fs.read;
+    syncBuiltinESMExports(); // the module's `import { read } from 'node:fs'` sees the counting one
     const got = [];
-    for await (const e of listEntries(path)) got.push(e);
+    try {
+      for await (const e of listEntries(path)) got.push(e);
+    } finally {
+      fs.read = realRead;
+      syncBuiltinESMExports();
+    }
     expect(got.map((e) => e.name)).toEqual(members.map((m) => m.name));
+    expect(reads).toBeGreaterThan(2); // the counter saw the reads: more than the end record's one
+    expect(reads).toBeLessThanOrEqual(Math.ceil(cdSize / 65536) + 2);
     const fd = openSync(path, 'r');
     try {
       for (const i of [0, 1, 750, 1499]) expect(readEntry(fd, got[i]!, 'many.zip').toString()).toBe(`<p>${i}</p>`);
@@ -141,6 +158,15 @@ describe('sync/formats/zip', () => {
     expect(err).toBeInstanceOf(ZipError);
     expect((err as Error).message).toMatch(/cut-directory\.zip: corrupt zip directory/);
     expect(await openFds()).toBe(fdsBefore);
+    // a directory said to start 10 bytes before the end of the file: its first record is cut short, which
+    // yauzl reports as "unexpected EOF" only if the reader says it read fewer bytes than asked
+    const shifted = Buffer.from(full);
+    shifted.writeUInt32LE(full.length - 10, full.length - 22 + 16);
+    writeFileSync(join(dir, 'shifted.zip'), shifted);
+    const err3 = await (async () => {
+      for await (const _e of listEntries(join(dir, 'shifted.zip'))) { /* walk */ }
+    })().catch((e: unknown) => e);
+    expect((err3 as Error).message).toMatch(/shifted\.zip: corrupt zip directory \(unexpected EOF\)/);
     writeFileSync(join(dir, 'half.zip'), full.subarray(0, cut));
     const err2 = await (async () => {
       for await (const _e of listEntries(join(dir, 'half.zip'))) { /* walk */ }
