@@ -75,7 +75,6 @@ function workerFile(): string | undefined {
  * download). `createPool` takes them over; `dispose` ends them if no pool did.
  */
 export interface SpawnedWorkers {
-  readonly threads: number;
   /** The workers, once: the first `createPool` gets them, later ones start their own. `error(i)`: worker i's first error. */
   take(): { workers: Worker[]; error: (i: number) => Error | undefined } | undefined;
   dispose(): Promise<void>;
@@ -109,7 +108,6 @@ export function spawnWorkers(threads: number): SpawnedWorkers | undefined {
   const errors: Array<Error | undefined> = [];
   workers.forEach((w, i) => w.on('error', (e) => (errors[i] ??= e)));
   return {
-    threads,
     take() {
       const w = workers;
       workers = undefined;

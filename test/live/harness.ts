@@ -40,6 +40,16 @@ export function startLiveServer(): Promise<ApiServer> {
   return startApiServer({ keys: [TEST_KEY, LIVE_KEY], forbiddenKeys: [FORBIDDEN_KEY], limit: 1000, windowMs: 60_000 });
 }
 
+/** Run `fn` with a test API server of its own (`opts`: startApiServer's), closed afterwards whatever happens. */
+export async function withApiServer<T>(opts: Parameters<typeof startApiServer>[0], fn: (s: ApiServer) => Promise<T>): Promise<T> {
+  const s = await startApiServer(opts);
+  try {
+    return await fn(s);
+  } finally {
+    await s.close();
+  }
+}
+
 /**
  * One test file's backends and captured output. Registers an afterEach that closes every backend the test
  * opened and records its stats and warnings.

@@ -8,7 +8,7 @@ import { exitCodeFor } from '../../src/contract/errors.js';
 import type { ErrorEnvelope } from '../../src/contract/types.js';
 import { RATE_LIMIT_BODY, SERVER_ERROR_BODY, startApiServer, TEST_KEY, type ApiServer } from '../support/api-server.js';
 import { FakeClock } from '../support/clock.js';
-import { answered, GET, liveSuite, nextTurn, startLiveServer } from './harness.js';
+import { answered, GET, liveSuite, nextTurn, startLiveServer, withApiServer } from './harness.js';
 
 let server: ApiServer;
 beforeAll(async () => {
@@ -64,8 +64,7 @@ describe('429 and Retry-After', () => {
   });
 
   test('a used-up window whose reset is beyond --max-wait: rate_limit_exceeded without sending', async () => {
-    const s = await startApiServer({ limit: 2, windowMs: 3_600_000 });
-    try {
+    await withApiServer({ limit: 2, windowMs: 3_600_000 }, async (s) => {
       const { backend, waits } = harness(s, { maxWait: 5 });
       expect((await backend.call(GET('/v1/calendar/regions'))).status).toBe(200);
       expect((await backend.call(GET('/v1/calendar/regions'))).status).toBe(200);
@@ -76,9 +75,7 @@ describe('429 and Retry-After', () => {
       expect((r.envelope as ErrorEnvelope).error.message).toContain('--max-wait 5 s');
       expect(s.requests).toHaveLength(2);
       expect(waits).toEqual([]);
-    } finally {
-      await s.close();
-    }
+    });
   });
 
   test('a 429 without Retry-After backs off exponentially', async () => {
@@ -204,8 +201,7 @@ describe('pacing (1 s windows on a clock shared by server and client)', () => {
 
   test('12 sequential GETs at 5 per 1 s window: no 429, waits for the reset', async () => {
     const clock = sharedClock();
-    const s = await startApiServer({ limit: 5, windowMs: 1000, now: clock.now });
-    try {
+    await withApiServer({ limit: 5, windowMs: 1000, now: clock.now }, async (s) => {
       const { backend, logs } = harness(s, { clock });
       const t0 = clock.now();
       for (let i = 0; i < 12; i++) {
@@ -223,15 +219,12 @@ describe('pacing (1 s windows on a clock shared by server and client)', () => {
       expect(elapsed).toBeLessThan(10_000); // sanity
       expect(logs.some((l) => l.includes('window used up'))).toBe(true);
       record(logs);
-    } finally {
-      await s.close();
-    }
+    });
   });
 
   test('concurrent calls share the window: 14 at once at 5 per 1 s, no 429', async () => {
     const clock = sharedClock();
-    const s = await startApiServer({ limit: 5, windowMs: 1000, now: clock.now });
-    try {
+    await withApiServer({ limit: 5, windowMs: 1000, now: clock.now }, async (s) => {
       const { backend } = harness(s, { clock });
       // Learn the window first (the first answer carries the headers).
       await backend.call(GET('/v1/calendar/regions'));
@@ -239,16 +232,13 @@ describe('pacing (1 s windows on a clock shared by server and client)', () => {
       expect(rs.every((r) => r.status === 200)).toBe(true);
       expect(s.stats().byStatus[429]).toBeUndefined();
       expect(s.stats().byStatus[200]).toBe(15);
-    } finally {
-      await s.close();
-    }
+    });
   });
 
   for (const skewMs of [-1500, 1500]) {
     test(`server clock ${skewMs > 0 ? 'ahead' : 'behind'} by ${Math.abs(skewMs)} ms: the Date header corrects pacing, no 429`, async () => {
       const clock = sharedClock();
-      const s = await startApiServer({ limit: 5, windowMs: 1000, now: () => clock.now() + skewMs });
-      try {
+      await withApiServer({ limit: 5, windowMs: 1000, now: () => clock.now() + skewMs }, async (s) => {
         const { backend } = harness(s, { clock });
         for (let i = 0; i < 12; i++) expect((await backend.call(GET('/v1/calendar/regions'))).status).toBe(200);
         expect(s.stats().byStatus[429]).toBeUndefined();
@@ -256,16 +246,13 @@ describe('pacing (1 s windows on a clock shared by server and client)', () => {
         if (skewMs > 0) expect(off).toBeGreaterThan(400);
         else expect(off).toBeLessThan(-1400);
         expect(Math.abs(off)).toBeLessThan(2600);
-      } finally {
-        await s.close();
-      }
+      });
     });
   }
 
   test('a window exhausted by someone else: 429 once, then Retry-After, then success', async () => {
     const clock = sharedClock();
-    const s = await startApiServer({ limit: 3, windowMs: 2000, now: clock.now });
-    try {
+    await withApiServer({ limit: 3, windowMs: 2000, now: clock.now }, async (s) => {
       // Start just after a window opens, so the four quick requests below share one window.
       await clock.sleep(s.windowStart(clock.now()) + s.windowMs - clock.now() + 20);
       const other = harness(s, { clock });
@@ -276,9 +263,7 @@ describe('pacing (1 s windows on a clock shared by server and client)', () => {
       expect(r.status).toBe(200);
       expect(mine.backend.stats().rateLimited).toBe(1);
       expect(mine.backend.stats().waitedMs).toBeGreaterThan(0);
-    } finally {
-      await s.close();
-    }
+    });
   });
 });
 

@@ -8,9 +8,9 @@ import { callLocal } from '../../src/backends/local.js';
 import { buildUrl, costOf, createLiveBackend, DEFAULT_BASE_URL, parseRetryAfter } from '../../src/backends/live.js';
 import { exitCodeFor } from '../../src/contract/errors.js';
 import type { ErrorEnvelope } from '../../src/contract/types.js';
-import { FORBIDDEN_BODY, INSUFFICIENT_CREDITS_BODY, INVALID_KEY_BODY, startApiServer, TEST_KEY, type ApiServer } from '../support/api-server.js';
+import { FORBIDDEN_BODY, INSUFFICIENT_CREDITS_BODY, INVALID_KEY_BODY, TEST_KEY, type ApiServer } from '../support/api-server.js';
 import { fakeKey } from '../support/keys.js';
-import { FORBIDDEN_KEY, GET, LIVE_KEY, liveSuite, localCtx, startLiveServer } from './harness.js';
+import { FORBIDDEN_KEY, GET, LIVE_KEY, liveSuite, localCtx, startLiveServer, withApiServer } from './harness.js';
 
 let server: ApiServer;
 beforeAll(async () => {
@@ -142,8 +142,7 @@ describe('pass-through', () => {
 
 describe('credits, auth', () => {
   test('402 insufficient_credits is never retried (exit 3)', async () => {
-    const s = await startApiServer({ credits: 0 });
-    try {
+    await withApiServer({ credits: 0 }, async (s) => {
       const { backend, waits } = harness(s);
       const r = await backend.call(GET('/v1/calendar/regions'));
       expect(r.status).toBe(402);
@@ -152,14 +151,11 @@ describe('credits, auth', () => {
       expect(s.requests).toHaveLength(1);
       expect(waits).toEqual([]);
       expect(exitCodeFor('insufficient_credits', 402)).toBe(3);
-    } finally {
-      await s.close();
-    }
+    });
   });
 
   test('insufficient_credits sent as 429 stops at once too (switch on the code, not the status)', async () => {
-    const s = await startApiServer({ credits: 5, insufficientStatus: 429 });
-    try {
+    await withApiServer({ credits: 5, insufficientStatus: 429 }, async (s) => {
       const { backend, waits } = harness(s);
       const ok = await backend.call(GET('/v1/calendar/regions'));
       expect(ok.credits).toEqual({ remaining: 4, cost: 1 });
@@ -171,9 +167,7 @@ describe('credits, auth', () => {
       expect(waits).toEqual([]);
       expect(exitCodeFor('insufficient_credits', 429)).toBe(3);
       expect(backend.stats().creditsRemaining).toBe(4);
-    } finally {
-      await s.close();
-    }
+    });
   });
 
   test('401 invalid key and 403 forbidden come back as sent, not retried', async () => {

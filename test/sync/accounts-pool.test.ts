@@ -167,7 +167,7 @@ describe('accounts staging: members inflated where they are extracted', () => {
   it.skipIf(!existsSync(distPool))('workers started before their staging files (a sync warming up) stage the same; unused ones are ended', async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'pd-accz-')), 'Accounts_Bulk_Data-2026-11-02.zip');
     writeFileSync(path, await dailyZip());
-    type Spawned = { threads: number; take(): unknown; dispose(): Promise<void> };
+    type Spawned = { take(): unknown; dispose(): Promise<void> };
     const built = (await import(pathToFileURL(distPool).href)) as {
       createPool(dir: string, threads: number, opts?: { spawned?: Spawned }): ReturnType<typeof createPool>;
       spawnWorkers(threads: number): Spawned | undefined;
@@ -207,7 +207,6 @@ describe('accounts staging: members inflated where they are extracted', () => {
     return {
       workers, exited, errors,
       spawned: {
-        threads: n,
         take: () => (taken ? undefined : ((taken = true), { workers, error: (i: number) => errors[i] })),
         dispose: async () => undefined,
       },
