@@ -21,4 +21,5 @@ export const manifest: DomainManifest = {
     'calendar.regions': local('regions'),
   },
   datasets: [{ info: BANK_HOLIDAYS_INFO, sync: () => import('../../../sync/bank-holidays.js').then((m) => m.bankHolidays) }],
+  commands: { name: 'calendar', load: () => import('./commands.js').then((m) => m.register) },
 };

@@ -61,4 +61,5 @@ export const manifest: DomainManifest = {
     { info: COMPANIES_INFO, sync: () => import('../../../sync/companies.js').then((m) => m.companies) },
     { info: PSC_INFO, sync: () => import('../../../sync/psc.js').then((m) => m.psc) },
   ],
+  commands: { name: 'companies', load: () => import('./commands.js').then((m) => m.register) },
 };

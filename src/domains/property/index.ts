@@ -43,4 +43,5 @@ export const manifest: DomainManifest = {
   renderers: {
     'property.hpi': () => import('./renderers.js').then((m) => m.hpiChart),
   },
+  commands: { name: 'property', load: () => import('./commands.js').then((m) => m.register) },
 };

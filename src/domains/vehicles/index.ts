@@ -41,4 +41,5 @@ export const manifest: DomainManifest = {
     'vehicles.licensing': () => import('./renderers.js').then((m) => m.licensingChart),
     ...trafficRenderers,
   },
+  commands: { name: 'vehicles', load: () => import('./commands.js').then((m) => m.register) },
 };
