@@ -32,8 +32,8 @@ export const manifest: DomainManifest = {
     ...trafficLocal,
   },
   datasets: [
-    { info: VEHICLE_LICENSING_INFO, sync: () => import('../../../sync/vehicle-licensing.js').then((m) => m.vehicleLicensing) },
-    { info: MOT_INFO, sync: () => import('../../../sync/mot.js').then((m) => m.mot) },
+    { info: VEHICLE_LICENSING_INFO, sync: () => import('./sync/vehicle-licensing.js').then((m) => m.vehicleLicensing) },
+    { info: MOT_INFO, sync: () => import('./sync/mot.js').then((m) => m.mot) },
     ...trafficDatasets,
   ],
   renderers: {
