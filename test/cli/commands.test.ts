@@ -151,7 +151,7 @@ describe('help', () => {
   it('every command help starts with 2 to 4 examples', async () => {
     const { buildProgram } = await import('../../src/cli.js');
     const { Command } = await import('commander');
-    const { createContext } = await import('../../src/context.js');
+    const { createContext } = await import('../../src/create-context.js');
     const program = await buildProgram(createContext({
       io: { stdout: { write: () => true }, stderr: { write: () => true }, stdin: process.stdin, stdoutIsTTY: false, stderrIsTTY: false, columns: 100 },
       env: {},

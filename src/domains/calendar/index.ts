@@ -7,7 +7,7 @@ const handlers = () => import('./handlers.js');
 const local = (name: 'bankHolidays' | 'bankHolidaysNext' | 'bankHolidaysYear' | 'regions'): LocalSpec => ({
   handler: () => handlers().then((m) => m[name]),
   // The bank-holiday handlers read the synced copy when there is one (regions is shipped data only).
-  ...(name === 'regions' ? {} : { optionalDatasets: [BANK_HOLIDAYS_INFO.name] }),
+  ...(name === 'regions' ? {} : { optionalDatasets: [BANK_HOLIDAYS_INFO] }),
 });
 
 export const manifest: DomainManifest = {

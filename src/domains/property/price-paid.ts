@@ -20,8 +20,9 @@
 import { ApiError, errors } from '../../contract/errors.js';
 import type { Handler, HandlerContext, Meta, SuccessEnvelope } from '../../contract/types.js';
 import { openDataset, pagedQuery, provenanceMeta, query, Where, type Param } from '../../mirror/db.js';
+import { PRICE_PAID_INFO } from './datasets.js';
 
-const DATASET = 'price-paid';
+const DATASET = PRICE_PAID_INFO;
 export const PER_PAGE = 25;
 
 export const TYPE_CODES = { detached: 'D', semi_detached: 'S', terraced: 'T', flat: 'F' } as const;

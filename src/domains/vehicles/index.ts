@@ -13,11 +13,11 @@ type Licensing = typeof import('./licensing.js');
 type Mot = typeof import('./mot.js');
 const licensing = (pick: (m: Licensing) => Handler): LocalSpec => ({
   handler: () => import('./licensing.js').then(pick),
-  datasets: ['vehicle-licensing'],
+  datasets: [VEHICLE_LICENSING_INFO],
 });
 const mot = (pick: (m: Mot) => Handler): LocalSpec => ({
   handler: () => import('./mot.js').then(pick),
-  datasets: ['mot'],
+  datasets: [MOT_INFO],
 });
 
 export const manifest: DomainManifest = {
