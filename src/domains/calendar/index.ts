@@ -1,5 +1,5 @@
 /** The calendar domain: bank holidays from the mirror, else the snapshot shipped in data/. */
-import { calendarRoutes } from '../../contract/routes/calendar.js';
+import { calendarRoutes } from './routes.js';
 import type { DomainManifest, LocalSpec } from '../manifest.js';
 import { BANK_HOLIDAYS_INFO } from './datasets.js';
 

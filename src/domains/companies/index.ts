@@ -3,7 +3,7 @@
  * (PSC snapshot) and SIC 2007 codes (shipped) answer offline from register.ts, psc.ts and sic.ts; the
  * financial routes answer from the accounts dataset (company-financials.ts, sector-financials.ts).
  */
-import { companiesRoutes } from '../../contract/routes/companies.js';
+import { companiesRoutes } from './routes.js';
 import type { Handler } from '../../contract/types.js';
 import type { DomainManifest, LocalSpec } from '../manifest.js';
 import { ACCOUNTS_INFO, COMPANIES_INFO, PSC_INFO } from './datasets.js';

@@ -1,5 +1,5 @@
 /** The property domain: designations, house price index, council tax and sold prices from the mirror. */
-import { propertyRoutes } from '../../contract/routes/property.js';
+import { propertyRoutes } from './routes.js';
 import type { Handler } from '../../contract/types.js';
 import type { DomainManifest, LocalSpec } from '../manifest.js';
 import {

@@ -3,7 +3,7 @@
  * `vehicle-licensing`) and MOT results, pass rates and failure reasons (DVSA, dataset `mot`).
  * Road safety (STATS19, dataset `road-safety`) and road traffic (DfT, `road-traffic`): traffic-manifest.ts.
  */
-import { vehiclesRoutes } from '../../contract/routes/vehicles.js';
+import { vehiclesRoutes } from './routes.js';
 import type { Handler } from '../../contract/types.js';
 import type { DomainManifest, LocalSpec } from '../manifest.js';
 import { MOT_INFO, VEHICLE_LICENSING_INFO } from './datasets.js';
