@@ -44,6 +44,18 @@ export interface ParamSpec {
   errorStatus?: number;
   /** `object` body fields: the fields of the nested object, validated like a body (errors name `parent.field`). */
   fields?: readonly ParamSpec[];
+  /**
+   * A string value must match this regular expression (its source; the validator anchors it and ignores
+   * case), e.g. a company number. `patternHint` says what is expected, for the error message.
+   */
+  pattern?: string;
+  patternHint?: string;
+  /** Numbers: at most this many decimal places (a pension percentage: 4). */
+  maxDecimals?: number;
+  /** Parameters of the same call (or fields of the same object) that may not be given with this one; a boolean counts as given when true. */
+  excludes?: readonly string[];
+  /** Parameters of the same call that must be given with this one (`lat` requires `lng`). */
+  requires?: readonly string[];
 }
 
 /**
