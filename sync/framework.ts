@@ -295,9 +295,16 @@ async function downloadFiles(run: Run, files: UpstreamFile[]): Promise<Array<Pro
   return hashing;
 }
 
-/** Every file of this sync is among the files the current mirror was built from (unless --force). */
+/**
+ * Nothing to do (unless --force): an update whose files are all among the files the current mirror was
+ * built from, or a full load of exactly those files (a full load of fewer replaces the data: not a no-op).
+ */
 function alreadyLoaded(run: Run): boolean {
-  return !!run.prev && !run.opts.force && run.got.every((g) => run.prev!.current.has(g.sha256));
+  if (!run.prev || run.opts.force) return false;
+  const current = run.prev.current;
+  const shas = new Set(run.got.map((g) => g.sha256));
+  if (![...shas].every((s) => current.has(s))) return false;
+  return run.got.some((g) => g.kind === 'update') || shas.size === current.size;
 }
 
 function fileList(run: Run): SyncReport['files'] {
@@ -392,13 +399,13 @@ async function verifyLoad(run: Run, result: LoadResult): Promise<number> {
   try {
     if (result.mode === 'full' && rowsTotal !== result.rows) throw new Error(`${rowsTotal} rows in the table, ${result.rows} loaded`);
     const names = run.got.map((g) => g.name).sort();
-    const shrink = run.opts.force || result.mode !== 'full' ? undefined : shrinkReason({
+    const shrink = run.opts.allowShrink || result.mode !== 'full' ? undefined : shrinkReason({
       rows: rowsTotal,
       previousRows: run.prev?.state.lastSync?.rows_total,
       sameFiles: !!run.prev && names.join('\n') === [...run.prev.lastFullNames].sort().join('\n'),
       maxShrink: mod.maxShrink ?? DEFAULT_MAX_SHRINK,
     });
-    if (shrink) throw new Error(`${shrink}; if the publisher really removed them, run again with --force`);
+    if (shrink) throw new Error(`${shrink}; if the publisher really removed them, run again with --allow-shrink`);
     await mod.verify(conn, result);
   } catch (e) {
     throw new SyncError(`${name}: verification failed: ${(e as Error).message}; kept the previous data`, name);

@@ -236,6 +236,10 @@ const pricePaid: DatasetModule & { classifyFrom(name: string): Pick<UpstreamFile
     return /^pp-monthly-update/i.test(name) ? { kind: 'update' } : { kind: 'full' };
   },
 
+  // `--from pp-YYYY.csv` adds that year's rows (by transaction id, as an update) to the data there;
+  // pp-complete.csv replaces it. --replace makes a yearly file replace it too.
+  fromAdds: (name: string) => /^pp-\d{4}\.csv$/i.test(name),
+
   /**
    * Full (complete file, or yearly files with --years) when there is no data or with --force; otherwise
    * the monthly update. Links come from the index page (the gov.uk page for the publisher's base URL,

@@ -44,6 +44,8 @@ export interface SyncOptions {
   force?: boolean;
   /** `--replace`: a `--from` file replaces the data of a dataset that accumulates, instead of adding to it. */
   replace?: boolean;
+  /** `--allow-shrink`: accept a full reload of the same files with fewer rows than `maxShrink` allows. */
+  allowShrink?: boolean;
 }
 
 /** What the framework knows about the live file before a sync (added for incremental syncs). */
