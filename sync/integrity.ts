@@ -80,12 +80,13 @@ export function csvIncomplete(path: string): string | undefined {
 /** Why the zip at `path` looks cut short (no end-of-central-directory record, a directory past the end). */
 export async function zipIncomplete(path: string): Promise<string | undefined> {
   if (statSync(path).size === 0) return 'the file is empty';
-  if (!isZipFile(path)) return 'it does not start like a zip file';
+  // not a zip at all (an HTML error page, another format): the module's reader says what it is
+  if (!isZipFile(path)) return undefined;
   try {
     await countEntries(path);
     return undefined;
   } catch (e) {
-    return `its zip central directory cannot be read (${(e as Error).message.split(' (')[0]})`;
+    return `its zip central directory cannot be read: ${(e as Error).message}`;
   }
 }
 
