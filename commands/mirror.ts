@@ -97,7 +97,7 @@ export function registerMirror(program: Command, ctx: Context): void {
         let years: { from: number; to: number } | undefined;
         if (o.years) {
           try {
-            years = parseYearsOption(o.years);
+            years = parseYearsOption(o.years, list);
           } catch (e) {
             throw new ApiError(400, 'usage_error', (e as Error).message);
           }

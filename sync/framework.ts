@@ -243,7 +243,7 @@ async function dropCopy(run: Run): Promise<void> {
  * on one core); downloads were hashed while streaming.
  */
 async function downloadFiles(run: Run, files: UpstreamFile[]): Promise<Array<Promise<void>>> {
-  const { name, opts } = run;
+  const { name, opts, mod } = run;
   const approx = files.reduce((n, f) => n + (f.approxBytes ?? 0), 0);
   run.emit({
     type: 'phase', dataset: name, phase: 'download',
@@ -277,7 +277,11 @@ async function downloadFiles(run: Run, files: UpstreamFile[]): Promise<Array<Pro
       checkComplete: (part) => incompleteReason(part, f.name),
       onProgress: (p) => run.emit({ type: 'download', dataset: name, file: f.name, ...p }),
     }).catch((e: Error) => {
-      throw new SyncError(`${name}: ${e.message}`, name);
+      // a fixed or guessed URL that is not there: say where the file is published and how to pass it
+      const hint = / HTTP 404$/.test(e.message) && !opts.from
+        ? `; the file is not at that address (moved, or not published yet): download it from ${mod.sourceUrl} and run 'publicdata sync ${name} --from <the file>'`
+        : '';
+      throw new SyncError(`${name}: ${e.message}${hint}`, name);
     });
     const got: Got = { ...f, path: res.path, sha256: res.sha256, bytes: res.bytes, downloaded: true };
     const published = f.published ?? res.lastModified;

@@ -64,7 +64,9 @@ const FROM_NAMES = /^(lookup.*\.zip|item_detail.*|item_group.*|.*(test_result|te
 
 /** Result and item files linked from an index page (HTML links or an S3 listing), by year. */
 export function motLinks(text: string, pageUrl: string): { years: Map<number, { results?: string; items?: string }>; lookup?: string } {
-  const years = new Map<number, { results?: string; items?: string }>();
+  // per year and publication: DVSA's current `dft_test_<kind>_extracts_<year>.zip`, or any older naming
+  // (2024 is published twice: `MOT+testing+data+results+(2024).zip` and the extracts)
+  const found = new Map<number, Record<'extracts' | 'older', { results?: string; items?: string }>>();
   let lookup: string | undefined;
   const candidates = [
     ...[...text.matchAll(/href\s*=\s*["']([^"']+)["']/gi)].map((m) => m[1]!),
@@ -82,11 +84,15 @@ export function motLinks(text: string, pageUrl: string): { years: Map<number, { 
     const c = classifyMotFile(name);
     if (c.kind === 'lookup') lookup ??= url;
     if ((c.kind === 'results' || c.kind === 'items') && c.year && /\.(zip|gz)$/i.test(name)) {
-      const e = years.get(c.year) ?? {};
-      e[c.kind] ??= url;
-      years.set(c.year, e);
+      const byPub = found.get(c.year) ?? { extracts: {}, older: {} };
+      byPub[/_extracts_\d{4}\.zip$/i.test(name) ? 'extracts' : 'older'][c.kind] ??= url;
+      found.set(c.year, byPub);
     }
   }
+  // Results and items of one publication, never one of each: the extracts when they have results (the
+  // newer publication), else the older one.
+  const years = new Map<number, { results?: string; items?: string }>();
+  for (const [y, p] of found) years.set(y, p.extracts.results ? p.extracts : p.older.results ? p.older : p.extracts);
   return { years, ...(lookup ? { lookup } : {}) };
 }
 
