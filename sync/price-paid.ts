@@ -19,6 +19,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { queryOne } from '../src/mirror/db.js';
 import { catalogFields, count, MAX_STORED_REJECTS, storeStructuralRejects } from './common.js';
 import { DownloadError } from './download.js';
+import { addMonths, coveredThrough, dropYears, MAX_REPAIR_YEARS, planUpdate, recordFull, recordUpdate, repairYears } from './price-paid-months.js';
 import type { DatasetModule, DiscoverContext, LoadContext, LoadResult, UpstreamFile } from './types.js';
 
 
@@ -144,6 +145,7 @@ async function loadFull(ctx: LoadContext): Promise<LoadResult> {
   ctx.log?.(`id lookup table sorted in ${((Date.now() - t) / 1000).toFixed(1)} s`);
   const rows = await count(conn, 'SELECT count(*) AS n FROM price_paid');
   ctx.progress(rows);
+  await recordFull(conn, ctx.files);
   const a = await asOf(conn);
   return { rows, rejected: structural + typed, mode: 'full', ...(a ? { asOf: a } : {}) };
 }
@@ -263,12 +265,26 @@ const pricePaid: DatasetModule & { classifyFrom(name: string): Pick<UpstreamFile
     if (!ctx.previous || ctx.options.force) {
       return [{ url: link(COMPLETE_FILE), name: COMPLETE_FILE, kind: 'full', ...published }];
     }
-    return [{ url: link(UPDATE_FILE), name: UPDATE_FILE, kind: 'update', ...published }];
+    // the update expected on the server covers the month before its publication (else before today); the
+    // yearly files of any month missing in between come first (price-paid-months.ts)
+    const next = addMonths((page.published ?? ctx.now().toISOString()).slice(0, 7), -1);
+    const covered = typeof ctx.previous.module === 'string' ? ctx.previous.module : undefined;
+    const years = repairYears(covered, next);
+    const repair = (years.length > MAX_REPAIR_YEARS ? [] : years).map((y) => ({ url: link(yearFile(y)), name: yearFile(y), kind: 'update' as const, ...published }));
+    return [...repair, { url: link(UPDATE_FILE), name: UPDATE_FILE, kind: 'update', ...published }];
   },
 
+  // the month the live data covers up to (sync/price-paid-months.ts), for discover to plan a repair
+  readPrevious: coveredThrough,
+
   async load(ctx: LoadContext): Promise<LoadResult> {
-    if (ctx.mode === 'incremental') return loadUpdate(ctx);
-    return loadFull(ctx);
+    if (ctx.mode !== 'incremental') return loadFull(ctx);
+    // a missed month: the yearly files replace their years' rows, then the update applies (or refused)
+    const plan = await planUpdate(ctx.conn, ctx.files);
+    await dropYears(ctx.conn, plan.replaceYears, ID_TABLE);
+    const r = await loadUpdate(ctx);
+    await recordUpdate(ctx.conn, plan);
+    return { ...r, ...(plan.note ? { note: plan.note } : {}) };
   },
 
   async verify(conn: DuckDBConnection): Promise<void> {
