@@ -77,7 +77,7 @@ export function registerMirror(program: Command, ctx: Context): void {
     .option('--days <n>', 'accounts: the daily zips of the last N days (quick start: --days 30)')
     .option('--months <n>', 'accounts: the last N months (default 12; 60 matches the live five years)')
     .option('--force', 'full reload even when up to date (or when an update could be applied); with --from, replaces instead of adding')
-    .option('--replace', 'with --from: replace the data of a dataset that accumulates (accounts, mot, price-paid yearly files) instead of adding to it')
+    .option('--replace', 'with --from: replace the data of a dataset that accumulates (accounts zips, MOT years, price-paid yearly files) instead of adding to it')
     .option('--keep-downloads', 'keep the downloaded files in the cache (default: removed once loaded and verified)')
     .option('--allow-shrink', 'accept a full reload of the same file(s) with more than 10% fewer rows than before')
     .option('--limit-rate <rate>', 'cap the download bandwidth, bytes per second (e.g. 500k, 2M)')

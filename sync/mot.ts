@@ -35,6 +35,7 @@ import { ageBandSql, caseMap, firstUseBandSql, motCodes } from '../src/domains/v
 import { query, queryOne } from '../src/mirror/db.js';
 import { catalogFields, count, firstLine, MAX_STORED_REJECTS, quoteIdent, storeStructuralRejects } from './common.js';
 import { extractMembers, isZipFile } from './formats/zip.js';
+import { keepPreviousLookups, mergePreviousYears, setAsidePrevious } from './mot-merge.js';
 import type { DatasetModule, DiscoverContext, LoadContext, LoadResult, UpstreamFile } from './types.js';
 
 export const INDEX_PATH = '/mot-anonymised/';
@@ -101,6 +102,8 @@ const mot: DatasetModule = {
   defaultBaseUrl: DEFAULT_BASE_URL,
   tables: ['mot_tests'],
   fromNames: FROM_NAMES,
+  // `--from` MOT files add their years to the years there (--replace replaces)
+  fromAdds: (name: string) => classifyMotFile(name).kind !== 'other',
   rejectThreshold: 0.001,
   // The items ⨝ tests aggregate of a whole year needs to spill: half the RAM, 1 to 3 GB.
   memoryLimit: 'auto',
@@ -157,11 +160,15 @@ const mot: DatasetModule = {
     const itemFiles = byKind('items');
     if (!resultFiles.length) throw new Error('no test results file (dft_test_result_extracts_YYYY.zip or its members)');
     const work = mkdtempSync(join(tmpdir(), 'publicdata-mot-'));
+    // `--from` files added to the years there (sync/mot-merge.ts): the previous tables are set aside
+    const adding = ctx.mode === 'incremental';
     try {
+      if (adding) await setAsidePrevious(conn);
       await conn.run(STAGE_DDL);
       await conn.run(ITEMS_DDL);
       // 1. lookups
       await loadLookups(ctx, work);
+      if (adding) await keepPreviousLookups(conn);
       const haveLookups = (await count(conn, 'SELECT count(*) AS n FROM mot_item_detail')) > 0;
       if (itemFiles.length && !haveLookups) {
         throw new Error('the test items need the lookup files to be described: add lookup.zip (or item_detail.csv and item_group.csv) with --from');
@@ -187,8 +194,10 @@ const mot: DatasetModule = {
       const rows = await count(conn, 'SELECT count(*) AS n FROM mot_tests');
       // 5. aggregates
       await aggregate(ctx);
+      const kept = adding ? await mergePreviousYears(conn) : [];
       const a = await queryOne<{ d: string | null }>(conn, "SELECT strftime(max(test_date), '%Y-%m-%d') AS d FROM mot_tests");
-      return { rows, rejected, mode: 'full', ...(a?.d ? { asOf: a.d } : {}) };
+      const note = kept.length ? `kept the years already there: ${kept.join(', ')}` : undefined;
+      return { rows, rejected, mode: adding ? 'incremental' : 'full', ...(a?.d ? { asOf: a.d } : {}), ...(note ? { note } : {}) };
     } finally {
       rmSync(work, { recursive: true, force: true });
     }
