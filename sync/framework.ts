@@ -122,6 +122,7 @@ export async function syncDataset(name: string, opts: RunSyncOptions): Promise<S
     if (!files.length) throw new SyncError(`${name}: nothing to download`, name);
     const incremental = files.some((f) => f.kind === 'update');
     if (incremental && !run.prev) {
+      if (run.damaged) throw new SyncError(`${name}: the mirror file is damaged (${run.damaged}); run 'publicdata sync ${name}' (a full load) to rebuild it before applying ${files.find((f) => f.kind === 'update')!.name}`, name);
       throw new SyncError(
         `${name}: ${files.find((f) => f.kind === 'update')!.name} is an update file, but there is no data to apply it to; run 'publicdata sync ${name}' (a full load) first`,
         name,

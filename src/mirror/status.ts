@@ -75,6 +75,9 @@ export async function mirrorStatus(opts: { env: Env; mirrorDir?: string; cacheDi
       base.note = base.stale
         ? `stale: ${ageDays} days since ${base.published ? 'the upstream publication' : 'the last sync'} (updated ${info.cadence}); run 'publicdata sync ${name}'`
         : `fresh: ${ageDays} days since ${base.published ? 'the upstream publication' : 'the last sync'} (updated ${info.cadence})`;
+    } else if (prev.damaged && !/sync_log/.test(prev.damaged)) {
+      base.note = `damaged: ${path} cannot be read (${prev.damaged}); run 'publicdata sync ${name}' to rebuild it`;
+      base.stale = true;
     } else {
       base.note = `no sync_log in ${path}; run 'publicdata sync ${name} --force'`;
       base.stale = true;
