@@ -13,7 +13,7 @@ import { constants as fsConstants, existsSync, mkdirSync, rmSync, statSync } fro
 import { copyFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { loadDuckDB } from '../src/mirror/db.js';
-import { cacheDir as defaultCacheDir, datasetPath, mirrorDir as defaultMirrorDir, type Env } from '../src/mirror/paths.js';
+import { cacheDir as defaultCacheDir, mirrorDir as defaultMirrorDir, type Env } from '../src/mirror/paths.js';
 import { REJECTS_DDL, SYNC_LOG_DDL } from '../src/mirror/schema.js';
 import { readSyncHistory, type SyncHistory } from '../src/mirror/sync-log.js';
 import { VERSION } from '../src/version.js';
@@ -103,7 +103,7 @@ export async function syncDataset(name: string, opts: RunSyncOptions): Promise<S
   mkdirSync(cache, { recursive: true });
   const run: Run = {
     name, mod, opts, env, mirror, cache, now: opts.now ?? (() => new Date()), emit: (e) => opts.progress?.(e),
-    started: Date.now(), livePath: datasetPath(name, mirror), tempPath: join(mirror, `${mod.file}.new-${process.pid}`),
+    started: Date.now(), livePath: join(mirror, mod.file), tempPath: join(mirror, `${mod.file}.new-${process.pid}`),
     got: [], bytesDownloaded: 0,
   };
   let release: (() => void) | undefined;

@@ -7,7 +7,7 @@ import { statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { meta } from '../contract/envelope.js';
 import type { Meta, RecordSink } from '../contract/types.js';
-import { datasetInfo } from './catalog.js';
+import type { DatasetInfo } from './catalog.js';
 import { datasetDamaged, datasetNotSynced, isDamageError } from './errors.js';
 import { datasetPath, isDatasetPresent } from './paths.js';
 
@@ -36,12 +36,12 @@ interface Open {
 }
 const opened = new Map<string, Promise<Open>>();
 /** The dataset of each connection openDataset made: a damaged-file error names the file. */
-const connDataset = new WeakMap<DuckDBConnection, { name: string; path: string }>();
+const connDataset = new WeakMap<DuckDBConnection, { info: DatasetInfo; path: string }>();
 
 /** A DuckDB error on a dataset connection: `dataset_damaged` naming the file when the file is damaged. */
 function translate(conn: DuckDBConnection, e: unknown): unknown {
   const ds = connDataset.get(conn);
-  return ds && isDamageError(e) ? datasetDamaged(ds.name, ds.path, e) : e;
+  return ds && isDamageError(e) ? datasetDamaged(ds.info, ds.path, e) : e;
 }
 
 /**
@@ -50,9 +50,9 @@ function translate(conn: DuckDBConnection, e: unknown): unknown {
  * already in flight (the renamed-over inode stays readable until closed).
  * Throws ApiError 503 `dataset_not_synced` when the dataset has no file.
  */
-export async function openDataset(name: string, mirrorDir: string): Promise<DuckDBConnection> {
-  const path = datasetPath(name, mirrorDir);
-  if (!isDatasetPresent(name, mirrorDir)) throw datasetNotSynced(name);
+export async function openDataset(info: DatasetInfo, mirrorDir: string): Promise<DuckDBConnection> {
+  const path = datasetPath(info, mirrorDir);
+  if (!isDatasetPresent(info, mirrorDir)) throw datasetNotSynced(info);
   const st = statSync(path);
   const cached = opened.get(path);
   if (cached) {
@@ -77,10 +77,10 @@ export async function openDataset(name: string, mirrorDir: string): Promise<Duck
     try {
       instance = await duck.DuckDBInstance.create(path, { access_mode: 'READ_ONLY' });
     } catch (e) {
-      throw isDamageError(e) ? datasetDamaged(name, path, e) : e;
+      throw isDamageError(e) ? datasetDamaged(info, path, e) : e;
     }
     const conn = await instance.connect();
-    connDataset.set(conn, { name, path });
+    connDataset.set(conn, { info, path });
     return { instance, conn, ino: st.ino, mtimeMs: st.mtimeMs };
   })();
   opened.set(path, p);
@@ -279,10 +279,9 @@ export async function lastSync(conn: DuckDBConnection): Promise<SyncLogEntry | u
 
 const provenanceCache = new WeakMap<DuckDBConnection, Meta>();
 /** `meta` for a local answer: api_version, licence, source, source_url, and as_of from the sync_log. */
-export async function provenanceMeta(name: string, conn: DuckDBConnection, extra: Record<string, unknown> = {}): Promise<Meta> {
+export async function provenanceMeta(info: DatasetInfo, conn: DuckDBConnection, extra: Record<string, unknown> = {}): Promise<Meta> {
   let base = provenanceCache.get(conn);
   if (!base) {
-    const info = datasetInfo(name);
     const log = await lastSync(conn);
     const asOf = log?.as_of ?? log?.published ?? (log?.synced_at ? log.synced_at.slice(0, 10) : undefined);
     base = meta({ licence: info.licence, source: info.publisher, source_url: info.sourceUrl, ...(asOf ? { as_of: asOf } : {}) });

@@ -15,6 +15,7 @@ import { ctxFor, FIXTURES, sqlOn, tempDir } from '../property/mirror-helper.js';
 import { errorOf, getRoute } from '../support/route.js';
 import { indexPage } from '../support/upstream-server.js';
 import { buildZip } from '../support/zip.js';
+import { ds } from '../support/datasets.js';
 import { applyUpdate, fixture, readPpd } from './ppd-fixture.js';
 import { useUpstreamServer } from './upstream-harness.js';
 
@@ -191,11 +192,11 @@ describe('6. downloads leave the cache once loaded and verified', () => {
     await syncDataset('price-paid', o);
     const dir = join(o.cacheDir, 'price-paid');
     expect(existsSync(dir) ? readdirSync(dir).filter((n) => !n.startsWith('.')) : []).toEqual([]);
-    let [s] = await mirrorStatus({ env: {}, mirrorDir: o.mirrorDir, cacheDir: o.cacheDir, datasets: ['price-paid'] });
+    let [s] = await mirrorStatus({ env: {}, mirrorDir: o.mirrorDir, cacheDir: o.cacheDir, datasets: [ds('price-paid')] });
     expect(s!.cache_bytes).toBe(0);
     await syncDataset('price-paid', { ...o, force: true, keepDownloads: true });
     expect(readdirSync(dir)).toContain('pp-complete.csv');
-    [s] = await mirrorStatus({ env: {}, mirrorDir: o.mirrorDir, cacheDir: o.cacheDir, datasets: ['price-paid'] });
+    [s] = await mirrorStatus({ env: {}, mirrorDir: o.mirrorDir, cacheDir: o.cacheDir, datasets: [ds('price-paid')] });
     expect(s!.cache_bytes).toBe(COMPLETE.length);
   });
 });

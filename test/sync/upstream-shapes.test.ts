@@ -7,9 +7,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseYearsOption } from '../../commands/sync-options.js';
-import { datasetInfo } from '../../src/mirror/catalog.js';
 import { syncDataset } from '../../sync/framework.js';
-import { motLinks } from '../../sync/mot.js';
+import { motLinks } from '../../src/domains/vehicles/sync/mot.js';
+import { ds } from '../support/datasets.js';
 import { sqlOn, tempDir } from '../property/mirror-helper.js';
 import { writeStats19Year } from '../vehicles/stats19-fixture.js';
 import { useUpstreamServer } from './upstream-harness.js';
@@ -43,7 +43,7 @@ describe('road-safety --years before 2019', () => {
   it('a fixed URL that is not there names the publisher page and --from', async () => {
     const o = up.syncOptions('2026-11-21T10:00:00Z');
     await expect(syncDataset('road-safety', { ...o, years: { from: 2024, to: 2024 } })).rejects.toThrow(
-      new RegExp(`HTTP 404; the file is not at that address .*download it from ${datasetInfo('road-safety').sourceUrl.replace(/[.]/g, '\\.')} and run 'publicdata sync road-safety --from <the file>'`),
+      new RegExp(`HTTP 404; the file is not at that address .*download it from ${ds('road-safety').sourceUrl.replace(/[.]/g, '\\.')} and run 'publicdata sync road-safety --from <the file>'`),
     );
   });
 });
@@ -64,7 +64,7 @@ describe('MOT 2024, published twice', () => {
   });
 
   it("every MOT answer's source_url is DVSA's current publication page", () => {
-    expect(datasetInfo('mot').sourceUrl).toBe('https://open.data.dvsa.gov.uk/mot-anonymised/');
+    expect(ds('mot').sourceUrl).toBe('https://open.data.dvsa.gov.uk/mot-anonymised/');
   });
 });
 
