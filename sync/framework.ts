@@ -173,7 +173,8 @@ async function readLiveFile(run: Run): Promise<void> {
   run.damaged = prev.damaged ?? (await damagedReason(run.livePath));
   if (run.damaged) {
     run.action = 'rebuilt';
-    run.emit({ type: 'message', dataset: run.name, text: `${run.livePath} is damaged (${run.damaged}); rebuilding it with a full load` });
+    const what = /sync_log/.test(run.damaged) ? 'has no sync history, so what it holds cannot be told' : `is damaged (${run.damaged})`;
+    run.emit({ type: 'message', dataset: run.name, text: `${run.livePath} ${what}; rebuilding it with a full load` });
     return;
   }
   run.prev = prev;
