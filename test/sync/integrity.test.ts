@@ -11,6 +11,7 @@ import { closeAll } from '../../src/mirror/db.js';
 import { mirrorStatus } from '../../src/mirror/status.js';
 import { syncDataset } from '../../sync/framework.js';
 import { csvIncomplete, zipIncomplete } from '../../sync/integrity.js';
+import { createProgressReporter } from '../../sync/progress.js';
 import { ctxFor, FIXTURES, sqlOn, tempDir } from '../property/mirror-helper.js';
 import { errorOf, getRoute } from '../support/route.js';
 import { indexPage } from '../support/upstream-server.js';
@@ -124,7 +125,11 @@ describe('2. --from adds to a dataset that accumulates; --replace replaces', () 
     writeFileSync(join(d, 'a', 'pp-1995.csv'), Buffer.concat(all.slice(100)));
     const o = up.syncOptions();
     expect(await syncDataset('price-paid', { ...o, from: join(d, 'a', 'pp-complete.csv') })).toMatchObject({ rows_total: 100 });
-    const added = await syncDataset('price-paid', { ...o, from: join(d, 'a', 'pp-1995.csv') });
+    let line = '';
+    const stream = { write: (t: string) => ((line += t), true), isTTY: false, columns: 120 } as unknown as NodeJS.WritableStream;
+    const added = await syncDataset('price-paid', { ...o, from: join(d, 'a', 'pp-1995.csv'), progress: createProgressReporter({ stream }) });
+    // the one-line summary says what happened to the data there
+    expect(line).toMatch(/^price-paid: synced \(incremental update\) 200 rows loaded, .*; added to the data already there \(--replace replaces it instead\)\n$/m);
     expect(added).toMatchObject({ status: 'synced', mode: 'incremental', action: 'added', rows_total: 300 });
     expect(added.note).toMatch(/added to the data already there/);
     const ids = new Set((await sqlOn(join(o.mirrorDir, 'price_paid.duckdb'), 'SELECT id::VARCHAR AS id FROM price_paid')).map((r) => r.id));
