@@ -44,9 +44,11 @@ export interface ParamSpec {
   errorStatus?: number;
   /** `object` body fields: the fields of the nested object, validated like a body (errors name `parent.field`). */
   fields?: readonly ParamSpec[];
+  /** Query parameters that must be given with this one (`lat` requires `lng`): 400 invalid_parameter otherwise. */
+  requires?: readonly string[];
 }
 
-export type Domain = 'tax' | 'property' | 'companies' | 'vehicles' | 'calendar';
+export type Domain = 'tax' | 'property' | 'companies' | 'vehicles' | 'calendar' | 'schools';
 
 export interface RouteSpec {
   /** Stable identifier, e.g. `tax.take-home.calculate`. */

@@ -240,6 +240,13 @@ export function validateParams(
     }
     q[spec.name] = coerceString(spec, raw as string, 'query');
   }
+  for (const spec of route.query ?? []) {
+    if (!spec.requires || q[spec.name] === undefined || isBlank(query[spec.name])) continue;
+    const absent = spec.requires.filter((k) => isBlank(query[k]));
+    if (absent.length) {
+      throw new ApiError(400, 'invalid_parameter', `Parameter '${spec.name}' requires ${absent.map((k) => `'${k}'`).join(' and ')}.`);
+    }
+  }
   if (route.requireOneOf && !route.requireOneOf.some((k) => q[k] !== undefined)) {
     throw new ApiError(400, 'invalid_parameter', `One of ${route.requireOneOf.map((k) => `'${k}'`).join(', ')} is required.`);
   }
