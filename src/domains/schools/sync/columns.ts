@@ -11,7 +11,11 @@
  * Header names are compared after normaliseHeader (case, brackets, `?`, spaces and hyphens), so the
  * double space of `Latest OEIF  safeguarding is effective?` matches too.
  */
-import { normaliseHeader } from '../../../../sync/header-alias.js';
+
+/** A header name compared without case, brackets, `?`, and with spaces and hyphens as `_` (a BOM dropped). */
+export function normaliseHeader(name: string): string {
+  return name.replace(/^\uFEFF/, '').trim().toLowerCase().replace(/[()?]/g, '').replace(/[\s-]+/g, '_');
+}
 
 export type SourceKind = 'gias' | 'mi';
 export type MiLayout = 'report_card' | 'graded';

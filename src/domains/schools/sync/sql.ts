@@ -2,9 +2,18 @@
  * SQL of the load: one SELECT per file mapping its header onto the mirror columns (every value read as text,
  * converted in SQL; blank and `NULL` cells are NULL), and the derived columns of the tables.
  */
-import { normaliseHeader, readCsvAllText, sqlString } from '../../../../sync/header-alias.js';
 import { quoteIdent } from '../../../mirror/db.js';
-import type { Col, Kind } from './columns.js';
+import { normaliseHeader, type Col, type Kind } from './columns.js';
+
+export function sqlString(s: string): string {
+  return `'${s.replace(/'/g, "''")}'`;
+}
+
+/** `read_csv` of a file with every header column as VARCHAR (no type sniffing; a malformed line fails the load). */
+function readCsvAllText(header: readonly string[]): string {
+  const cols = header.map((h) => `${sqlString(h)}: 'VARCHAR'`).join(', ');
+  return `read_csv(?, header = true, columns = {${cols}}, quote = '"', escape = '"', strict_mode = false, null_padding = true, ignore_errors = false)`;
+}
 
 /** Blank and the literal `NULL` the management information writes are NULL. */
 const blank = (x: string) => `nullif(nullif(trim(${x}), ''), 'NULL')`;
@@ -73,4 +82,3 @@ export function rejectSelect(header: readonly string[], cols: readonly Col[], ta
     WHERE NOT ok ORDER BY line LIMIT 1000`;
 }
 
-export { sqlString };
