@@ -40,8 +40,13 @@ function facts(conn: DuckDBConnection): Promise<Record<string, unknown>> {
 async function schoolsMeta(conn: DuckDBConnection, extra: Record<string, unknown> = {}): Promise<Meta> {
   const f = await facts(conn);
   const m = await provenanceMeta(DATASET, conn, { ...f, ...extra });
-  // as_of is the management information's date when it is known (the framework's as_of, else the sync date)
+  // as_of is the management information's "as at" date. A file loaded with --from under another name states
+  // none: then no as_of is given (the sync date would pass for the outcomes' date) and the warning says so.
   if (typeof f.inspections_as_of === 'string') m.as_of = f.inspections_as_of;
+  else {
+    delete m.as_of;
+    m.warning = `${DISPLAY_WARNING} The management information's date is not known (its file was loaded under a name that does not state it).`;
+  }
   return m;
 }
 
@@ -146,7 +151,7 @@ export const statistics: Handler = async (req, ctx) => {
       by_framework: Object.fromEntries(FRAMEWORKS.map((f) => [f, counts[f]])),
       overall_effectiveness: overall,
       report_card: reportCard,
-      as_of: m.as_of ?? null,
+      as_of: typeof m.as_of === 'string' ? m.as_of : null,
     },
     meta: m,
   };

@@ -18,4 +18,6 @@ export const manifest: DomainManifest = {
     'schools.inspections.statistics': local('statistics'),
   },
   datasets: [{ info: SCHOOLS_INFO, sync: () => import('./sync/index.js').then((m) => m.schools) }],
+  renderers: { 'schools.inspections.statistics': () => import('./renderers.js').then((m) => m.statisticsChart) },
+  commands: { name: 'schools', load: () => import('./commands.js').then((m) => m.register) },
 };
