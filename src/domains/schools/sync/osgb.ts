@@ -3,9 +3,9 @@
  * hand-written transform). The datum shift is the 7-parameter Helmert transformation Ordnance Survey
  * publishes (OS, "A guide to coordinate systems in Great Britain", Helmert transformation worked example:
  * tX -446.448 m, tY +125.157 m, tZ -542.060 m, rX -0.1502″, rY -0.2470″, rZ -0.8421″, s +20.4894 ppm for
- * WGS84/ETRS89 → OSGB36; proj4's towgs84 gives the reverse direction). OS gives this single transformation
- * an accuracy of a few metres across Great Britain (their exact transformation, OSTN15, is a grid of shifts
- * that proj4 does not ship); docs/schools.md says so. Checked in test/schools/osgb.test.ts against the
+ * WGS84/ETRS89 → OSGB36; proj4's towgs84 gives the reverse direction). OS gives its error as up to 3.5 m
+ * (95%) ("Approximate WGS84 to OSGB36/ODN transformation"); their exact transformation, OSTN15, is a grid of
+ * shifts that proj4 does not ship. docs/schools.md says so. Checked in test/schools/osgb.test.ts against the
  * guide's published transverse Mercator and Helmert worked examples.
  */
 import proj4 from 'proj4';
