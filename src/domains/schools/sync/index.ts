@@ -81,17 +81,20 @@ async function loadGias(ctx: LoadContext, g: Given, workDir: string): Promise<{ 
   ctx.progress(counts.good);
   // grid references -> WGS84 in JS (proj4), appended to a table joined in below
   await ctx.conn.run('CREATE TEMP TABLE coords (urn INTEGER, latitude DOUBLE, longitude DOUBLE)');
-  const grid = await query<{ urn: number; easting: number; northing: number }>(
-    ctx.conn, 'SELECT urn, easting, northing FROM gias_stage WHERE ok AND easting IS NOT NULL AND northing IS NOT NULL',
-  );
+  // read chunk by chunk (DuckDB's vector size), so memory does not grow with the register
+  const grid = await ctx.conn.stream('SELECT urn, easting, northing FROM gias_stage WHERE ok AND easting IS NOT NULL AND northing IS NOT NULL');
   const app = await ctx.conn.createAppender('coords');
-  for (const r of grid) {
-    const p = gridToWgs84(r.easting, r.northing);
-    if (!p) continue;
-    app.appendInteger(r.urn);
-    app.appendDouble(p.latitude);
-    app.appendDouble(p.longitude);
-    app.endRow();
+  for (;;) {
+    const chunk = await grid.fetchChunk();
+    if (!chunk || chunk.rowCount === 0) break;
+    for (const [urn, e, n] of chunk.getRows() as Array<[number, number, number]>) {
+      const p = gridToWgs84(Number(e), Number(n));
+      if (!p) continue;
+      app.appendInteger(Number(urn));
+      app.appendDouble(p.latitude);
+      app.appendDouble(p.longitude);
+      app.endRow();
+    }
   }
   app.closeSync();
   await ctx.conn.run(
