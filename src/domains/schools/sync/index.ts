@@ -12,7 +12,8 @@
  * file instead of being read again (docs/schools.md); a first sync needs both files.
  */
 import { join } from 'node:path';
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { catalogFields, csvHeader } from '../../../../sync/common.js';
 import type { DatasetModule, LoadContext, LoadResult } from '../../../../sync/types.js';
@@ -155,7 +156,8 @@ async function copyPrevious(conn: DuckDBConnection, kind: SourceKind): Promise<v
 
 async function load(ctx: LoadContext): Promise<LoadResult> {
   const given = classify(ctx.files);
-  const workDir = ctx.workDir ?? join(ctx.files[0]!.path, '..');
+  // the framework gives a scratch folder in the cache; never write beside a user's --from file
+  const workDir = ctx.workDir ?? mkdtempSync(join(tmpdir(), 'publicdata-schools-'));
   mkdirSync(workDir, { recursive: true });
   const prev = await previousSources(ctx);
   await referenceTables(ctx.conn);
