@@ -226,6 +226,19 @@ describe('GET /v1/schools filters', () => {
     expect((await ok('/v1/schools', { postcode: 'ls20' })).data.map((s: any) => s.urn).sort()).toEqual(pc);
     expect(pc.length).toBeGreaterThan(0);
   });
+
+  it('type (code or name substring) and statistics by region', async () => {
+    const byType = (t: string) => [...byUrn.values()].filter((g) => g['EstablishmentStatus (name)'] === 'Open' &&
+      (g['TypeOfEstablishment (code)'] === t || g['TypeOfEstablishment (name)']!.toLowerCase().includes(t.toLowerCase()))).map((g) => Number(g.URN)).sort();
+    for (const t of ['02', 'foundation']) {
+      const got = (await ok('/v1/schools', { type: t, per_page: '100' })).data.map((s: any) => s.urn).sort();
+      expect(got).toEqual(byType(t));
+      expect(got.length).toBeGreaterThan(0);
+    }
+    const london = [...byUrn.values()].filter((g) => g['GOR (name)'] === 'London' && g['EstablishmentStatus (name)'] === 'Open').length;
+    expect((await ok('/v1/schools/inspections/statistics', { region: 'london' })).data).toMatchObject({ school_count: london, inspected_count: 0 });
+    expect((await ok('/v1/schools/inspections/statistics', { region: 'D' })).data.school_count).toBe(mi.length + 1);
+  });
 });
 
 describe('bad input: 400 before any data access, 404 for an unknown URN', () => {

@@ -55,7 +55,7 @@ export const schoolRoutes: RouteSpec[] = [
     summary: 'Inspection outcome counts (by framework, graded judgement and report-card grade)',
     query: [
       localAuthority,
-      { name: 'region', type: 'string', minLength: 2, description: 'region (GIAS GOR name, e.g. London, or code, e.g. H), case-insensitive' },
+      { name: 'region', type: 'string', minLength: 1, description: 'region: GIAS GOR name (e.g. London) or one-letter code (e.g. H), case-insensitive' },
       phase,
     ],
     cost: GET_COST,
