@@ -214,6 +214,11 @@ describe('GET /v1/schools filters', () => {
       .filter((x) => x.km <= 5 - 0.01).sort((a, b) => a.km - b.km);
     const got = env.data.map((s: any) => s.urn);
     expect(got.slice(0, want.length)).toEqual(want.map((w) => w.urn));
+    // nothing beyond the radius by the distance computed here from the register's own grid references
+    for (const s of env.data) {
+      const g = byUrn.get(String(s.urn))!;
+      expect(haversineKm(centre, gridToWgs84ByHand(Number(g.Easting), Number(g.Northing)))).toBeLessThanOrEqual(5.01);
+    }
     for (const s of env.data) expect(Math.abs(s.distance_km - haversineKm(centre, s.location))).toBeLessThan(0.002);
     expect(env.data.every((s: any, i: number) => i === 0 || s.distance_km >= env.data[i - 1].distance_km)).toBe(true);
   });
