@@ -3,6 +3,7 @@
  * and in Windows-1252 with a name holding curly quotes; a bad row (no integer URN) goes to `rejects`; a file
  * named anyhow is recognised by its header.
  */
+import { SCHOOLS_INFO } from '../../src/domains/schools/datasets.js';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -30,7 +31,7 @@ async function syncWith(miBytes: Buffer, name: string): Promise<string> {
 describe('management-information encodings', () => {
   it('UTF-8 with a BOM and CRLF line ends: every row, the same values', async () => {
     const mirror = await syncWith(Buffer.from(`\uFEFF${text.replace(/\n/g, '\r\n')}`, 'utf8'), 'mi-bom-crlf.csv');
-    const conn = await openDataset('schools', mirror);
+    const conn = await openDataset(SCHOOLS_INFO, mirror);
     const rows = await query<{ urn: number; web_link: string }>(conn, 'SELECT urn, web_link FROM inspections ORDER BY urn');
     expect(rows.map((r) => r.urn)).toEqual(mi.map((m) => Number(m.URN)).sort((a, b) => a - b));
     expect(rows[0]!.web_link).toBe(mi.find((m) => Number(m.URN) === rows[0]!.urn)!['Web Link (opens in new window)']);
@@ -40,7 +41,7 @@ describe('management-information encodings', () => {
     const lines = text.split('\n');
     lines[1] = lines[1]!.replace('Guiseley Primary School', 'Guiseley ‘St Oswald’s’ Primary School');
     const mirror = await syncWith(encode1252(lines.join('\n')), 'anything.csv');
-    const conn = await openDataset('schools', mirror);
+    const conn = await openDataset(SCHOOLS_INFO, mirror);
     expect((await query(conn, 'SELECT mi_school_name FROM inspections WHERE urn = 107809'))[0]).toEqual({ mi_school_name: 'Guiseley ‘St Oswald’s’ Primary School' });
     expect((await query(conn, 'SELECT count(*) AS n FROM inspections'))[0]).toEqual({ n: mi.length });
     expect((await query(conn, "SELECT encoding FROM sources WHERE source = 'mi'"))[0]).toEqual({ encoding: 'windows-1252' });
@@ -67,7 +68,7 @@ describe('management-information encodings', () => {
     const r = await syncDataset('schools', { mirrorDir: join(d, 'mirror'), cacheDir: join(d, 'cache'), env: {}, from: [gias, MI_REAL] } as never);
     expect([r.status, r.rows_rejected]).toEqual(['synced', 1]);
     await closeAll();
-    const conn = await openDataset('schools', join(d, 'mirror'));
+    const conn = await openDataset(SCHOOLS_INFO, join(d, 'mirror'));
     const rejects = await query<{ line: number; raw: string }>(conn, 'SELECT line, raw FROM rejects');
     expect(rejects.map((x) => x.line)).toEqual([102]);
     expect(rejects[0]!.raw.startsWith('URN-X,')).toBe(true);

@@ -4,6 +4,7 @@
  * routes. Expected values are read from the fixtures here (test/schools/fixture.ts: own CSV parser,
  * own Windows-1252 table, grid conversion by hand), never from the code's output.
  */
+import { SCHOOLS_INFO } from '../../src/domains/schools/datasets.js';
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { closeAll, openDataset, query } from '../../src/mirror/db.js';
@@ -63,7 +64,7 @@ describe('sync', () => {
     expect(report.status).toBe('synced');
     expect(report.files.map((f) => f.name).sort()).toEqual(['edubasealldata20261121.csv', MI_NAME].sort());
     expect(report.as_of).toBe('2026-02-28');
-    const conn = await openDataset('schools', mirror);
+    const conn = await openDataset(SCHOOLS_INFO, mirror);
     const rows = await query(conn, "SELECT source, strftime(published, '%Y-%m-%d') AS published, layout, encoding, rows FROM sources ORDER BY source");
     expect(rows).toEqual([
       { source: 'gias', published: '2026-11-21', layout: null, encoding: 'windows-1252', rows: real.length + generated.length },
@@ -77,14 +78,14 @@ describe('sync', () => {
   });
 
   it('a changed register with an unchanged management-information file: only the register is read again', async () => {
-    const conn0 = await openDataset('schools', mirror);
+    const conn0 = await openDataset(SCHOOLS_INFO, mirror);
     const before = await query(conn0, 'SELECT source, CAST(loaded_at AS VARCHAR) AS t FROM sources ORDER BY source');
     await closeAll();
     up.server.set('/schools/edubase/downloads/public/edubasealldata20261121.csv', Buffer.concat([giasBody(), Buffer.from('\r\n')]));
     const again = await syncDataset('schools', { ...up.syncOptions('2026-11-21T12:00:00Z'), mirrorDir: mirror });
     expect(again.status).toBe('synced');
     await closeAll();
-    const after = await query(await openDataset('schools', mirror), 'SELECT source, CAST(loaded_at AS VARCHAR) AS t FROM sources ORDER BY source');
+    const after = await query(await openDataset(SCHOOLS_INFO, mirror), 'SELECT source, CAST(loaded_at AS VARCHAR) AS t FROM sources ORDER BY source');
     expect(after[1]).toEqual(before[1]); // mi: copied, same load time
     expect(after[0]!.t).not.toBe(before[0]!.t); // gias: loaded again
   });
@@ -277,7 +278,7 @@ describe('a second sync with only the graded-layout file (--from)', () => {
 
   it('keeps the register from the previous sync and loads the graded layout', async () => {
     expect(second.status).toBe('synced');
-    const conn = await openDataset('schools', mirror);
+    const conn = await openDataset(SCHOOLS_INFO, mirror);
     const rows = await query(conn, "SELECT source, layout, strftime(published, '%Y-%m-%d') AS published FROM sources ORDER BY source");
     expect(rows).toEqual([{ source: 'gias', layout: null, published: '2026-11-21' }, { source: 'mi', layout: 'graded', published: null }]);
     // a file whose name states no date: no as_of (the sync date would pass for the outcomes' date), and the warning says so

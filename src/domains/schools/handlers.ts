@@ -9,9 +9,10 @@ import { pagination } from '../../contract/envelope.js';
 import { ApiError } from '../../contract/errors.js';
 import type { Handler, Meta } from '../../contract/types.js';
 import { openDataset, provenanceMeta, query, queryOne, Where, type Param } from '../../mirror/db.js';
+import { SCHOOLS_INFO } from './datasets.js';
 import { overallNote, overallSlug, schoolDetail, schoolItem } from './record.js';
 
-const DATASET = 'schools';
+const DATASET = SCHOOLS_INFO;
 
 export const DISPLAY_WARNING =
   'Show every inspection outcome with its inspection date: Ofsted warns that displaying an invalid or inaccurate rating ' +

@@ -6,7 +6,7 @@ import { schoolRoutes } from './routes.js';
 const handlers = () => import('./handlers.js');
 const local = (name: 'search' | 'detail' | 'statistics'): LocalSpec => ({
   handler: () => handlers().then((m) => m[name]),
-  datasets: [SCHOOLS_INFO.name],
+  datasets: [SCHOOLS_INFO],
 });
 
 export const manifest: DomainManifest = {

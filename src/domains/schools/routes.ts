@@ -5,7 +5,7 @@
  * their GIAS codes; test/schools checks the two agree).
  */
 import type { ParamSpec, RouteSpec } from '../../contract/route.js';
-import { GET_COST, paging } from '../../contract/routes/common.js';
+import { GET_COST, paging } from '../../contract/params.js';
 
 /** GIAS PhaseOfEducation, as slugs. */
 export const SCHOOL_PHASES = [

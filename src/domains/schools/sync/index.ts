@@ -21,6 +21,7 @@ import { query, queryOne } from '../../../mirror/db.js';
 import { loadJsonFile } from '../../../data.js';
 import { GIAS_COLUMNS, INSPECTION_COLUMNS, MI_COLUMNS, recognise, type MiLayout, type SourceKind } from './columns.js';
 import { discoverSchools, GIAS_NAME_RE, GOVUK_BASE, MI_NAME_RE, publishedFromName } from './discover.js';
+import { SCHOOLS_INFO } from '../datasets.js';
 import { asUtf8 } from './encoding.js';
 import { gridToWgs84 } from './osgb.js';
 import { fileSelect, rejectSelect, sqlString } from './sql.js';
@@ -203,7 +204,7 @@ async function verify(conn: DuckDBConnection): Promise<void> {
 }
 
 export const schools: DatasetModule = {
-  ...catalogFields('schools'),
+  ...catalogFields(SCHOOLS_INFO),
   defaultBaseUrl: GOVUK_BASE,
   tables: ['schools', 'inspections'],
   rejectThreshold: 0.01,
