@@ -7,6 +7,7 @@
  * below it: `<base>/api/content/…` and `<base>/edubase/downloads/public/edubasealldata<YYYYMMDD>.csv`.
  */
 import type { DiscoverContext, UpstreamFile } from '../../../../sync/types.js';
+import { ukDate } from '../../../uk-time.js';
 
 export const GOVUK_BASE = 'https://www.gov.uk';
 export const GIAS_HOST = 'https://ea-edubase-api-prod.azurewebsites.net';
@@ -28,13 +29,6 @@ export function publishedFromName(name: string): string | undefined {
     if (month >= 0) return `${m[3]}-${String(month + 1).padStart(2, '0')}-${m[1]!.padStart(2, '0')}`;
   }
   return undefined;
-}
-
-/** The UK calendar date of an instant as YYYYMMDD. */
-function ukCompactDate(now: Date): string {
-  const parts = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/London', year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(now);
-  const get = (t: string) => parts.find((p) => p.type === t)!.value;
-  return `${get('year')}${get('month')}${get('day')}`;
 }
 
 /** The newest latest-inspections CSV among the Content API's attachments, or why there is none. */
@@ -62,7 +56,7 @@ export async function discoverSchools(ctx: DiscoverContext): Promise<UpstreamFil
   }
   const mi = pickMiAttachment(doc);
   if (typeof mi === 'string') throw new Error(`${mi} at ${api}. Use 'publicdata sync schools --from <file or URL>'.`);
-  const date = ukCompactDate(ctx.now());
+  const date = ukDate(ctx.now()).replace(/-/g, '');
   const giasName = `edubasealldata${date}.csv`;
   const giasBase = ctx.baseUrl === GOVUK_BASE ? GIAS_HOST : ctx.baseUrl;
   const gias: UpstreamFile = { url: `${giasBase}${GIAS_PATH}${giasName}`, name: giasName, kind: 'full', published: publishedFromName(giasName)! };
