@@ -35,6 +35,12 @@ export interface ParamSpec {
   min?: number;
   max?: number;
   minLength?: number;
+  /**
+   * `string` values: a regular expression (source text, matched whole: `^(?:…)$` is added) the value
+   * must match, e.g. a cap period `\\d{4}-(0[1-9]|1[0-2])|current`. `patternHint` is what the error says to use.
+   */
+  pattern?: string;
+  patternHint?: string;
   enum?: readonly string[];
   /** Enumerations compared without case (e.g. council tax band). The canonical spelling is passed on. */
   caseInsensitive?: boolean;
@@ -46,7 +52,7 @@ export interface ParamSpec {
   fields?: readonly ParamSpec[];
 }
 
-export type Domain = 'tax' | 'property' | 'companies' | 'vehicles' | 'calendar';
+export type Domain = 'tax' | 'property' | 'companies' | 'vehicles' | 'calendar' | 'energy';
 
 export interface RouteSpec {
   /** Stable identifier, e.g. `tax.take-home.calculate`. */
@@ -61,7 +67,7 @@ export interface RouteSpec {
   /** Body fields (POST). `bodyDocument` routes validate their own body (VAT return: VALIDATION_ERROR). */
   body?: ParamSpec[];
   bodyDocument?: boolean;
-  /** At least one of these query params is required (price-paid search). */
+  /** At least one of these query params (GET) or body fields (POST) is required (price-paid search, energy calculator). */
   requireOneOf?: readonly string[];
   /** Credits per call (spec doc 1 §8: GET 1, POST 10). */
   cost: number;

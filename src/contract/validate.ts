@@ -93,12 +93,25 @@ function checkString(spec: ParamSpec, s: string, where: Where): string {
   }
   if (spec.minLength !== undefined && s.length < spec.minLength)
     fail(spec, where, `Invalid ${describe(where, spec.name)}: must be at least ${spec.minLength} characters.`);
+  if (spec.pattern !== undefined && !patternOf(spec).test(s))
+    fail(spec, where, `Invalid ${describe(where, spec.name)}: '${s}'.${spec.patternHint ? ` Use ${spec.patternHint}.` : ''}`);
   if (spec.enum) {
     const hit = enumLookup(spec).get(spec.caseInsensitive ? s.toLowerCase() : s);
     if (hit === undefined) fail(spec, where, `Invalid ${describe(where, spec.name)}: '${s}'. Allowed: ${spec.enum.join(', ')}.`);
     return hit;
   }
   return s;
+}
+
+/** A spec's pattern compiled once (anchored: the whole value must match). */
+const patterns = new WeakMap<ParamSpec, RegExp>();
+function patternOf(spec: ParamSpec): RegExp {
+  let re = patterns.get(spec);
+  if (!re) {
+    re = new RegExp(`^(?:${spec.pattern})$`);
+    patterns.set(spec, re);
+  }
+  return re;
 }
 
 /** Enum value -> canonical spelling, built once per spec (batch validation is a hot path). */
@@ -249,7 +262,11 @@ export function validateParams(
 /** Validate a call's body against the route (POST routes; GET bodies pass through untouched). */
 export function validateBody(route: RouteSpec, body: unknown): unknown {
   if (route.method !== 'POST' || route.bodyDocument) return body;
-  return validateBodyFields(route.body ?? [], body ?? {});
+  const out = validateBodyFields(route.body ?? [], body ?? {});
+  if (route.requireOneOf && !route.requireOneOf.some((k) => out[k] !== undefined)) {
+    throw new ApiError(400, 'invalid_parameter', `One of ${route.requireOneOf.map((k) => `'${k}'`).join(', ')} is required.`);
+  }
+  return out;
 }
 
 /** Validate a matched call: path params, query, body. Throws ApiError with the spec's codes. */
