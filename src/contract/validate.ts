@@ -253,7 +253,7 @@ export function validateParams(
     }
     q[spec.name] = coerceString(spec, raw as string, 'query');
   }
-  if (route.requireOneOf && !route.requireOneOf.some((k) => q[k] !== undefined)) {
+  if (route.requireOneOf && route.method !== 'POST' && !route.requireOneOf.some((k) => q[k] !== undefined)) {
     throw new ApiError(400, 'invalid_parameter', `One of ${route.requireOneOf.map((k) => `'${k}'`).join(', ')} is required.`);
   }
   return { params, query: q };
