@@ -4,6 +4,7 @@ import { ENERGY_PRICE_CAP_INFO } from './datasets.js';
 import { energyRoutes } from './routes.js';
 
 const handlers = () => import('./handlers.js');
+const renderers = () => import('./renderers.js');
 const local = (name: 'periods' | 'period' | 'rates' | 'regions' | 'calculate'): LocalSpec => ({
   handler: () => handlers().then((m) => m[name]),
   // Shipped data answers without a sync; the synced levels model adds regions and periods when present.
@@ -21,4 +22,9 @@ export const manifest: DomainManifest = {
     'energy.price-cap.calculate': local('calculate'),
   },
   datasets: [{ info: ENERGY_PRICE_CAP_INFO, sync: () => import('./sync/index.js').then((m) => m.energyPriceCap) }],
+  renderers: {
+    'energy.price-cap.calculate': () => renderers().then((m) => m.bill),
+    'energy.price-cap.periods': () => renderers().then((m) => m.periodsChart),
+  },
+  commands: { name: 'energy', load: () => import('./commands.js').then((m) => m.register) },
 };
