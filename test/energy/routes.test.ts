@@ -118,7 +118,7 @@ describe('calculate', () => {
     expect(d.total_annual).toBe(1754.94);
     expect(d.monthly).toBe(146.25); // 175494 / 12 = 14624.5 -> 14625p
     expect(d).toMatchObject({ period_id: '2025-10', region: { code: 'gb_average' }, payment_method: 'direct_debit', meter: 'single_rate' });
-    expect((r.envelope as any).meta.rounding.length).toBeGreaterThanOrEqual(4);
+    expect(Object.keys((r.envelope as any).meta.rounding)).toEqual(['energy_cost', 'standing_cost', 'total_annual', 'monthly', 'rates']);
   });
   it('one fuel only; date selects the period', async () => {
     const d = await dataOf(postRoute(CALC, { electricity_kwh: 1000.5, date: '2025-08-01' }));

@@ -3,7 +3,6 @@
  * text scaled to integer ten-thousandths of a penny, derivations in decimal.js. Every rounding rule here
  * is listed in ROUNDING_RULES (answered in `meta.rounding` and documented with its source in docs/energy.md).
  */
-import { Decimal } from 'decimal.js';
 import { decimalOf, divRound, divRoundBig, toPounds } from '../../money.js';
 
 /** Days a year of standing charges: Ofgem annualises the daily standing charge over 365 days. */
@@ -11,13 +10,14 @@ export const DAYS_A_YEAR = 365;
 /** Rates are held to 4 decimal places of a penny (integer units of 1/10,000 p). */
 const RATE_SCALE = 10_000;
 
-export const ROUNDING_RULES = [
-  'energy_cost = kWh x unit rate (pence per kWh, incl. VAT), rounded to the nearest penny, halves up',
-  'standing_cost = 365 days x standing charge (pence per day, incl. VAT), rounded to the nearest penny, halves up',
-  'total of a fuel = energy_cost + standing_cost; total_annual = sum of the fuels (exact, in pence)',
-  'monthly = total_annual / 12, rounded to the nearest penny, halves up',
-  'rates incl. VAT are the published (or derived) figures to 2 decimal places; excluding_vat = incl. VAT / 1.05 to 4 decimal places, halves up',
-] as const;
+/** The rules as `meta.rounding` states them (each with its source in docs/energy.md "Rounding"). */
+export const ROUNDING_RULES = {
+  energy_cost: 'kWh x unit rate (p/kWh incl. VAT), to the penny, halves up',
+  standing_cost: '365 days x standing charge (p/day incl. VAT), to the penny, halves up',
+  total_annual: 'sum of the fuels energy_cost + standing_cost, exact',
+  monthly: 'total_annual / 12, to the penny, halves up',
+  rates: 'incl. VAT as published (or derived) to 2 dp',
+} as const;
 
 /** A rate's decimal text ('26.35', '25.1234') as integer units of 1/10,000 p. Throws on anything else. */
 export function rateUnits(text: string): number {
@@ -48,6 +48,24 @@ export interface FuelRates {
   standing_charge: string;
 }
 
+/** Rate texts parsed once (rateUnits) and as numbers for output: what a batch prices its lines with. */
+export interface ParsedRates {
+  unitUnits: number;
+  standingUnits: number;
+  unit: number;
+  standing: number;
+}
+
+const parsedCache = new WeakMap<FuelRates, ParsedRates>();
+export function parsed(r: FuelRates): ParsedRates {
+  let p = parsedCache.get(r);
+  if (!p) {
+    p = { unitUnits: rateUnits(r.unit_rate), standingUnits: rateUnits(r.standing_charge), unit: Number(r.unit_rate), standing: Number(r.standing_charge) };
+    parsedCache.set(r, p);
+  }
+  return p;
+}
+
 export interface FuelBill {
   kwh: number;
   unit_rate: number;
@@ -59,14 +77,15 @@ export interface FuelBill {
 
 /** One fuel's bill; money in pounds (from integer pence), rates in pence as published. */
 export function fuelBill(kwh: number, rates: FuelRates): { bill: FuelBill; pence: number } {
-  const energy = energyCostPence(kwh, rateUnits(rates.unit_rate));
-  const standing = standingCostPence(rateUnits(rates.standing_charge));
+  const p = parsed(rates);
+  const energy = energyCostPence(kwh, p.unitUnits);
+  const standing = standingCostPence(p.standingUnits);
   const pence = energy + standing;
   return {
     bill: {
       kwh,
-      unit_rate: Number(rates.unit_rate),
-      standing_charge: Number(rates.standing_charge),
+      unit_rate: p.unit,
+      standing_charge: p.standing,
       energy_cost: toPounds(energy),
       standing_cost: toPounds(standing),
       total: toPounds(pence),
@@ -107,53 +126,12 @@ export function bill(
   return { electricity, gas, total_annual: toPounds(total), monthly: toPounds(divRound(total, 12, 'half-up')), total_pence: total };
 }
 
-// ---- VAT derivations (decimal.js; sync time and shipped data, never the batch hot path) ----
-
-const D = Decimal.clone({ precision: 40, rounding: Decimal.ROUND_HALF_UP });
-
-/** Incl. VAT -> excluding VAT: inc / (1 + vat), 4 decimal places, halves up. */
+/**
+ * Incl. VAT -> excluding VAT: inc / (1 + vat), to 4 decimal places, halves up; integer arithmetic on
+ * ten-thousandths of a penny (`vatRate` a decimal text such as '0.05').
+ */
 export function excludingVat(inc: string, vatRate: string): string {
-  return new D(inc).div(new D(1).plus(vatRate)).toDecimalPlaces(4, Decimal.ROUND_HALF_UP).toFixed(4);
-}
-
-/** Excluding VAT (unrounded) -> incl. VAT: ex x (1 + vat), 2 decimal places, halves up. */
-export function includingVat(ex: Decimal.Value, vatRate: string): string {
-  return new D(ex).times(new D(1).plus(vatRate)).toDecimalPlaces(2, Decimal.ROUND_HALF_UP).toFixed(2);
-}
-
-/**
- * Rates from the levels model's annual levels (pounds a year, as the workbook states them) at nil kWh
- * and at the benchmark consumption: standing charge = nil level x 100 / 365 (pence a day); unit rate =
- * (benchmark level - nil level) x 100 / benchmark kWh (pence per kWh). Returned unrounded: the caller
- * rounds (ex VAT to 4 dp, incl. VAT to 2 dp, see below).
- */
-export function ratesFromLevels(nilPounds: string, benchmarkPounds: string, benchmarkKwh: number): { standing: Decimal; unit: Decimal } {
-  const nil = new D(nilPounds);
-  return {
-    standing: nil.times(100).div(DAYS_A_YEAR),
-    unit: new D(benchmarkPounds).minus(nil).times(100).div(benchmarkKwh),
-  };
-}
-
-export interface DerivedRates {
-  unit_rate: string;
-  standing_charge: string;
-  unit_rate_ex_vat: string;
-  standing_charge_ex_vat: string;
-}
-
-/**
- * Both VAT bases from rates on one basis (unrounded): excluding VAT to 4 dp; including VAT to 2 dp
- * (the precision Ofgem publishes), each computed from the unrounded value, halves up.
- */
-export function bothBases(unit: Decimal, standing: Decimal, basis: 'excluding' | 'including', vatRate: string): DerivedRates {
-  const f = new D(1).plus(vatRate);
-  const exU = basis === 'excluding' ? unit : unit.div(f);
-  const exS = basis === 'excluding' ? standing : standing.div(f);
-  return {
-    unit_rate: includingVat(exU, vatRate),
-    standing_charge: includingVat(exS, vatRate),
-    unit_rate_ex_vat: exU.toDecimalPlaces(4, Decimal.ROUND_HALF_UP).toFixed(4),
-    standing_charge_ex_vat: exS.toDecimalPlaces(4, Decimal.ROUND_HALF_UP).toFixed(4),
-  };
+  const factor = rateUnits(vatRate) + RATE_SCALE; // (1 + vat) x 10,000
+  const units = divRound(rateUnits(inc) * RATE_SCALE, factor, 'half-up');
+  return `${Math.floor(units / RATE_SCALE)}.${String(units % RATE_SCALE).padStart(4, '0')}`;
 }

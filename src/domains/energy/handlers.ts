@@ -5,11 +5,11 @@
  */
 import { meta as baseMeta, paged } from '../../contract/envelope.js';
 import { ApiError } from '../../contract/errors.js';
-import type { Handler, HandlerContext, Meta } from '../../contract/types.js';
+import type { Handler, HandlerContext, Meta, SuccessEnvelope } from '../../contract/types.js';
 import { isDatasetPresent } from '../../mirror/paths.js';
 import { bill, ROUNDING_RULES } from './calc.js';
 import { allRegions, priceCapData, type RegionDef } from './shipped.js';
-import { checkPeriodArgs, DATASET, loadState, resolvePeriod, shippedOnly, type EnergyState, type PeriodEntry, type RateRow } from './source.js';
+import { checkPeriodArgs, DATASET, loadState, rateKey, resolvePeriod, shippedOnly, type EnergyState, type PeriodEntry, type RateRow } from './source.js';
 
 const PAYMENT_KEYS = ['direct_debit', 'standard_credit', 'prepayment'] as const;
 
@@ -121,14 +121,42 @@ export const rates: Handler = async (req, ctx) => {
 function fuelRates(s: EnergyState, periodId: string, region: string, payment: string, meter: string, fuel: 'electricity' | 'gas'): RateRow | undefined {
   // Gas has no multi-register meters: an Economy 7 home's gas is priced at the single-rate cap.
   const m = fuel === 'gas' ? 'single_rate' : meter;
-  return s.rates.find((x) => x.period_id === periodId && x.region_code === region && x.fuel === fuel && x.payment_method === payment && x.meter === m);
+  return s.byKey.get(rateKey(periodId, region, fuel, payment, m));
 }
 
-export const calculate: Handler = async (req, ctx: HandlerContext) => {
-  const b = req.body as Record<string, unknown>;
-  checkPeriodArgs(b.period, b.date);
-  // The shipped data alone when the dataset was never synced (no DuckDB: `energy bill` starts like `tax take-home`).
-  const s = isDatasetPresent(DATASET, ctx.mirrorDir) ? await loadState(ctx) : shippedOnly();
+/**
+ * Whether the mirror holds the dataset, per handler context, looked at again after a second: a batch
+ * (one context for all its lines) stats the file once, not once per line; `serve` sees a new sync soon.
+ */
+const presence = new WeakMap<HandlerContext, { at: number; present: boolean }>();
+function mirrorPresent(ctx: HandlerContext): boolean {
+  const now = Date.now();
+  const p = presence.get(ctx);
+  if (p && now - p.at < 1000) return p.present;
+  const present = isDatasetPresent(DATASET, ctx.mirrorDir);
+  presence.set(ctx, { at: now, present });
+  return present;
+}
+
+const metaCache = new WeakMap<EnergyState, Map<string, Meta>>();
+/** The calculator's meta for a state and origin (built once: a batch answers 100,000s of lines). */
+function calcMeta(s: EnergyState, origin: RateRow['origin'], notes: string[]): Meta {
+  const key = notes.length === 0 ? origin : `${origin}|${notes.join('|')}`;
+  let byKey = metaCache.get(s);
+  if (!byKey) metaCache.set(s, (byKey = new Map()));
+  let m = byKey.get(key);
+  if (!m) {
+    m = energyMeta(s, {
+      rounding: { ...ROUNDING_RULES },
+      rates_origin: origin === 'published' ? 'published (shipped GB average)' : 'levels_model (synced)',
+      ...(notes.length ? { note: notes.join(' ') } : {}),
+    });
+    byKey.set(key, m);
+  }
+  return m;
+}
+
+function calculateWith(s: EnergyState, b: Record<string, unknown>, ctx: HandlerContext): SuccessEnvelope {
   const r = resolvePeriod(s, b.period as string | undefined, b.date as string | undefined, ctx.now());
   const pid = r.period.period_id;
   const region = b.region as string;
@@ -154,7 +182,6 @@ export const calculate: Handler = async (req, ctx: HandlerContext) => {
   if (meter === 'multi_register' && gkwh !== undefined) notes.push('Gas has no multi-register meters: gas is priced at the single-rate cap.');
   if (meter === 'multi_register' && ekwh !== undefined)
     notes.push("The Economy 7 unit rate is the levels model's single blended rate at its assumed day/night split; actual day and night rates differ.");
-  const origin = (er ?? gr)!.origin;
   return {
     data: {
       period_id: pid,
@@ -166,10 +193,14 @@ export const calculate: Handler = async (req, ctx: HandlerContext) => {
       total_annual: t.total_annual,
       monthly: t.monthly,
     },
-    meta: energyMeta(s, {
-      rounding: [...ROUNDING_RULES],
-      rates_origin: origin === 'published' ? 'Ofgem published GB-average figures (shipped data)' : "Ofgem levels model (synced)",
-      ...(notes.length ? { note: notes.join(' ') } : {}),
-    }),
+    meta: { ...calcMeta(s, (er ?? gr)!.origin, notes) },
   };
+}
+
+/** Synchronous with nothing synced (the shipped data alone, no DuckDB): a batch runs no promise per line. */
+export const calculate: Handler = (req, ctx: HandlerContext) => {
+  const b = req.body as Record<string, unknown>;
+  checkPeriodArgs(b.period, b.date);
+  if (!mirrorPresent(ctx)) return calculateWith(shippedOnly(), b, ctx);
+  return loadState(ctx).then((s) => calculateWith(s, b, ctx));
 };

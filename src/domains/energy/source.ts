@@ -49,6 +49,8 @@ export interface Mirror {
 export interface EnergyState {
   /** Oldest first. */
   periods: PeriodEntry[];
+  /** Rate rows by `period|region|fuel|payment|meter`. */
+  byKey: Map<string, RateRow>;
   /** Every rate row: the synced ones, then the shipped GB averages not in the mirror. */
   rates: RateRow[];
   mirror: Mirror | null;
@@ -146,7 +148,12 @@ function merge(mirror: Mirror | null): EnergyState {
   const rates = [...(mirror?.rates ?? [])];
   const have = new Set(rates.map((r) => `${r.period_id}|${r.region_code}|${r.fuel}|${r.payment_method}|${r.meter}`));
   for (const r of shippedRates()) if (!have.has(`${r.period_id}|${r.region_code}|${r.fuel}|${r.payment_method}|${r.meter}`)) rates.push(r);
-  return { periods, rates, mirror };
+  const byKey = new Map(rates.map((r) => [rateKey(r.period_id, r.region_code, r.fuel, r.payment_method, r.meter), r]));
+  return { periods, rates, byKey, mirror };
+}
+
+export function rateKey(period: string, region: string, fuel: string, payment: string, meter: string): string {
+  return `${period}|${region}|${fuel}|${payment}|${meter}`;
 }
 
 /** Shipped data only (the calculator's fast path never needs more when the dataset is not synced). */

@@ -14,7 +14,7 @@ import { readFileSync } from 'node:fs';
 import { query, queryOne } from '../../../mirror/db.js';
 import { catalogFields, discoverFromPages } from '../../../../sync/common.js';
 import type { DatasetModule, DiscoverContext, LoadContext, LoadResult, UpstreamFile } from '../../../../sync/types.js';
-import { bothBases, ratesFromLevels } from '../calc.js';
+import { bothBases, ratesFromLevels } from './derive.js';
 import { priceCapData } from '../shipped.js';
 import { readWorkbook, type Level } from './workbook.js';
 
