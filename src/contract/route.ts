@@ -52,7 +52,11 @@ export interface ParamSpec {
   fields?: readonly ParamSpec[];
 }
 
-export type Domain = 'tax' | 'property' | 'companies' | 'vehicles' | 'calendar' | 'energy';
+/**
+ * A domain's name: the folder src/domains/<domain>/ its manifest lives in. Any string here; the registry
+ * (src/registry.ts) checks that every route's domain is the manifest that declares it.
+ */
+export type Domain = string;
 
 export interface RouteSpec {
   /** Stable identifier, e.g. `tax.take-home.calculate`. */

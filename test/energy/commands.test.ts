@@ -33,6 +33,11 @@ describe('energy commands', () => {
   });
   it('periods current and rates as JSON; neither fuel is a usage error before any data', async () => {
     expect(json(await runCli(['energy', 'periods', '2024-07', '--format', 'json'])).data.typical_annual_bill.direct_debit).toBe(1568);
+    // the test clock is 2026-11-21: no loaded period covers it, so current is the newest, with a note
+    const cur = json(await runCli(['energy', 'current', '--format', 'json']));
+    expect(cur.data.period_id).toBe('2026-01');
+    expect(cur.meta.note).toMatch(/2026-11-21/);
+    expect(json(await runCli(['energy', 'periods', 'current', '--format', 'json'])).data.period_id).toBe('2026-01');
     const rates = json(await runCli(['energy', 'rates', '--date', '2025-05-01', '--fuel', 'gas', '--format', 'json']));
     expect(rates.data).toMatchObject([{ period_id: '2025-04', unit_rate: 6.99, standing_charge: 32.67 }]);
     const none = await runCli(['energy', 'bill', '--region', 'london']);

@@ -22,12 +22,13 @@ export function register(program: Command, kit: CommandKit): void {
   kit.route(energy, {
     name: 'periods',
     route: 'energy.price-cap.periods',
-    withArg: { param: 'period_id', route: 'energy.price-cap.period' },
-    description: "Cap periods, newest first; one PERIOD (YYYY-MM or 'current')",
-    args: [{ param: 'period_id', optional: true, description: "YYYY-MM or 'current'" }],
+    withArg: { param: 'period_id', route: 'energy.price-cap.periods.get' },
+    description: "Cap periods, newest first; one PERIOD (YYYY-MM); 'energy current' for the period in force",
+    args: [{ param: 'period_id', optional: true, description: 'YYYY-MM, the first month of a period' }],
     extraOptions: [new Option('--chart', 'on a terminal: chart the typical Direct Debit bill over the periods')],
-    examples: ['publicdata energy periods', 'publicdata energy periods current', 'publicdata energy periods --chart'],
+    examples: ['publicdata energy periods', 'publicdata energy periods 2025-10', 'publicdata energy periods --chart'],
   });
+  kit.route(energy, { name: 'current', route: 'energy.price-cap.periods.current', description: 'The cap period in force today', examples: ['publicdata energy current'] });
   kit.route(energy, {
     name: 'rates',
     route: 'energy.price-cap.rates',

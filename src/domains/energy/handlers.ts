@@ -74,6 +74,8 @@ export const period: Handler = async (req, ctx) => {
   return { data: periodRecord(r.period), meta: energyMeta(s, r.note ? { note: r.note } : {}) };
 };
 
+export const periodCurrent: Handler = (_req, ctx) => period({ params: { period_id: 'current' }, query: {}, body: undefined }, ctx);
+
 export const regions: Handler = () => ({
   data: allRegions().map((r) => ({ code: r.code, name: r.name })),
   meta: baseMeta({ source: 'Ofgem', source_url: priceCapData().meta.levels_page }),

@@ -5,10 +5,10 @@ import { energyRoutes } from './routes.js';
 
 const handlers = () => import('./handlers.js');
 const renderers = () => import('./renderers.js');
-const local = (name: 'periods' | 'period' | 'rates' | 'regions' | 'calculate'): LocalSpec => ({
+const local = (name: 'periods' | 'period' | 'periodCurrent' | 'rates' | 'regions' | 'calculate'): LocalSpec => ({
   handler: () => handlers().then((m) => m[name]),
   // Shipped data answers without a sync; the synced levels model adds regions and periods when present.
-  ...(name === 'regions' ? {} : { optionalDatasets: [ENERGY_PRICE_CAP_INFO.name] }),
+  ...(name === 'regions' ? {} : { optionalDatasets: [ENERGY_PRICE_CAP_INFO] }),
 });
 
 export const manifest: DomainManifest = {
@@ -16,7 +16,8 @@ export const manifest: DomainManifest = {
   routes: energyRoutes,
   local: {
     'energy.price-cap.periods': local('periods'),
-    'energy.price-cap.period': local('period'),
+    'energy.price-cap.periods.current': local('periodCurrent'),
+    'energy.price-cap.periods.get': local('period'),
     'energy.price-cap.rates': local('rates'),
     'energy.price-cap.regions': local('regions'),
     'energy.price-cap.calculate': local('calculate'),

@@ -5,7 +5,7 @@
  * period 404, a date before the first cap period 400) are the handlers' (src/domains/energy/handlers.ts).
  */
 import type { ParamSpec, RouteSpec } from '../../contract/route.js';
-import { GET_COST, paging, POST_COST } from '../../contract/routes/common.js';
+import { GET_COST, paging, POST_COST } from '../../contract/params.js';
 
 /** The 14 GB electricity regions of Ofgem's levels model, then the GB average (data/energy/price-cap.yaml). */
 export const ENERGY_REGION_CODES = [
@@ -92,19 +92,28 @@ export const energyRoutes: RouteSpec[] = [
     errors: ['invalid_parameter'],
   },
   {
-    id: 'energy.price-cap.period',
+    id: 'energy.price-cap.periods.current',
+    method: 'GET',
+    path: '/v1/energy/price-cap/periods/current',
+    domain: 'energy',
+    summary: 'The cap period in force today (UK date); the newest loaded one, with meta.note, when none covers today',
+    cost: GET_COST,
+    errors: ['not_found'],
+  },
+  {
+    id: 'energy.price-cap.periods.get',
     method: 'GET',
     path: '/v1/energy/price-cap/periods/{period_id}',
     domain: 'energy',
-    summary: 'One cap period (YYYY-MM, or current: the period in force today)',
+    summary: 'One cap period by its first month (YYYY-MM)',
     pathParams: [
       {
         name: 'period_id',
         type: 'string',
-        pattern: `${PERIOD_PATTERN}|current`,
-        patternHint: "a cap period's first month YYYY-MM (e.g. 2025-10) or current",
+        pattern: PERIOD_PATTERN,
+        patternHint: "a cap period's first month YYYY-MM (e.g. 2025-10)",
         error: 'invalid_parameter',
-        description: 'YYYY-MM (the first month of the period) or current',
+        description: 'YYYY-MM, the first month of the period',
       },
     ],
     cost: GET_COST,

@@ -13,7 +13,7 @@ import { excludingVat } from './calc.js';
 import { ENERGY_PRICE_CAP_INFO } from './datasets.js';
 import { priceCapData, type ShippedPeriod, type SourceRef } from './shipped.js';
 
-export const DATASET = ENERGY_PRICE_CAP_INFO.name;
+export const DATASET = ENERGY_PRICE_CAP_INFO;
 
 export interface RateRow {
   period_id: string;

@@ -15,6 +15,7 @@ import { query, queryOne } from '../../../mirror/db.js';
 import { catalogFields, discoverFromPages } from '../../../../sync/common.js';
 import type { DatasetModule, DiscoverContext, LoadContext, LoadResult, UpstreamFile } from '../../../../sync/types.js';
 import { bothBases, ratesFromLevels } from './derive.js';
+import { ENERGY_PRICE_CAP_INFO } from '../datasets.js';
 import { priceCapData } from '../shipped.js';
 import { readWorkbook, type Level } from './workbook.js';
 
@@ -97,7 +98,7 @@ async function insertChunks(ctx: LoadContext, table: string, cols: number, rows:
 }
 
 const energyPriceCap: DatasetModule = {
-  ...catalogFields('energy-price-cap'),
+  ...catalogFields(ENERGY_PRICE_CAP_INFO),
   defaultBaseUrl: 'https://www.ofgem.gov.uk',
   tables: ['periods', 'levels', 'rates'],
   rejectThreshold: 0,
