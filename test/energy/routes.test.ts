@@ -63,6 +63,9 @@ describe('periods (shipped data, nothing synced)', () => {
     // 2025-12-31T23:30Z is still 31 December in the UK (GMT)
     const nye = await dataOf(getRoute('/v1/energy/price-cap/periods/current', {}, handlerCtx('2025-12-31T23:30:00Z')));
     expect(nye.period_id).toBe('2025-10');
+    // BST: 2025-06-30T23:30Z is 1 July 00:30 in the UK, so the July period is in force
+    expect((await dataOf(getRoute('/v1/energy/price-cap/periods/current', {}, handlerCtx('2025-06-30T23:30:00Z')))).period_id).toBe('2025-07');
+    expect((await dataOf(getRoute('/v1/energy/price-cap/periods/current', {}, handlerCtx('2025-06-30T22:59:00Z')))).period_id).toBe('2025-04');
     const late = await getRoute('/v1/energy/price-cap/periods/current', {}, handlerCtx('2026-11-21T12:00:00Z'));
     expect((late.envelope as any).data.period_id).toBe('2026-01');
     expect((late.envelope as any).meta.note).toMatch(/No loaded cap period covers today \(2026-11-21\)/);
@@ -118,7 +121,7 @@ describe('calculate', () => {
     expect(d.total_annual).toBe(1754.94);
     expect(d.monthly).toBe(146.25); // 175494 / 12 = 14624.5 -> 14625p
     expect(d).toMatchObject({ period_id: '2025-10', region: { code: 'gb_average' }, payment_method: 'direct_debit', meter: 'single_rate' });
-    expect(Object.keys((r.envelope as any).meta.rounding)).toEqual(['energy_cost', 'standing_cost', 'total_annual', 'monthly', 'rates']);
+    expect(Object.keys((r.envelope as any).meta.rounding)).toEqual(['energy_cost', 'standing_cost', 'monthly']);
   });
   it('one fuel only; date selects the period', async () => {
     const d = await dataOf(postRoute(CALC, { electricity_kwh: 1000.5, date: '2025-08-01' }));

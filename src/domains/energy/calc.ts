@@ -12,11 +12,9 @@ const RATE_SCALE = 10_000;
 
 /** The rules as `meta.rounding` states them (each with its source in docs/energy.md "Rounding"). */
 export const ROUNDING_RULES = {
-  energy_cost: 'kWh x unit rate (p/kWh incl. VAT), to the penny, halves up',
-  standing_cost: '365 days x standing charge (p/day incl. VAT), to the penny, halves up',
-  total_annual: 'sum of the fuels energy_cost + standing_cost, exact',
-  monthly: 'total_annual / 12, to the penny, halves up',
-  rates: 'incl. VAT as published (or derived) to 2 dp',
+  energy_cost: 'kWh x unit rate incl. VAT, to the penny, half up',
+  standing_cost: '365 x standing charge incl. VAT, to the penny, half up',
+  monthly: 'total_annual / 12, to the penny, half up',
 } as const;
 
 /** A rate's decimal text ('26.35', '25.1234') as integer units of 1/10,000 p. Throws on anything else. */

@@ -13,11 +13,11 @@ import { checkPeriodArgs, DATASET, loadState, rateKey, resolvePeriod, shippedOnl
 
 const PAYMENT_KEYS = ['direct_debit', 'standard_credit', 'prepayment'] as const;
 
-let regionByCode: Map<string, RegionDef> | undefined;
-function regionOf(code: string): { code: string; name: string } {
-  regionByCode ??= new Map(allRegions().map((r) => [r.code, r]));
-  const r = regionByCode.get(code);
-  return { code, name: r?.name ?? code };
+/** `{code, name}` per region code, built once (frozen: answers share them). */
+let regionByCode: Map<string, Readonly<{ code: string; name: string }>> | undefined;
+function regionOf(code: string): Readonly<{ code: string; name: string }> {
+  regionByCode ??= new Map(allRegions().map((r: RegionDef) => [r.code, Object.freeze({ code: r.code, name: r.name })]));
+  return regionByCode.get(code) ?? { code, name: code };
 }
 
 function energyMeta(s: EnergyState, extra: Record<string, unknown> = {}): Meta {

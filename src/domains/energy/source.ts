@@ -9,6 +9,7 @@ import { ApiError } from '../../contract/errors.js';
 import type { HandlerContext } from '../../contract/types.js';
 import { openDataset, provenanceMeta, query } from '../../mirror/db.js';
 import { isDatasetPresent } from '../../mirror/paths.js';
+import { ukDate } from '../../uk-date.js';
 import { excludingVat } from './calc.js';
 import { ENERGY_PRICE_CAP_INFO } from './datasets.js';
 import { priceCapData, type ShippedPeriod, type SourceRef } from './shipped.js';
@@ -180,11 +181,9 @@ export function capStart(): string {
   return priceCapData().periods[0]!.start_date;
 }
 
-/** The UK civil date (Europe/London) of an instant, YYYY-MM-DD: cap periods start at midnight UK time. */
-const ukFormat = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/London', year: 'numeric', month: '2-digit', day: '2-digit' });
+/** The UK civil date of an instant, YYYY-MM-DD: cap periods start at midnight UK time. */
 export function ukToday(now: Date): string {
-  const [d, m, y] = ukFormat.format(now).split('/');
-  return `${y}-${m}-${d}`;
+  return ukDate(now);
 }
 
 /**
