@@ -104,7 +104,7 @@ export interface BillTotals {
 export function bill(
   electricityKwh: number | undefined,
   gasKwh: number | undefined,
-  rates: { electricity?: FuelRates; gas?: FuelRates },
+  rates: { electricity?: FuelRates | undefined; gas?: FuelRates | undefined },
 ): BillTotals {
   let total = 0;
   let electricity: FuelBill | null = null;

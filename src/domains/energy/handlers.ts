@@ -158,6 +158,8 @@ function calcMeta(s: EnergyState, origin: RateRow['origin'], notes: string[]): M
   return m;
 }
 
+const NO_NOTES: string[] = [];
+
 function calculateWith(s: EnergyState, b: Record<string, unknown>, ctx: HandlerContext): SuccessEnvelope {
   const r = resolvePeriod(s, b.period as string | undefined, b.date as string | undefined, ctx.now());
   const pid = r.period.period_id;
@@ -178,8 +180,8 @@ function calculateWith(s: EnergyState, b: Record<string, unknown>, ctx: HandlerC
         `${r.period.shipped?.rates ? '' : ' (and none for this period)'}. Run 'publicdata sync energy-price-cap'.`,
     );
   }
-  const t = bill(ekwh, gkwh, { ...(er ? { electricity: er } : {}), ...(gr ? { gas: gr } : {}) });
-  const notes: string[] = [];
+  const t = bill(ekwh, gkwh, { electricity: er, gas: gr });
+  const notes: string[] = r.note === undefined && meter !== 'multi_register' ? NO_NOTES : [];
   if (r.note) notes.push(r.note);
   if (meter === 'multi_register' && gkwh !== undefined) notes.push('Gas has no multi-register meters: gas is priced at the single-rate cap.');
   if (meter === 'multi_register' && ekwh !== undefined)
@@ -195,7 +197,8 @@ function calculateWith(s: EnergyState, b: Record<string, unknown>, ctx: HandlerC
       total_annual: t.total_annual,
       monthly: t.monthly,
     },
-    meta: { ...calcMeta(s, (er ?? gr)!.origin, notes) },
+    // One meta object per state and origin, shared by the answers (nothing downstream writes to meta).
+    meta: calcMeta(s, (er ?? gr)!.origin, notes),
   };
 }
 
