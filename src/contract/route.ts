@@ -35,12 +35,6 @@ export interface ParamSpec {
   min?: number;
   max?: number;
   minLength?: number;
-  /**
-   * `string` values: a regular expression (source text, matched whole: `^(?:…)$` is added) the value
-   * must match, e.g. a cap period `\\d{4}-(0[1-9]|1[0-2])|current`. `patternHint` is what the error says to use.
-   */
-  pattern?: string;
-  patternHint?: string;
   enum?: readonly string[];
   /** Enumerations compared without case (e.g. council tax band). The canonical spelling is passed on. */
   caseInsensitive?: boolean;
@@ -50,6 +44,18 @@ export interface ParamSpec {
   errorStatus?: number;
   /** `object` body fields: the fields of the nested object, validated like a body (errors name `parent.field`). */
   fields?: readonly ParamSpec[];
+  /**
+   * A string value must match this regular expression (its source; the validator anchors it and ignores
+   * case), e.g. a company number. `patternHint` says what is expected, for the error message.
+   */
+  pattern?: string;
+  patternHint?: string;
+  /** Numbers: at most this many decimal places (a pension percentage: 4). */
+  maxDecimals?: number;
+  /** Parameters of the same call (or fields of the same object) that may not be given with this one; a boolean counts as given when true. */
+  excludes?: readonly string[];
+  /** Parameters of the same call that must be given with this one (`lat` requires `lng`). */
+  requires?: readonly string[];
 }
 
 /**

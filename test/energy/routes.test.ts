@@ -144,7 +144,7 @@ describe('calculate', () => {
     [{ gas_kwh: 1, period: '2025-1' }, /YYYY-MM/],
     [{ gas_kwh: 1, date: '2018-12-31' }, /before the first cap period/],
     [{ gas_kwh: 1, date: '2025-02-30' }, /Invalid date/],
-    [{ gas_kwh: 1, date: '2025-01-01', period: '2025-01' }, /not both/],
+    [{ gas_kwh: 1, date: '2025-01-01', period: '2025-01' }, /'date' and 'period' cannot/],
   ])('400 invalid_parameter for %j', async (body, msg) => {
     // an unreadable mirror dir: a bad request never gets as far as looking at it
     const e = errorOf(await postRoute(CALC, body, handlerCtx(undefined, { mirrorDir: '/dev/null/not-a-dir' })));

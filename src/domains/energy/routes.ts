@@ -40,9 +40,16 @@ const periodOrCurrent = (where: 'query' | 'body'): ParamSpec => ({
   pattern: `${PERIOD_PATTERN}|current`,
   patternHint: "a cap period's first month YYYY-MM (e.g. 2025-10) or current",
   error: 'invalid_parameter',
+  excludes: ['date'],
   description: `cap period YYYY-MM (its first month) or current${where === 'query' ? ' (default current)' : ''}; not with date`,
 });
-const date: ParamSpec = { name: 'date', type: 'date', error: 'invalid_parameter', description: 'the period in force on this day (YYYY-MM-DD); not with period' };
+const date: ParamSpec = {
+  name: 'date',
+  type: 'date',
+  error: 'invalid_parameter',
+  excludes: ['period'],
+  description: 'the period in force on this day (YYYY-MM-DD); not with period',
+};
 const region = (dflt?: string): ParamSpec => ({
   name: 'region',
   type: 'string',

@@ -213,7 +213,7 @@ export function resolvePeriod(s: EnergyState, period: string | undefined, date: 
     if (!p) throw new ApiError(404, 'not_found', `No cap period covering ${date} is loaded. Loaded periods: ${loadedList(s)}.`);
     return { period: p };
   }
-  if (period !== undefined && period !== 'current') {
+  if (period !== undefined && period.toLowerCase() !== 'current') {
     const p = s.periods.find((x) => x.period_id === period);
     if (!p) throw new ApiError(404, 'not_found', `Cap period '${period}' is not loaded. Loaded periods: ${loadedList(s)}.`);
     return { period: p };
