@@ -9,7 +9,7 @@ import type { Handler, HandlerContext, Meta, SuccessEnvelope } from '../../contr
 import { isDatasetPresent } from '../../mirror/paths.js';
 import { bill, ROUNDING_RULES } from './calc.js';
 import { allRegions, priceCapData, type RegionDef } from './shipped.js';
-import { checkPeriodArgs, DATASET, loadState, rateKey, resolvePeriod, shippedOnly, type EnergyState, type PeriodEntry, type RateRow } from './source.js';
+import { checkPeriodArgs, DATASET, findRate, loadState, resolvePeriod, shippedOnly, type EnergyState, type PeriodEntry, type RateRow } from './source.js';
 
 const PAYMENT_KEYS = ['direct_debit', 'standard_credit', 'prepayment'] as const;
 
@@ -70,7 +70,7 @@ export const periods: Handler = async (req, ctx) => {
 export const period: Handler = async (req, ctx) => {
   const id = req.params.period_id as string;
   const s = await loadState(ctx);
-  const r = resolvePeriod(s, id, undefined, ctx.now());
+  const r = resolvePeriod(s, id, undefined, ctx);
   return { data: periodRecord(r.period), meta: energyMeta(s, r.note ? { note: r.note } : {}) };
 };
 
@@ -105,7 +105,7 @@ export const rates: Handler = async (req, ctx) => {
   const q = req.query;
   checkPeriodArgs(q.period, q.date);
   const s = await loadState(ctx);
-  const r = resolvePeriod(s, q.period as string | undefined, q.date as string | undefined, ctx.now());
+  const r = resolvePeriod(s, q.period as string | undefined, q.date as string | undefined, ctx);
   const out = s.rates.filter(
     (x) =>
       x.period_id === r.period.period_id &&
@@ -123,7 +123,7 @@ export const rates: Handler = async (req, ctx) => {
 function fuelRates(s: EnergyState, periodId: string, region: string, payment: string, meter: string, fuel: 'electricity' | 'gas'): RateRow | undefined {
   // Gas has no multi-register meters: an Economy 7 home's gas is priced at the single-rate cap.
   const m = fuel === 'gas' ? 'single_rate' : meter;
-  return s.byKey.get(rateKey(periodId, region, fuel, payment, m));
+  return findRate(s, periodId, region, payment, m, fuel);
 }
 
 /**
@@ -161,7 +161,7 @@ function calcMeta(s: EnergyState, origin: RateRow['origin'], notes: string[]): M
 const NO_NOTES: string[] = [];
 
 function calculateWith(s: EnergyState, b: Record<string, unknown>, ctx: HandlerContext): SuccessEnvelope {
-  const r = resolvePeriod(s, b.period as string | undefined, b.date as string | undefined, ctx.now());
+  const r = resolvePeriod(s, b.period as string | undefined, b.date as string | undefined, ctx);
   const pid = r.period.period_id;
   const region = b.region as string;
   const payment = b.payment_method as string;

@@ -50,8 +50,10 @@ export interface Mirror {
 export interface EnergyState {
   /** Oldest first. */
   periods: PeriodEntry[];
-  /** Rate rows by `period|region|fuel|payment|meter`. */
-  byKey: Map<string, RateRow>;
+  /** Rate rows by period, region, payment method, meter and fuel (nested maps: the keys are interned enum strings). */
+  index: Map<string, Map<string, Map<string, Map<string, Map<string, RateRow>>>>>;
+  /** Periods by id. */
+  byId: Map<string, PeriodEntry>;
   /** Every rate row: the synced ones, then the shipped GB averages not in the mirror. */
   rates: RateRow[];
   mirror: Mirror | null;
@@ -149,12 +151,22 @@ function merge(mirror: Mirror | null): EnergyState {
   const rates = [...(mirror?.rates ?? [])];
   const have = new Set(rates.map((r) => `${r.period_id}|${r.region_code}|${r.fuel}|${r.payment_method}|${r.meter}`));
   for (const r of shippedRates()) if (!have.has(`${r.period_id}|${r.region_code}|${r.fuel}|${r.payment_method}|${r.meter}`)) rates.push(r);
-  const byKey = new Map(rates.map((r) => [rateKey(r.period_id, r.region_code, r.fuel, r.payment_method, r.meter), r]));
-  return { periods, rates, byKey, mirror };
+  const index: EnergyState['index'] = new Map();
+  const level = <V>(m: Map<string, V>, k: string, make: () => V): V => {
+    let v = m.get(k);
+    if (v === undefined) m.set(k, (v = make()));
+    return v;
+  };
+  for (const r of rates) {
+    const byMeter = level(level(level(index, r.period_id, () => new Map()), r.region_code, () => new Map()), r.payment_method, () => new Map());
+    level(byMeter, r.meter, () => new Map<string, RateRow>()).set(r.fuel, r);
+  }
+  return { periods, rates, index, byId: new Map(periods.map((p) => [p.period_id, p])), mirror };
 }
 
-export function rateKey(period: string, region: string, fuel: string, payment: string, meter: string): string {
-  return `${period}|${region}|${fuel}|${payment}|${meter}`;
+/** The rate row of one period, region, payment method, meter and fuel, if loaded. */
+export function findRate(s: EnergyState, period: string, region: string, payment: string, meter: string, fuel: string): RateRow | undefined {
+  return s.index.get(period)?.get(region)?.get(payment)?.get(meter)?.get(fuel);
 }
 
 /** Shipped data only (the calculator's fast path never needs more when the dataset is not synced). */
@@ -207,18 +219,18 @@ function loadedList(s: EnergyState): string {
 }
 
 /** The period a request names (`period` YYYY-MM or current, or `date`), or ApiError 404. */
-export function resolvePeriod(s: EnergyState, period: string | undefined, date: string | undefined, now: Date): Resolved {
+export function resolvePeriod(s: EnergyState, period: string | undefined, date: string | undefined, clock: { now(): Date }): Resolved {
   if (date !== undefined) {
     const p = s.periods.find((x) => x.start_date <= date && date <= x.end_date);
     if (!p) throw new ApiError(404, 'not_found', `No cap period covering ${date} is loaded. Loaded periods: ${loadedList(s)}.`);
     return { period: p };
   }
-  if (period !== undefined && period.toLowerCase() !== 'current') {
-    const p = s.periods.find((x) => x.period_id === period);
+  if (period !== undefined && !/^current$/i.test(period)) {
+    const p = s.byId.get(period);
     if (!p) throw new ApiError(404, 'not_found', `Cap period '${period}' is not loaded. Loaded periods: ${loadedList(s)}.`);
     return { period: p };
   }
-  const today = ukToday(now);
+  const today = ukToday(clock.now());
   const inForce = s.periods.find((x) => x.start_date <= today && today <= x.end_date);
   if (inForce) return { period: inForce };
   const started = s.periods.filter((x) => x.start_date <= today);
