@@ -298,7 +298,7 @@ export function validateParams(
     q[spec.name] = coerceString(spec, raw as string, 'query');
   }
   if (route.query && hasRelations(route.query)) checkRelations(route.query, q, 'query');
-  if (route.requireOneOf && !route.requireOneOf.some((k) => q[k] !== undefined)) {
+  if (route.requireOneOf && route.method !== 'POST' && !route.requireOneOf.some((k) => q[k] !== undefined)) {
     throw new ApiError(400, 'invalid_parameter', `One of ${route.requireOneOf.map((k) => `'${k}'`).join(', ')} is required.`);
   }
   return { params, query: q };
@@ -307,7 +307,11 @@ export function validateParams(
 /** Validate a call's body against the route (POST routes; GET bodies pass through untouched). */
 export function validateBody(route: RouteSpec, body: unknown): unknown {
   if (route.method !== 'POST' || route.bodyDocument) return body;
-  return validateBodyFields(route.body ?? [], body ?? {});
+  const out = validateBodyFields(route.body ?? [], body ?? {});
+  if (route.requireOneOf && !route.requireOneOf.some((k) => out[k] !== undefined)) {
+    throw new ApiError(400, 'invalid_parameter', `One of ${route.requireOneOf.map((k) => `'${k}'`).join(', ')} is required.`);
+  }
+  return out;
 }
 
 /** Validate a matched call: path params, query, body. Throws ApiError with the spec's codes. */

@@ -111,6 +111,12 @@ export const ROUTE_SAMPLES: Sample[] = [
   { route: 'calendar.bank-holidays.next', method: 'GET', path: '/v1/calendar/bank-holidays/next' },
   { route: 'calendar.bank-holidays.year', method: 'GET', path: '/v1/calendar/bank-holidays/2026' },
   { route: 'calendar.regions', method: 'GET', path: '/v1/calendar/regions' },
+  { route: 'energy.price-cap.periods', method: 'GET', path: '/v1/energy/price-cap/periods?per_page=5' },
+  { route: 'energy.price-cap.periods.current', method: 'GET', path: '/v1/energy/price-cap/periods/current' },
+  { route: 'energy.price-cap.periods.get', method: 'GET', path: '/v1/energy/price-cap/periods/2025-10' },
+  { route: 'energy.price-cap.rates', method: 'GET', path: '/v1/energy/price-cap/rates?period=2025-10&fuel=gas' },
+  { route: 'energy.price-cap.regions', method: 'GET', path: '/v1/energy/price-cap/regions' },
+  { route: 'energy.price-cap.calculate', method: 'POST', path: '/v1/energy/price-cap/calculate', body: { electricity_kwh: 2700, gas_kwh: 11500, period: '2025-10' } },
   { route: 'schools.search', method: 'GET', path: '/v1/schools?local_authority=Leeds&per_page=5' },
   { route: 'schools.detail', method: 'GET', path: '/v1/schools/107848' },
   { route: 'schools.inspections.statistics', method: 'GET', path: '/v1/schools/inspections/statistics?local_authority=383' },
@@ -148,6 +154,8 @@ export const ERROR_SAMPLES: Sample[] = [
   { route: 'tax.vat.return.calculate', method: 'POST', path: '/v1/tax/vat/return/calculate', body: { transactions: 'nope' } },
   { route: 'tax.ni.calculate', method: 'POST', path: '/v1/tax/national-insurance/calculate', body: { annual_salary: 50000, type: 'self_employed', director: true } },
   { route: 'calendar.bank-holidays.year', method: 'GET', path: '/v1/calendar/bank-holidays/20x6' },
+  { route: 'energy.price-cap.periods.get', method: 'GET', path: '/v1/energy/price-cap/periods/2023-01' },
+  { route: 'energy.price-cap.calculate', method: 'POST', path: '/v1/energy/price-cap/calculate', body: { electricity_kwh: -1 } },
   { route: 'vehicles.licensing', method: 'GET', path: '/v1/vehicles/licensing?make=MA' },
 ];
 
