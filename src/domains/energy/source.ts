@@ -9,7 +9,7 @@ import { ApiError } from '../../contract/errors.js';
 import type { HandlerContext } from '../../contract/types.js';
 import { openDataset, provenanceMeta, query } from '../../mirror/db.js';
 import { isDatasetPresent } from '../../mirror/paths.js';
-import { ukDate } from '../../uk-date.js';
+import { ukDate } from '../../uk-time.js';
 import { excludingVat } from './calc.js';
 import { ENERGY_PRICE_CAP_INFO } from './datasets.js';
 import { priceCapData, type ShippedPeriod, type SourceRef } from './shipped.js';
