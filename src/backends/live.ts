@@ -15,7 +15,7 @@ import type { ErrorEnvelope, RouteCall } from '../contract/types.js';
 import { isErrorEnvelope } from '../contract/types.js';
 import { Pacer } from './live/pacer.js';
 import { interpret, num, result, type LiveCallResult } from './live/response.js';
-import { describeNetworkCode, parseRetryAfter, RetryPolicy } from './live/retry.js';
+import { describeNetworkCode, isPermanent, parseRetryAfter, RetryPolicy } from './live/retry.js';
 import { buildUrl, createTransport, type Attempt, type ResponseAttempt } from './live/transport.js';
 import type { Backend } from './types.js';
 
@@ -301,7 +301,9 @@ export function createLiveBackend(opts: LiveOptions): LiveBackend {
         log?.(describeResponse(c, a, pathForLog));
         const res = interpret(a, attempts, baseUrl);
         const code = isErrorEnvelope(res.envelope) ? res.envelope.error.code : undefined;
-        if (code === 'insufficient_credits') return res; // never retried, whatever the status
+        // Never retried, whatever the status: insufficient_credits, and answers that say they are
+        // permanent (serve's 503 dataset_not_synced, a 501).
+        if (code === 'insufficient_credits' || isPermanent(a.status, code)) return res;
         const ra = parseRetryAfter(a.headers['retry-after'], now() + pacer.clockOffset());
         if (a.status === 429) {
           stats.rateLimited++;

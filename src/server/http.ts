@@ -4,6 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { isUnsafeKey, unsafeKeyReason } from '../contract/safe-keys.js';
 
 export class HttpError extends Error {
   constructor(
@@ -16,9 +17,11 @@ export class HttpError extends Error {
   }
 }
 
+/** The query as an object; a name that would change its prototype (`__proto__` …) is a 400. */
 export function queryOf(u: URL): Record<string, string | string[]> {
   const q: Record<string, string | string[]> = {};
   for (const [k, v] of u.searchParams) {
+    if (isUnsafeKey(k)) throw new HttpError(400, 'invalid_parameter', `Query parameter ${unsafeKeyReason(k)}.`);
     const prev = q[k];
     q[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
   }

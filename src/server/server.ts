@@ -363,8 +363,9 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     }
 
     // Read and validate the request before the credit check: a malformed request is 400 whatever the balance.
-    const call: PreparedCall = { method: callMethod, path, query: queryOf(u) };
+    const call: PreparedCall = { method: callMethod, path, query: {} };
     try {
+      call.query = queryOf(u);
       if (callMethod === 'POST') {
         const text = await readBody(req, bodyLimit);
         try {
