@@ -15,7 +15,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import { promisify } from 'node:util';
 import { gzip as gzipCb } from 'node:zlib';
-import { redact } from '../config.js';
+import { redact, redactUrl } from '../config.js';
 import { ApiError, errorEnvelope } from '../contract/errors.js';
 import { ROUTES, matchRoute, type Route } from '../registry.js';
 import type { CallResult, Envelope, HttpMethod, RouteCall } from '../contract/types.js';
@@ -453,7 +453,8 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     if (accessLog) {
       const started = performance.now();
       res.on('close', () => {
-        const line = `${new Date(now()).toISOString()} ${req.method} ${req.url} ${res.statusCode} ${(performance.now() - started).toFixed(1)}ms credits=${log.cost} key=${log.key ?? '-'}`;
+        // The target with credential-named query values masked (`?key=…`, `?api_key=…`, whatever their shape).
+        const line = `${new Date(now()).toISOString()} ${req.method} ${redactUrl(req.url ?? '')} ${res.statusCode} ${(performance.now() - started).toFixed(1)}ms credits=${log.cost} key=${log.key ?? '-'}`;
         accessLog(redact(line));
       });
     }
@@ -518,7 +519,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       if (inflight === 0) idle?.();
     });
     handle(req, res, state).catch((e: unknown) => {
-      opts.errorLog?.(redact(`could not answer ${req.method} ${req.url}: ${(e as Error)?.message ?? String(e)}`));
+      opts.errorLog?.(redact(`could not answer ${req.method} ${redactUrl(req.url ?? '')}: ${(e as Error)?.message ?? String(e)}`));
       if (!res.headersSent) {
         res.writeHead(500, { 'Content-Type': 'application/json; charset=utf-8' });
         res.end(JSON.stringify(errorEnvelope('internal_error', SERVER_ERROR_MESSAGE)));
