@@ -22,7 +22,7 @@ import type { CallResult, Envelope, HttpMethod, RouteCall } from '../contract/ty
 import { prepare, type PreparedCall } from '../execute.js';
 import { CreditStore, type Reservation } from './credits.js';
 import { AbortedError, Gate } from './gate.js';
-import { acceptsGzip, etagMatches, etagOf, HttpError, queryOf, readBody } from './http.js';
+import { acceptsGzip, ClientGoneError, etagMatches, etagOf, HttpError, queryOf, readBody } from './http.js';
 import { keyMatcher, type KeyPlan } from './keys.js';
 import { openApiDocument } from './openapi.js';
 import { RateLimiter, type RateDecision } from './ratelimit.js';
@@ -454,7 +454,9 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       const started = performance.now();
       res.on('close', () => {
         // The target with credential-named query values masked (`?key=…`, `?api_key=…`, whatever their shape).
-        const line = `${new Date(now()).toISOString()} ${req.method} ${redactUrl(req.url ?? '')} ${res.statusCode} ${(performance.now() - started).toFixed(1)}ms credits=${log.cost} key=${log.key ?? '-'}`;
+        // 499 (nginx's "client closed request"): the connection closed before the whole answer was sent.
+        const status = res.writableFinished ? res.statusCode : 499;
+        const line = `${new Date(now()).toISOString()} ${req.method} ${redactUrl(req.url ?? '')} ${status} ${(performance.now() - started).toFixed(1)}ms credits=${log.cost} key=${log.key ?? '-'}`;
         accessLog(redact(line));
       });
     }
@@ -487,6 +489,8 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     try {
       a = await answer(req, u, state);
     } catch (e) {
+      // The client left mid-upload: nobody to answer, and not an error of ours (the access log says 499).
+      if (e instanceof ClientGoneError) return;
       opts.errorLog?.(redact(`internal error on ${req.method} ${u.pathname}: ${(e as Error)?.message ?? String(e)}`));
       if (opts.debug && (e as Error)?.stack) opts.errorLog?.((e as Error).stack!);
       a = errorAnswer(500, 'internal_error', SERVER_ERROR_MESSAGE);
