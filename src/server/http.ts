@@ -4,6 +4,8 @@
  */
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
+import { errorEnvelope } from '../contract/errors.js';
 import { isUnsafeKey, unsafeKeyReason } from '../contract/safe-keys.js';
 
 export class HttpError extends Error {
@@ -128,4 +130,26 @@ export function acceptsGzip(header: string | string[] | undefined): boolean {
     const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
     return q === undefined || Number(q.slice(2)) > 0;
   });
+}
+
+/** The Date header of a time (ms), formatted once per second. */
+export function dateHeader(): (t: number) => string {
+  let second = -1;
+  let text = '';
+  return (t) => {
+    const sec = Math.floor(t / 1000);
+    if (sec !== second) {
+      second = sec;
+      text = new Date(sec * 1000).toUTCString();
+    }
+    return text;
+  };
+}
+
+/** Node's 'clientError' (a malformed request, headers too large or too slow): an error envelope, then close. */
+export function answerClientError(err: NodeJS.ErrnoException, socket: Socket): void {
+  if (!socket.writable) return void socket.destroy();
+  const status = err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : err.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+  const body = JSON.stringify(errorEnvelope(status === 408 ? 'timeout' : 'bad_request', status === 408 ? 'The request was not received in time.' : 'Malformed HTTP request.'));
+  socket.end(`HTTP/1.1 ${status} ${status === 408 ? 'Request Timeout' : 'Bad Request'}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }
