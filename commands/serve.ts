@@ -226,7 +226,8 @@ export function registerServe(program: Command, ctx: Context): void {
     .description(
       helpWithExamples(
         'Serve the v1 API over HTTP from the local handlers: the same status and envelope as `publicdata api ... --source local`. ' +
-          'Without --keys: single-user mode (no authentication, no limits). With --keys: Bearer keys, per-minute rate limits and credits (GET 1, POST 10).',
+          'Without --keys: single-user mode (no authentication, no limits). With --keys: Bearer keys, per-minute rate limits and credits (GET 1, POST 10). ' +
+          'SIGHUP re-reads the keys file and writes the credit state; SIGINT/SIGTERM stop after the requests in flight.',
         [
           'publicdata serve',
           'publicdata serve --port 9000 --keys keys.txt',
