@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { runServe } from '../../commands/serve.js';
-import { createContext } from '../../src/context.js';
+import { createContext } from '../../src/create-context.js';
 import { CreditStateError, CreditStore } from '../../src/server/credits.js';
 import { parseKeysFile } from '../../src/server/keys.js';
 import { isolatedEnv } from '../support/cli.js';

@@ -1,5 +1,5 @@
 /** The calendar domain: bank holidays from the mirror, else the snapshot shipped in data/. */
-import { calendarRoutes } from '../../contract/routes/calendar.js';
+import { calendarRoutes } from './routes.js';
 import type { DomainManifest, LocalSpec } from '../manifest.js';
 import { BANK_HOLIDAYS_INFO } from './datasets.js';
 
@@ -7,7 +7,7 @@ const handlers = () => import('./handlers.js');
 const local = (name: 'bankHolidays' | 'bankHolidaysNext' | 'bankHolidaysYear' | 'regions'): LocalSpec => ({
   handler: () => handlers().then((m) => m[name]),
   // The bank-holiday handlers read the synced copy when there is one (regions is shipped data only).
-  ...(name === 'regions' ? {} : { optionalDatasets: [BANK_HOLIDAYS_INFO.name] }),
+  ...(name === 'regions' ? {} : { optionalDatasets: [BANK_HOLIDAYS_INFO] }),
 });
 
 export const manifest: DomainManifest = {
@@ -20,5 +20,6 @@ export const manifest: DomainManifest = {
     'calendar.bank-holidays.year': local('bankHolidaysYear'),
     'calendar.regions': local('regions'),
   },
-  datasets: [{ info: BANK_HOLIDAYS_INFO, sync: () => import('../../../sync/bank-holidays.js').then((m) => m.bankHolidays) }],
+  datasets: [{ info: BANK_HOLIDAYS_INFO, sync: () => import('./sync.js').then((m) => m.bankHolidays) }],
+  commands: { name: 'calendar', load: () => import('./commands.js').then((m) => m.register) },
 };

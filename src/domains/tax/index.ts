@@ -1,5 +1,5 @@
 /** The tax domain: calculators over shipped reference data (data/tax); no mirror datasets. */
-import { taxRoutes } from '../../contract/routes/tax.js';
+import { taxRoutes } from './routes.js';
 import type { DomainManifest, LocalSpec } from '../manifest.js';
 
 // Personal tax: one handler file per route family (src/domains/tax/personal/).
@@ -66,4 +66,5 @@ export const manifest: DomainManifest = {
   documents: {
     'tax.vat.return.calculate': () => vatReturn().then((m) => m.vatReturnDocument),
   },
+  commands: { name: 'tax', load: () => import('./commands.js').then((m) => m.register) },
 };

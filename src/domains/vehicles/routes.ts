@@ -1,0 +1,116 @@
+/** /v1/vehicles routes (spec doc 3 §4 "Vehicles"). No local handlers yet: served live. */
+import type { ParamSpec, RouteSpec } from '../../contract/route.js';
+import { GET_COST, paging } from '../../contract/params.js';
+
+const str = (name: string, description: string): ParamSpec => ({ name, type: 'string', description });
+const int = (name: string, description: string): ParamSpec => ({ name, type: 'integer', description });
+const date = (name: string, description: string): ParamSpec => ({ name, type: 'date', description });
+const geography: ParamSpec = { name: 'geography', type: 'string', enum: ['GB', 'UK'], description: 'GB or UK' };
+const fuelType: ParamSpec = {
+  name: 'fuel_type',
+  type: 'string',
+  enum: ['petrol', 'diesel', 'electric', 'hybrid_electric', 'lpg', 'cng', 'fuel_cells', 'steam', 'gas', 'gas_bi_fuel', 'gas_diesel', 'other', 'unknown'],
+  description: 'fuel type label',
+};
+const yearRange = [int('year_from', 'first year, inclusive'), int('year_to', 'last year, inclusive')];
+const TRAFFIC_ERRORS = ['invalid_parameter'] as const;
+
+function vehicles(id: string, path: string, summary: string, query: ParamSpec[], extra: Partial<RouteSpec> = {}): RouteSpec {
+  return {
+    id,
+    method: 'GET',
+    path,
+    domain: 'vehicles',
+    summary,
+    query: [...query, ...paging],
+    cost: GET_COST,
+    pagination: 'top',
+    errors: ['invalid_parameter'],
+    ...extra,
+  };
+}
+
+export const vehiclesRoutes: RouteSpec[] = [
+  vehicles('vehicles.licensing', '/v1/vehicles/licensing', 'Licensed vehicle stock by quarter (DfT VEH0120)', [
+    str('make', 'make prefix (2 to 25 matching makes)'),
+    str('model', 'model prefix'),
+    date('quarter_from', 'first quarter end, inclusive'),
+    date('quarter_to', 'last quarter end, inclusive'),
+    str('body_type', 'exact body type'),
+    { name: 'licence_status', type: 'string', enum: ['Licensed', 'SORN'], description: 'Licensed or SORN' },
+    geography,
+  ], { errors: ['invalid_parameter', 'make_prefix_too_broad'] }),
+  vehicles('vehicles.registrations', '/v1/vehicles/registrations', 'First registrations by quarter (DfT VEH0160)', [
+    str('make', 'make prefix'),
+    str('model', 'model prefix'),
+    date('quarter_from', 'first quarter end, inclusive'),
+    date('quarter_to', 'last quarter end, inclusive'),
+    str('body_type', 'exact body type'),
+    geography,
+  ]),
+  vehicles('vehicles.mot-tests', '/v1/vehicles/mot-tests', 'Anonymised MOT test results', [
+    str('make', 'make'),
+    str('model', 'model'),
+    int('test_year', 'test year'),
+    fuelType,
+    { name: 'result', type: 'string', enum: ['passed', 'failed', 'pass_with_rectification'], description: 'test result' },
+    str('postcode_area', 'postcode area'),
+    int('first_use_year_from', 'first-use year from, inclusive'),
+    int('first_use_year_to', 'first-use year to, inclusive'),
+  ]),
+  vehicles('vehicles.mot-pass-rates', '/v1/vehicles/mot-pass-rates', 'MOT pass rates by make, model, age band', [
+    str('make', 'make'),
+    str('model', 'model'),
+    fuelType,
+    { name: 'vehicle_age_band', type: 'string', enum: ['0-3', '4-6', '7-9', '10-14', '15-19', '20+'], description: 'vehicle age band' },
+    { name: 'test_year', type: 'integer', default: 2025, description: 'test year (default 2025)' },
+  ]),
+  vehicles('vehicles.mot-failures', '/v1/vehicles/mot-failures', 'MOT failure reasons', [
+    str('make', 'make'),
+    str('model', 'model'),
+    { name: 'rfr_type', type: 'string', enum: ['fail', 'prs', 'advisory', 'minor', 'unknown'], description: 'reason-for-rejection type' },
+    { name: 'dangerous_only', type: 'boolean', default: false, description: 'only Dangerous deficiencies' },
+    { name: 'test_year', type: 'integer', default: 2025, description: 'test year (default 2025)' },
+  ]),
+  vehicles('vehicles.collisions', '/v1/vehicles/road-safety/collisions', 'Road collisions (STATS19)', [
+    int('year', 'collision year'),
+    { name: 'severity', type: 'integer', min: 1, max: 3, description: '1 fatal, 2 serious, 3 slight' },
+    str('local_authority', 'exact ONS district code'),
+    { ...date('date_from', 'first date, inclusive'), errorStatus: 422 },
+    { ...date('date_to', 'last date, inclusive'), errorStatus: 422 },
+  ]),
+  {
+    id: 'vehicles.collisions.get',
+    method: 'GET',
+    path: '/v1/vehicles/road-safety/collisions/{collision_index}',
+    domain: 'vehicles',
+    summary: 'One collision with vehicles and casualties',
+    pathParams: [str('collision_index', 'collision index, e.g. 2023010419171')],
+    cost: GET_COST,
+    errors: ['not_found'],
+  },
+  vehicles('vehicles.traffic.count-points', '/v1/vehicles/traffic/count-points', 'Traffic count points', [
+    int('count_point', 'count point id'),
+    ...yearRange,
+    { name: 'lat', type: 'number', min: -90, max: 90, description: 'latitude (with lng)' },
+    { name: 'lng', type: 'number', min: -180, max: 180, description: 'longitude (with lat)' },
+    { name: 'radius_km', type: 'number', min: 0, max: 100, default: 5, description: 'radius, km (default 5, max 100)' },
+  ], { errors: TRAFFIC_ERRORS }),
+  vehicles('vehicles.traffic.aadf', '/v1/vehicles/traffic/aadf', 'Annual average daily flows', [
+    int('count_point', 'count point id'),
+    ...yearRange,
+    str('road_name', 'road name (substring)'),
+    str('road_class', 'road class (substring)'),
+    str('region', 'region (substring)'),
+    str('local_authority', 'local authority (substring)'),
+  ], { errors: TRAFFIC_ERRORS }),
+  vehicles('vehicles.traffic.regional', '/v1/vehicles/traffic/regional', 'Vehicle miles by region', [
+    ...yearRange,
+    str('region', 'region (substring)'),
+    { name: 'breakdown', type: 'string', enum: ['vehicle_type', 'road_type'], description: 'vehicle_type or road_type' },
+  ], { errors: TRAFFIC_ERRORS }),
+  vehicles('vehicles.traffic.local-authority', '/v1/vehicles/traffic/local-authority', 'Vehicle miles by local authority', [
+    ...yearRange,
+    str('local_authority', 'local authority (substring)'),
+  ], { errors: TRAFFIC_ERRORS }),
+];
