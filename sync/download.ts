@@ -277,14 +277,45 @@ export async function sha256File(path: string): Promise<string> {
   return h.digest('hex');
 }
 
-async function readText(res: IncomingMessage): Promise<string> {
+/**
+ * The most fetchText reads of one index page (HTML or JSON): the publishers' pages are well under 2 MB;
+ * a larger answer is not an index page (a 700 MB one once took 1.6 GB of memory, and was fetched again
+ * on each retry).
+ */
+export const MAX_TEXT_BYTES = 16 * 1024 * 1024;
+
+function tooLarge(url: string, max: number, size: string): DownloadError {
+  // Fatal: the same URL will be as large next time.
+  return new DownloadError(`GET ${url}: the answer is ${size}, more than the ${max} bytes an index page may have`, url, false);
+}
+
+/** The body as UTF-8 text, streamed with a limit: past `max` bytes the connection is closed. */
+async function readText(res: IncomingMessage, url: string, max: number): Promise<string> {
+  const declared = Number(res.headers['content-length']);
+  if (Number.isFinite(declared) && declared > max) {
+    res.destroy();
+    throw tooLarge(url, max, `${declared} bytes`);
+  }
   const parts: Buffer[] = [];
-  for await (const c of res) parts.push(c as Buffer);
+  let size = 0;
+  for await (const c of res) {
+    size += (c as Buffer).length;
+    if (size > max) {
+      res.destroy();
+      throw tooLarge(url, max, `over ${max} bytes`);
+    }
+    parts.push(c as Buffer);
+  }
   return Buffer.concat(parts).toString('utf8');
 }
 
-/** GET a URL as text (index pages, JSON), with retries on network errors, 5xx and 429 (default 3). */
-export async function fetchText(url: string, opts: RetryOptions & { idleTimeoutMs?: number } = {}): Promise<string> {
+/**
+ * GET a URL as text (index pages, JSON), at most `maxBytes` (MAX_TEXT_BYTES), with retries on network
+ * errors, 5xx, 408 and 429 (default 3); an answer that can never succeed (another 4xx, too large) is not
+ * retried.
+ */
+export async function fetchText(url: string, opts: RetryOptions & { idleTimeoutMs?: number; maxBytes?: number } = {}): Promise<string> {
+  const max = opts.maxBytes ?? MAX_TEXT_BYTES;
   const { value } = await withRetries(url, { retries: 3, ...opts }, async () => {
     const res = await httpGet(url, { headers: {}, ...(opts.signal ? { signal: opts.signal } : {}), idleTimeoutMs: opts.idleTimeoutMs ?? 30_000 });
     const status = res.statusCode ?? 0;
@@ -292,7 +323,7 @@ export async function fetchText(url: string, opts: RetryOptions & { idleTimeoutM
       res.resume();
       throw httpStatusError(url, res);
     }
-    return readText(res);
+    return readText(res, url, max);
   });
   return value;
 }
