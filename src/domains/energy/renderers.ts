@@ -1,5 +1,5 @@
 /** Terminal renderers of the energy routes (table format; --fields or --wide give the generic table). */
-import type { Renderer, RenderContext } from '../../output/renderers.js';
+import type { Renderer, RenderContext } from '../../output/types.js';
 
 const plain = (rc: RenderContext): boolean => !rc.fields && !rc.wide;
 const render = () => import('./render.js');
