@@ -20,4 +20,4 @@ export function asheZip(o: {
   subs?: string[];
   mutate?: (rows: AsheRowSpec[], sub: string) => AsheRowSpec[];
 }): Buffer;
-export function datasetPage(pagePath: string, zips: string[]): string;
+export function datasetPage(pagePath: string, zips: string[], style?: 'file' | 'path'): string;

@@ -143,15 +143,20 @@ export function asheZip({ rows, table, year, provisional, ext, subs = ['1', '5',
   for (const sub of subs) {
     files[memberName(table, sub, year, provisional, e)] = asheWorkbook({ rows: mutate ? mutate(rows, sub) : rows, table, sub, year, bookType });
   }
-  files[memberName(table, '7', year, provisional, e).replace('.7a', '.7b').replace('Gross', 'Gross CV')] = asheWorkbook({ rows, table, sub: '7', year, bookType, cv: true });
+  files[memberName(table, '7', year, provisional, e).replace('.7a', '.7b').replace('Gross', 'Gross CV')] = asheWorkbook({ rows: rows.slice(0, 3), table, sub: '7', year, bookType, cv: true });
   return Buffer.from(zipSync(Object.fromEntries(Object.entries(files).map(([k, v]) => [k, new Uint8Array(v)]))));
 }
 
-/** The ONS dataset page of a table, linking the given zips the way ons.gov.uk does (/file?uri=...). */
-export function datasetPage(pagePath, zips) {
+/**
+ * The ONS dataset page of a table linking the given zips: `file` the way ons.gov.uk does
+ * (`/file?uri=/<page>/2021provisional/<zip>`), `path` relative to the page (`<page>/2021provisional/<zip>`,
+ * for a test server that routes by path only).
+ */
+export function datasetPage(pagePath, zips, style = 'file') {
   const links = zips.map((z) => {
     const m = /(\d{4})(provisional|revised)/.exec(z);
-    return `<a href="/file?uri=/${pagePath}/${m[1]}${m[2]}/${z}">${z}</a>`;
+    const href = style === 'file' ? `/file?uri=/${pagePath}/${m[1]}${m[2]}/${z}` : `${pagePath.split('/').pop()}/${m[1]}${m[2]}/${z}`;
+    return `<a href="${href}">${z}</a>`;
   });
   return `<!DOCTYPE html><html><body><h1>ASHE</h1><ul>${links.map((l) => `<li>${l}</li>`).join('')}</ul></body></html>`;
 }
