@@ -18,4 +18,6 @@ export const manifest: DomainManifest = {
     'earnings.percentile': local((m) => m.percentile),
   },
   datasets: [{ info: EARNINGS_INFO, sync: () => import('./sync/index.js').then((m) => m.earnings) }],
+  renderers: { 'earnings.percentile': () => import('./renderers.js').then((m) => m.rankTable) },
+  commands: { name: 'earnings', load: () => import('./commands.js').then((m) => m.register) },
 };

@@ -1,0 +1,49 @@
+/**
+ * `publicdata earnings ...` in process over a mirror synced from the REAL Table 8.7a 2020 (--from the
+ * .xls): names resolved to codes through the regions route, the rank table and --chart, exit codes.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { isolatedEnv, json, runCli } from '../support/cli.js';
+import { REAL } from './helpers.js';
+
+let env: Record<string, string | undefined>;
+beforeAll(async () => {
+  env = isolatedEnv();
+  const r = await runCli(['sync', 'earnings', '--from', REAL, '--format', 'json'], { env });
+  expect(r.code, r.stderr).toBe(0);
+});
+
+describe('earnings commands', () => {
+  it('rank resolves a region name and places the amount (JSON)', async () => {
+    const r = await runCli(['earnings', 'rank', '42,000', '--region', 'North West', '--format', 'json'], { env });
+    expect(r.code, r.stderr).toBe(0);
+    // Full-Time sheet row 24, North West (E12000002): O24 41169 (p75), P24 44642 (p80): p75 41169, p80 44642 -> 75 + 831 x 5 / 3473 = 76.196 -> 76.2
+    expect(json(r).data).toMatchObject({ percentile: 76.2, reference: { geography: { code: 'E12000002', name: 'North West' }, percentiles: { p75: 41169, p80: 44642 } } });
+  });
+
+  it('rank draws the table and the chart on a terminal, the amount in its place', async () => {
+    const r = await runCli(['earnings', 'rank', '28000', '--population', 'all', '--chart'], { env, tty: true });
+    expect(r.code, r.stderr).toBe(0);
+    const lines = r.stdout.split('\n');
+    expect(lines[0]).toMatch(/^£28,000 a year: percentile 54\.7 of all employee jobs, United Kingdom \(K02000001\)/);
+    const at = lines.findIndex((l) => l.startsWith('▶'));
+    expect(lines[at - 1]).toMatch(/median\s+£25,886/);
+    expect(lines[at + 1]).toMatch(/p60\s+£30,350/);
+    expect(lines[at]).toMatch(/▓+\s+◀ this amount/);
+    const below = await runCli(['earnings', 'rank', '5000', '--population', 'all'], { env, tty: true });
+    expect(below.stdout.split('\n')[1]).toMatch(/^▶ below p10\s+£5,000/);
+  });
+
+  it('regions by name, and bad input exits 2 before any data access', async () => {
+    const r = await runCli(['earnings', 'regions', 'lakeland', '--basis', 'residence', '--format', 'json'], { env });
+    expect(json(r).data.map((d: any) => d.geography.code)).toEqual(['E07000031']);
+    const empty = isolatedEnv();
+    for (const args of [['earnings', 'rank', '0'], ['earnings', 'rank', '-3'], ['earnings', 'regions', '--measure', 'monthly'], ['earnings', 'occupations', '--year', '21']]) {
+      const b = await runCli([...args, '--format', 'json'], { env: empty });
+      expect(b.code, args.join(' ')).toBe(2);
+    }
+    const notSynced = await runCli(['earnings', 'regions', '--format', 'json'], { env: empty });
+    expect(json(notSynced).error.code).toBe('dataset_not_synced');
+  });
+});
+
