@@ -181,7 +181,8 @@ function parseSheet(ws: XLSX.WorkSheet, sheet: string, population: Population, f
 export function readAsheFile(path: string, fileName = basename(path)): AsheFile {
   let wb: XLSX.WorkBook;
   try {
-    wb = XLSX.read(readFileSync(path), { type: 'buffer', dense: true });
+    // Values only: no formatted text, HTML, formulae or number formats (a third faster on .xlsx).
+    wb = XLSX.read(readFileSync(path), { type: 'buffer', dense: true, cellText: false, cellHTML: false, cellFormula: false, cellNF: false, cellStyles: false });
   } catch (e) {
     throw new Error(`${fileName}: not a readable spreadsheet (${(e as Error).message})`);
   }
