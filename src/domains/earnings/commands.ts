@@ -56,7 +56,7 @@ export function register(program: Command, kit: CommandKit): void {
     .description(kit.help('Earnings from the ONS Annual Survey of Hours and Earnings (/v1/earnings): medians, means and percentiles.', [
       'publicdata earnings regions "North West" --basis residence',
       'publicdata earnings rank 42000 --region "North West"',
-      'publicdata earnings occupations 2136 --measure weekly_gross',
+      'publicdata earnings occupations 2134 --measure weekly_gross',
     ]));
   const common = [
     { flags: '--year <year>', param: 'year', description: 'ASHE year (default the newest loaded)' },
@@ -83,7 +83,7 @@ export function register(program: Command, kit: CommandKit): void {
     description: 'Earnings by occupation (SOC 2020 major to unit groups)',
     args: [{ param: 'occupation', optional: true, description: 'SOC code or part of a name' }],
     flags: common,
-    examples: ['publicdata earnings occupations --level major', 'publicdata earnings occupations nurses', 'publicdata earnings occupations 2136 --measure weekly_gross'],
+    examples: ['publicdata earnings occupations --level major', 'publicdata earnings occupations nurses', 'publicdata earnings occupations 2134 --measure weekly_gross'],
   });
   kit.route(g, {
     name: 'rank',
