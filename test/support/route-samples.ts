@@ -132,6 +132,11 @@ export const ROUTE_SAMPLES: Sample[] = [
   { route: 'companies.benchmarks', method: 'GET', path: '/v1/companies/benchmarks/62020' },
   { route: 'companies.compare', method: 'POST', path: '/v1/companies/compare', body: { company_numbers: ['14000001', '14000002', '00193009'] } },
   { route: 'companies.recent-filings', method: 'GET', path: '/v1/companies/recent-filings?per_page=5' },
+  // Earnings (buildFixtureMirror: the REAL ASHE Table 8.7a 2020 only; Tables 4, 7, 14 not loaded: empty answers with a note).
+  { route: 'earnings.regions', method: 'GET', path: '/v1/earnings/regions?basis=residence&level=region&population=all' },
+  { route: 'earnings.industries', method: 'GET', path: '/v1/earnings/industries?level=section' },
+  { route: 'earnings.occupations', method: 'GET', path: '/v1/earnings/occupations' },
+  { route: 'earnings.percentile', method: 'POST', path: '/v1/earnings/percentile', body: { amount: 28000, population: 'all' } },
 ];
 
 /** Calls that answer error envelopes (record not found, validation, 422), compared the same way. */
@@ -146,11 +151,12 @@ export const ERROR_SAMPLES: Sample[] = [
   { route: 'tax.ni.calculate', method: 'POST', path: '/v1/tax/national-insurance/calculate', body: { annual_salary: 50000, type: 'self_employed', director: true } },
   { route: 'calendar.bank-holidays.year', method: 'GET', path: '/v1/calendar/bank-holidays/20x6' },
   { route: 'vehicles.licensing', method: 'GET', path: '/v1/vehicles/licensing?make=MA' },
+  { route: 'earnings.regions', method: 'GET', path: '/v1/earnings/regions?basis=residence&year=2019' },
 ];
 
 /** The datasets buildFixtureMirror syncs. */
 export const FIXTURE_DATASETS: readonly string[] = [
-  'hpi', 'listed-buildings', 'conservation-areas', 'price-paid', 'council-tax', 'road-safety', 'road-traffic', 'companies', 'psc', 'accounts', 'vehicle-licensing', 'mot',
+  'hpi', 'listed-buildings', 'conservation-areas', 'price-paid', 'council-tax', 'road-safety', 'road-traffic', 'companies', 'psc', 'accounts', 'vehicle-licensing', 'mot', 'earnings',
 ];
 
 /**
@@ -171,6 +177,7 @@ export async function buildFixtureMirror(dataDir: string): Promise<string> {
   const mt = join(dataDir, 'mot');
   await Promise.all([
     buildDataset('hpi', join(FIXTURES, 'uk-hpi', 'UK-HPI-full-file-sample.csv'), mirror),
+    buildDataset('earnings', join(__dirname, '..', 'fixtures', 'earnings', 'Home Geography Table 8.7a   Annual pay - Gross 2020.xls'), mirror),
     buildDataset('listed-buildings', join(FIXTURES, 'planning-data', 'listed-building.csv'), mirror),
     buildDataset('conservation-areas', join(FIXTURES, 'planning-data', 'conservation-area.csv'), mirror),
     buildDataset('price-paid', join(FIXTURES, 'land-registry-ppd', 'pp-complete.csv'), mirror),
