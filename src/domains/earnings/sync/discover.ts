@@ -93,7 +93,8 @@ export function stillToLoad(chosen: readonly Edition[], loaded: readonly LoadedS
   return chosen.filter((e) => {
     const have = loaded.filter((l) => l.ons_table === e.table && l.year === e.year);
     if (have.length === 0) return true;
-    return e.status === 'revised' && have.some((l) => l.status === 'provisional');
+    // A revised edition loaded once is not fetched again (even if a measure of it still reads provisional).
+    return e.status === 'revised' && !have.some((l) => l.status === 'revised');
   });
 }
 
