@@ -45,5 +45,18 @@ describe('earnings commands', () => {
     const notSynced = await runCli(['earnings', 'regions', '--format', 'json'], { env: empty });
     expect(json(notSynced).error.code).toBe('dataset_not_synced');
   });
-});
 
+  it('tax take-home --rank places the gross through the earnings route; without the data it says why', async () => {
+    const r = await runCli(['tax', 'take-home', '42000', '--rank', '--format', 'json'], { env });
+    expect(r.code, r.stderr).toBe(0);
+    // Full-Time!N6 40943 (p70), O6 44146 (p75): 70 + (42000 - 40943) x 5 / 3203 = 71.650 -> 71.7; D6 31487
+    expect(json(r).data.rank).toEqual({ percentile: 71.7, percentile_bound: null, year: 2020, area: 'United Kingdom', median: 31487 });
+    expect(json(r).data.net_annual).toBeGreaterThan(0);
+    const t = await runCli(['tax', 'take-home', '42000', '--rank'], { env: { ...env, NO_COLOR: '1' }, tty: true });
+    expect(t.stdout).toMatch(/Gross among full-time jobs\s+percentile 71\.7\s+United Kingdom, April 2020, median £31,487\.00/);
+    const none = await runCli(['tax', 'take-home', '42000', '--rank', '--format', 'json'], { env: isolatedEnv() });
+    expect(none.code).toBe(0);
+    expect(json(none).data).toMatchObject({ rank: null, rank_note: expect.stringMatching(/sync earnings/) });
+    expect((await runCli(['tax', 'take-home', '--sweep', '20000:30000:5000', '--rank'], { env })).code).toBe(2);
+  });
+});
