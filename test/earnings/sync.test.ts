@@ -4,6 +4,7 @@
  * the four routes answering offline from the synced mirror. Later syncs: only a new revised edition is
  * fetched and replaces its provisional year; a corrupt zip fails and the last good data keeps answering.
  */
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { syncDataset } from '../../sync/framework.js';
@@ -138,6 +139,16 @@ describe('sync earnings', () => {
     expect(real.data[0].median).toBe(27906);
     // nothing new: up to date, nothing downloaded
     expect((await syncDataset('earnings', o)).status).toBe('up_to_date');
+  });
+
+  it('a sync that dies after its load (before the swap) leaves the last good data answering', async () => {
+    publish({ ...first, '4': [...first['4'], zip('4', 2021, false)] });
+    const died = syncDataset('earnings', { ...o, hooks: { at: (p) => { if (p === 'before-rename') throw new Error('killed'); } } });
+    await expect(died).rejects.toThrow(/killed/);
+    const env = (await getRoute('/v1/earnings/industries', { industry: 'C' }, ctx())).envelope;
+    expect(env.data[0]).toMatchObject({ year: 2021, status: 'provisional' });
+    expect(readdirSync(o.mirrorDir).filter((f) => f.includes('.new-'))).toEqual([]);
+    publish(first);
   });
 
   it('a corrupt zip fails the sync and the last good data keeps answering', async () => {
