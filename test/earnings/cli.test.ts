@@ -34,6 +34,16 @@ describe('earnings commands', () => {
     expect(below.stdout.split('\n')[1]).toMatch(/^▶ below p10\s+£5,000/);
   });
 
+  it('regions on a terminal: the figures first, markers as ONS prints them', async () => {
+    const r = await runCli(['earnings', 'regions', '--basis', 'residence', '--population', 'all', '--per-page', '10'], { env, tty: true });
+    const lines = r.stdout.split('\n');
+    expect(lines[0]).toBe('annual gross (a year), all employee jobs, by place of residence, April 2020 (revised)');
+    // All!D6 25886, F6 31646, H6 8628, J6 16338, O6 39093, Q6 55798, C6 22341
+    expect(lines[2]).toMatch(/^United Kingdom\s+K02000001\s+country\s+£25,886\s+£31,646\s+£8,628\s+£16,338\s+£39,093\s+£55,798\s+22341$/);
+    // All row 11, Darlington UA: Q11 'x'
+    expect(lines.find((l) => l.startsWith('Darlington UA'))).toMatch(/£35,275\s+x\s+37$/);
+  });
+
   it('regions by name, and bad input exits 2 before any data access', async () => {
     const r = await runCli(['earnings', 'regions', 'lakeland', '--basis', 'residence', '--format', 'json'], { env });
     expect(json(r).data.map((d: any) => d.geography.code)).toEqual(['E07000031']);

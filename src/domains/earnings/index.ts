@@ -18,6 +18,11 @@ export const manifest: DomainManifest = {
     'earnings.percentile': local((m) => m.percentile),
   },
   datasets: [{ info: EARNINGS_INFO, sync: () => import('./sync/index.js').then((m) => m.earnings) }],
-  renderers: { 'earnings.percentile': () => import('./renderers.js').then((m) => m.rankTable) },
+  renderers: {
+    'earnings.percentile': () => import('./renderers.js').then((m) => m.rankTable),
+    'earnings.regions': () => import('./renderers.js').then((m) => m.seriesTable),
+    'earnings.industries': () => import('./renderers.js').then((m) => m.seriesTable),
+    'earnings.occupations': () => import('./renderers.js').then((m) => m.seriesTable),
+  },
   commands: { name: 'earnings', load: () => import('./commands.js').then((m) => m.register) },
 };

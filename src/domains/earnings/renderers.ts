@@ -89,3 +89,51 @@ export const rankTable: Renderer = {
     return `${title(a)}\n${body.join('\n')}\nLinear interpolation between the published percentiles (ONS ASHE); none beyond p10 or p90.${note}\n`;
   },
 };
+
+interface SeriesRecord extends Reference {
+  industry?: { code: string; name: string; level: string };
+  jobs_thousands?: number | null;
+  mean?: number | null;
+  markers?: Record<string, string>;
+}
+
+/**
+ * The three series routes on a terminal: one line per record with the figures that matter first (median,
+ * mean, p10/p25/p75/p90, jobs), ONS's markers shown as ONS prints them (x, .., :, -); the common year,
+ * basis, population, measure and status in the title. `--wide` or `--fields` give the generic table.
+ */
+export const seriesTable: Renderer = {
+  name: 'earnings-series',
+  canRender: (out, rc) => !rc.fields && !rc.wide && Array.isArray(out.envelope.data),
+  render: (out) => {
+    const rows = out.envelope.data as SeriesRecord[];
+    const note = typeof out.envelope.meta.note === 'string' ? `${out.envelope.meta.note}\n` : '';
+    if (rows.length === 0) return `${note}no records\n`;
+    const r0 = rows[0]!;
+    const dp = (UNIT[r0.measure ?? ''] ?? { dp: 2 }).dp;
+    const subject = (r: SeriesRecord) => r.geography ?? r.industry ?? r.occupation ?? { code: '', name: '', level: '' };
+    const cell = (r: SeriesRecord, field: string, v: number | null | undefined) =>
+      v === null || v === undefined ? (r.markers?.[field] ?? '') : pounds(v, dp);
+    const cols: Array<[string, (r: SeriesRecord) => string, boolean]> = [
+      ['name', (r) => subject(r).name, false],
+      ['code', (r) => subject(r).code, false],
+      ['level', (r) => (subject(r) as { level?: string }).level ?? '', false],
+      ['median', (r) => cell(r, 'median', r.median), true],
+      ['mean', (r) => cell(r, 'mean', r.mean), true],
+      ['p10', (r) => cell(r, 'percentiles.p10', r.percentiles?.p10), true],
+      ['p25', (r) => cell(r, 'percentiles.p25', r.percentiles?.p25), true],
+      ['p75', (r) => cell(r, 'percentiles.p75', r.percentiles?.p75), true],
+      ['p90', (r) => cell(r, 'percentiles.p90', r.percentiles?.p90), true],
+      ['jobs (k)', (r) => (r.jobs_thousands == null ? (r.markers?.jobs_thousands ?? '') : String(r.jobs_thousands)), true],
+    ];
+    const cells = rows.map((r) => cols.map(([, f]) => f(r)));
+    const widths = cols.map(([h], i) => Math.min(i === 0 ? 34 : 40, Math.max(h.length, ...cells.map((c) => c[i]!.length))));
+    const fmtRow = (c: string[]) => c.map((v, i) => (cols[i]![2] ? v.padStart(widths[i]!) : v.slice(0, widths[i]).padEnd(widths[i]!))).join('  ');
+    const unit = UNIT[r0.measure ?? '']?.per ?? '';
+    const basis = r0.basis ? `, by ${r0.basis === 'workplace' ? 'place of work' : 'place of residence'}` : '';
+    const title = `${(r0.measure ?? '').replace(/_/g, ' ')} (${unit}), ${(r0.population ?? '').replace(/_/g, '-')} employee jobs${basis}, April ${r0.year} (${r0.status})`;
+    const p = out.envelope.pagination;
+    const more = p && p.total > rows.length ? `\n${rows.length} of ${p.total} records (page ${p.page} of ${p.total_pages}; --page, --per-page or --all)` : '';
+    return `${note}${title}\n${fmtRow(cols.map(([h]) => h))}\n${cells.map(fmtRow).join('\n')}${more}\nx: suppressed by ONS (unreliable), ..: disclosive\n`;
+  },
+};
