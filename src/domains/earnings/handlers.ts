@@ -13,7 +13,8 @@ import type { Handler, HandlerRequest } from '../../contract/types.js';
 import { openDataset, pagedQuery, provenanceMeta, queryOne, Where } from '../../mirror/db.js';
 import { socVersion, type Family } from './codes.js';
 import { placeAmount } from './percentile.js';
-import { COLUMNS, DATASET, loadedYears, resolveYear, toRecord, type EarningsRow } from './records.js';
+import { EARNINGS_INFO } from './datasets.js';
+import { COLUMNS, loadedYears, resolveYear, toRecord, type EarningsRow } from './records.js';
 import type { Basis, Measure } from './routes.js';
 
 const TABLE_NAMES: Record<string, string> = {
@@ -41,13 +42,13 @@ function listHandler(spec: ListSpec): Handler {
     const q = req.query;
     const measure = q.measure as Measure;
     const table = spec.table(req);
-    const conn = await openDataset(DATASET, ctx.mirrorDir);
+    const conn = await openDataset(EARNINGS_INFO, ctx.mirrorDir);
     const year = await resolveYear(conn, table, measure, q.year, `${TABLE_NAMES[table]} ${measure}`);
     const page = q.page as number;
     const perPage = q.per_page as number;
     const extra: Record<string, unknown> = { ons_table: TABLE_NAMES[table] };
     if (year === undefined) {
-      const m = await provenanceMeta(DATASET, conn, {
+      const m = await provenanceMeta(EARNINGS_INFO, conn, {
         ...extra,
         note: `No ${TABLE_NAMES[table]} ${measure} data is loaded; 'publicdata sync earnings' loads it from the ONS pages.`,
       });
@@ -70,7 +71,7 @@ function listHandler(spec: ListSpec): Handler {
     if (spec.family === 'occupation' && socVersion(year) !== 'SOC 2020') {
       extra.note = `${year} occupations are coded in SOC 2010, not SOC 2020: codes and names differ from 2021 on.`;
     }
-    const m = await provenanceMeta(DATASET, conn, extra);
+    const m = await provenanceMeta(EARNINGS_INFO, conn, extra);
     return { data: rows.map(toRecord), meta: m, pagination: pagination(total, page, perPage) };
   };
 }
@@ -85,14 +86,12 @@ export const percentile: Handler = async (req, ctx) => {
   const b = req.body as {
     amount: number; measure: Measure; population: string; geography: string; occupation?: string; year?: number; basis?: Basis;
   };
-  // Checked before the mirror is opened (shapes the route spec cannot declare).
-  if (!CODE_RE.geography.test(b.geography)) throw bad(`Invalid field 'geography': '${b.geography}' is not a GSS code such as K02000001.`);
-  if (b.occupation !== undefined && !CODE_RE.occupation.test(b.occupation)) throw bad(`Invalid field 'occupation': '${b.occupation}' is not a SOC code of 1 to 4 digits.`);
+  // The codes' shapes are checked by the route spec (patterns); this combination before the mirror is opened.
   const geography = b.geography.toUpperCase();
   if (b.occupation !== undefined && geography !== 'K02000001') {
     throw bad("Fields 'occupation' and 'geography' cannot be combined: ASHE Table 14 gives occupations for the United Kingdom only.");
   }
-  const conn = await openDataset(DATASET, ctx.mirrorDir);
+  const conn = await openDataset(EARNINGS_INFO, ctx.mirrorDir);
   let table = b.occupation !== undefined ? '14' : b.basis === 'residence' ? '8' : '7';
   const notes: string[] = [];
   if (b.occupation === undefined && b.basis === undefined) {
@@ -115,7 +114,7 @@ export const percentile: Handler = async (req, ctx) => {
   if (!row) throw new ApiError(404, 'not_found', `No ${TABLE_NAMES[table]} ${year} ${b.measure} record for ${b.occupation !== undefined ? 'occupation' : 'geography'} '${code}' (population ${b.population}).`);
   const placed = placeAmount(b.amount, row);
   if (placed.unplaced) notes.push(`Not placed: ${placed.unplaced}.`);
-  const m = await provenanceMeta(DATASET, conn, {
+  const m = await provenanceMeta(EARNINGS_INFO, conn, {
     ons_table: TABLE_NAMES[table],
     reference_period: `April ${year}`,
     method: 'linear interpolation between the adjacent published percentiles (p10 ... p90, median as p50); nothing beyond p10 or p90; one decimal place, half up',

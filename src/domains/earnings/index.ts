@@ -6,7 +6,7 @@ import { earningsRoutes } from './routes.js';
 
 type Handlers = typeof import('./handlers.js');
 const handlers = () => import('./handlers.js');
-const local = (pick: (m: Handlers) => Handler): LocalSpec => ({ handler: () => handlers().then(pick), datasets: [EARNINGS_INFO.name] });
+const local = (pick: (m: Handlers) => Handler): LocalSpec => ({ handler: () => handlers().then(pick), datasets: [EARNINGS_INFO] });
 
 export const manifest: DomainManifest = {
   name: 'earnings',

@@ -8,8 +8,6 @@ import { query } from '../../mirror/db.js';
 import type { Family } from './codes.js';
 import type { Measure } from './routes.js';
 
-export const DATASET = 'earnings';
-
 export const PCT_FIELDS = ['p10', 'p20', 'p25', 'p30', 'p40', 'p60', 'p70', 'p75', 'p80', 'p90'] as const;
 
 export interface EarningsRow {

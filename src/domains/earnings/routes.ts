@@ -6,7 +6,7 @@
  * loaded is the one check that needs the mirror: the handler answers it 400 invalid_parameter too.)
  */
 import type { ParamSpec, RouteSpec } from '../../contract/route.js';
-import { GET_COST, paging, POST_COST } from '../../contract/routes/common.js';
+import { GET_COST, paging, POST_COST } from '../../contract/params.js';
 
 export const MEASURES = ['annual_gross', 'weekly_gross', 'hourly_excluding_overtime'] as const;
 export type Measure = (typeof MEASURES)[number];
@@ -108,10 +108,13 @@ export const earningsRoutes: RouteSpec[] = [
       { ...measure, error: 'invalid_parameter' },
       { ...population, error: 'invalid_parameter' },
       {
-        name: 'geography', type: 'string', default: 'K02000001', minLength: 1, error: 'invalid_parameter',
+        name: 'geography', type: 'string', default: 'K02000001', pattern: String.raw`[A-Z]\d{8}`, patternHint: 'a GSS code such as K02000001', error: 'invalid_parameter',
         description: 'GSS code of the area (default K02000001, the United Kingdom)',
       },
-      { name: 'occupation', type: 'string', minLength: 1, error: 'invalid_parameter', description: 'SOC 2020 code: compare within this occupation (UK)' },
+      {
+        name: 'occupation', type: 'string', pattern: String.raw`\d{1,4}`, patternHint: 'a SOC code of 1 to 4 digits', error: 'invalid_parameter',
+        description: 'SOC 2020 code: compare within this occupation (UK)',
+      },
       { name: 'year', type: 'integer', min: 1997, max: 2999, error: 'invalid_parameter', description: 'ASHE year; default the newest loaded' },
       { name: 'basis', type: 'string', enum: BASES, error: 'invalid_parameter', description: 'workplace or residence (default workplace where loaded)' },
     ],

@@ -18,6 +18,7 @@ import { dataFiles } from '../../../../sync/formats/zip.js';
 import type { DatasetModule, LoadContext, LoadResult } from '../../../../sync/types.js';
 import { query } from '../../../mirror/db.js';
 import { socVersion } from '../codes.js';
+import { EARNINGS_INFO } from '../datasets.js';
 import { discoverEditions, editionOfName, statusOf, type LoadedSource, type Status } from './discover.js';
 import { readAsheFile, VALUE_FIELDS, type AsheFile } from './sheet.js';
 
@@ -150,7 +151,7 @@ async function verify(conn: DuckDBConnection): Promise<void> {
 }
 
 export const earnings: DatasetModule = {
-  ...catalogFields('earnings'),
+  ...catalogFields(EARNINGS_INFO),
   defaultBaseUrl: 'https://www.ons.gov.uk',
   tables: ['earnings'],
   rejectThreshold: 0.01,
