@@ -11,7 +11,7 @@ export const EARNINGS_INFO: DatasetInfo = {
   sourceUrl: 'https://www.ons.gov.uk/employmentandlabourmarket/peopleinwork/earningsandworkinghours/bulletins/annualsurveyofhoursandearnings/latest',
   licence: OGL,
   attribution: 'Source: Office for National Statistics, Annual Survey of Hours and Earnings. Contains public sector information licensed under the Open Government Licence v3.0.',
-  approxDownload: '150 MB (20 zips for 5 years)',
+  approxDownload: '150 MB',
   cadence: 'yearly',
   staleAfterDays: 400,
 };
