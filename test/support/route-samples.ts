@@ -111,6 +111,9 @@ export const ROUTE_SAMPLES: Sample[] = [
   { route: 'calendar.bank-holidays.next', method: 'GET', path: '/v1/calendar/bank-holidays/next' },
   { route: 'calendar.bank-holidays.year', method: 'GET', path: '/v1/calendar/bank-holidays/2026' },
   { route: 'calendar.regions', method: 'GET', path: '/v1/calendar/regions' },
+  { route: 'schools.search', method: 'GET', path: '/v1/schools?local_authority=Leeds&per_page=5' },
+  { route: 'schools.detail', method: 'GET', path: '/v1/schools/107848' },
+  { route: 'schools.inspections.statistics', method: 'GET', path: '/v1/schools/inspections/statistics?local_authority=383' },
   { route: 'companies.search', method: 'GET', path: '/v1/companies/search?q=nspired' },
   { route: 'companies.list', method: 'GET', path: '/v1/companies?postcode=AB&per_page=5' },
   { route: 'companies.get', method: 'GET', path: '/v1/companies/07687209' },
@@ -156,7 +159,8 @@ export const ERROR_SAMPLES: Sample[] = [
 
 /** The datasets buildFixtureMirror syncs. */
 export const FIXTURE_DATASETS: readonly string[] = [
-  'hpi', 'listed-buildings', 'conservation-areas', 'price-paid', 'council-tax', 'road-safety', 'road-traffic', 'companies', 'psc', 'accounts', 'vehicle-licensing', 'mot', 'earnings',
+  'hpi', 'listed-buildings', 'conservation-areas', 'price-paid', 'council-tax', 'road-safety', 'road-traffic', 'companies', 'psc', 'accounts', 'vehicle-licensing', 'mot',
+  'schools', 'earnings',
 ];
 
 /**
@@ -176,6 +180,11 @@ export async function buildFixtureMirror(dataDir: string): Promise<string> {
   const vl = join(dataDir, 'vehicle-licensing');
   const mt = join(dataDir, 'mot');
   await Promise.all([
+    // Schools: the generated GIAS rows of the real Leeds MI excerpt's schools, and the real MI rows (test/fixtures/schools).
+    syncDataset('schools', {
+      mirrorDir: mirror, cacheDir, env: {},
+      from: ['GENERATED-gias-leeds-rows.csv', 'ofsted-mi-latest-inspections-28-Feb-2026-leeds-first-40.csv'].map((f) => join(FIXTURES, '..', 'schools', f)),
+    }),
     buildDataset('hpi', join(FIXTURES, 'uk-hpi', 'UK-HPI-full-file-sample.csv'), mirror),
     buildDataset('earnings', join(__dirname, '..', 'fixtures', 'earnings', 'Home Geography Table 8.7a   Annual pay - Gross 2020.xls'), mirror),
     buildDataset('listed-buildings', join(FIXTURES, 'planning-data', 'listed-building.csv'), mirror),
