@@ -182,7 +182,8 @@ const binRel = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')).bin.
 const base = join(work, 'earn-select1.mjs');
 writeFileSync(base, `
   import { openDataset, query } from '${url(join(dist, 'src', 'mirror', 'db.js'))}';
-  const conn = await openDataset('earnings', '${mirrorDir}');
+  import { EARNINGS_INFO } from '${url(join(dist, 'src', 'domains', 'earnings', 'datasets.js'))}';
+  const conn = await openDataset(EARNINGS_INFO, '${mirrorDir}');
   const r = await query(conn, 'SELECT 1 AS one');
   process.stdout.write(JSON.stringify(r) + '\\n');`);
 const cases = [
