@@ -19,8 +19,9 @@ import { manifest as vehicles } from './domains/vehicles/index.js';
 import { manifest as calendar } from './domains/calendar/index.js';
 import { manifest as schools } from './domains/schools/index.js';
 import { manifest as energy } from './domains/energy/index.js';
+import { manifest as earnings } from './domains/earnings/index.js';
 
-export const DOMAINS: readonly DomainManifest[] = [property, companies, tax, vehicles, calendar, schools, energy];
+export const DOMAINS: readonly DomainManifest[] = [property, companies, tax, vehicles, calendar, schools, energy, earnings];
 
 /** A route of the table: its pure spec, plus the local handler when its domain answers it offline. */
 export interface Route extends RouteSpec {

@@ -35,6 +35,8 @@ export interface ParamSpec {
   /** Inclusive numeric bounds (numbers) or item count bounds (arrays). */
   min?: number;
   max?: number;
+  /** Exclusive numeric lower bound (numbers): the value must be greater than this (an amount > 0). */
+  exclusiveMin?: number;
   minLength?: number;
   enum?: readonly string[];
   /** Enumerations compared without case (e.g. council tax band). The canonical spelling is passed on. */

@@ -76,6 +76,8 @@ function coerceString(spec: ParamSpec, raw: string, where: Where): unknown {
 function checkNumber(spec: ParamSpec, n: number, where: Where): number {
   if (!Number.isFinite(n)) fail(spec, where, `Invalid ${describe(where, spec.name)}: not a finite number.`);
   if (spec.min !== undefined && n < spec.min) fail(spec, where, `Invalid ${describe(where, spec.name)}: must be at least ${spec.min}.`);
+  if (spec.exclusiveMin !== undefined && !(n > spec.exclusiveMin))
+    fail(spec, where, `Invalid ${describe(where, spec.name)}: must be greater than ${spec.exclusiveMin}.`);
   if (spec.max !== undefined && n > spec.max) fail(spec, where, `Invalid ${describe(where, spec.name)}: must be at most ${spec.max}.`);
   if (spec.maxDecimals !== undefined && decimalPlaces(n) > spec.maxDecimals)
     fail(spec, where, `Invalid ${describe(where, spec.name)}: at most ${spec.maxDecimals} decimal places.`);

@@ -23,6 +23,7 @@ export function paramSchema(p: ParamSpec, where: 'query' | 'path' | 'body'): Sch
     case 'number':
       s.type = p.type;
       if (p.min !== undefined) s.minimum = p.min;
+      if (p.exclusiveMin !== undefined) s.exclusiveMinimum = p.exclusiveMin;
       if (p.max !== undefined) s.maximum = p.max;
       break;
     case 'boolean':

@@ -141,6 +141,11 @@ export const ROUTE_SAMPLES: Sample[] = [
   { route: 'companies.benchmarks', method: 'GET', path: '/v1/companies/benchmarks/62020' },
   { route: 'companies.compare', method: 'POST', path: '/v1/companies/compare', body: { company_numbers: ['14000001', '14000002', '00193009'] } },
   { route: 'companies.recent-filings', method: 'GET', path: '/v1/companies/recent-filings?per_page=5' },
+  // Earnings (buildFixtureMirror: the REAL ASHE Table 8.7a 2020 only; Tables 4, 7, 14 not loaded: empty answers with a note).
+  { route: 'earnings.regions', method: 'GET', path: '/v1/earnings/regions?basis=residence&level=region&population=all' },
+  { route: 'earnings.industries', method: 'GET', path: '/v1/earnings/industries?level=section' },
+  { route: 'earnings.occupations', method: 'GET', path: '/v1/earnings/occupations' },
+  { route: 'earnings.percentile', method: 'POST', path: '/v1/earnings/percentile', body: { amount: 28000, population: 'all' } },
 ];
 
 /** Calls that answer error envelopes (record not found, validation, 422), compared the same way. */
@@ -157,12 +162,13 @@ export const ERROR_SAMPLES: Sample[] = [
   { route: 'energy.price-cap.periods.get', method: 'GET', path: '/v1/energy/price-cap/periods/2023-01' },
   { route: 'energy.price-cap.calculate', method: 'POST', path: '/v1/energy/price-cap/calculate', body: { electricity_kwh: -1 } },
   { route: 'vehicles.licensing', method: 'GET', path: '/v1/vehicles/licensing?make=MA' },
+  { route: 'earnings.regions', method: 'GET', path: '/v1/earnings/regions?basis=residence&year=2019' },
 ];
 
 /** The datasets buildFixtureMirror syncs. */
 export const FIXTURE_DATASETS: readonly string[] = [
   'hpi', 'listed-buildings', 'conservation-areas', 'price-paid', 'council-tax', 'road-safety', 'road-traffic', 'companies', 'psc', 'accounts', 'vehicle-licensing', 'mot',
-  'schools',
+  'schools', 'earnings',
 ];
 
 /**
@@ -188,6 +194,7 @@ export async function buildFixtureMirror(dataDir: string): Promise<string> {
       from: ['GENERATED-gias-leeds-rows.csv', 'ofsted-mi-latest-inspections-28-Feb-2026-leeds-first-40.csv'].map((f) => join(FIXTURES, '..', 'schools', f)),
     }),
     buildDataset('hpi', join(FIXTURES, 'uk-hpi', 'UK-HPI-full-file-sample.csv'), mirror),
+    buildDataset('earnings', join(__dirname, '..', 'fixtures', 'earnings', 'Home Geography Table 8.7a   Annual pay - Gross 2020.xls'), mirror),
     buildDataset('listed-buildings', join(FIXTURES, 'planning-data', 'listed-building.csv'), mirror),
     buildDataset('conservation-areas', join(FIXTURES, 'planning-data', 'conservation-area.csv'), mirror),
     buildDataset('price-paid', join(FIXTURES, 'land-registry-ppd', 'pp-complete.csv'), mirror),

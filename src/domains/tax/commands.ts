@@ -58,6 +58,31 @@ async function sweep(call: RouteCall, opts: Record<string, unknown>, run: Comman
   return 0;
 }
 
+/**
+ * `tax take-home --rank`: the take-home answer plus `rank`, where the gross sits among full-time employee
+ * jobs' annual gross pay (UK), from POST /v1/earnings/percentile called through `execute` (the earnings
+ * domain is never imported; --source applies). Net pay is not ranked: ASHE publishes gross pay only. When
+ * the earnings data cannot answer (not synced, no API key), `rank` is null and `rank_note` says why.
+ */
+async function withRank(call: RouteCall, run: CommandRun): Promise<number> {
+  const r = await run.execute(call);
+  if ('error' in r.envelope) return run.fail(new ApiError(r.status, r.envelope.error.code, r.envelope.error.message));
+  const data = r.envelope.data as Record<string, unknown>;
+  const e = await run.execute({
+    method: 'POST', path: '/v1/earnings/percentile', query: {},
+    body: { amount: data.gross_income, measure: 'annual_gross', population: 'full_time' },
+  });
+  let rank: unknown = null;
+  let note = 'Gross pay ranked among full-time employee jobs in the UK (ONS ASHE annual gross pay); net pay is not ranked, ASHE publishes gross pay only.';
+  if ('error' in e.envelope) note = `No rank: ${e.envelope.error.message}`;
+  else {
+    const p = e.envelope.data as { percentile: number | null; percentile_bound: string | null; reference: { year: number; median: number | null; geography?: { name: string } } };
+    rank = { percentile: p.percentile, percentile_bound: p.percentile_bound, year: p.reference.year, area: p.reference.geography?.name ?? 'United Kingdom', median: p.reference.median };
+  }
+  await run.output({ ...r.envelope, data: { ...data, rank, rank_note: note } }, 'tax.take-home.calculate');
+  return 0;
+}
+
 function scenarioFromFlags(opts: Record<string, unknown>, p: 'a' | 'b', gross: unknown): Record<string, unknown> {
   const P = p.toUpperCase();
   const s: Record<string, unknown> = {};
@@ -86,20 +111,22 @@ export const taxCommands: RouteCommandSpec[] = [
     extraOptions: [
       new Option('--sweep <from:to:step>', 'one row per gross income, e.g. 20000:150000:5000 (one call per row)'),
       new Option('--chart', 'with --sweep on a terminal: chart net pay and marginal rate against gross'),
+      new Option('--rank', 'add where the gross sits among full-time annual gross pay (ONS ASHE, via /v1/earnings/percentile)'),
     ],
     batch: true,
     bodyFile: true,
     examples: [
       'publicdata tax take-home 45000',
       'publicdata tax take-home 60000 --region scotland --year 2025-26 --student-loan plan_2',
-      'publicdata tax take-home 80000 --pension 5 --pension-type salary_sacrifice',
+      'publicdata tax take-home 80000 --pension 5 --pension-type salary_sacrifice --rank',
       'publicdata tax take-home --sweep 20000:150000:5000 --chart',
     ],
     prepare: async (call, opts, run) => {
       if (opts.sweep === undefined) {
         if (opts.chart) throw new ApiError(400, 'usage_error', '--chart goes with --sweep (tax take-home --sweep FROM:TO:STEP --chart).');
-        return call;
+        return opts.rank ? withRank(call, run) : call;
       }
+      if (opts.rank) throw new ApiError(400, 'usage_error', '--rank goes with one gross income, not with --sweep.');
       // --sweep sets gross_income itself: a gross income given as well would be silently dropped.
       if ((call.body as Record<string, unknown> | undefined)?.gross_income !== undefined) {
         throw new ApiError(400, 'usage_error', '--sweep sets the gross income of each row: give either GROSS_INCOME or --sweep FROM:TO:STEP, not both.');

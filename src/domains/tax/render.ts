@@ -29,6 +29,26 @@ export interface TakeHomeData {
   effective_rate?: number;
   marginal_rate: number;
   employer_costs: { employer_ni: number; total_cost_to_employer: number };
+  /** `tax take-home --rank`: where the gross sits among ONS ASHE full-time annual gross pay (null: not available, see rank_note). */
+  rank?: TakeHomeRank | null;
+  rank_note?: string;
+}
+
+export interface TakeHomeRank {
+  percentile: number | null;
+  percentile_bound: 'below_p10' | 'above_p90' | null;
+  year: number;
+  area: string;
+  median: number | null;
+}
+
+/** The take-home table's rank row: percentile, or the bound, with the reference's median and year. */
+function rankRow(data: TakeHomeData): [string, string, string?] | undefined {
+  if (data.rank === undefined) return undefined;
+  const r = data.rank;
+  if (r === null) return ['Gross among full-time jobs', 'n/a', data.rank_note];
+  const where = r.percentile !== null ? `percentile ${r.percentile}` : r.percentile_bound === 'below_p10' ? 'below p10' : r.percentile_bound === 'above_p90' ? 'above p90' : 'not placed';
+  return ['Gross among full-time jobs', where, `${r.area}, April ${r.year}${r.median !== null ? `, median ${money(r.median)}` : ''} (ONS ASHE)`];
 }
 
 const ansi = (code: string, on: boolean) => (s: string) => (on ? `\u001b[${code}m${s}\u001b[0m` : s);
@@ -102,6 +122,8 @@ export function renderTakeHome(data: TakeHomeData, opts: { color: boolean }): st
   rows.push(['Marginal rate', pct(data.marginal_rate), 'on the next £1 of gross']);
   rows.push(['Employer NI', money(data.employer_costs.employer_ni)]);
   rows.push(['Cost to employer', money(data.employer_costs.total_cost_to_employer)]);
+  const rank = rankRow(data);
+  if (rank) rows.push(['---', ''], rank);
   const title = bold(`Take-home pay ${data.tax_year} · ${REGION[data.region] ?? data.region}`);
   return `${title}\n${table(rows, bold, dim)}\n`;
 }

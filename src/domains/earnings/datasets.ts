@@ -1,0 +1,17 @@
+/** The earnings domain's mirror dataset (catalogue entry; see src/mirror/catalog.ts for the fields). */
+import { OGL } from '../../contract/types.js';
+import type { DatasetInfo } from '../../mirror/catalog.js';
+
+export const EARNINGS_INFO: DatasetInfo = {
+  name: 'earnings',
+  title: 'Earnings by region, industry and occupation (ONS ASHE tables 4, 7, 8 and 14)',
+  file: 'earnings.duckdb',
+  schema: 'earnings',
+  publisher: 'Office for National Statistics',
+  sourceUrl: 'https://www.ons.gov.uk/employmentandlabourmarket/peopleinwork/earningsandworkinghours/bulletins/annualsurveyofhoursandearnings/latest',
+  licence: OGL,
+  attribution: 'Source: Office for National Statistics, Annual Survey of Hours and Earnings. Contains public sector information licensed under the Open Government Licence v3.0.',
+  approxDownload: '150 MB',
+  cadence: 'yearly',
+  staleAfterDays: 400,
+};

@@ -1,0 +1,139 @@
+/**
+ * Terminal renderer of `earnings rank` (POST /v1/earnings/percentile, table format): the published
+ * percentiles of the reference record in order, with the amount placed among them; `--chart` adds a bar
+ * per percentile (length proportional to pay) with the amount's bar marked. Outside p10..p90 the amount
+ * is shown below p10 or above p90, never given a percentile.
+ */
+import type { Renderer } from '../../output/renderers.js';
+
+interface Reference {
+  year?: number;
+  measure?: string;
+  population?: string;
+  basis?: string;
+  status?: string;
+  median?: number | null;
+  percentiles?: Record<string, number | null>;
+  geography?: { code: string; name: string };
+  occupation?: { code: string; name: string };
+}
+
+interface Answer {
+  amount: number;
+  percentile: number | null;
+  percentile_bound: 'below_p10' | 'above_p90' | null;
+  reference: Reference;
+}
+
+const UNIT: Record<string, { per: string; dp: number }> = {
+  annual_gross: { per: 'a year', dp: 0 },
+  weekly_gross: { per: 'a week', dp: 2 },
+  hourly_excluding_overtime: { per: 'an hour', dp: 2 },
+};
+
+export function pounds(v: number, dp: number): string {
+  const whole = Number.isInteger(v) && dp === 0;
+  return `£${v.toLocaleString('en-GB', { minimumFractionDigits: whole ? 0 : dp, maximumFractionDigits: Math.max(dp, 2) })}`;
+}
+
+const ORDER = [['p10', 10], ['p20', 20], ['p25', 25], ['p30', 30], ['p40', 40], ['median', 50], ['p60', 60], ['p70', 70], ['p75', 75], ['p80', 80], ['p90', 90]] as const;
+
+interface Line {
+  label: string;
+  value: number | null;
+  mark: boolean;
+}
+
+/** The published points in order with the amount inserted where it belongs (suppressed points shown as such). */
+export function rankLines(a: Answer): Line[] {
+  const ref = a.reference;
+  const pts: Line[] = ORDER.map(([k, q]) => ({ label: q === 50 ? 'median' : `p${q}`, value: (k === 'median' ? ref.median : ref.percentiles?.[k]) ?? null, mark: false }));
+  const you: Line = {
+    label: a.percentile !== null ? `p${a.percentile}` : a.percentile_bound === 'below_p10' ? 'below p10' : a.percentile_bound === 'above_p90' ? 'above p90' : 'not placed',
+    value: a.amount,
+    mark: true,
+  };
+  let at = pts.length;
+  if (a.percentile_bound === 'below_p10') at = 0;
+  else if (a.percentile !== null) at = ORDER.findIndex(([, q]) => q > a.percentile!) < 0 ? pts.length : ORDER.findIndex(([, q]) => q > a.percentile!);
+  else if (a.percentile_bound !== 'above_p90') return [...pts, you];
+  pts.splice(at, 0, you);
+  return pts;
+}
+
+function title(a: Answer): string {
+  const r = a.reference;
+  const u = UNIT[r.measure ?? ''] ?? { per: '', dp: 2 };
+  const who = (r.population ?? '').replace(/_/g, '-');
+  const where = r.occupation ? `${r.occupation.name} (SOC ${r.occupation.code}), UK` : r.geography ? `${r.geography.name} (${r.geography.code})${r.basis ? `, by ${r.basis === 'workplace' ? 'place of work' : 'place of residence'}` : ''}` : '';
+  const place =
+    a.percentile !== null ? `percentile ${a.percentile}` : a.percentile_bound === 'below_p10' ? 'below the 10th percentile' : a.percentile_bound === 'above_p90' ? 'above the 90th percentile' : 'not placed';
+  return `${pounds(a.amount, u.dp)} ${u.per}: ${place} of ${who} employee jobs, ${where}, April ${r.year ?? ''} (${r.status ?? ''})`;
+}
+
+export const rankTable: Renderer = {
+  name: 'earnings-rank',
+  canRender: (out, rc) => !rc.fields && !rc.wide && typeof (out.envelope.data as Answer | undefined)?.amount === 'number',
+  render: (out, rc) => {
+    const a = out.envelope.data as Answer;
+    const dp = (UNIT[a.reference.measure ?? ''] ?? { dp: 2 }).dp;
+    const lines = rankLines(a);
+    const max = Math.max(...lines.map((l) => l.value ?? 0));
+    const width = Math.max(10, Math.min(50, (rc.columns || 80) - 36));
+    const body = lines.map((l) => {
+      const v = l.value === null ? 'suppressed' : pounds(l.value, dp);
+      const bar = rc.options.chart && l.value !== null ? ` ${(l.mark ? '▓' : '█').repeat(Math.max(1, Math.round((l.value / max) * width)))}` : '';
+      return `${l.mark ? '▶' : ' '} ${l.label.padEnd(11)}${v.padStart(13)}${bar}${l.mark ? '  ◀ this amount' : ''}`;
+    });
+    const note = typeof out.envelope.meta.note === 'string' ? `\n${out.envelope.meta.note}` : '';
+    return `${title(a)}\n${body.join('\n')}\nLinear interpolation between the published percentiles (ONS ASHE); none beyond p10 or p90.${note}\n`;
+  },
+};
+
+interface SeriesRecord extends Reference {
+  industry?: { code: string; name: string; level: string };
+  jobs_thousands?: number | null;
+  mean?: number | null;
+  markers?: Record<string, string>;
+}
+
+/**
+ * The three series routes on a terminal: one line per record with the figures that matter first (median,
+ * mean, p10/p25/p75/p90, jobs), ONS's markers shown as ONS prints them (x, .., :, -); the common year,
+ * basis, population, measure and status in the title. `--wide` or `--fields` give the generic table.
+ */
+export const seriesTable: Renderer = {
+  name: 'earnings-series',
+  canRender: (out, rc) => !rc.fields && !rc.wide && Array.isArray(out.envelope.data),
+  render: (out) => {
+    const rows = out.envelope.data as SeriesRecord[];
+    const note = typeof out.envelope.meta.note === 'string' ? `${out.envelope.meta.note}\n` : '';
+    if (rows.length === 0) return `${note}no records\n`;
+    const r0 = rows[0]!;
+    const dp = (UNIT[r0.measure ?? ''] ?? { dp: 2 }).dp;
+    const subject = (r: SeriesRecord) => r.geography ?? r.industry ?? r.occupation ?? { code: '', name: '', level: '' };
+    const cell = (r: SeriesRecord, field: string, v: number | null | undefined) =>
+      v === null || v === undefined ? (r.markers?.[field] ?? '') : pounds(v, dp);
+    const cols: Array<[string, (r: SeriesRecord) => string, boolean]> = [
+      ['name', (r) => subject(r).name, false],
+      ['code', (r) => subject(r).code, false],
+      ['level', (r) => (subject(r) as { level?: string }).level ?? '', false],
+      ['median', (r) => cell(r, 'median', r.median), true],
+      ['mean', (r) => cell(r, 'mean', r.mean), true],
+      ['p10', (r) => cell(r, 'percentiles.p10', r.percentiles?.p10), true],
+      ['p25', (r) => cell(r, 'percentiles.p25', r.percentiles?.p25), true],
+      ['p75', (r) => cell(r, 'percentiles.p75', r.percentiles?.p75), true],
+      ['p90', (r) => cell(r, 'percentiles.p90', r.percentiles?.p90), true],
+      ['jobs (k)', (r) => (r.jobs_thousands == null ? (r.markers?.jobs_thousands ?? '') : String(r.jobs_thousands)), true],
+    ];
+    const cells = rows.map((r) => cols.map(([, f]) => f(r)));
+    const widths = cols.map(([h], i) => Math.min(i === 0 ? 34 : 40, Math.max(h.length, ...cells.map((c) => c[i]!.length))));
+    const fmtRow = (c: string[]) => c.map((v, i) => (cols[i]![2] ? v.padStart(widths[i]!) : v.slice(0, widths[i]).padEnd(widths[i]!))).join('  ');
+    const unit = UNIT[r0.measure ?? '']?.per ?? '';
+    const basis = r0.basis ? `, by ${r0.basis === 'workplace' ? 'place of work' : 'place of residence'}` : '';
+    const title = `${(r0.measure ?? '').replace(/_/g, ' ')} (${unit}), ${(r0.population ?? '').replace(/_/g, '-')} employee jobs${basis}, April ${r0.year} (${r0.status})`;
+    const p = out.envelope.pagination;
+    const more = p && p.total > rows.length ? `\n${rows.length} of ${p.total} records (page ${p.page} of ${p.total_pages}; --page, --per-page or --all)` : '';
+    return `${note}${title}\n${fmtRow(cols.map(([h]) => h))}\n${cells.map(fmtRow).join('\n')}${more}\nx: suppressed by ONS (unreliable), ..: disclosive\n`;
+  },
+};

@@ -1,0 +1,167 @@
+/**
+ * `publicdata sync earnings [--years 2021-2025] [--from FILE_OR_URL]`: the ONS ASHE tables 4 (industry),
+ * 7 (workplace geography), 8 (residence geography) and 14 (occupation), sub-tables x.1a weekly gross,
+ * x.5a hourly excluding overtime and x.7a annual gross, every sheet (sex x working pattern), into
+ * earnings.duckdb:
+ *  - `earnings`: one row per table, measure, year, population and coded row of the sheet (values as ONS
+ *    published them; markers -> NULL, the suppressed fields named in `suppressed`);
+ *  - `earnings_sources`: one row per table file loaded (table, measure, year, status, file), read back by
+ *    the next sync to fetch only what is new: a (table, year) not loaded yet, or a provisional year whose
+ *    revised edition ONS has since published (its rows are replaced, status 'revised').
+ * Full loads build a new file; later syncs are `update` files applied to a copy of the live file
+ * (sync/framework.ts): a killed sync leaves the last good file answering.
+ */
+import { basename } from 'node:path';
+import type { DuckDBAppender, DuckDBConnection } from '@duckdb/node-api';
+import { count, catalogFields } from '../../../../sync/common.js';
+import { dataFiles } from '../../../../sync/formats/zip.js';
+import type { DatasetModule, LoadContext, LoadResult } from '../../../../sync/types.js';
+import { query } from '../../../mirror/db.js';
+import { socVersion } from '../codes.js';
+import { EARNINGS_INFO } from '../datasets.js';
+import { discoverEditions, editionOfName, statusOf, type LoadedSource, type Status } from './discover.js';
+import { readAsheFile, VALUE_FIELDS, type AsheFile } from './sheet.js';
+
+export const EARNINGS_DDL = `CREATE TABLE earnings (
+  family         VARCHAR NOT NULL,  -- geography | industry | occupation
+  ons_table      VARCHAR NOT NULL,  -- 4 | 7 | 8 | 14
+  year           INTEGER NOT NULL,
+  basis          VARCHAR,           -- residence (Table 8) | workplace (Table 7); NULL for industry and occupation
+  population     VARCHAR NOT NULL,  -- all | male | female | full_time | ... (one per sheet)
+  measure        VARCHAR NOT NULL,  -- annual_gross | weekly_gross | hourly_excluding_overtime
+  code           VARCHAR NOT NULL,
+  name           VARCHAR NOT NULL,
+  level          VARCHAR NOT NULL,
+  seq            INTEGER NOT NULL,  -- ONS's row order within the sheet
+  ${VALUE_FIELDS.map((f) => `${f} DOUBLE`).join(',\n  ')},
+  status         VARCHAR NOT NULL,  -- provisional | revised
+  suppressed     VARCHAR NOT NULL,  -- comma-separated value fields ONS suppressed (x, ..)
+  markers        VARCHAR NOT NULL,  -- JSON {field: marker} for every NULL a marker explains
+  soc_version    VARCHAR,           -- occupation rows: SOC 2020 from 2021, SOC 2010 before
+  source_file    VARCHAR NOT NULL
+)`;
+
+export const SOURCES_DDL = `CREATE TABLE earnings_sources (
+  ons_table VARCHAR NOT NULL, measure VARCHAR NOT NULL, year INTEGER NOT NULL, status VARCHAR NOT NULL,
+  file VARCHAR NOT NULL, container VARCHAR NOT NULL, sheets INTEGER NOT NULL, rows INTEGER NOT NULL
+)`;
+
+/** ONS estimates tables of the loaded series inside a zip: x.1a, x.5a, x.7a of tables 4, 7, 8, 14 (not the 'b' CV tables). */
+export const MEMBER_RE = /Table\s*(4|7|8|14)\.(1|5|7)a\b[^/]*\.xlsx?$/i;
+
+function appendRow(app: DuckDBAppender, f: AsheFile, r: AsheFile['rows'][number], status: Status, source: string): void {
+  app.appendVarchar(f.table.family);
+  app.appendVarchar(f.table.table);
+  app.appendInteger(f.year);
+  if (f.table.basis) app.appendVarchar(f.table.basis);
+  else app.appendNull();
+  app.appendVarchar(r.population);
+  app.appendVarchar(f.measure);
+  app.appendVarchar(r.code);
+  app.appendVarchar(r.name);
+  app.appendVarchar(r.level);
+  app.appendInteger(r.seq);
+  for (const k of VALUE_FIELDS) {
+    const v = r.values[k];
+    if (v === null) app.appendNull();
+    else app.appendDouble(v);
+  }
+  app.appendVarchar(status);
+  app.appendVarchar(r.suppressed.join(','));
+  app.appendVarchar(JSON.stringify(r.markers));
+  if (f.table.family === 'occupation') app.appendVarchar(socVersion(f.year));
+  else app.appendNull();
+  app.appendVarchar(source);
+  app.endRow();
+}
+
+async function storeFile(conn: DuckDBConnection, f: AsheFile, status: Status, member: string, container: string): Promise<void> {
+  // The same table, measure and year loaded before (a provisional edition, or an earlier file): replaced.
+  const key = [f.table.table, f.measure, f.year];
+  await conn.run('DELETE FROM earnings WHERE ons_table = ? AND measure = ? AND year = ?', key);
+  await conn.run('DELETE FROM earnings_sources WHERE ons_table = ? AND measure = ? AND year = ?', key);
+  const app = await conn.createAppender('earnings');
+  try {
+    for (const r of f.rows) appendRow(app, f, r, status, member);
+    app.flushSync();
+  } finally {
+    app.closeSync();
+  }
+  await conn.run('INSERT INTO earnings_sources VALUES (?, ?, ?, ?, ?, ?, ?, ?)', [...key, status, member, container, f.sheets.length, f.rows.length]);
+  for (const j of f.rejects.slice(0, 1000)) {
+    await conn.run('INSERT INTO rejects (file, line, raw, reason) VALUES (?, ?, ?, ?)', [`${member} [${j.sheet}]`, j.line, j.raw, j.reason]);
+  }
+}
+
+/** Provisional files first, so that a revised edition given in the same sync replaces its provisional one. */
+function loadOrder<T extends { name: string }>(files: readonly T[]): T[] {
+  const rank = (n: string) => (statusOf(n) === 'provisional' ? 0 : 1);
+  return [...files].sort((a, b) => rank(a.name) - rank(b.name));
+}
+
+async function load(ctx: LoadContext): Promise<LoadResult> {
+  const { conn } = ctx;
+  if (ctx.mode !== 'incremental') {
+    await conn.run(EARNINGS_DDL);
+    await conn.run(SOURCES_DDL);
+  }
+  let rows = 0;
+  let rejected = 0;
+  let uncoded = 0;
+  let tables = 0;
+  for (const file of loadOrder(ctx.files)) {
+    const edition = editionOfName(file.name);
+    for await (const m of dataFiles([file], ctx.workDir ?? `${file.path}.extract`, (z) => MEMBER_RE.test(basename(z.name)))) {
+      const f = readAsheFile(m.path, m.name);
+      if (edition && edition.table !== f.table.table) throw new Error(`${m.name} in ${file.name} is Table ${f.table.table}, not Table ${edition.table}`);
+      if (edition && edition.year !== f.year) throw new Error(`${m.name} in ${file.name} is for ${f.year}, not ${edition.year}`);
+      if (f.rows.length === 0) throw new Error(`${m.name}: no coded rows in any sheet`);
+      await storeFile(conn, f, statusOf(file.name, m.name), m.name, file.name);
+      rows += f.rows.length;
+      rejected += f.rejects.length;
+      uncoded += f.uncoded;
+      tables++;
+      ctx.progress(rows);
+      ctx.log?.(`${m.name}: ${f.year} ${f.measure}, ${f.sheets.length} sheets, ${f.rows.length} rows`);
+    }
+  }
+  if (tables === 0) throw new Error('no ASHE estimates table (Table 4, 7, 8 or 14, x.1a/x.5a/x.7a) in the files given');
+  if (uncoded) ctx.log?.(`${uncoded} rows without a code (Not Classified, All employees) left out`);
+  return { rows, rejected, mode: ctx.mode ?? 'full' };
+}
+
+async function verify(conn: DuckDBConnection): Promise<void> {
+  const dup = await count(
+    conn,
+    `SELECT count(*) AS n FROM (SELECT 1 FROM earnings GROUP BY ons_table, measure, year, population, code HAVING count(*) > 1)`,
+  );
+  if (dup > 0) throw new Error(`${dup} codes appear twice in one sheet; refusing to replace the data`);
+  const orphans = await count(
+    conn,
+    `SELECT count(*) AS n FROM earnings_sources s WHERE rows <> (SELECT count(*) FROM earnings e
+       WHERE e.ons_table = s.ons_table AND e.measure = s.measure AND e.year = s.year)`,
+  );
+  if (orphans > 0) throw new Error('the rows of a loaded table file do not match its count; refusing to replace the data');
+  const geoNoUk = await query<{ ons_table: string; year: number; measure: string }>(
+    conn,
+    `SELECT ons_table, year, measure FROM earnings_sources s WHERE ons_table IN ('7', '8') AND NOT EXISTS
+       (SELECT 1 FROM earnings e WHERE e.ons_table = s.ons_table AND e.year = s.year AND e.measure = s.measure AND e.code = 'K02000001')`,
+  );
+  if (geoNoUk.length) throw new Error(`Table ${geoNoUk[0]!.ons_table} ${geoNoUk[0]!.year} has no United Kingdom row; refusing to replace the data`);
+}
+
+export const earnings: DatasetModule = {
+  ...catalogFields(EARNINGS_INFO),
+  defaultBaseUrl: 'https://www.ons.gov.uk',
+  tables: ['earnings'],
+  rejectThreshold: 0.01,
+  fromNames: /(?:\.zip|Table\s*(?:4|7|8|14)\.(?:1|5|7)a\b.*\.xlsx?)$/i,
+  async readPrevious(conn): Promise<LoadedSource[]> {
+    return query<LoadedSource & Record<string, unknown>>(conn, 'SELECT DISTINCT ons_table, year, status FROM earnings_sources');
+  },
+  discover: discoverEditions,
+  load,
+  verify,
+};
+
+export default earnings;
