@@ -289,7 +289,8 @@ if (PARTS.has('e')) {
   const baseline = join(work, 'select1.mjs');
   writeFileSync(baseline, `
     import { openDataset, query } from '${url(join(dist, 'src', 'mirror', 'db.js'))}';
-    const conn = await openDataset('accounts', '${join(work, 'mirror')}');
+    import { ACCOUNTS_INFO } from '${url(join(dist, 'src', 'domains', 'companies', 'datasets.js'))}';
+    const conn = await openDataset(ACCOUNTS_INFO, '${join(work, 'mirror')}');
     process.stdout.write(JSON.stringify(await query(conn, 'SELECT 1 AS one')) + '\\n');`);
   const n = String(20000000 + 3); // a generated full-accounts company
   const cases = [

@@ -218,7 +218,8 @@ const cli = join(repo, 'bin', 'publicdata.cjs');
 const base = join(work, 'select1.mjs');
 writeFileSync(base, `
   import { openDataset, query } from '${url(join(dist, 'src', 'mirror', 'db.js'))}';
-  const conn = await openDataset('companies', '${mirrorDir}');
+  import { COMPANIES_INFO } from '${url(join(dist, 'src', 'domains', 'companies', 'datasets.js'))}';
+  const conn = await openDataset(COMPANIES_INFO, '${mirrorDir}');
   process.stdout.write(JSON.stringify(await query(conn, 'SELECT 1 AS one')) + '\\n');`);
 const probe = (args) => JSON.parse(spawnSync(process.execPath, args, { env: { ...process.env, ...env }, encoding: 'utf8' }).stdout);
 // The probed company: the one on an individual's line near the middle of the file whose person is on other

@@ -147,7 +147,8 @@ async function searchBench() {
   const base = join(work, 'select1.mjs');
   writeFileSync(base, `
     import { openDataset, query } from '${url(join(dist, 'src', 'mirror', 'db.js'))}';
-    const conn = await openDataset('price-paid', '${mirrorDir}');
+    import { PRICE_PAID_INFO } from '${url(join(dist, 'src', 'domains', 'property', 'datasets.js'))}';
+    const conn = await openDataset(PRICE_PAID_INFO, '${mirrorDir}');
     const r = await query(conn, 'SELECT 1 AS one');
     process.stdout.write(JSON.stringify(r) + '\\n');`);
   const first = await timeProcess(searchArgs, env);

@@ -164,7 +164,8 @@ log(`collision ${index}: ${body.data.vehicles.length} vehicles, ${body.data.casu
 const base = join(work, 'rs-select1.mjs');
 writeFileSync(base, `
   import { openDataset, query } from '${url(join(dist, 'src', 'mirror', 'db.js'))}';
-  const conn = await openDataset('road-safety', '${mirrorDir}');
+  import { ROAD_SAFETY_INFO } from '${url(join(dist, 'src', 'domains', 'vehicles', 'traffic-datasets.js'))}';
+  const conn = await openDataset(ROAD_SAFETY_INFO, '${mirrorDir}');
   const r = await query(conn, 'SELECT 1 AS one');
   process.stdout.write(JSON.stringify(r) + '\\n');`);
 const r = await paired(10, async () => (await timeChild(args, { env, cwd: repo })).ms, async () => (await timeChild([base], { env, cwd: repo })).ms, { warmup: 1 });

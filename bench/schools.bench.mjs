@@ -120,7 +120,8 @@ const binRel = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')).bin.
 const base = join(work, 'schools-select1.mjs');
 writeFileSync(base, `
   import { openDataset, query } from '${url(join(dist, 'src', 'mirror', 'db.js'))}';
-  const conn = await openDataset('schools', '${mirrorDir}');
+  import { SCHOOLS_INFO } from '${url(join(dist, 'src', 'domains', 'schools', 'datasets.js'))}';
+  const conn = await openDataset(SCHOOLS_INFO, '${mirrorDir}');
   const r = await query(conn, 'SELECT 1 AS one');
   process.stdout.write(JSON.stringify(r) + '\\n');`);
 const probeUrn = 100_001 + 2 * Math.floor(MI_ROWS / 2);

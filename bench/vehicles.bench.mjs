@@ -258,7 +258,8 @@ async function queryBench(measure, dataset, mirrorDir, args) {
   const base = join(work, `select1-${dataset}.mjs`);
   writeFileSync(base, `
     import { openDataset, query } from '${url(join(dist, 'src', 'mirror', 'db.js'))}';
-    const conn = await openDataset('${dataset}', '${mirrorDir}');
+    import * as infos from '${url(join(dist, 'src', 'domains', 'vehicles', 'datasets.js'))}';
+    const conn = await openDataset(Object.values(infos).find((d) => d.name === '${dataset}'), '${mirrorDir}');
     process.stdout.write(JSON.stringify(await query(conn, 'SELECT 1 AS one')) + '\\n');`);
   const argv = [cli, 'vehicles', ...args, '--source', 'local', '--format', 'json'];
   const first = JSON.parse((await timeProcess(argv, env)).out);

@@ -150,7 +150,12 @@ describe('accounts staging: members inflated where they are extracted', () => {
   });
 
   // The compiled worker (dist/, built by `npm test` before vitest) in real worker threads.
-  const distPool = join(import.meta.dirname, '..', '..', 'dist', 'sync', 'accounts', 'pool.js');
+  const distPool = join(import.meta.dirname, '..', '..', 'dist', 'src', 'domains', 'companies', 'sync', 'accounts', 'pool.js');
+  // `npm test` builds before vitest: without the compiled pool the worker tests below would be skipped
+  // and prove nothing, so its absence fails here.
+  it('the compiled pool is there for the worker-thread tests (npm test builds it)', () => {
+    expect(existsSync(distPool), distPool).toBe(true);
+  });
   it.skipIf(!existsSync(distPool))('2 worker threads stage exactly what the calling thread stages, each into its own files', async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'pd-accz-')), 'Accounts_Bulk_Data-2026-11-02.zip');
     writeFileSync(path, await dailyZip());
