@@ -225,6 +225,7 @@ export async function syncDataset(name: string, opts: RunSyncOptions): Promise<S
         dest,
         ...(f.sha256 ? { expectedSha256: f.sha256 } : {}),
         ...(f.size !== undefined ? { expectedSize: f.size } : {}),
+        ...(f.headers ? { headers: f.headers } : {}),
         ...retryOptions,
         retries: opts.retries ?? 5,
         ...(opts.maxBytesPerSecond ? { maxBytesPerSecond: opts.maxBytesPerSecond } : {}),

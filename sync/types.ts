@@ -26,6 +26,8 @@ export interface UpstreamFile {
   sha256?: string;
   /** `update` files are applied incrementally to the existing data (price-paid monthly update). */
   kind?: 'full' | 'update';
+  /** Request headers the publisher requires (the FSA API: `x-api-version: 2`). */
+  headers?: Record<string, string>;
 }
 
 export interface SyncOptions {
@@ -40,6 +42,8 @@ export interface SyncOptions {
   /** `--days N` / `--months N` (accounts): the scope of dated upstream files. */
   days?: number;
   months?: number;
+  /** `--authorities 314,760` (food-hygiene): the FSA local authority codes to sync. */
+  authorities?: readonly string[];
   force?: boolean;
 }
 

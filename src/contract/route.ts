@@ -36,6 +36,16 @@ export interface ParamSpec {
   max?: number;
   minLength?: number;
   enum?: readonly string[];
+  /**
+   * A regular expression (source text, anchored by its author) a string value (each item of a `string[]`)
+   * must match; `patternHint` says in words what is expected, for the error message.
+   */
+  pattern?: string;
+  patternHint?: string;
+  /** Query parameters that must be given with this one (`lat` requires `lng`). */
+  requires?: readonly string[];
+  /** Query parameters that must not be given with this one. */
+  excludes?: readonly string[];
   /** Enumerations compared without case (e.g. council tax band). The canonical spelling is passed on. */
   caseInsensitive?: boolean;
   /** Error code when the value is invalid (default: invalid_parameter for query/path, bad_request for body). */
@@ -46,7 +56,7 @@ export interface ParamSpec {
   fields?: readonly ParamSpec[];
 }
 
-export type Domain = 'tax' | 'property' | 'companies' | 'vehicles' | 'calendar';
+export type Domain = 'tax' | 'property' | 'companies' | 'vehicles' | 'calendar' | 'food-hygiene';
 
 export interface RouteSpec {
   /** Stable identifier, e.g. `tax.take-home.calculate`. */

@@ -98,7 +98,17 @@ function checkString(spec: ParamSpec, s: string, where: Where): string {
     if (hit === undefined) fail(spec, where, `Invalid ${describe(where, spec.name)}: '${s}'. Allowed: ${spec.enum.join(', ')}.`);
     return hit;
   }
+  checkPattern(spec, s, where);
   return s;
+}
+
+/** Compiled `pattern`s, one per spec. */
+const patterns = new WeakMap<ParamSpec, RegExp>();
+function checkPattern(spec: ParamSpec, s: string, where: Where): void {
+  if (spec.pattern === undefined) return;
+  let re = patterns.get(spec);
+  if (!re) patterns.set(spec, (re = new RegExp(spec.pattern)));
+  if (!re.test(s)) fail(spec, where, `Invalid ${describe(where, spec.name)}: '${s}'${spec.patternHint ? `; expected ${spec.patternHint}` : ''}.`);
 }
 
 /** Enum value -> canonical spelling, built once per spec (batch validation is a hot path). */
@@ -126,7 +136,10 @@ function checkArray(spec: ParamSpec, items: unknown[], where: Where): unknown[] 
         const hit = enumLookup(spec).get(spec.caseInsensitive ? it.toLowerCase() : it);
         if (hit === undefined) fail(spec, where, `Invalid ${describe(where, spec.name)}: '${it}'. Allowed: ${spec.enum.join(', ')}.`);
         out[i] = hit;
-      } else out[i] = it;
+      } else {
+        checkPattern(spec, it, where);
+        out[i] = it;
+      }
     }
     return out;
   }
@@ -217,6 +230,8 @@ export function matchPath(pattern: string, path: string): Record<string, string>
   return out;
 }
 
+const pick = (raw: string | string[] | undefined): string | undefined => (Array.isArray(raw) ? raw[raw.length - 1] : raw);
+
 /** Validate a matched call's path and query parameters (coerced, defaults filled in). */
 export function validateParams(
   route: RouteSpec,
@@ -239,6 +254,13 @@ export function validateParams(
       continue;
     }
     q[spec.name] = coerceString(spec, raw as string, 'query');
+  }
+  for (const spec of route.query ?? []) {
+    if (q[spec.name] === undefined || (spec.default !== undefined && isBlank(pick(query[spec.name])))) continue;
+    const missing = spec.requires?.filter((k) => isBlank(pick(query[k])));
+    if (missing?.length) fail(spec, 'query', `Parameter '${spec.name}' requires ${missing.map((k) => `'${k}'`).join(' and ')}.`);
+    const clash = spec.excludes?.find((k) => !isBlank(pick(query[k])));
+    if (clash) fail(spec, 'query', `Parameters '${spec.name}' and '${clash}' cannot be given together.`);
   }
   if (route.requireOneOf && !route.requireOneOf.some((k) => q[k] !== undefined)) {
     throw new ApiError(400, 'invalid_parameter', `One of ${route.requireOneOf.map((k) => `'${k}'`).join(', ')} is required.`);

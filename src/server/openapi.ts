@@ -55,6 +55,10 @@ export function paramSchema(p: ParamSpec, where: 'query' | 'path' | 'body'): Sch
       s.type = 'array';
       break;
   }
+  if (p.pattern !== undefined) {
+    if (p.type === 'string[]') (s.items as Schema).pattern = p.pattern;
+    else s.pattern = p.pattern;
+  }
   if (p.enum && p.type !== 'string[]') s.enum = [...p.enum];
   if (p.default !== undefined) s.default = p.default;
   if (p.description) s.description = p.description;
