@@ -247,7 +247,7 @@ export async function syncDataset(name: string, opts: RunSyncOptions): Promise<S
         ...(g.published ? { published: g.published } : {}),
       }));
     // Already loaded these exact bytes: nothing to do (unless --force).
-    const upToDate = () => !!prev && !opts.force && got.every((g) => prev.shas.has(g.sha256));
+    const upToDate = () => !!prev && !opts.force && !got.some((g) => g.reload) && got.every((g) => prev.shas.has(g.sha256));
     const upToDateReport = (): SyncReport => {
       cleanupDownloads(got, opts);
       const report: SyncReport = {

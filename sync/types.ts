@@ -28,6 +28,11 @@ export interface UpstreamFile {
   kind?: 'full' | 'update';
   /** Request headers the publisher requires (the FSA API: `x-api-version: 2`). */
   headers?: Record<string, string>;
+  /**
+   * Load even when these exact bytes were loaded before: the module's scope changed (food-hygiene: an
+   * unchanged authorities list with a different `--authorities`).
+   */
+  reload?: boolean;
 }
 
 export interface SyncOptions {
