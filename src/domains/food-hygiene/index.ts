@@ -26,4 +26,9 @@ export const manifest: DomainManifest = {
     'food-hygiene.statistics': local((m) => m.statistics),
   },
   datasets: [{ info: FOOD_HYGIENE_INFO, sync: () => import('./sync.js').then((m) => m.foodHygiene) }],
+  renderers: {
+    'food-hygiene.establishments': () => import('./renderers.js').then((m) => m.establishmentsTable),
+    'food-hygiene.statistics': () => import('./renderers.js').then((m) => m.statisticsChart),
+  },
+  commands: { name: 'food-hygiene', load: () => import('./commands.js').then((m) => m.register) },
 };
