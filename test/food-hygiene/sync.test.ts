@@ -3,7 +3,7 @@
  * per-authority files and a generated authorities list; answers checked against values read from the
  * XML with regular expressions (fixture.ts), not with the sync's parser.
  */
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { closeAll, openDataset, query } from '../../src/mirror/db.js';
@@ -168,5 +168,32 @@ describe('sync food-hygiene from the authorities list', () => {
     expect(r.rows_total).toBe(all.length);
     const auths = await get(o.mirrorDir, '/v1/food-hygiene/authorities');
     expect(auths.data.find((a: any) => a.code === '760')).toMatchObject({ name: 'Aberdeen City', scheme: 'fhis', establishment_count: 42 });
+  });
+
+  it('an FHRSID in two authorities\' files is kept once (the newer rating) and the other copy is a reject', async () => {
+    const o = up.syncOptions();
+    const dir = join(o.cacheDir, '..', 'from');
+    mkdirSync(dir, { recursive: true });
+    const tees = readXml('FHRS648en-GB.xml');
+    const hull = readXml('FHRS626en-GB.xml');
+    const victim = tees.find((e) => e.id === 1018649)!; // rated 2019-06-10 in River Tees
+    // Hull's first establishment republished under River Tees' id, with an older rating date
+    const hullText = readFileSync(join(FIXTURE_DIR, 'FHRS626en-GB.xml'), 'utf8');
+    const firstId = hull[0]!.id;
+    const clash = hullText.replace(`<FHRSID>${firstId}</FHRSID>`, `<FHRSID>${victim.id}</FHRSID>`)
+      .replace(/(<FHRSID>1018649<\/FHRSID>[\s\S]*?<RatingDate>)[^<]*(<\/RatingDate>)/, '$12001-01-01$2');
+    expect(clash).toContain('<RatingDate>2001-01-01</RatingDate>');
+    writeFileSync(join(dir, 'FHRS626en-GB.xml'), clash);
+    writeFileSync(join(dir, 'FHRS648en-GB.xml'), readFileSync(join(FIXTURE_DIR, 'FHRS648en-GB.xml')));
+    const r = await syncDataset('food-hygiene', { ...o, from: dir });
+    expect(r.rows_total).toBe(tees.length + hull.length - 1);
+    expect(r.rows_rejected).toBe(1);
+    const d = await get(o.mirrorDir, `/v1/food-hygiene/establishments/${victim.id}`);
+    expect(d.data).toMatchObject({ business_name: victim.name, local_authority: { code: '648' } });
+    await closeAll();
+    const conn = await openDataset('food-hygiene', o.mirrorDir);
+    expect(await query(conn, 'SELECT file, raw, reason FROM rejects')).toEqual([
+      { file: 'authority 626', raw: String(victim.id), reason: `FHRSID ${victim.id} is also in the file of authority 648, whose copy is kept` },
+    ]);
   });
 });

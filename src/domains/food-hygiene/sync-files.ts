@@ -6,7 +6,7 @@
  */
 import { closeSync, ftruncateSync, mkdirSync, openSync, rmSync, statSync, writeSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { download, sha256File } from '../../../sync/download.js';
+import { download } from '../../../sync/download.js';
 import { fmtBytes } from '../../../sync/progress.js';
 import { csvLine, normaliseEstablishment } from './normalise.js';
 import { MalformedFileError, parseAuthorityFile, type FileHeader } from './parse.js';
@@ -64,26 +64,30 @@ export function codeOfFileName(name: string): string | undefined {
 class Staging {
   private readonly fd: number;
   private pos = 0;
-  private buf = '';
+  private lines: string[] = [];
+  private pending = 0;
   constructor(readonly path: string) {
     this.fd = openSync(path, 'w');
   }
+  /** The byte offset after everything added so far (flushes first). */
   get offset(): number {
-    return this.pos + Buffer.byteLength(this.buf);
+    this.flush();
+    return this.pos;
   }
   add(line: string): void {
-    this.buf += line;
-    if (this.buf.length > 1 << 20) this.flush();
+    this.lines.push(line);
+    this.pending += line.length;
+    if (this.pending > 1 << 20) this.flush();
   }
   flush(): void {
-    if (!this.buf) return;
-    const b = Buffer.from(this.buf, 'utf8');
-    writeSync(this.fd, b, 0, b.length, this.pos);
-    this.pos += b.length;
-    this.buf = '';
+    if (!this.lines.length) return;
+    this.pos += writeSync(this.fd, this.lines.join(''), this.pos, 'utf8');
+    this.lines = [];
+    this.pending = 0;
   }
   cutTo(offset: number): void {
-    this.buf = '';
+    this.lines = [];
+    this.pending = 0;
     ftruncateSync(this.fd, offset);
     this.pos = offset;
   }
@@ -167,8 +171,9 @@ export async function fetchAndStage(plans: readonly PlannedFile[], o: FetchOptio
     let bytes: number;
     try {
       if (plan.localPath) {
+        // a --from file: the framework hashes it for the sync log; not hashed twice
         path = plan.localPath;
-        sha256 = await sha256File(path);
+        sha256 = '';
         bytes = statSync(path).size;
       } else {
         path = join(o.dir, basename(plan.fileName));

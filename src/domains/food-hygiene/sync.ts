@@ -113,7 +113,7 @@ async function insertAuthority(conn: DuckDBConnection, r: FileSuccess): Promise<
   const extract = r.header.extractDate && /^\d{4}-\d{2}-\d{2}/.test(r.header.extractDate) ? r.header.extractDate.slice(0, 10) : null;
   await conn.run(
     `INSERT INTO authorities VALUES (?, ?, ?, ?, ?, ?, ?, ?, CAST(? AS DATE), ?, 0, ?, ?)`,
-    [p.code, p.name ?? r.fileName, p.region, p.scheme ?? r.fileScheme, p.url, p.fileName, p.lastPublished, p.listedCount, extract, itemCount, r.sha256, r.bytes],
+    [p.code, p.name ?? r.fileName, p.region, p.scheme ?? r.fileScheme, p.url, p.fileName, p.lastPublished, p.listedCount, extract, itemCount, r.sha256 || null, r.bytes],
   );
 }
 
@@ -142,31 +142,34 @@ const COLUMN_SPEC = `{${COLUMNS.map(([c, t]) => `'${c}': '${t}'`).join(', ')}}`;
 
 /**
  * Build `establishments` from the staged rows and (incremental) the previous rows of authorities not
- * replaced or removed. An FHRSID twice (an establishment listed by two authorities' files) keeps the newly
- * loaded copy, else the newer rating; the others go to `rejects`. Sorted by grid cell on disk.
+ * replaced or removed, sorted by grid cell on disk, in one statement. An FHRSID twice (an establishment
+ * listed by two authorities' files, rare) keeps the newly loaded copy, else the newer rating; the others
+ * are deleted (the order of the rest stays) and go to `rejects`.
  */
-async function buildTable(conn: DuckDBConnection, staged: string, incremental: boolean, drop: readonly string[]): Promise<number> {
+async function buildTable(conn: DuckDBConnection, staged: string, incremental: boolean, fresh: readonly string[], drop: readonly string[]): Promise<number> {
   await conn.run('CREATE TEMP TABLE drop_codes (code VARCHAR)');
+  await conn.run('CREATE TEMP TABLE fresh_codes (code VARCHAR)');
   for (const c of drop) await conn.run('INSERT INTO drop_codes VALUES (?)', [c]);
-  const fresh = `SELECT *, 0 AS pri FROM read_csv(?, columns = ${COLUMN_SPEC}, header = false, quote = '"', escape = '"', auto_detect = false, allow_quoted_nulls = false)`;
-  const kept = incremental ? `UNION ALL BY NAME SELECT *, 1 AS pri FROM establishments_prev WHERE source_code NOT IN (SELECT code FROM drop_codes)` : '';
+  for (const c of fresh) await conn.run('INSERT INTO fresh_codes VALUES (?)', [c]);
+  const read = `SELECT * FROM read_csv(?, columns = ${COLUMN_SPEC}, header = false, quote = '"', escape = '"', auto_detect = false, allow_quoted_nulls = false)`;
+  const kept = incremental ? `UNION ALL SELECT * FROM establishments_prev WHERE source_code NOT IN (SELECT code FROM drop_codes)` : '';
   if (incremental) await conn.run('ALTER TABLE establishments RENAME TO establishments_prev');
-  await conn.run(
-    `CREATE TEMP TABLE candidates AS SELECT *, row_number() OVER (PARTITION BY fhrs_id ORDER BY pri, rating_date DESC NULLS LAST, source_code) AS rn
-     FROM (${fresh} ${kept})`,
-    [staged],
-  );
-  await conn.run(
-    `INSERT INTO rejects SELECT 'authority ' || c.source_code, NULL, CAST(c.fhrs_id AS VARCHAR),
-       'FHRSID ' || c.fhrs_id || ' is also in the file of authority ' || k.source_code || ', whose copy is kept'
-     FROM candidates c JOIN candidates k ON k.fhrs_id = c.fhrs_id AND k.rn = 1 WHERE c.rn > 1`,
-  );
-  const dups = (await queryOne<{ n: number }>(conn, 'SELECT count(*) AS n FROM candidates WHERE rn > 1'))!.n;
-  await conn.run(
-    `CREATE TABLE establishments AS SELECT ${COLUMNS.map(([c]) => c).join(', ')} FROM candidates WHERE rn = 1 ORDER BY cell NULLS LAST, fhrs_id`,
-  );
-  await conn.run('DROP TABLE candidates');
+  await conn.run(`CREATE TABLE establishments AS SELECT * FROM (${read} ${kept}) ORDER BY cell NULLS LAST, fhrs_id`, [staged]);
   if (incremental) await conn.run('DROP TABLE establishments_prev');
+  const dups = (await queryOne<{ n: number }>(conn, 'SELECT count(*) - count(DISTINCT fhrs_id) AS n FROM establishments'))!.n;
+  if (dups === 0) return 0;
+  await conn.run(
+    `CREATE TEMP TABLE dup_rows AS SELECT rowid AS rid, fhrs_id, source_code, row_number() OVER (
+       PARTITION BY fhrs_id ORDER BY CASE WHEN source_code IN (SELECT code FROM fresh_codes) THEN 0 ELSE 1 END, rating_date DESC NULLS LAST, source_code) AS rn
+     FROM establishments WHERE fhrs_id IN (SELECT fhrs_id FROM establishments GROUP BY fhrs_id HAVING count(*) > 1)`,
+  );
+  await conn.run(
+    `INSERT INTO rejects SELECT 'authority ' || d.source_code, NULL, CAST(d.fhrs_id AS VARCHAR),
+       'FHRSID ' || d.fhrs_id || ' is also in the file of authority ' || k.source_code || ', whose copy is kept'
+     FROM dup_rows d JOIN dup_rows k ON k.fhrs_id = d.fhrs_id AND k.rn = 1 WHERE d.rn > 1`,
+  );
+  await conn.run('DELETE FROM establishments WHERE rowid IN (SELECT rid FROM dup_rows WHERE rn > 1)');
+  await conn.run('DROP TABLE dup_rows');
   return dups;
 }
 
@@ -221,7 +224,7 @@ const foodHygiene: DatasetModule = {
       const failed = results.filter((r): r is FileFailure => !r.ok);
       let rejected = await storeRejects(ctx, ok, failed);
       const drop = [...ok.map((r) => r.plan.code), ...removed];
-      const dups = await buildTable(conn, stagingPath, incremental, drop);
+      const dups = await buildTable(conn, stagingPath, incremental, ok.map((r) => r.plan.code), drop);
       rejected += dups;
       for (const c of drop) await conn.run('DELETE FROM authorities WHERE code = ?', [c]);
       for (const r of ok) await insertAuthority(conn, r);
