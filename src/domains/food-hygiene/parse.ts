@@ -35,6 +35,26 @@ export class MalformedFileError extends Error {
 }
 
 const GROUPS = new Set(['Scores', 'Geocode']);
+/** The keys of a grouped leaf, made once (`Scores.Hygiene`), not per element. */
+const GROUP_KEYS: Record<string, Record<string, string>> = {
+  Scores: { Hygiene: 'Scores.Hygiene', Structural: 'Scores.Structural', ConfidenceInManagement: 'Scores.ConfidenceInManagement' },
+  Geocode: { Longitude: 'Geocode.Longitude', Latitude: 'Geocode.Latitude' },
+};
+
+/**
+ * A record with every field of the files' element order present from the start: one object shape for
+ * all establishments (a record grown key by key turns into a slow dictionary; measured 2x the parse).
+ */
+function newRecord(): RawEstablishment {
+  return {
+    FHRSID: undefined, LocalAuthorityBusinessID: undefined, BusinessName: undefined, BusinessType: undefined, BusinessTypeID: undefined,
+    AddressLine1: undefined, AddressLine2: undefined, AddressLine3: undefined, AddressLine4: undefined, PostCode: undefined,
+    RatingValue: undefined, RatingKey: undefined, RatingDate: undefined, LocalAuthorityCode: undefined, LocalAuthorityName: undefined,
+    LocalAuthorityWebSite: undefined, LocalAuthorityEmailAddress: undefined, 'Scores.Hygiene': undefined, 'Scores.Structural': undefined,
+    'Scores.ConfidenceInManagement': undefined, SchemeType: undefined, NewRatingPending: undefined, 'Geocode.Longitude': undefined,
+    'Geocode.Latitude': undefined, RightToReply: undefined,
+  } as unknown as RawEstablishment;
+}
 const HEADER_FIELDS: Record<string, keyof FileHeader> = { ExtractDate: 'extractDate', ItemCount: 'itemCount', ReturnCode: 'returnCode' };
 
 /**
@@ -74,7 +94,7 @@ export async function parseAuthorityFile(
         buf = '';
       }
     } else if (name === 'EstablishmentDetail') {
-      rec = {};
+      rec = newRecord();
       group = null;
       leaf = null;
     } else if (name === 'Header') inHeader = true;
@@ -89,7 +109,7 @@ export async function parseAuthorityFile(
   parser.on('closetag', (tag: { name: string }) => {
     const name = tag.name;
     if (leaf !== null && name === leaf) {
-      if (rec) rec[group ? `${group}.${leaf}` : leaf] = buf;
+      if (rec) rec[group ? (GROUP_KEYS[group]?.[leaf] ?? `${group}.${leaf}`) : leaf] = buf;
       else {
         const h = HEADER_FIELDS[leaf];
         if (h) header[h] = buf;
