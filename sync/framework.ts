@@ -303,6 +303,7 @@ export async function syncDataset(name: string, opts: RunSyncOptions): Promise<S
         mode: incremental ? 'incremental' : 'full',
         env,
         log: (text) => emit({ type: 'message', dataset: name, text }),
+        status: (text) => emit({ type: 'status', dataset: name, text }),
         workDir: join(cache, name, 'extract'),
         ...(warm ? { warm } : {}),
       });

@@ -92,6 +92,8 @@ export interface LoadContext {
   mode?: 'full' | 'incremental';
   /** Free-text progress messages (shown with --verbose / in the TTY progress). */
   log?(message: string): void;
+  /** A transient progress line drawn on a terminal only (food-hygiene: files and bytes so far). */
+  status?(text: string): void;
   /** The sync's environment (PUBLICDATA_SYNC_THREADS for modules that run worker threads). */
   env?: Readonly<Record<string, string | undefined>>;
   /** A scratch directory in the cache for this dataset (zip members are extracted here, one at a time). */
@@ -189,6 +191,8 @@ export type SyncEvent =
   /** DuckDB's progress of the running load statement (0-100), polled by the framework. */
   | { type: 'load'; dataset: string; percentage: number }
   | { type: 'message'; dataset: string; text: string }
+  /** A module's transient progress line (drawn on a terminal, dropped otherwise). */
+  | { type: 'status'; dataset: string; text: string }
   /** A request failed and will be tried again after `delayMs` (see RetryNotice in sync/download.ts). */
   | { type: 'retry'; dataset: string; url: string; attempt: number; attempts: number; delayMs: number; reason: string }
   | { type: 'done'; dataset: string; report: SyncReport }
