@@ -4,6 +4,8 @@
  * XML with regular expressions (fixture.ts), not with the sync's parser.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { closeAll, openDataset, query } from '../../src/mirror/db.js';
@@ -28,9 +30,11 @@ describe('sync food-hygiene from the authorities list', () => {
   it('loads every establishment of the four real files, counted per rating as the XML says', async () => {
     serveAll();
     const o = up.syncOptions();
-    const r = await syncDataset('food-hygiene', o);
+    const status: string[] = [];
+    const r = await syncDataset('food-hygiene', { ...o, progress: (e) => void (e.type === 'status' && status.push(e.text)) });
     expect(r.status).toBe('synced');
     expect(r.rows_loaded).toBe(all.length);
+    expect(status.at(-1)).toMatch(new RegExp(`^files 4/4, [0-9.]+ [KM]B read, ${all.length} establishments$`));
     expect(all.length).toBe(60 + 8 + 7 + 42);
     expect(r.as_of).toBe(AUTHORITIES.map((a) => extractDate(fileName(a.code))).sort().pop()); // the newest ExtractDate
     for (const a of AUTHORITIES) {
@@ -195,5 +199,28 @@ describe('sync food-hygiene from the authorities list', () => {
     expect(await query(conn, 'SELECT file, raw, reason FROM rejects')).toEqual([
       { file: 'authority 626', raw: String(victim.id), reason: `FHRSID ${victim.id} is also in the file of authority 648, whose copy is kept` },
     ]);
+  });
+
+  it('asks the FSA API for the list with x-api-version: 2', async () => {
+    const seen: Array<{ url: string; version: string | undefined }> = [];
+    const server = createServer((req, res) => {
+      seen.push({ url: req.url ?? '', version: req.headers['x-api-version'] as string | undefined });
+      if (req.url === '/Authorities') {
+        if (req.headers['x-api-version'] !== '2') return void res.writeHead(400).end('no version');
+        const { port } = server.address() as AddressInfo;
+        return void res.writeHead(200, { 'content-type': 'application/json' }).end(authoritiesJson(`http://127.0.0.1:${port}`, AUTHORITIES.filter((a) => a.code === '648')));
+      }
+      res.writeHead(200).end(readFileSync(join(FIXTURE_DIR, 'FHRS648en-GB.xml')));
+    });
+    await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const o = up.syncOptions();
+      const r = await syncDataset('food-hygiene', { ...o, env: { PUBLICDATA_UPSTREAM_FOOD_HYGIENE: `http://127.0.0.1:${port}` } });
+      expect(r.rows_total).toBe(readXml('FHRS648en-GB.xml').length);
+      expect(seen.map((x) => [x.url, x.version])).toEqual([['/Authorities', '2'], ['/OpenDataFiles/FHRS648en-GB.xml', undefined]]);
+    } finally {
+      await new Promise((ok) => server.close(ok));
+    }
   });
 });

@@ -141,6 +141,8 @@ export interface FetchOptions {
   /** Concurrent downloads (default 4). */
   concurrency?: number;
   log?(message: string): void;
+  /** The transient terminal line: files and bytes so far. */
+  status?(text: string): void;
   progress?(rows: number): void;
 }
 
@@ -159,10 +161,12 @@ export async function fetchAndStage(plans: readonly PlannedFile[], o: FetchOptio
   let bytesIn = 0;
   let lastLog = 0;
   const report = (force = false) => {
+    const text = `files ${done}/${plans.length}, ${fmtBytes(bytesIn)} read, ${rows.toLocaleString('en-GB')} establishments`;
+    o.status?.(text);
     const now = Date.now();
-    if (!force && now - lastLog < 500) return;
+    if (!force && now - lastLog < 5000) return;
     lastLog = now;
-    o.log?.(`files ${done}/${plans.length}, ${fmtBytes(bytesIn)} read, ${rows} establishments`);
+    o.log?.(text);
   };
   const one = async (i: number): Promise<void> => {
     const plan = plans[i]!;

@@ -219,7 +219,7 @@ const foodHygiene: DatasetModule = {
     const dir = join(ctx.workDir ?? dirname(ctx.files[0]!.path), 'food-hygiene-xml');
     const stagingPath = join(dir, `staged-${process.pid}.csv`);
     try {
-      const results = await fetchAndStage(fetch, { dir, stagingPath, ...(ctx.log ? { log: ctx.log } : {}), progress: ctx.progress });
+      const results = await fetchAndStage(fetch, { dir, stagingPath, ...(ctx.log ? { log: ctx.log } : {}), ...(ctx.status ? { status: ctx.status } : {}), progress: ctx.progress });
       const ok = results.filter((r): r is FileSuccess => r.ok);
       const failed = results.filter((r): r is FileFailure => !r.ok);
       let rejected = await storeRejects(ctx, ok, failed);
