@@ -36,16 +36,6 @@ export interface ParamSpec {
   max?: number;
   minLength?: number;
   enum?: readonly string[];
-  /**
-   * A regular expression (source text, anchored by its author) a string value (each item of a `string[]`)
-   * must match; `patternHint` says in words what is expected, for the error message.
-   */
-  pattern?: string;
-  patternHint?: string;
-  /** Query parameters that must be given with this one (`lat` requires `lng`). */
-  requires?: readonly string[];
-  /** Query parameters that must not be given with this one. */
-  excludes?: readonly string[];
   /** Enumerations compared without case (e.g. council tax band). The canonical spelling is passed on. */
   caseInsensitive?: boolean;
   /** Error code when the value is invalid (default: invalid_parameter for query/path, bad_request for body). */
@@ -54,9 +44,25 @@ export interface ParamSpec {
   errorStatus?: number;
   /** `object` body fields: the fields of the nested object, validated like a body (errors name `parent.field`). */
   fields?: readonly ParamSpec[];
+  /**
+   * A string value must match this regular expression (its source; the validator anchors it and ignores
+   * case), e.g. a company number. `patternHint` says what is expected, for the error message.
+   */
+  pattern?: string;
+  patternHint?: string;
+  /** Numbers: at most this many decimal places (a pension percentage: 4). */
+  maxDecimals?: number;
+  /** Parameters of the same call (or fields of the same object) that may not be given with this one; a boolean counts as given when true. */
+  excludes?: readonly string[];
+  /** Parameters of the same call that must be given with this one (`lat` requires `lng`). */
+  requires?: readonly string[];
 }
 
-export type Domain = 'tax' | 'property' | 'companies' | 'vehicles' | 'calendar' | 'food-hygiene';
+/**
+ * A domain's name: the folder src/domains/<domain>/ its manifest lives in. Any string here; the registry
+ * (src/registry.ts) checks that every route's domain is the manifest that declares it.
+ */
+export type Domain = string;
 
 export interface RouteSpec {
   /** Stable identifier, e.g. `tax.take-home.calculate`. */

@@ -76,7 +76,50 @@ function checkNumber(spec: ParamSpec, n: number, where: Where): number {
   if (!Number.isFinite(n)) fail(spec, where, `Invalid ${describe(where, spec.name)}: not a finite number.`);
   if (spec.min !== undefined && n < spec.min) fail(spec, where, `Invalid ${describe(where, spec.name)}: must be at least ${spec.min}.`);
   if (spec.max !== undefined && n > spec.max) fail(spec, where, `Invalid ${describe(where, spec.name)}: must be at most ${spec.max}.`);
+  if (spec.maxDecimals !== undefined && decimalPlaces(n) > spec.maxDecimals)
+    fail(spec, where, `Invalid ${describe(where, spec.name)}: at most ${spec.maxDecimals} decimal places.`);
   return n;
+}
+
+/** Decimal places of a number as JavaScript writes it (1.2345 -> 4, 1e-7 -> 7): the digits the caller sent. */
+export function decimalPlaces(n: number): number {
+  const s = String(n);
+  const e = s.indexOf('e');
+  const mantissa = e < 0 ? s : s.slice(0, e);
+  const exp = e < 0 ? 0 : Number(s.slice(e + 1));
+  const dot = mantissa.indexOf('.');
+  const frac = dot < 0 ? 0 : mantissa.length - dot - 1;
+  return Math.max(0, frac - exp);
+}
+
+const patterns = new WeakMap<ParamSpec, RegExp>();
+function checkPattern(spec: ParamSpec, s: string, where: Where): void {
+  let re = patterns.get(spec);
+  if (!re) {
+    re = new RegExp(`^(?:${spec.pattern})$`, 'i');
+    patterns.set(spec, re);
+  }
+  if (!re.test(s)) fail(spec, where, `Invalid ${describe(where, spec.name)}: '${s}'${spec.patternHint ? `; expected ${spec.patternHint}` : ''}.`);
+}
+
+/** A value counts as given when not blank; a boolean only when true (a false flag is the same as none). */
+const given = (v: unknown): boolean => !isBlank(v) && v !== false;
+
+/** `excludes` and `requires` among the values of one call (or one body object). */
+function checkRelations(specs: readonly ParamSpec[], values: Record<string, unknown>, where: Where): void {
+  for (let i = 0; i < specs.length; i++) {
+    const spec = specs[i]!;
+    if ((!spec.excludes && !spec.requires) || !given(values[spec.name])) continue;
+    for (const other of spec.excludes ?? []) {
+      if (given(values[other])) {
+        const both = spec.type === 'boolean' ? 'cannot both be true' : 'cannot be given together';
+        fail(spec, where, `${where === 'body' ? 'Fields' : 'Parameters'} '${other}' and '${spec.name}' ${both}.`);
+      }
+    }
+    for (const other of spec.requires ?? []) {
+      if (!given(values[other])) fail(spec, where, `Invalid ${describe(where, spec.name)}: needs '${other}' as well.`);
+    }
+  }
 }
 
 function checkString(spec: ParamSpec, s: string, where: Where): string {
@@ -93,22 +136,13 @@ function checkString(spec: ParamSpec, s: string, where: Where): string {
   }
   if (spec.minLength !== undefined && s.length < spec.minLength)
     fail(spec, where, `Invalid ${describe(where, spec.name)}: must be at least ${spec.minLength} characters.`);
+  if (spec.pattern !== undefined) checkPattern(spec, s, where);
   if (spec.enum) {
     const hit = enumLookup(spec).get(spec.caseInsensitive ? s.toLowerCase() : s);
     if (hit === undefined) fail(spec, where, `Invalid ${describe(where, spec.name)}: '${s}'. Allowed: ${spec.enum.join(', ')}.`);
     return hit;
   }
-  checkPattern(spec, s, where);
   return s;
-}
-
-/** Compiled `pattern`s, one per spec. */
-const patterns = new WeakMap<ParamSpec, RegExp>();
-function checkPattern(spec: ParamSpec, s: string, where: Where): void {
-  if (spec.pattern === undefined) return;
-  let re = patterns.get(spec);
-  if (!re) patterns.set(spec, (re = new RegExp(spec.pattern)));
-  if (!re.test(s)) fail(spec, where, `Invalid ${describe(where, spec.name)}: '${s}'${spec.patternHint ? `; expected ${spec.patternHint}` : ''}.`);
 }
 
 /** Enum value -> canonical spelling, built once per spec (batch validation is a hot path). */
@@ -132,14 +166,12 @@ function checkArray(spec: ParamSpec, items: unknown[], where: Where): unknown[] 
     for (let i = 0; i < items.length; i++) {
       const it = items[i];
       if (typeof it !== 'string') fail(spec, where, `Invalid ${describe(where, spec.name)}: item ${i} is not a string.`);
+      if (spec.pattern !== undefined) checkPattern(spec, it, where);
       if (spec.enum) {
         const hit = enumLookup(spec).get(spec.caseInsensitive ? it.toLowerCase() : it);
         if (hit === undefined) fail(spec, where, `Invalid ${describe(where, spec.name)}: '${it}'. Allowed: ${spec.enum.join(', ')}.`);
         out[i] = hit;
-      } else {
-        checkPattern(spec, it, where);
-        out[i] = it;
-      }
+      } else out[i] = it;
     }
     return out;
   }
@@ -210,7 +242,19 @@ export function validateBodyFields(specs: readonly ParamSpec[], body: unknown): 
     }
     out[spec.name] = checkBodyValue(spec, v);
   }
+  if (hasRelations(specs)) checkRelations(specs, out, 'body');
   return out;
+}
+
+/** Whether any spec of a list has `excludes` or `requires` (cached: batch lines validate the same list a million times). */
+const relations = new WeakMap<readonly ParamSpec[], boolean>();
+function hasRelations(specs: readonly ParamSpec[]): boolean {
+  let r = relations.get(specs);
+  if (r === undefined) {
+    r = specs.some((s) => s.excludes || s.requires);
+    relations.set(specs, r);
+  }
+  return r;
 }
 
 /** Split a pattern path into segments; `{x}` segments are parameters. */
@@ -229,8 +273,6 @@ export function matchPath(pattern: string, path: string): Record<string, string>
   }
   return out;
 }
-
-const pick = (raw: string | string[] | undefined): string | undefined => (Array.isArray(raw) ? raw[raw.length - 1] : raw);
 
 /** Validate a matched call's path and query parameters (coerced, defaults filled in). */
 export function validateParams(
@@ -255,13 +297,7 @@ export function validateParams(
     }
     q[spec.name] = coerceString(spec, raw as string, 'query');
   }
-  for (const spec of route.query ?? []) {
-    if (q[spec.name] === undefined || (spec.default !== undefined && isBlank(pick(query[spec.name])))) continue;
-    const missing = spec.requires?.filter((k) => isBlank(pick(query[k])));
-    if (missing?.length) fail(spec, 'query', `Parameter '${spec.name}' requires ${missing.map((k) => `'${k}'`).join(' and ')}.`);
-    const clash = spec.excludes?.find((k) => !isBlank(pick(query[k])));
-    if (clash) fail(spec, 'query', `Parameters '${spec.name}' and '${clash}' cannot be given together.`);
-  }
+  if (route.query && hasRelations(route.query)) checkRelations(route.query, q, 'query');
   if (route.requireOneOf && !route.requireOneOf.some((k) => q[k] !== undefined)) {
     throw new ApiError(400, 'invalid_parameter', `One of ${route.requireOneOf.map((k) => `'${k}'`).join(', ')} is required.`);
   }

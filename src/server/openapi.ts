@@ -55,10 +55,6 @@ export function paramSchema(p: ParamSpec, where: 'query' | 'path' | 'body'): Sch
       s.type = 'array';
       break;
   }
-  if (p.pattern !== undefined) {
-    if (p.type === 'string[]') (s.items as Schema).pattern = p.pattern;
-    else s.pattern = p.pattern;
-  }
   if (p.enum && p.type !== 'string[]') s.enum = [...p.enum];
   if (p.default !== undefined) s.default = p.default;
   if (p.description) s.description = p.description;
@@ -143,7 +139,7 @@ export function openApiDocument(routes: readonly RouteSpec[], serverUrl: string,
       responses: responses(r),
       'x-credit-cost': r.cost,
       'x-offline': Boolean(r.local),
-      'x-datasets': [...(r.local?.datasets ?? [])],
+      'x-datasets': (r.local?.datasets ?? []).map((d) => d.name),
     };
     if (r.notes) op.description = r.notes;
     const body = requestBody(r);

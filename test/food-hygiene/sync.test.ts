@@ -8,6 +8,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { FOOD_HYGIENE_INFO } from '../../src/domains/food-hygiene/datasets.js';
 import { closeAll, openDataset, query } from '../../src/mirror/db.js';
 import { syncDataset } from '../../sync/framework.js';
 import { ctxFor } from '../property/mirror-helper.js';
@@ -132,7 +133,7 @@ describe('sync food-hygiene from the authorities list', () => {
     expect(r.rows_loaded).toBe(all.length - 8);
     expect(r.rows_rejected).toBe(8); // the list's EstablishmentCount of 626
     await closeAll();
-    const conn = await openDataset('food-hygiene', o.mirrorDir);
+    const conn = await openDataset(FOOD_HYGIENE_INFO, o.mirrorDir);
     const rejects = await query(conn, 'SELECT file, reason FROM rejects');
     expect(rejects).toHaveLength(1);
     expect(rejects[0]!.file).toBe('FHRS626en-GB.xml');
@@ -195,7 +196,7 @@ describe('sync food-hygiene from the authorities list', () => {
     const d = await get(o.mirrorDir, `/v1/food-hygiene/establishments/${victim.id}`);
     expect(d.data).toMatchObject({ business_name: victim.name, local_authority: { code: '648' } });
     await closeAll();
-    const conn = await openDataset('food-hygiene', o.mirrorDir);
+    const conn = await openDataset(FOOD_HYGIENE_INFO, o.mirrorDir);
     expect(await query(conn, 'SELECT file, raw, reason FROM rejects')).toEqual([
       { file: 'authority 626', raw: String(victim.id), reason: `FHRSID ${victim.id} is also in the file of authority 648, whose copy is kept` },
     ]);

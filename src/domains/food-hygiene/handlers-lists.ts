@@ -13,7 +13,7 @@ import { FOOD_HYGIENE_INFO } from './datasets.js';
 import { RATING_VALUES } from './routes.js';
 import { addAuthorityFilter, addPostcodeFilter, foodMeta } from './shape.js';
 
-const DATASET = FOOD_HYGIENE_INFO.name;
+const DATASET = FOOD_HYGIENE_INFO;
 
 export const listAuthorities: Handler = async (req, ctx) => {
   const page = Number(req.query.page ?? 1);

@@ -63,7 +63,7 @@ export const searchEstablishments: Handler = async (req, ctx) => {
   const { where, near, order } = searchPlan(req); // every check before the mirror is touched
   const page = Number(req.query.page ?? 1);
   const perPage = Number(req.query.per_page ?? 25);
-  const conn = await openDataset(FOOD_HYGIENE_INFO.name, ctx.mirrorDir);
+  const conn = await openDataset(FOOD_HYGIENE_INFO, ctx.mirrorDir);
   const total = (await queryOne<{ n: number }>(conn, `SELECT count(*) AS n FROM establishments ${where.sql}`, where.params))?.n ?? 0;
   const offset = (page - 1) * perPage;
   const distance = near ? `, ${HAVERSINE_SQL} AS distance_km` : '';
@@ -79,7 +79,7 @@ export const searchEstablishments: Handler = async (req, ctx) => {
 
 export const getEstablishment: Handler = async (req, ctx) => {
   const id = Number(req.params.fhrs_id);
-  const conn = await openDataset(FOOD_HYGIENE_INFO.name, ctx.mirrorDir);
+  const conn = await openDataset(FOOD_HYGIENE_INFO, ctx.mirrorDir);
   const row = await queryOne(conn, 'SELECT * FROM establishments WHERE fhrs_id = ?', [id]);
   if (!row) throw errors.notFound(`No establishment with FHRS id ${id} in the mirror.`);
   return { data: toDetail(row), meta: await foodMeta(conn) };

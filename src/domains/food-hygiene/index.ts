@@ -12,7 +12,7 @@ import { foodHygieneRoutes } from './routes.js';
 type Handlers = typeof import('./handlers.js');
 const local = (pick: (m: Handlers) => Handler): LocalSpec => ({
   handler: () => import('./handlers.js').then(pick),
-  datasets: [FOOD_HYGIENE_INFO.name],
+  datasets: [FOOD_HYGIENE_INFO],
 });
 
 export const manifest: DomainManifest = {

@@ -28,8 +28,6 @@ export const COLUMNS = [
   ['postcode', 'VARCHAR'],
   ['postcode_published', 'VARCHAR'],
   ['postcode_source', 'VARCHAR'],
-  ['postcode_key', 'VARCHAR'],
-  ['outward_code', 'VARCHAR'],
   ['rating_value', 'VARCHAR'],
   ['rating_numeric', 'TINYINT'],
   ['rating_published', 'VARCHAR'],
@@ -148,7 +146,6 @@ export function normaliseEstablishment(e: Record<string, string>, sourceCode: st
   let lng = num(e['Geocode.Longitude']);
   if (lat === null || lng === null || Math.abs(lat) > 90 || Math.abs(lng) > 180) lat = lng = null;
   const pending = blank(e.NewRatingPending)?.toLowerCase();
-  const key = postcode ? postcode.replace(/ /g, '') : null;
   const row: Cell[] = [
     Number(id),
     blank(e.LocalAuthorityBusinessID),
@@ -159,8 +156,6 @@ export function normaliseEstablishment(e: Record<string, string>, sourceCode: st
     postcode,
     published,
     source,
-    key,
-    postcode && POSTCODE_RE.test(postcode) ? postcode.split(' ')[0]! : null,
     ratingValue,
     rating?.numeric ?? null,
     ratingPublished,

@@ -4,7 +4,7 @@
  * postcode) is rejected by the validator before any data access or request.
  */
 import type { ParamSpec, RouteSpec } from '../../contract/route.js';
-import { GET_COST, paging } from '../../contract/routes/common.js';
+import { GET_COST, paging, POSTCODE_HINT, POSTCODE_PATTERN } from '../../contract/params.js';
 
 /** The rating values of the spec (FHRS then FHIS); data/food-hygiene/rating-values.json maps the published spellings onto them. */
 export const RATING_VALUES = [
@@ -14,13 +14,9 @@ export type RatingValue = (typeof RATING_VALUES)[number];
 
 export const SCHEMES = ['fhrs', 'fhis'] as const;
 
-/** A full or partial UK postcode: an area (`LS`), an outward code (`LS6`), or more (`LS6 1`, `LS61AB`, `ls6 1ab`). */
-export const POSTCODE_PATTERN = '^\\s*[A-Za-z]{1,2}([0-9][A-Za-z0-9]?(\\s*[0-9]([A-Za-z]{1,2})?)?)?\\s*$';
-const POSTCODE_HINT = 'a full or partial UK postcode such as LS6, LS6 1 or LS6 1AB';
-
 const postcode: ParamSpec = {
   name: 'postcode', type: 'string', pattern: POSTCODE_PATTERN, patternHint: POSTCODE_HINT,
-  description: 'full or partial postcode: an area (LS), an outward code (LS6: that district only), or a longer prefix (LS6 1)',
+  description: 'full or partial postcode: an area (LS), an outward code (LS6: that district and its lettered sub-districts, not LS60), a sector (LS6 1) or a full postcode',
 };
 const localAuthority: ParamSpec = {
   name: 'local_authority', type: 'string', minLength: 1,
@@ -45,7 +41,7 @@ export const foodHygieneRoutes: RouteSpec[] = [
       { name: 'scheme', type: 'string', enum: SCHEMES, caseInsensitive: true, description: 'fhrs (England, Wales, Northern Ireland) or fhis (Scotland)' },
       { name: 'lat', type: 'number', min: -90, max: 90, requires: ['lng'], description: 'latitude of the search centre (WGS84); requires lng' },
       { name: 'lng', type: 'number', min: -180, max: 180, requires: ['lat'], description: 'longitude of the search centre (WGS84); requires lat' },
-      { name: 'radius_km', type: 'number', min: 0.001, max: 50, default: 1, requires: ['lat', 'lng'], description: 'search radius in km around lat/lng (default 1, at most 50)' },
+      { name: 'radius_km', type: 'number', min: 0.001, max: 50, requires: ['lat', 'lng'], description: 'search radius in km around lat/lng (default 1, at most 50)' },
       { name: 'sort', type: 'string', enum: ['name', 'distance', 'rating', 'rating_date'], description: 'name (default), distance (default with lat/lng; needs them), rating (best first) or rating_date (newest first)' },
       ...paging,
     ],

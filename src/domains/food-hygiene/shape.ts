@@ -5,8 +5,8 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Meta } from '../../contract/types.js';
 import { provenanceMeta, queryOne, type Row, type Where } from '../../mirror/db.js';
+import { postcodeCondition } from '../../mirror/postcode.js';
 import { FOOD_HYGIENE_INFO } from './datasets.js';
-import { normalisePostcode } from './normalise.js';
 
 const str = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
 const int = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
@@ -76,7 +76,7 @@ export async function foodMeta(conn: DuckDBConnection, extra: Record<string, unk
     scope = (await queryOne<{ a: string }>(conn, 'SELECT authorities AS a FROM scope').catch(() => undefined))?.a ?? '*';
     scopes.set(conn, scope);
   }
-  const m = await provenanceMeta(FOOD_HYGIENE_INFO.name, conn, extra);
+  const m = await provenanceMeta(FOOD_HYGIENE_INFO, conn, extra);
   const asOf = m.as_of ? ` of ${m.as_of}` : '';
   return {
     ...m,
@@ -86,27 +86,14 @@ export async function foodMeta(conn: DuckDBConnection, extra: Record<string, unk
   };
 }
 
-const OUTWARD_RE = /^[A-Z]{1,2}\d[A-Z\d]?$/;
-const AREA_RE = /^[A-Z]{1,2}$/;
-const OUTWARD_PARTIAL_RE = /^([A-Z]{1,2}\d[A-Z\d]?) ?(\d[A-Z]?)$/;
-
 /**
- * The postcode filter (already checked against the route's pattern): a full postcode matches exactly; an
- * outward code (LS6) matches that district only, not LS60; an area (LS) matches its districts; an outward
- * code with part of the inward code (LS6 1, LS61A) matches by prefix.
+ * The postcode filter (already checked against the route's pattern), by the rule every domain shares
+ * (src/mirror/postcode.ts): a full postcode exactly; an outward code (LS6) that district and its lettered
+ * sub-districts only, not LS60; an area (LS) its districts; a sector (LS6 1) by prefix.
  */
 export function addPostcodeFilter(where: Where, raw: string): void {
-  const q = raw.trim().toUpperCase().replace(/\s+/g, ' ');
-  const full = normalisePostcode(q);
-  if (full) where.add('postcode_key = ?', full.replace(' ', ''));
-  else if (OUTWARD_RE.test(q)) where.add('outward_code = ?', q);
-  else if (AREA_RE.test(q)) where.add(`starts_with(outward_code, ?) AND substr(outward_code, ?, 1) BETWEEN '0' AND '9'`, q, q.length + 1);
-  else {
-    const m = OUTWARD_PARTIAL_RE.exec(q);
-    // the route's pattern lets nothing else through; a defensive exact match otherwise
-    if (m) where.add('starts_with(postcode, ?)', `${m[1]} ${m[2]}`);
-    else where.add('postcode = ?', q);
-  }
+  const c = postcodeCondition(raw);
+  where.add(c.sql, ...c.params);
 }
 
 /**

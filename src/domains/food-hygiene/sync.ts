@@ -25,6 +25,7 @@ import { readFileSync } from 'node:fs';
 import { query, queryOne } from '../../mirror/db.js';
 import { catalogFields } from '../../../sync/common.js';
 import type { DatasetModule, DiscoverContext, LoadContext, LoadResult, UpstreamFile } from '../../../sync/types.js';
+import { FOOD_HYGIENE_INFO } from './datasets.js';
 import { COLUMNS } from './normalise.js';
 import { codeOfFileName, fetchAndStage, FILE_NAME_RE, type FileFailure, type FileSuccess, type PlannedFile } from './sync-files.js';
 
@@ -187,7 +188,7 @@ async function planLoad(ctx: LoadContext, incremental: boolean): Promise<{ plans
 }
 
 const foodHygiene: DatasetModule = {
-  ...catalogFields('food-hygiene'),
+  ...catalogFields(FOOD_HYGIENE_INFO),
   defaultBaseUrl: 'https://api.ratings.food.gov.uk',
   tables: ['establishments'],
   // the sort of the table spills beyond this instead of growing with the country (bench: peak RSS)
