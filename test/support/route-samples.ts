@@ -111,6 +111,11 @@ export const ROUTE_SAMPLES: Sample[] = [
   { route: 'calendar.bank-holidays.next', method: 'GET', path: '/v1/calendar/bank-holidays/next' },
   { route: 'calendar.bank-holidays.year', method: 'GET', path: '/v1/calendar/bank-holidays/2026' },
   { route: 'calendar.regions', method: 'GET', path: '/v1/calendar/regions' },
+  { route: 'food-hygiene.establishments', method: 'GET', path: '/v1/food-hygiene/establishments?lat=51.1856&lng=-0.6115&radius_km=2' },
+  { route: 'food-hygiene.establishment', method: 'GET', path: '/v1/food-hygiene/establishments/1280734' },
+  { route: 'food-hygiene.authorities', method: 'GET', path: '/v1/food-hygiene/authorities' },
+  { route: 'food-hygiene.business-types', method: 'GET', path: '/v1/food-hygiene/business-types' },
+  { route: 'food-hygiene.statistics', method: 'GET', path: '/v1/food-hygiene/statistics?local_authority=760' },
   { route: 'companies.search', method: 'GET', path: '/v1/companies/search?q=nspired' },
   { route: 'companies.list', method: 'GET', path: '/v1/companies?postcode=AB&per_page=5' },
   { route: 'companies.get', method: 'GET', path: '/v1/companies/07687209' },
@@ -145,12 +150,13 @@ export const ERROR_SAMPLES: Sample[] = [
   { route: 'tax.vat.return.calculate', method: 'POST', path: '/v1/tax/vat/return/calculate', body: { transactions: 'nope' } },
   { route: 'tax.ni.calculate', method: 'POST', path: '/v1/tax/national-insurance/calculate', body: { annual_salary: 50000, type: 'self_employed', director: true } },
   { route: 'calendar.bank-holidays.year', method: 'GET', path: '/v1/calendar/bank-holidays/20x6' },
+  { route: 'food-hygiene.establishments', method: 'GET', path: '/v1/food-hygiene/establishments?lat=51.2' },
   { route: 'vehicles.licensing', method: 'GET', path: '/v1/vehicles/licensing?make=MA' },
 ];
 
 /** The datasets buildFixtureMirror syncs. */
 export const FIXTURE_DATASETS: readonly string[] = [
-  'hpi', 'listed-buildings', 'conservation-areas', 'price-paid', 'council-tax', 'road-safety', 'road-traffic', 'companies', 'psc', 'accounts', 'vehicle-licensing', 'mot',
+  'hpi', 'listed-buildings', 'conservation-areas', 'price-paid', 'council-tax', 'road-safety', 'road-traffic', 'companies', 'psc', 'accounts', 'vehicle-licensing', 'mot', 'food-hygiene',
 ];
 
 /**
@@ -232,6 +238,8 @@ export async function buildFixtureMirror(dataDir: string): Promise<string> {
       writeFileSync(join(mt, 'item_group.csv'), itemGroupCsv());
       await syncDataset('mot', { mirrorDir: mirror, cacheDir, env: {}, from: mt });
     })(),
+    // Food hygiene: the four real FSA files (test/fixtures/food-hygiene), synced with --from.
+    syncDataset('food-hygiene', { mirrorDir: mirror, cacheDir, env: {}, from: join(FIXTURES, '..', 'food-hygiene') }),
   ]);
   return mirror;
 }
