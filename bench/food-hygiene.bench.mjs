@@ -158,7 +158,8 @@ if (JSON.parse((await timeChild(show, { env, cwd: repo })).out).data.fhrs_id !==
 const base = join(work, 'fh-select1.mjs');
 writeFileSync(base, `
   import { openDataset, query } from '${url(join(dist, 'src', 'mirror', 'db.js'))}';
-  const conn = await openDataset('food-hygiene', '${mirrorDir}');
+  import { FOOD_HYGIENE_INFO } from '${url(join(dist, 'src', 'domains', 'food-hygiene', 'datasets.js'))}';
+  const conn = await openDataset(FOOD_HYGIENE_INFO, '${mirrorDir}');
   const r = await query(conn, 'SELECT 1 AS one');
   process.stdout.write(JSON.stringify(r) + '\\n');`);
 const baseline = async () => (await timeChild([base], { env, cwd: repo })).ms;

@@ -75,23 +75,3 @@ describe('normalisations', () => {
   });
 });
 
-describe('fetchAndStage: staging chunks', () => {
-  it('each chunk is loaded as it closes; a malformed file between good ones leaves no row in any chunk', async () => {
-    const { fetchAndStage } = await import('../../src/domains/food-hygiene/sync-files.js');
-    const bad = join(dir, 'FHRS999en-GB.xml');
-    writeFileSync(bad, (await import('node:fs')).readFileSync(join(FIXTURE_DIR, 'FHRS626en-GB.xml'), 'utf8').slice(0, 5000));
-    const plan = (code: string, path: string) => ({ code, name: null, region: null, scheme: null, url: path, fileName: `FHRS${code}en-GB.xml`, lastPublished: null, listedCount: null, localPath: path });
-    const plans = [plan('648', join(FIXTURE_DIR, 'FHRS648en-GB.xml')), plan('999', bad), plan('314', join(FIXTURE_DIR, 'FHRS314en-GB.xml')), plan('760', join(FIXTURE_DIR, 'FHRS760en-GB.xml'))];
-    const chunks: string[][] = [];
-    const { readFileSync } = await import('node:fs');
-    const results = await fetchAndStage(plans, {
-      dir: join(dir, 'work'), stagingPath: join(dir, 'work', 'staged.csv'), chunkBytes: 1, concurrency: 2,
-      onChunk: async (p) => void chunks.push(readFileSync(p, 'utf8').split('\n').filter(Boolean)),
-    });
-    expect(results.map((r) => r.ok)).toEqual([true, false, true, true]);
-    const ids = chunks.map((c) => c.map((l) => Number(l.split(',')[0])));
-    const expected = ['FHRS648en-GB.xml', 'FHRS314en-GB.xml', 'FHRS760en-GB.xml'].map((f) => readXml(f).map((e) => e.id));
-    expect(ids.flat().sort()).toEqual(expected.flat().sort());
-    expect(chunks.length).toBe(3); // one per good file (the cut file's chunk was emptied and went on)
-  });
-});

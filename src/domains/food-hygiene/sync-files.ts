@@ -1,9 +1,8 @@
 /**
  * The per-authority files of a food-hygiene sync: what to fetch (from the FSA's authorities list, or the
  * XML files given with `--from`), a small pool of concurrent downloads, and one streaming parse at a
- * time into staging CSVs, each loaded into DuckDB while the next files are parsed. A file that does not
- * parse (or cannot be downloaded) is cut back out of the staging file and becomes a FileFailure naming
- * its authority; the other files go on.
+ * time into a single staging CSV. A file that does not parse (or cannot be downloaded) is cut back out of
+ * the staging file and becomes a FileFailure naming its authority; the other files go on.
  */
 import { closeSync, ftruncateSync, mkdirSync, openSync, rmSync, statSync, writeSync } from 'node:fs';
 import { basename, join } from 'node:path';
@@ -61,29 +60,14 @@ export function codeOfFileName(name: string): string | undefined {
   return FILE_NAME_RE.exec(name)?.[1];
 }
 
-/**
- * Staging CSVs written by one parse at a time; a failed file is cut back out with ftruncate. A chunk
- * (closed between files once over CHUNK_BYTES) is handed to `onChunk`, which loads it into DuckDB while
- * the next files are parsed: DuckDB reads on its own threads, the parse runs on the JS thread.
- */
-const CHUNK_BYTES = 64 * 1024 * 1024;
-
+/** A staging CSV written by one parse at a time; a failed file is cut back out with ftruncate. */
 class Staging {
-  private fd: number;
+  private readonly fd: number;
   private pos = 0;
   private lines: string[] = [];
   private pending = 0;
-  private n = 0;
-  private path: string;
-  /** The loads of closed chunks, in order (one DuckDB statement at a time). */
-  private loading: Promise<void> = Promise.resolve();
-  constructor(
-    private readonly base: string,
-    private readonly onChunk: (path: string) => Promise<void>,
-    private readonly chunkBytes = CHUNK_BYTES,
-  ) {
-    this.path = `${base}.${this.n}`;
-    this.fd = openSync(this.path, 'w');
+  constructor(readonly path: string) {
+    this.fd = openSync(path, 'w');
   }
   /** The byte offset after everything added so far (flushes first). */
   get offset(): number {
@@ -107,40 +91,9 @@ class Staging {
     ftruncateSync(this.fd, offset);
     this.pos = offset;
   }
-  /** Between files: hand the chunk over when it is big enough (or `last`), and start the next. */
-  endFile(last = false): void {
+  close(): void {
     this.flush();
-    if (!last && this.pos < this.chunkBytes) return;
     closeSync(this.fd);
-    const done = this.path;
-    const size = this.pos;
-    this.loading = this.loading.then(async () => {
-      try {
-        if (size > 0) await this.onChunk(done);
-      } finally {
-        rmSync(done, { force: true });
-      }
-    });
-    this.loading.catch(() => undefined); // awaited by finish()
-    if (last) return;
-    this.path = `${this.base}.${++this.n}`;
-    this.fd = openSync(this.path, 'w');
-    this.pos = 0;
-  }
-  /** Hand over the last chunk and wait for every load. */
-  async finish(): Promise<void> {
-    this.endFile(true);
-    await this.loading;
-  }
-  /** After a failure: close and remove what is left. */
-  async abandon(): Promise<void> {
-    try {
-      closeSync(this.fd);
-    } catch {
-      /* already closed */
-    }
-    await this.loading.catch(() => undefined);
-    rmSync(this.path, { force: true });
   }
 }
 
@@ -167,7 +120,7 @@ async function stageFile(staging: Staging, plan: PlannedFile, path: string, sha2
       staging.add(csvLine(n.row));
       rows++;
     });
-    staging.endFile();
+    staging.flush();
     return { ok: true, plan, header, rows, rowRejects, unknownRatings, fileName, fileScheme, sha256, bytes };
   } catch (e) {
     staging.cutTo(start);
@@ -183,12 +136,8 @@ async function stageFile(staging: Staging, plan: PlannedFile, path: string, sha2
 export interface FetchOptions {
   /** Where downloads go (each file is deleted once staged). */
   dir: string;
-  /** The staging CSVs' path prefix (`<prefix>.0`, `.1`, ...). */
+  /** The staging CSV. */
   stagingPath: string;
-  /** Loads one closed staging CSV (called in order, one at a time, while later files are parsed). */
-  onChunk(path: string): Promise<void>;
-  /** Close a staging chunk once over this many bytes (default 64 MiB). */
-  chunkBytes?: number;
   /** Concurrent downloads (default 4). */
   concurrency?: number;
   log?(message: string): void;
@@ -203,7 +152,7 @@ export interface FetchOptions {
  */
 export async function fetchAndStage(plans: readonly PlannedFile[], o: FetchOptions): Promise<FileResult[]> {
   mkdirSync(o.dir, { recursive: true });
-  const staging = new Staging(o.stagingPath, o.onChunk, o.chunkBytes);
+  const staging = new Staging(o.stagingPath);
   const results = new Array<FileResult>(plans.length);
   let parsing: Promise<unknown> = Promise.resolve();
   let next = 0;
@@ -259,10 +208,8 @@ export async function fetchAndStage(plans: readonly PlannedFile[], o: FetchOptio
   try {
     await Promise.all(workers);
     await parsing;
-    await staging.finish();
-  } catch (e) {
-    await staging.abandon();
-    throw e;
+  } finally {
+    staging.close();
   }
   report(true);
   return results;

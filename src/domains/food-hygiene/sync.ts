@@ -20,6 +20,7 @@
  * establishments are more than half of those held plus rejected (REJECTED_SHARE).
  */
 import { basename, dirname, join } from 'node:path';
+import { rmSync } from 'node:fs';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { readFileSync } from 'node:fs';
 import { query, queryOne } from '../../mirror/db.js';
@@ -146,15 +147,15 @@ const COLUMN_SPEC = `{${COLUMNS.map(([c, t]) => `'${c}': '${t}'`).join(', ')}}`;
  * listed by two authorities' files, rare) keeps the newly loaded copy, else the newer rating; the others
  * are deleted (the order of the rest stays) and go to `rejects`.
  */
-async function buildTable(conn: DuckDBConnection, incremental: boolean, fresh: readonly string[], drop: readonly string[]): Promise<number> {
+async function buildTable(conn: DuckDBConnection, staged: string, incremental: boolean, fresh: readonly string[], drop: readonly string[]): Promise<number> {
   await conn.run('CREATE TEMP TABLE drop_codes (code VARCHAR)');
   await conn.run('CREATE TEMP TABLE fresh_codes (code VARCHAR)');
   for (const c of drop) await conn.run('INSERT INTO drop_codes VALUES (?)', [c]);
   for (const c of fresh) await conn.run('INSERT INTO fresh_codes VALUES (?)', [c]);
+  const read = `SELECT * FROM read_csv(?, columns = ${COLUMN_SPEC}, header = false, quote = '"', escape = '"', auto_detect = false, allow_quoted_nulls = false)`;
   const kept = incremental ? `UNION ALL SELECT * FROM establishments_prev WHERE source_code NOT IN (SELECT code FROM drop_codes)` : '';
   if (incremental) await conn.run('ALTER TABLE establishments RENAME TO establishments_prev');
-  await conn.run(`CREATE TABLE establishments AS SELECT * FROM (SELECT * FROM staged ${kept}) ORDER BY cell NULLS LAST, fhrs_id`);
-  await conn.run('DROP TABLE staged');
+  await conn.run(`CREATE TABLE establishments AS SELECT * FROM (${read} ${kept}) ORDER BY cell NULLS LAST, fhrs_id`, [staged]);
   if (incremental) await conn.run('DROP TABLE establishments_prev');
   const dups = (await queryOne<{ n: number }>(conn, 'SELECT count(*) - count(DISTINCT fhrs_id) AS n FROM establishments'))!.n;
   if (dups === 0) return 0;
@@ -191,8 +192,6 @@ const foodHygiene: DatasetModule = {
   ...catalogFields(FOOD_HYGIENE_INFO),
   defaultBaseUrl: 'https://api.ratings.food.gov.uk',
   tables: ['establishments'],
-  // the sort of the table spills beyond this instead of growing with the country (bench: peak RSS)
-  memoryLimit: '512MB',
   // the share that fails a sync is checked in load, against the whole mirror (REJECTED_SHARE); a
   // file's rejected establishments are not rows of this sync's files alone
   rejectThreshold: 1,
@@ -220,32 +219,32 @@ const foodHygiene: DatasetModule = {
     ctx.log?.(`${plans.length} authorities; ${fetch.length} file${fetch.length === 1 ? '' : 's'} to fetch${removed.length ? `, ${removed.length} removed` : ''}`);
     const dir = join(ctx.workDir ?? dirname(ctx.files[0]!.path), 'food-hygiene-xml');
     const stagingPath = join(dir, `staged-${process.pid}.csv`);
-    // staged rows land in `staged` chunk by chunk while later files are parsed (sync-files.ts)
-    await conn.run(`CREATE TEMP TABLE staged (${COLUMNS.map(([c, t]) => `${c} ${t}`).join(', ')})`);
-    const onChunk = (path: string) =>
-      conn.run(`INSERT INTO staged SELECT * FROM read_csv(?, columns = ${COLUMN_SPEC}, header = false, quote = '"', escape = '"', auto_detect = false, allow_quoted_nulls = false)`, [path]).then(() => undefined);
-    const results = await fetchAndStage(fetch, { dir, stagingPath, onChunk, ...(ctx.log ? { log: ctx.log } : {}), ...(ctx.status ? { status: ctx.status } : {}), progress: ctx.progress });
-    const ok = results.filter((r): r is FileSuccess => r.ok);
-    const failed = results.filter((r): r is FileFailure => !r.ok);
-    let rejected = await storeRejects(ctx, ok, failed);
-    const drop = [...ok.map((r) => r.plan.code), ...removed];
-    const dups = await buildTable(conn, incremental, ok.map((r) => r.plan.code), drop);
-    rejected += dups;
-    for (const c of drop) await conn.run('DELETE FROM authorities WHERE code = ?', [c]);
-    for (const r of ok) await insertAuthority(conn, r);
-    await conn.run(
-      `UPDATE authorities SET establishments = coalesce((SELECT count(*) FROM establishments e WHERE e.source_code = authorities.code), 0)`,
-    );
-    await conn.run('CREATE OR REPLACE TABLE scope AS SELECT ? AS authorities', [scopeOf(ctx.options.authorities)]);
-    const staged = ok.reduce((n, r) => n + r.rows, 0);
-    const total = (await queryOne<{ n: number }>(conn, 'SELECT count(*) AS n FROM establishments'))!.n;
-    if (rejected > 0 && rejected / (total + rejected) > REJECTED_SHARE) {
-      throw new Error(
-        `${failed.length} of ${fetch.length} authority files and ${rejected} establishments rejected against ${total} held (more than ${REJECTED_SHARE * 100}%): upstream looks broken; kept the previous data`,
+    try {
+      const results = await fetchAndStage(fetch, { dir, stagingPath, ...(ctx.log ? { log: ctx.log } : {}), ...(ctx.status ? { status: ctx.status } : {}), progress: ctx.progress });
+      const ok = results.filter((r): r is FileSuccess => r.ok);
+      const failed = results.filter((r): r is FileFailure => !r.ok);
+      let rejected = await storeRejects(ctx, ok, failed);
+      const drop = [...ok.map((r) => r.plan.code), ...removed];
+      const dups = await buildTable(conn, stagingPath, incremental, ok.map((r) => r.plan.code), drop);
+      rejected += dups;
+      for (const c of drop) await conn.run('DELETE FROM authorities WHERE code = ?', [c]);
+      for (const r of ok) await insertAuthority(conn, r);
+      await conn.run(
+        `UPDATE authorities SET establishments = coalesce((SELECT count(*) FROM establishments e WHERE e.source_code = authorities.code), 0)`,
       );
+      await conn.run('CREATE OR REPLACE TABLE scope AS SELECT ? AS authorities', [scopeOf(ctx.options.authorities)]);
+      const staged = ok.reduce((n, r) => n + r.rows, 0);
+      const total = (await queryOne<{ n: number }>(conn, 'SELECT count(*) AS n FROM establishments'))!.n;
+      if (rejected > 0 && rejected / (total + rejected) > REJECTED_SHARE) {
+        throw new Error(
+          `${failed.length} of ${fetch.length} authority files and ${rejected} establishments rejected against ${total} held (more than ${REJECTED_SHARE * 100}%): upstream looks broken; kept the previous data`,
+        );
+      }
+      const asOf = (await queryOne<{ d: string | null }>(conn, `SELECT strftime(max(extract_date), '%Y-%m-%d') AS d FROM authorities`))?.d;
+      return { rows: incremental ? staged - dups : total, rejected, mode: incremental ? 'incremental' : 'full', ...(asOf ? { asOf } : {}) };
+    } finally {
+      rmSync(stagingPath, { force: true });
     }
-    const asOf = (await queryOne<{ d: string | null }>(conn, `SELECT strftime(max(extract_date), '%Y-%m-%d') AS d FROM authorities`))?.d;
-    return { rows: incremental ? staged - dups : total, rejected, mode: incremental ? 'incremental' : 'full', ...(asOf ? { asOf } : {}) };
   },
 
   async verify(conn): Promise<void> {
