@@ -224,4 +224,20 @@ describe('sync food-hygiene from the authorities list', () => {
       await new Promise((ok) => server.close(ok));
     }
   });
+
+  it('a dropped connection mid-file is resumed, and a server closing after the body is fine', async () => {
+    serveAll();
+    up.server.fault('/food-hygiene/OpenDataFiles/FHRS314en-GB.xml', { dropAfterBytes: 20_000, times: 1 });
+    up.server.fault('/food-hygiene/OpenDataFiles/FHRS760en-GB.xml', { closeAfterBody: true });
+    up.server.fault('/food-hygiene/Authorities', { closeAfterBody: true });
+    const o = up.syncOptions();
+    const before = up.server.requests.length;
+    const r = await syncDataset('food-hygiene', o);
+    expect(r.rows_total).toBe(all.length);
+    expect(r.rows_rejected).toBe(0);
+    const retried = up.server.requests.slice(before).filter((q) => q.path.endsWith('FHRS314en-GB.xml'));
+    expect(retried.length).toBe(2);
+    expect(retried[1]!.range).toMatch(/^bytes=\d+-$/);
+    for (const p of ['FHRS314en-GB.xml', 'FHRS760en-GB.xml', 'Authorities']) up.server.fault(`/food-hygiene/${p.endsWith('.xml') ? 'OpenDataFiles/' : ''}${p}`, undefined);
+  });
 });
