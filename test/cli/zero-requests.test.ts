@@ -11,6 +11,7 @@ import type { ParamSpec, RouteSpec } from '../../src/contract/route.js';
 import { ROUTES } from '../../src/registry.js';
 import { isolatedEnv, json, runCli, type RunResult } from '../support/cli.js';
 import { FakeLive } from '../support/fake-live.js';
+import { startApiServer } from '../support/api-server.js';
 import { fakeKey } from '../support/keys.js';
 
 const KEY = fakeKey('test', 'zeroreq0000000000000000000000000');
@@ -244,6 +245,25 @@ describe('the cases the review found, under --source live', () => {
     expect(json(live)).toEqual(json(local));
     expect(json(live).error.code).toBe('VALIDATION_ERROR');
     expect(json(live).error.details.map((d: { field: string }) => d.field)).toContain('transactions');
+  });
+
+  it('--sweep checks --max-credits for every row before the first request (5 rows x 10 credits > 30), with the real live client', async () => {
+    const server = await startApiServer({ keys: [KEY] });
+    try {
+      const e = isolatedEnv({ PUBLICDATA_API_KEY: KEY, PUBLICDATA_BASE_URL: server.url });
+      const r = await runCli(['tax', 'take-home', '--sweep', '20000:40000:5000', '--source', 'live', '--max-credits', '30', '--format', 'json'], { env: e });
+      expect(server.requests).toEqual([]);
+      expect(json(r).error.code).toBe('credit_budget_exceeded');
+      expect(json(r).error.message).toContain('5 calls');
+      expect(r.code).not.toBe(0);
+      // a budget that covers every row lets the sweep run: 3 rows, 30 credits
+      const ok = await runCli(['tax', 'take-home', '--sweep', '20000:30000:5000', '--source', 'live', '--max-credits', '30', '--format', 'ndjson'], { env: e });
+      expect(ok.code).toBe(0);
+      expect(server.requests).toHaveLength(3);
+      expect(ok.stdout.trim().split('\n')).toHaveLength(3);
+    } finally {
+      await server.close();
+    }
   });
 
   it('--sweep honours --source live: one request per row, and a bad flag sends nothing', async () => {
