@@ -19,10 +19,10 @@
  * so the next sync tries it again. The sync fails (keeping the previous data) only when the rejected
  * establishments are more than half of those held plus rejected (REJECTED_SHARE).
  */
-import { basename, dirname, join } from 'node:path';
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { readFileSync } from 'node:fs';
 import { query, queryOne } from '../../mirror/db.js';
 import { catalogFields } from '../../../sync/common.js';
 import type { DatasetModule, DiscoverContext, LoadContext, LoadResult, UpstreamFile } from '../../../sync/types.js';
@@ -217,7 +217,9 @@ const foodHygiene: DatasetModule = {
     await conn.run(AUTHORITIES_DDL);
     const { plans, fetch, removed } = await planLoad(ctx, incremental);
     ctx.log?.(`${plans.length} authorities; ${fetch.length} file${fetch.length === 1 ? '' : 's'} to fetch${removed.length ? `, ${removed.length} removed` : ''}`);
-    const dir = join(ctx.workDir ?? dirname(ctx.files[0]!.path), 'food-hygiene-xml');
+    const dir = ctx.workDir ? join(ctx.workDir, 'food-hygiene-xml') : join(tmpdir(), `publicdata-food-hygiene-${process.pid}`);
+    // what a killed sync left (a staging CSV can be as big as the XML): the sync's lock says none is running
+    rmSync(dir, { recursive: true, force: true });
     const stagingPath = join(dir, `staged-${process.pid}.csv`);
     try {
       const results = await fetchAndStage(fetch, { dir, stagingPath, ...(ctx.log ? { log: ctx.log } : {}), ...(ctx.status ? { status: ctx.status } : {}), progress: ctx.progress });
