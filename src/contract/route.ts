@@ -78,7 +78,7 @@ export interface RouteSpec {
   /** Body fields (POST). `bodyDocument` routes validate their own body (VAT return: VALIDATION_ERROR). */
   body?: ParamSpec[];
   bodyDocument?: boolean;
-  /** At least one of these query params is required (price-paid search). */
+  /** At least one of these query params (GET) or body fields (POST) is required (price-paid search, energy calculator). */
   requireOneOf?: readonly string[];
   /** Credits per call (spec doc 1 §8: GET 1, POST 10). */
   cost: number;

@@ -3,7 +3,7 @@
  * effectiveness, then each report-card area), with the counts; the as-of date is printed with it, as
  * Ofsted asks that outcomes are never shown without their date.
  */
-import type { Renderer } from '../../output/renderers.js';
+import type { Renderer } from '../../output/types.js';
 
 type Counts = Record<string, number>;
 
