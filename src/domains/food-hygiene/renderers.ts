@@ -3,7 +3,7 @@
  * (the FSA's terms ask that a rating be shown with its date), and `stats --chart`, the rating
  * distribution as bars.
  */
-import type { Renderer } from '../../output/renderers.js';
+import type { Renderer } from '../../output/types.js';
 
 interface EstablishmentOut {
   fhrs_id?: number;
