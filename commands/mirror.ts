@@ -77,13 +77,14 @@ export function registerMirror(program: Command, ctx: Context): void {
     .option('--years <from-to>', 'price-paid yearly files; road-safety years (default 2021 to the latest final year); e.g. 2020-2025')
     .option('--days <n>', 'accounts: the daily zips of the last N days (quick start: --days 30)')
     .option('--months <n>', 'accounts: the last N months (default 12; 60 matches the live five years)')
+    .option('--authorities <codes>', "food-hygiene: only these FSA local authority codes, comma-separated (quick start: one council, e.g. 314)")
     .option('--force', 'full reload even when up to date (or when an update could be applied); with --from, replaces instead of adding')
     .option('--replace', 'with --from: replace the data of a dataset that accumulates (accounts zips, MOT years, price-paid yearly files) instead of adding to it')
     .option('--keep-downloads', 'keep the downloaded files in the cache (default: removed once loaded and verified)')
     .option('--allow-shrink', 'accept a full reload of the same file(s) with more than 10% fewer rows than before')
     .option('--limit-rate <rate>', 'cap the download bandwidth, bytes per second (e.g. 500k, 2M)')
     .action((names: string[], o: {
-      all?: boolean; from?: string[]; years?: string; days?: string; months?: string; force?: boolean; limitRate?: string;
+      all?: boolean; from?: string[]; years?: string; days?: string; months?: string; authorities?: string; force?: boolean; limitRate?: string;
       replace?: boolean; keepDownloads?: boolean; allowShrink?: boolean;
     }, self: Command) =>
       run(self, async () => {
@@ -122,6 +123,10 @@ export function registerMirror(program: Command, ctx: Context): void {
           scope[k] = n;
         }
         if (scope.days !== undefined && scope.months !== undefined) throw new ApiError(400, 'usage_error', 'sync: give --days or --months, not both.');
+        const authorities = o.authorities?.split(',').map((a) => a.trim()).filter(Boolean);
+        if (authorities && (!authorities.length || authorities.some((a) => !/^\d{1,4}$/.test(a)))) {
+          throw new ApiError(400, 'usage_error', `sync: --authorities takes FSA authority codes such as 314,760, got '${o.authorities}'.`);
+        }
         const { createProgressReporter } = await import('../sync/progress.js');
         const progress = createProgressReporter({
           stream: ctx.io.stderr as NodeJS.WritableStream,
@@ -138,6 +143,7 @@ export function registerMirror(program: Command, ctx: Context): void {
             ...(o.from ? { from: o.from } : {}),
             ...(years ? { years } : {}),
             ...scope,
+            ...(authorities ? { authorities } : {}),
             ...(o.force ? { force: true } : {}),
             ...(o.replace ? { replace: true } : {}),
             ...(o.keepDownloads ? { keepDownloads: true } : {}),

@@ -20,8 +20,19 @@ import { manifest as calendar } from './domains/calendar/index.js';
 import { manifest as schools } from './domains/schools/index.js';
 import { manifest as energy } from './domains/energy/index.js';
 import { manifest as earnings } from './domains/earnings/index.js';
+import { manifest as foodHygiene } from './domains/food-hygiene/index.js';
 
-export const DOMAINS: readonly DomainManifest[] = [property, companies, tax, vehicles, calendar, schools, energy, earnings];
+export const DOMAINS: readonly DomainManifest[] = [
+  property,
+  companies,
+  tax,
+  vehicles,
+  calendar,
+  schools,
+  energy,
+  earnings,
+  foodHygiene,
+];
 
 /** A route of the table: its pure spec, plus the local handler when its domain answers it offline. */
 export interface Route extends RouteSpec {

@@ -273,6 +273,7 @@ async function downloadFiles(run: Run, files: UpstreamFile[]): Promise<Array<Pro
       dest: join(run.cache, name, f.name),
       ...(f.sha256 ? { expectedSha256: f.sha256 } : {}),
       ...(f.size !== undefined ? { expectedSize: f.size } : {}),
+      ...(f.headers ? { headers: f.headers } : {}),
       ...retryOptions(run),
       retries: opts.retries ?? 5,
       ...(opts.maxBytesPerSecond ? { maxBytesPerSecond: opts.maxBytesPerSecond } : {}),
@@ -306,7 +307,7 @@ async function downloadFiles(run: Run, files: UpstreamFile[]): Promise<Array<Pro
  * built from, or a full load of exactly those files (a full load of fewer replaces the data: not a no-op).
  */
 function alreadyLoaded(run: Run): boolean {
-  if (!run.prev || run.opts.force) return false;
+  if (!run.prev || run.opts.force || run.got.some((g) => g.reload)) return false;
   const current = run.prev.current;
   const shas = new Set(run.got.map((g) => g.sha256));
   if (![...shas].every((s) => current.has(s))) return false;
@@ -371,6 +372,7 @@ async function loadFiles(run: Run, incremental: boolean): Promise<LoadResult> {
       mode: incremental ? 'incremental' : 'full',
       env: run.env,
       log: (text) => emit({ type: 'message', dataset: name, text }),
+      status: (text) => emit({ type: 'status', dataset: name, text }),
       workDir: join(run.cache, name, 'extract'),
       ...(run.warm ? { warm: run.warm } : {}),
     });

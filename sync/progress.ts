@@ -86,6 +86,9 @@ export function createProgressReporter(o: ProgressReporterOptions): ProgressSink
         else if (o.verbose) o.stream.write(`${text}\n`);
         break;
       }
+      case 'status':
+        if (tty) draw(`${e.dataset}: ${e.text}`, true);
+        break;
       case 'message':
         if (o.verbose && !o.quiet) {
           endLine();

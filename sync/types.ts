@@ -26,6 +26,13 @@ export interface UpstreamFile {
   sha256?: string;
   /** `update` files are applied incrementally to the existing data (price-paid monthly update). */
   kind?: 'full' | 'update';
+  /** Request headers the publisher requires (the FSA API: `x-api-version: 2`). */
+  headers?: Record<string, string>;
+  /**
+   * Load even when these exact bytes were loaded before: the module's scope changed (food-hygiene: an
+   * unchanged authorities list with a different `--authorities`).
+   */
+  reload?: boolean;
 }
 
 export interface SyncOptions {
@@ -40,6 +47,8 @@ export interface SyncOptions {
   /** `--days N` / `--months N` (accounts): the scope of dated upstream files. */
   days?: number;
   months?: number;
+  /** `--authorities 314,760` (food-hygiene): the FSA local authority codes to sync. */
+  authorities?: readonly string[];
   /** Full reload even when up to date; with `--from`, replaces the data instead of adding to it. */
   force?: boolean;
   /** `--replace`: a `--from` file replaces the data of a dataset that accumulates, instead of adding to it. */
@@ -88,6 +97,8 @@ export interface LoadContext {
   mode?: 'full' | 'incremental';
   /** Free-text progress messages (shown with --verbose / in the TTY progress). */
   log?(message: string): void;
+  /** A transient progress line drawn on a terminal only (food-hygiene: files and bytes so far). */
+  status?(text: string): void;
   /** The sync's environment (PUBLICDATA_SYNC_THREADS for modules that run worker threads). */
   env?: Readonly<Record<string, string | undefined>>;
   /** A scratch directory in the cache for this dataset (zip members are extracted here, one at a time). */
@@ -198,6 +209,8 @@ export type SyncEvent =
   /** DuckDB's progress of the running load statement (0-100), polled by the framework. */
   | { type: 'load'; dataset: string; percentage: number }
   | { type: 'message'; dataset: string; text: string }
+  /** A module's transient progress line (drawn on a terminal, dropped otherwise). */
+  | { type: 'status'; dataset: string; text: string }
   /** A request failed and will be tried again after `delayMs` (see RetryNotice in sync/download.ts). */
   | { type: 'retry'; dataset: string; url: string; attempt: number; attempts: number; delayMs: number; reason: string }
   | { type: 'done'; dataset: string; report: SyncReport }

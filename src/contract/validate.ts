@@ -245,7 +245,8 @@ export function validateBodyFields(specs: readonly ParamSpec[], body: unknown): 
     }
     out[spec.name] = checkBodyValue(spec, v);
   }
-  if (hasRelations(specs)) checkRelations(specs, out, 'body');
+  // Relations look at what the caller sent: a default filled in above is not a value given.
+  if (hasRelations(specs)) checkRelations(specs, Object.fromEntries(specs.filter((sp) => !isBlank(src[sp.name])).map((sp) => [sp.name, out[sp.name]])), 'body');
   return out;
 }
 
@@ -303,7 +304,10 @@ export function validateParams(
     }
     q[spec.name] = coerceString(spec, raw as string, 'query');
   }
-  if (route.query && hasRelations(route.query)) checkRelations(route.query, q, 'query');
+  // Relations look at what the caller sent: a default filled in above is not a value given.
+  if (route.query && hasRelations(route.query)) {
+    checkRelations(route.query, Object.fromEntries(route.query.filter((sp) => !isBlank(query[sp.name])).map((sp) => [sp.name, q[sp.name]])), 'query');
+  }
   if (route.requireOneOf && route.method !== 'POST' && !route.requireOneOf.some((k) => q[k] !== undefined)) {
     throw new ApiError(400, 'invalid_parameter', `One of ${route.requireOneOf.map((k) => `'${k}'`).join(', ')} is required.`);
   }

@@ -117,6 +117,11 @@ export const ROUTE_SAMPLES: Sample[] = [
   { route: 'energy.price-cap.rates', method: 'GET', path: '/v1/energy/price-cap/rates?period=2025-10&fuel=gas' },
   { route: 'energy.price-cap.regions', method: 'GET', path: '/v1/energy/price-cap/regions' },
   { route: 'energy.price-cap.calculate', method: 'POST', path: '/v1/energy/price-cap/calculate', body: { electricity_kwh: 2700, gas_kwh: 11500, period: '2025-10' } },
+  { route: 'food-hygiene.establishments', method: 'GET', path: '/v1/food-hygiene/establishments?lat=51.1856&lng=-0.6115&radius_km=2' },
+  { route: 'food-hygiene.establishment', method: 'GET', path: '/v1/food-hygiene/establishments/1280734' },
+  { route: 'food-hygiene.authorities', method: 'GET', path: '/v1/food-hygiene/authorities' },
+  { route: 'food-hygiene.business-types', method: 'GET', path: '/v1/food-hygiene/business-types' },
+  { route: 'food-hygiene.statistics', method: 'GET', path: '/v1/food-hygiene/statistics?local_authority=760' },
   { route: 'schools.search', method: 'GET', path: '/v1/schools?local_authority=Leeds&per_page=5' },
   { route: 'schools.detail', method: 'GET', path: '/v1/schools/107848' },
   { route: 'schools.inspections.statistics', method: 'GET', path: '/v1/schools/inspections/statistics?local_authority=383' },
@@ -161,6 +166,7 @@ export const ERROR_SAMPLES: Sample[] = [
   { route: 'calendar.bank-holidays.year', method: 'GET', path: '/v1/calendar/bank-holidays/20x6' },
   { route: 'energy.price-cap.periods.get', method: 'GET', path: '/v1/energy/price-cap/periods/2023-01' },
   { route: 'energy.price-cap.calculate', method: 'POST', path: '/v1/energy/price-cap/calculate', body: { electricity_kwh: -1 } },
+  { route: 'food-hygiene.establishments', method: 'GET', path: '/v1/food-hygiene/establishments?lat=51.2' },
   { route: 'vehicles.licensing', method: 'GET', path: '/v1/vehicles/licensing?make=MA' },
   { route: 'earnings.regions', method: 'GET', path: '/v1/earnings/regions?basis=residence&year=2019' },
 ];
@@ -168,7 +174,7 @@ export const ERROR_SAMPLES: Sample[] = [
 /** The datasets buildFixtureMirror syncs. */
 export const FIXTURE_DATASETS: readonly string[] = [
   'hpi', 'listed-buildings', 'conservation-areas', 'price-paid', 'council-tax', 'road-safety', 'road-traffic', 'companies', 'psc', 'accounts', 'vehicle-licensing', 'mot',
-  'schools', 'earnings',
+  'schools', 'earnings', 'food-hygiene',
 ];
 
 /**
@@ -256,6 +262,8 @@ export async function buildFixtureMirror(dataDir: string): Promise<string> {
       writeFileSync(join(mt, 'item_group.csv'), itemGroupCsv());
       await syncDataset('mot', { mirrorDir: mirror, cacheDir, env: {}, from: mt });
     })(),
+    // Food hygiene: the four real FSA files (test/fixtures/food-hygiene), synced with --from.
+    syncDataset('food-hygiene', { mirrorDir: mirror, cacheDir, env: {}, from: join(FIXTURES, '..', 'food-hygiene') }),
   ]);
   return mirror;
 }

@@ -1,0 +1,18 @@
+/** The food-hygiene domain's mirror dataset (catalogue entry; see src/mirror/catalog.ts for the fields). */
+import { OGL } from '../../contract/types.js';
+import type { DatasetInfo } from '../../mirror/catalog.js';
+
+export const FOOD_HYGIENE_INFO: DatasetInfo = {
+  name: 'food-hygiene',
+  title: 'Food hygiene ratings (Food Standards Agency, FHRS and FHIS)',
+  file: 'food_hygiene.duckdb',
+  schema: 'food_hygiene',
+  publisher: 'Food Standards Agency',
+  sourceUrl: 'https://ratings.food.gov.uk/open-data',
+  licence: OGL,
+  attribution:
+    'Contains Food Standards Agency food hygiene rating data licensed under the Open Government Licence v3.0 (daily static copy; ratings.food.gov.uk is the authoritative current rating).',
+  approxDownload: '500 MB',
+  cadence: 'daily',
+  staleAfterDays: 14,
+};

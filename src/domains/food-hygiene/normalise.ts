@@ -1,0 +1,193 @@
+/**
+ * One EstablishmentDetail of an FSA file as one row of the mirror's `establishments` table. Every
+ * normalisation is listed, with its source, in docs/food-hygiene.md ("Normalisations"):
+ *  - RatingValue: the spellings of data/food-hygiene/rating-values.json onto the spec's values
+ *    (`AwaitingInspection` and `Awaiting Inspection` are `awaiting_inspection`); the published string is
+ *    kept in `rating_published`, the RatingKey as published in `rating_key`;
+ *  - empty elements (`<Scores />`, `<Geocode />`, `<RatingDate xsi:nil="true" />`) are NULL;
+ *  - PostCode, upper-cased with one space before the inward code; when the file has none, an address
+ *    line that is exactly a postcode gives it (`postcode_source` names the element; the line stays);
+ *  - SchemeType lower-cased; NewRatingPending True/False as a boolean;
+ *  - the geocode kept only when both numbers parse and lie on the globe; `cell`, its 0.01-degree grid
+ *    cell, orders the table on disk.
+ */
+import { loadJsonFile } from '../../data.js';
+import { gridCell } from './geo.js';
+
+/** The staged columns, in file order, with their DuckDB types (sync.ts reads the staged CSV with these). */
+export const COLUMNS = [
+  ['fhrs_id', 'BIGINT'],
+  ['la_business_id', 'VARCHAR'],
+  ['business_name', 'VARCHAR'],
+  ['business_type', 'VARCHAR'],
+  ['business_type_id', 'INTEGER'],
+  ['address_line_1', 'VARCHAR'],
+  ['address_line_2', 'VARCHAR'],
+  ['address_line_3', 'VARCHAR'],
+  ['address_line_4', 'VARCHAR'],
+  ['postcode', 'VARCHAR'],
+  ['postcode_published', 'VARCHAR'],
+  ['postcode_source', 'VARCHAR'],
+  ['rating_value', 'VARCHAR'],
+  ['rating_numeric', 'TINYINT'],
+  ['rating_published', 'VARCHAR'],
+  ['rating_key', 'VARCHAR'],
+  ['rating_date', 'DATE'],
+  ['la_code', 'VARCHAR'],
+  ['la_name', 'VARCHAR'],
+  ['la_website', 'VARCHAR'],
+  ['la_email', 'VARCHAR'],
+  ['hygiene', 'INTEGER'],
+  ['structural', 'INTEGER'],
+  ['confidence_in_management', 'INTEGER'],
+  ['scheme', 'VARCHAR'],
+  ['new_rating_pending', 'BOOLEAN'],
+  ['latitude', 'DOUBLE'],
+  ['longitude', 'DOUBLE'],
+  ['cell', 'INTEGER'],
+  ['right_to_reply', 'VARCHAR'],
+  ['source_code', 'VARCHAR'],
+] as const;
+
+export type Cell = string | number | boolean | null;
+
+interface RatingEntry {
+  value: string;
+  numeric: number | null;
+  published: string[];
+}
+
+let ratingMap: Map<string, RatingEntry> | undefined;
+const ratingKey = (s: string): string => s.toLowerCase().replace(/[\s_-]+/g, '');
+
+/** Published RatingValue spellings (case, spaces, underscores ignored) -> the spec's value and its FHRS number. */
+export function ratingTable(): Map<string, RatingEntry> {
+  if (!ratingMap) {
+    const data = loadJsonFile<{ values: RatingEntry[] }>('food-hygiene/rating-values.json');
+    ratingMap = new Map();
+    for (const v of data.values) {
+      ratingMap.set(ratingKey(v.value), v);
+      for (const p of v.published) ratingMap.set(ratingKey(p), v);
+    }
+  }
+  return ratingMap;
+}
+
+/** The spec's value of a published RatingValue, or undefined when it is not one the FSA documents. */
+export function normaliseRating(published: string): { value: string; numeric: number | null } | undefined {
+  const hit = ratingTable().get(ratingKey(published));
+  return hit ? { value: hit.value, numeric: hit.numeric } : undefined;
+}
+
+const POSTCODE_RE = /^([A-Z]{1,2}[0-9][A-Z0-9]?) ?([0-9][A-Z]{2})$/;
+
+/** A full UK postcode in the usual form (`TS6 6UD`), or undefined when `s` is not exactly one. */
+export function normalisePostcode(s: string): string | undefined {
+  const m = POSTCODE_RE.exec(s.trim().toUpperCase().replace(/\s+/g, ' '));
+  return m ? `${m[1]} ${m[2]}` : undefined;
+}
+
+const INT_RE = /^-?\d+$/;
+const DATE_RE = /^(\d{4}-\d{2}-\d{2})(T[\d:.]+)?$/;
+
+const blank = (s: string | undefined): string | null => {
+  if (s === undefined) return null;
+  const t = s.trim();
+  return t === '' ? null : t;
+};
+const int = (s: string | undefined): number | null => {
+  const t = blank(s);
+  return t !== null && INT_RE.test(t) ? Number(t) : null;
+};
+const num = (s: string | undefined): number | null => {
+  const t = blank(s);
+  if (t === null) return null;
+  const n = Number(t);
+  return Number.isFinite(n) ? n : null;
+};
+
+export interface Normalised {
+  row: Cell[];
+  /** The RatingValue when it is not one of data/food-hygiene/rating-values.json (kept, slugged). */
+  unknownRating?: string;
+}
+
+/** One establishment as a row of COLUMNS, or a reject reason. `sourceCode`: the authority whose file it came from. */
+export function normaliseEstablishment(e: Record<string, string>, sourceCode: string): Normalised | { reject: string } {
+  const id = blank(e.FHRSID);
+  if (id === null || !/^\d+$/.test(id) || !Number.isSafeInteger(Number(id))) return { reject: `FHRSID '${e.FHRSID ?? ''}' is not a whole number` };
+  const lines = [e.AddressLine1, e.AddressLine2, e.AddressLine3, e.AddressLine4].map(blank);
+  const published = blank(e.PostCode);
+  let postcode: string | null = null;
+  let source: string | null = null;
+  if (published !== null) {
+    postcode = normalisePostcode(published) ?? published.toUpperCase();
+    source = 'PostCode';
+  } else {
+    for (let i = 3; i >= 0; i--) {
+      const pc = lines[i] ? normalisePostcode(lines[i]!) : undefined;
+      if (pc) {
+        postcode = pc;
+        source = `AddressLine${i + 1}`;
+        break;
+      }
+    }
+  }
+  const ratingPublished = blank(e.RatingValue);
+  const rating = ratingPublished === null ? undefined : normaliseRating(ratingPublished);
+  let unknownRating: string | undefined;
+  let ratingValue: string | null = rating?.value ?? null;
+  if (ratingPublished !== null && !rating) {
+    unknownRating = ratingPublished;
+    ratingValue = ratingPublished.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '');
+  }
+  const dateM = DATE_RE.exec(blank(e.RatingDate) ?? '');
+  let lat = num(e['Geocode.Latitude']);
+  let lng = num(e['Geocode.Longitude']);
+  if (lat === null || lng === null || Math.abs(lat) > 90 || Math.abs(lng) > 180) lat = lng = null;
+  const pending = blank(e.NewRatingPending)?.toLowerCase();
+  const row: Cell[] = [
+    Number(id),
+    blank(e.LocalAuthorityBusinessID),
+    blank(e.BusinessName),
+    blank(e.BusinessType),
+    int(e.BusinessTypeID),
+    ...lines,
+    postcode,
+    published,
+    source,
+    ratingValue,
+    rating?.numeric ?? null,
+    ratingPublished,
+    blank(e.RatingKey),
+    dateM ? dateM[1]! : null,
+    blank(e.LocalAuthorityCode),
+    blank(e.LocalAuthorityName),
+    blank(e.LocalAuthorityWebSite),
+    blank(e.LocalAuthorityEmailAddress),
+    int(e['Scores.Hygiene']),
+    int(e['Scores.Structural']),
+    int(e['Scores.ConfidenceInManagement']),
+    blank(e.SchemeType)?.toLowerCase() ?? null,
+    pending === 'true' ? true : pending === 'false' ? false : null,
+    lat,
+    lng,
+    lat !== null && lng !== null ? gridCell(lat, lng) : null,
+    blank(e.RightToReply),
+    sourceCode,
+  ];
+  return unknownRating ? { row, unknownRating } : { row };
+}
+
+/** One CSV line of a row (RFC 4180 quoting; NULL as an empty unquoted field, text always quoted). */
+export function csvLine(row: readonly Cell[]): string {
+  let s = '';
+  for (let i = 0; i < row.length; i++) {
+    if (i) s += ',';
+    const v = row[i];
+    if (v === null || v === undefined) continue;
+    if (typeof v === 'string') s += `"${v.includes('"') ? v.replace(/"/g, '""') : v}"`;
+    else s += String(v);
+  }
+  return `${s}\n`;
+}

@@ -1,0 +1,112 @@
+/**
+ * Mirror rows as the spec's establishment objects, the meta every food-hygiene answer carries, and the
+ * postcode filter (shared by search and statistics).
+ */
+import type { DuckDBConnection } from '@duckdb/node-api';
+import type { Meta } from '../../contract/types.js';
+import { provenanceMeta, queryOne, type Row, type Where } from '../../mirror/db.js';
+import { postcodeCondition } from '../../mirror/postcode.js';
+import { FOOD_HYGIENE_INFO } from './datasets.js';
+
+const str = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
+const int = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+
+export interface Establishment {
+  fhrs_id: number;
+  business_name: string | null;
+  business_type: string | null;
+  business_type_id: number | null;
+  address: { lines: string[]; postcode: string | null };
+  local_authority: { code: string; name: string | null };
+  scheme: string | null;
+  rating: { value: string | null; numeric: number | null; date: string | null; new_rating_pending: boolean | null };
+  scores: { hygiene: number | null; structural: number | null; confidence_in_management: number | null } | null;
+  location: { latitude: number; longitude: number } | null;
+  distance_km?: number;
+}
+
+export function toEstablishment(r: Row): Establishment {
+  const lines = [r.address_line_1, r.address_line_2, r.address_line_3, r.address_line_4].filter((l) => l !== null && l !== undefined).map(String);
+  const scores = r.hygiene === null && r.structural === null && r.confidence_in_management === null
+    ? null
+    : { hygiene: int(r.hygiene), structural: int(r.structural), confidence_in_management: int(r.confidence_in_management) };
+  const e: Establishment = {
+    fhrs_id: Number(r.fhrs_id),
+    business_name: str(r.business_name),
+    business_type: str(r.business_type),
+    business_type_id: int(r.business_type_id),
+    address: { lines, postcode: str(r.postcode) },
+    local_authority: { code: String(r.la_code ?? r.source_code), name: str(r.la_name) },
+    scheme: str(r.scheme),
+    rating: {
+      value: str(r.rating_value),
+      numeric: int(r.rating_numeric),
+      date: str(r.rating_date),
+      new_rating_pending: r.new_rating_pending === null || r.new_rating_pending === undefined ? null : Boolean(r.new_rating_pending),
+    },
+    scores,
+    location: r.latitude === null || r.latitude === undefined ? null : { latitude: Number(r.latitude), longitude: Number(r.longitude) },
+  };
+  if (r.distance_km !== undefined && r.distance_km !== null) e.distance_km = Math.round(Number(r.distance_km) * 1000) / 1000;
+  return e;
+}
+
+/** The detail: the establishment plus the authority's contact, the business id, the right to reply and the published spellings. */
+export function toDetail(r: Row): Record<string, unknown> {
+  const e = toEstablishment(r);
+  return {
+    ...e,
+    local_authority_business_id: str(r.la_business_id),
+    address: { ...e.address, postcode_source: str(r.postcode_source), postcode_published: str(r.postcode_published) },
+    local_authority: { ...e.local_authority, website: str(r.la_website), email: str(r.la_email) },
+    rating: { ...e.rating, published: str(r.rating_published), key: str(r.rating_key) },
+    right_to_reply: str(r.right_to_reply),
+  };
+}
+
+const scopes = new WeakMap<DuckDBConnection, string>();
+
+/**
+ * meta of a food-hygiene answer: provenance (as_of: the newest extract date of the files loaded), the
+ * caveat the FSA's terms ask for, and a note when the mirror holds only some authorities.
+ */
+export async function foodMeta(conn: DuckDBConnection, extra: Record<string, unknown> = {}): Promise<Meta> {
+  let scope = scopes.get(conn);
+  if (scope === undefined) {
+    scope = (await queryOne<{ a: string }>(conn, 'SELECT authorities AS a FROM scope').catch(() => undefined))?.a ?? '*';
+    scopes.set(conn, scope);
+  }
+  const m = await provenanceMeta(FOOD_HYGIENE_INFO, conn, extra);
+  const asOf = m.as_of ? ` of ${m.as_of}` : '';
+  return {
+    ...m,
+    caveat: `From the Food Standards Agency's daily open data files${asOf} (a static copy, not the live service): ratings.food.gov.uk is the authoritative current rating.`,
+    attribution: FOOD_HYGIENE_INFO.attribution,
+    ...(scope !== '*' ? { note: `The mirror holds only the authorities ${scope} (synced with --authorities); run 'publicdata sync food-hygiene' for all of them.` } : {}),
+  };
+}
+
+/**
+ * The postcode filter (already checked against the route's pattern), by the rule every domain shares
+ * (src/mirror/postcode.ts): a full postcode exactly; an outward code (LS6) that district and its lettered
+ * sub-districts only, not LS60; an area (LS) its districts; a sector (LS6 1) by prefix.
+ */
+export function addPostcodeFilter(where: Where, raw: string): void {
+  const c = postcodeCondition(raw);
+  where.add(c.sql, ...c.params);
+}
+
+/**
+ * The authority filter: an FSA code (digits) exactly, else a case-insensitive substring of the authority's
+ * name in the list or of the name its file gives (626: 'Hull and Goole Port').
+ */
+export function addAuthorityFilter(where: Where, raw: string): void {
+  const q = raw.trim();
+  if (/^\d+$/.test(q)) where.add('source_code = ?', String(Number(q)));
+  else {
+    where.add(
+      '(source_code IN (SELECT code FROM authorities WHERE contains(lower(name), lower(?))) OR contains(lower(la_name), lower(?)))',
+      q, q,
+    );
+  }
+}

@@ -1,0 +1,216 @@
+/**
+ * The per-authority files of a food-hygiene sync: what to fetch (from the FSA's authorities list, or the
+ * XML files given with `--from`), a small pool of concurrent downloads, and one streaming parse at a
+ * time into a single staging CSV. A file that does not parse (or cannot be downloaded) is cut back out of
+ * the staging file and becomes a FileFailure naming its authority; the other files go on.
+ */
+import { closeSync, ftruncateSync, mkdirSync, openSync, rmSync, statSync, writeSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { download } from '../../../sync/download.js';
+import { fmtBytes } from '../../../sync/progress.js';
+import { csvLine, normaliseEstablishment } from './normalise.js';
+import { MalformedFileError, parseAuthorityFile, type FileHeader } from './parse.js';
+
+/** One authority's file to load. */
+export interface PlannedFile {
+  code: string;
+  name: string | null;
+  region: string | null;
+  scheme: string | null;
+  url: string;
+  fileName: string;
+  /** LastPublishedDate from the authorities list (null for `--from` files). */
+  lastPublished: string | null;
+  /** EstablishmentCount from the authorities list. */
+  listedCount: number | null;
+  /** Set for a local `--from` file (read in place). */
+  localPath?: string;
+}
+
+export interface FileSuccess {
+  ok: true;
+  plan: PlannedFile;
+  header: FileHeader;
+  rows: number;
+  rowRejects: Array<{ index: number; raw: string; reason: string }>;
+  unknownRatings: Map<string, number>;
+  /** Name and scheme read from the file (the first establishment), for `--from` files. */
+  fileName: string | null;
+  fileScheme: string | null;
+  sha256: string;
+  bytes: number;
+}
+
+export interface FileFailure {
+  ok: false;
+  plan: PlannedFile;
+  reason: string;
+  line: number | null;
+  /** Establishments counted as rejected: the list's count, else those read before the fault plus one. */
+  weight: number;
+}
+
+export type FileResult = FileSuccess | FileFailure;
+
+/** The FSA's per-authority file names: FHRS314en-GB.xml (and the Welsh cy-GB twins). */
+export const FILE_NAME_RE = /^FHRS(\d{1,4})(en|cy)-GB\.xml$/i;
+
+/** Authority codes are the digits of the file name (FHRS314en-GB.xml is 314). */
+export function codeOfFileName(name: string): string | undefined {
+  return FILE_NAME_RE.exec(name)?.[1];
+}
+
+/** A staging CSV written by one parse at a time; a failed file is cut back out with ftruncate. */
+class Staging {
+  private readonly fd: number;
+  private pos = 0;
+  private lines: string[] = [];
+  private pending = 0;
+  constructor(readonly path: string) {
+    this.fd = openSync(path, 'w');
+  }
+  /** The byte offset after everything added so far (flushes first). */
+  get offset(): number {
+    this.flush();
+    return this.pos;
+  }
+  add(line: string): void {
+    this.lines.push(line);
+    this.pending += line.length;
+    if (this.pending > 1 << 20) this.flush();
+  }
+  flush(): void {
+    if (!this.lines.length) return;
+    this.pos += writeSync(this.fd, this.lines.join(''), this.pos, 'utf8');
+    this.lines = [];
+    this.pending = 0;
+  }
+  cutTo(offset: number): void {
+    this.lines = [];
+    this.pending = 0;
+    ftruncateSync(this.fd, offset);
+    this.pos = offset;
+  }
+  close(): void {
+    this.flush();
+    closeSync(this.fd);
+  }
+}
+
+/** Parse one downloaded file into the staging CSV; on a fault nothing of it stays staged. */
+async function stageFile(staging: Staging, plan: PlannedFile, path: string, sha256: string, bytes: number): Promise<FileResult> {
+  const start = staging.offset;
+  const rowRejects: FileSuccess['rowRejects'] = [];
+  const unknownRatings = new Map<string, number>();
+  let rows = 0;
+  let fileName: string | null = null;
+  let fileScheme: string | null = null;
+  try {
+    const { header } = await parseAuthorityFile(path, (e, index) => {
+      if (index === 0) {
+        fileName = e.LocalAuthorityName?.trim() || null;
+        fileScheme = e.SchemeType?.trim().toLowerCase() || null;
+      }
+      const n = normaliseEstablishment(e, plan.code);
+      if ('reject' in n) {
+        rowRejects.push({ index, raw: JSON.stringify(e).slice(0, 2000), reason: n.reject });
+        return;
+      }
+      if (n.unknownRating) unknownRatings.set(n.unknownRating, (unknownRatings.get(n.unknownRating) ?? 0) + 1);
+      staging.add(csvLine(n.row));
+      rows++;
+    });
+    staging.flush();
+    return { ok: true, plan, header, rows, rowRejects, unknownRatings, fileName, fileScheme, sha256, bytes };
+  } catch (e) {
+    staging.cutTo(start);
+    if (!(e instanceof MalformedFileError)) throw e;
+    return {
+      ok: false, plan, line: e.line,
+      reason: `malformed XML at line ${e.line}, column ${e.column}: ${e.message}`,
+      weight: plan.listedCount ?? e.establishmentsRead + 1,
+    };
+  }
+}
+
+export interface FetchOptions {
+  /** Where downloads go (each file is deleted once staged). */
+  dir: string;
+  /** The staging CSV. */
+  stagingPath: string;
+  /** Concurrent downloads (default 4). */
+  concurrency?: number;
+  log?(message: string): void;
+  /** The transient terminal line: files and bytes so far. */
+  status?(text: string): void;
+  progress?(rows: number): void;
+}
+
+/**
+ * Download (a pool of `concurrency`) and stage every planned file. Parses run one at a time (they share
+ * the staging file and the one JS thread) while the next files download. Results in plan order.
+ */
+export async function fetchAndStage(plans: readonly PlannedFile[], o: FetchOptions): Promise<FileResult[]> {
+  mkdirSync(o.dir, { recursive: true });
+  const staging = new Staging(o.stagingPath);
+  const results = new Array<FileResult>(plans.length);
+  let parsing: Promise<unknown> = Promise.resolve();
+  let next = 0;
+  let done = 0;
+  let rows = 0;
+  let bytesIn = 0;
+  let lastLog = 0;
+  const report = (force = false) => {
+    const text = `files ${done}/${plans.length}, ${fmtBytes(bytesIn)} read, ${rows.toLocaleString('en-GB')} establishments`;
+    o.status?.(text);
+    const now = Date.now();
+    if (!force && now - lastLog < 5000) return;
+    lastLog = now;
+    o.log?.(text);
+  };
+  const one = async (i: number): Promise<void> => {
+    const plan = plans[i]!;
+    let path: string;
+    let sha256: string;
+    let bytes: number;
+    try {
+      if (plan.localPath) {
+        // a --from file: the framework hashes it for the sync log; not hashed twice
+        path = plan.localPath;
+        sha256 = '';
+        bytes = statSync(path).size;
+      } else {
+        path = join(o.dir, basename(plan.fileName));
+        const res = await download({ url: plan.url, dest: path, retries: 3, connectRetries: 1, backoffMs: 200 });
+        ({ sha256, bytes } = res);
+      }
+    } catch (e) {
+      results[i] = { ok: false, plan, line: null, reason: `download failed: ${(e as Error).message}`, weight: plan.listedCount ?? 1 };
+      done++;
+      return;
+    }
+    bytesIn += bytes;
+    // one parse at a time, in the order the downloads finish
+    const mine = parsing.then(async () => {
+      results[i] = await stageFile(staging, plan, path, sha256, bytes);
+      if (results[i]!.ok) rows += (results[i] as FileSuccess).rows;
+      if (!plan.localPath) rmSync(path, { force: true });
+      done++;
+      o.progress?.(rows);
+      report();
+    });
+    parsing = mine.catch(() => undefined);
+    await mine;
+  };
+  const workers = Array.from({ length: Math.min(o.concurrency ?? 4, plans.length) }, async () => {
+    while (next < plans.length) await one(next++);
+  });
+  try {
+    await Promise.all(workers);
+    await parsing;
+  } finally {
+    staging.close();
+  }
+  report(true);
+  return results;
+}
