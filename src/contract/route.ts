@@ -44,9 +44,19 @@ export interface ParamSpec {
   errorStatus?: number;
   /** `object` body fields: the fields of the nested object, validated like a body (errors name `parent.field`). */
   fields?: readonly ParamSpec[];
+  /** Strings: a regular expression (source, no flags) the whole value must match, e.g. `^\\d{4}-(0[1-9]|1[0-2])$`. */
+  pattern?: string;
+  /** How the pattern reads in an error message, e.g. `YYYY-MM`. */
+  patternHint?: string;
+  /** Query: when given, these parameters must be given too (`lat` requires `lng`). Defaults do not count as given. */
+  requires?: readonly string[];
+  /** Query: when given, none of these may be given (`month` excludes `month_from`). */
+  excludes?: readonly string[];
+  /** Query: when both are given, the value may not sort before this parameter's value (`month_to` not before `month_from`). */
+  notBefore?: string;
 }
 
-export type Domain = 'tax' | 'property' | 'companies' | 'vehicles' | 'calendar';
+export type Domain = 'tax' | 'property' | 'companies' | 'vehicles' | 'calendar' | 'crime';
 
 export interface RouteSpec {
   /** Stable identifier, e.g. `tax.take-home.calculate`. */
@@ -63,6 +73,8 @@ export interface RouteSpec {
   bodyDocument?: boolean;
   /** At least one of these query params is required (price-paid search). */
   requireOneOf?: readonly string[];
+  /** Exactly one of these query params must be given (crime: the area, `lat` or `lsoa` or `force`). Defaults do not count. */
+  exactlyOneOf?: readonly string[];
   /** Credits per call (spec doc 1 §8: GET 1, POST 10). */
   cost: number;
   /** `top`: top-level `pagination`; `inner`: `data.pagination` (price-paid). */

@@ -91,6 +91,8 @@ function checkString(spec: ParamSpec, s: string, where: Where): string {
       if (!YEAR_RE.test(s)) fail(spec, where, `Invalid ${describe(where, spec.name)}: '${s}' is not a 4-digit year.`);
       return s;
   }
+  if (spec.pattern !== undefined && !patternOf(spec).test(s))
+    fail(spec, where, `Invalid ${describe(where, spec.name)}: '${s}'${spec.patternHint ? `. Use ${spec.patternHint}.` : ' does not have the expected form.'}`);
   if (spec.minLength !== undefined && s.length < spec.minLength)
     fail(spec, where, `Invalid ${describe(where, spec.name)}: must be at least ${spec.minLength} characters.`);
   if (spec.enum) {
@@ -99,6 +101,14 @@ function checkString(spec: ParamSpec, s: string, where: Where): string {
     return hit;
   }
   return s;
+}
+
+/** A spec's pattern compiled once. */
+const patterns = new WeakMap<ParamSpec, RegExp>();
+function patternOf(spec: ParamSpec): RegExp {
+  let re = patterns.get(spec);
+  if (!re) patterns.set(spec, (re = new RegExp(spec.pattern!)));
+  return re;
 }
 
 /** Enum value -> canonical spelling, built once per spec (batch validation is a hot path). */
@@ -230,6 +240,7 @@ export function validateParams(
     params[spec.name] = coerceString(spec, raw, 'path');
   }
   const q: Record<string, unknown> = {};
+  let given: Set<string> | undefined;
   for (const spec of route.query ?? []) {
     let raw = query[spec.name];
     if (Array.isArray(raw)) raw = spec.type === 'string[]' ? raw.join(',') : raw[raw.length - 1];
@@ -239,11 +250,39 @@ export function validateParams(
       continue;
     }
     q[spec.name] = coerceString(spec, raw as string, 'query');
+    if (spec.requires || spec.excludes || spec.notBefore || route.exactlyOneOf) (given ??= new Set()).add(spec.name);
+  }
+  if (given) checkCombinations(route, given, q);
+  if (route.exactlyOneOf && !route.exactlyOneOf.some((k) => given?.has(k))) {
+    throw new ApiError(400, 'invalid_parameter', `Invalid parameter '${route.exactlyOneOf[0]}': one of ${route.exactlyOneOf.map((k) => `'${k}'`).join(', ')} is required.`);
   }
   if (route.requireOneOf && !route.requireOneOf.some((k) => q[k] !== undefined)) {
     throw new ApiError(400, 'invalid_parameter', `One of ${route.requireOneOf.map((k) => `'${k}'`).join(', ')} is required.`);
   }
   return { params, query: q };
+}
+
+/** The parameters' `requires`, `excludes` and `notBefore`, and the route's `exactlyOneOf` (given values only). */
+function checkCombinations(route: RouteSpec, given: Set<string>, q: Record<string, unknown>): void {
+  for (const spec of route.query ?? []) {
+    if (!given.has(spec.name)) continue;
+    for (const r of spec.requires ?? []) {
+      if (!given.has(r)) fail(spec, 'query', `Invalid parameter '${spec.name}': it needs '${r}' too.`);
+    }
+    for (const x of spec.excludes ?? []) {
+      if (given.has(x)) fail(spec, 'query', `Invalid parameter '${spec.name}': give '${spec.name}' or '${x}', not both.`);
+    }
+    if (spec.notBefore && given.has(spec.notBefore) && String(q[spec.name]) < String(q[spec.notBefore])) {
+      fail(spec, 'query', `Invalid parameter '${spec.name}': '${String(q[spec.name])}' is before ${spec.notBefore} '${String(q[spec.notBefore])}'.`);
+    }
+  }
+  const one = route.exactlyOneOf;
+  if (one) {
+    const hit = one.filter((k) => given.has(k));
+    if (hit.length > 1) {
+      throw new ApiError(400, 'invalid_parameter', `Invalid parameter '${hit[1]}': give only one of ${one.map((k) => `'${k}'`).join(', ')} (got ${hit.map((k) => `'${k}'`).join(' and ')}).`);
+    }
+  }
 }
 
 /** Validate a call's body against the route (POST routes; GET bodies pass through untouched). */
