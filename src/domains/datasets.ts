@@ -13,10 +13,11 @@ import * as companies from './companies/datasets.js';
 import * as vehicles from './vehicles/datasets.js';
 import * as traffic from './vehicles/traffic-datasets.js';
 import * as calendar from './calendar/datasets.js';
+import * as crime from './crime/datasets.js';
 
 const isInfo = (v: unknown): v is DatasetInfo =>
   typeof v === 'object' && v !== null && typeof (v as DatasetInfo).file === 'string' && typeof (v as DatasetInfo).schema === 'string';
 
-export const DATASET_INFOS: readonly DatasetInfo[] = [property, companies, vehicles, traffic, calendar].flatMap((m) =>
+export const DATASET_INFOS: readonly DatasetInfo[] = [property, companies, vehicles, traffic, calendar, crime].flatMap((m) =>
   Object.values(m).filter(isInfo),
 );
