@@ -178,6 +178,37 @@ describe('sync crime from the archive (local HTTP server)', () => {
   });
 });
 
+describe('crime commands over the synced mirror', () => {
+  it('crime stats --near --months N, crime street --lsoa --from/--to, --chart, usage errors', async () => {
+    const { runCli } = await import('../support/cli.js');
+    const { dirname } = await import('node:path');
+    const env = { PUBLICDATA_DATA_DIR: dirname(mirror), PUBLICDATA_CACHE_DIR: join(dirname(mirror), 'cache'), PUBLICDATA_CONFIG_DIR: join(dirname(mirror), 'config') };
+    const lat = 51.5155;
+    const lng = -0.0922;
+    const within = (rows: CsvRow[]) => rows.filter((r) => r.Latitude !== '' && distanceKm(lat, lng, Number(r.Latitude), Number(r.Longitude)) <= 1.6).length;
+    const r = await runCli(['crime', 'stats', '--near', `${lat},${lng}`, '--months', '24', '--source', 'local', '--format', 'json'], { env });
+    expect(r.code, r.stderr).toBe(0);
+    const d = JSON.parse(r.stdout).data;
+    expect(d.months).toEqual({ from: '2023-06', to: '2025-05' });
+    expect(d.total).toBe(within([...city2505(), ...city2401(), ...surrey2401()]));
+    expect(d.by_month).toEqual([
+      { month: '2024-01', count: within([...city2401(), ...surrey2401()]) },
+      { month: '2025-05', count: within(city2505()) },
+    ]);
+    const s = await runCli(['crime', 'street', '--lsoa', 'E01032739', '--from', '2024-01', '--to', '2024-01', '--all', '--source', 'local', '--format', 'ndjson'], { env });
+    expect(s.code, s.stderr).toBe(0);
+    expect(s.stdout.trim().split('\n').length).toBe([...city2401(), ...surrey2401()].filter((x) => x['LSOA code'] === 'E01032739').length);
+    const chart = await runCli(['crime', 'stats', '--force', 'city-of-london', '--months', '24', '--chart', '--source', 'local'], { env, tty: true, columns: 80 });
+    expect(chart.stdout).toContain('street-level crimes by month, 2024-01 to 2025-05'); // the loaded months of the range
+    const bad = await runCli(['crime', 'street', '--near', '51.5', '--source', 'local'], { env });
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr).toContain('--near');
+    const both = await runCli(['crime', 'street', '--force', 'surrey', '--lsoa', 'E01032739', '--source', 'local'], { env });
+    expect(both.code).not.toBe(0);
+    expect(both.stderr).toMatch(/only one of/);
+  });
+});
+
 describe('sync crime: months kept, --months, unknown labels', () => {
   it('a later archive without 2024-01 keeps it; --months 1 loads only the newest month', async () => {
     up.server.set('/crime/latest.zip', await archive(month2505()), { contentType: 'application/zip' });

@@ -25,4 +25,6 @@ export const manifest: DomainManifest = {
     'crime.forces': local((m) => m.forces),
   },
   datasets: [{ info: CRIME_INFO, sync: () => import('./sync.js').then((m) => m.crime) }],
+  renderers: { 'crime.statistics': () => import('./renderers.js').then((m) => m.statsChart) },
+  commands: { name: 'crime', load: () => import('./commands.js').then((m) => m.register) },
 };
