@@ -132,6 +132,12 @@ export const ROUTE_SAMPLES: Sample[] = [
   { route: 'companies.benchmarks', method: 'GET', path: '/v1/companies/benchmarks/62020' },
   { route: 'companies.compare', method: 'POST', path: '/v1/companies/compare', body: { company_numbers: ['14000001', '14000002', '00193009'] } },
   { route: 'companies.recent-filings', method: 'GET', path: '/v1/companies/recent-filings?per_page=5' },
+  // Crime (buildFixtureMirror: the real 2025-05 City of London street file, test/fixtures/crime).
+  { route: 'crime.street', method: 'GET', path: '/v1/crime/street?force=city-of-london&month=2025-05&per_page=5' },
+  { route: 'crime.outcomes', method: 'GET', path: '/v1/crime/outcomes/5dcf36aec35688cb126aabd863e5eb6bddbfef1dee38bc4827a7923e315a56dc' },
+  { route: 'crime.statistics', method: 'GET', path: '/v1/crime/statistics?lat=51.5155&lng=-0.0922&radius_km=1' },
+  { route: 'crime.categories', method: 'GET', path: '/v1/crime/categories' },
+  { route: 'crime.forces', method: 'GET', path: '/v1/crime/forces' },
 ];
 
 /** Calls that answer error envelopes (record not found, validation, 422), compared the same way. */
@@ -146,11 +152,13 @@ export const ERROR_SAMPLES: Sample[] = [
   { route: 'tax.ni.calculate', method: 'POST', path: '/v1/tax/national-insurance/calculate', body: { annual_salary: 50000, type: 'self_employed', director: true } },
   { route: 'calendar.bank-holidays.year', method: 'GET', path: '/v1/calendar/bank-holidays/20x6' },
   { route: 'vehicles.licensing', method: 'GET', path: '/v1/vehicles/licensing?make=MA' },
+  { route: 'crime.street', method: 'GET', path: '/v1/crime/street?lsoa=E01000002&force=surrey' },
+  { route: 'crime.outcomes', method: 'GET', path: `/v1/crime/outcomes/${'0'.repeat(64)}` },
 ];
 
 /** The datasets buildFixtureMirror syncs. */
 export const FIXTURE_DATASETS: readonly string[] = [
-  'hpi', 'listed-buildings', 'conservation-areas', 'price-paid', 'council-tax', 'road-safety', 'road-traffic', 'companies', 'psc', 'accounts', 'vehicle-licensing', 'mot',
+  'hpi', 'listed-buildings', 'conservation-areas', 'price-paid', 'council-tax', 'road-safety', 'road-traffic', 'companies', 'psc', 'accounts', 'vehicle-licensing', 'mot', 'crime',
 ];
 
 /**
@@ -169,6 +177,7 @@ export async function buildFixtureMirror(dataDir: string): Promise<string> {
   const ac = join(dataDir, 'accounts');
   const vl = join(dataDir, 'vehicle-licensing');
   const mt = join(dataDir, 'mot');
+  const cr = join(dataDir, '2025-05-city-of-london-street.csv');
   await Promise.all([
     buildDataset('hpi', join(FIXTURES, 'uk-hpi', 'UK-HPI-full-file-sample.csv'), mirror),
     buildDataset('listed-buildings', join(FIXTURES, 'planning-data', 'listed-building.csv'), mirror),
@@ -231,6 +240,11 @@ export async function buildFixtureMirror(dataDir: string): Promise<string> {
       writeFileSync(join(mt, 'item_detail.csv'), itemDetailCsv());
       writeFileSync(join(mt, 'item_group.csv'), itemGroupCsv());
       await syncDataset('mot', { mirrorDir: mirror, cacheDir, env: {}, from: mt });
+    })(),
+    // Crime: one real street file under its archive member name (a lone member CSV with --from).
+    (async () => {
+      copyFileSync(join(FIXTURES, '..', 'crime', '2025-05-city-of-london-street.csv'), cr);
+      await syncDataset('crime', { mirrorDir: mirror, cacheDir, env: {}, from: cr });
     })(),
   ]);
   return mirror;
