@@ -2,7 +2,7 @@
  * crime: syncs from a real local HTTP server of archives built from the real street and outcomes files,
  * then the /v1/crime routes. Every expected figure is counted here from the CSV files with plain JS.
  */
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { SuccessEnvelope } from '../../src/contract/types.js';
@@ -223,6 +223,26 @@ describe('sync crime: months kept, --months, unknown labels', () => {
     up.server.set('/crime/latest.zip', await archive([...month2401('new'), ...month2505()]), { contentType: 'application/zip' });
     const r = await syncDataset('crime', { ...opts, months: 1 });
     expect(r.rows_loaded).toBe(city2505().length);
+  });
+
+  it('a lone member CSV given with --from replaces that force\'s month only', async () => {
+    const opts = up.syncOptions();
+    up.server.set('/crime/latest.zip', await archive(month2401('old')), { contentType: 'application/zip' });
+    await syncDataset('crime', opts);
+    const dir = join(opts.mirrorDir, '..', 'from');
+    mkdirSync(dir, { recursive: true });
+    const lone = join(dir, '2024-01-city-of-london-street.csv');
+    writeFileSync(lone, bytesOf(FILES.city2401new));
+    const r = await syncDataset('crime', { ...opts, from: lone });
+    expect(r.rows_loaded).toBe(city2401().length + surrey2401().length + rowsOf(FILES.met2401outcomes).length);
+    const forces = await sqlOn(join(opts.mirrorDir, 'crime.duckdb'), 'SELECT force, count(*) AS n FROM street GROUP BY force ORDER BY force');
+    expect(forces).toEqual([{ force: 'city-of-london', n: city2401().length }, { force: 'surrey', n: surrey2401().length }]);
+    const loads = await sqlOn(join(opts.mirrorDir, 'crime.duckdb'), 'SELECT force, source FROM loads ORDER BY force');
+    expect(loads).toEqual([
+      { force: 'city-of-london', source: '2024-01-city-of-london-street.csv' },
+      { force: 'metropolitan', source: 'latest.zip' },
+      { force: 'surrey', source: 'latest.zip' },
+    ]);
   });
 
   it('keeps a Crime type the map does not know (category null, label as published) and counts identical ASB rows each', async () => {

@@ -16,11 +16,14 @@
  *   (0.01-degree latitude band, then longitude), so a point-and-radius query, or an LSOA's query through its
  *   bounding box (`lsoa_bbox`), reads few row groups.
  * - `outcomes`: one row per outcome row (Month = month of the outcome), ordered by crime_id.
- * - `coverage` (month, street_rows, outcome_rows, source), `forces`, `lsoa_bbox`, `categories`.
+ * - `loads` (month, force, source: the file each month of each force came from), `coverage` (month,
+ *   street_rows, outcome_rows, sources), `forces`, `lsoa_bbox`, `categories`, `unmapped_categories`.
  *
- * Re-issued months: every archive re-issues its window with updated outcomes. The months this sync loads
- * replace the same months of the live file; the live file's other months are kept (copied from it). A
- * failed or killed sync leaves the live file answering (the framework's new-file-and-rename).
+ * Re-issued months: every archive re-issues its window with updated outcomes. What this sync loads replaces
+ * the same month of the same force in the live file (street and outcomes rows); the live file's other months
+ * and forces are kept (copied from it). An archive carries every force of its months, so it replaces whole
+ * months; a lone member CSV given with --from replaces that force's month only. A failed or killed sync
+ * leaves the live file answering (the framework's new-file-and-rename).
  */
 import { mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -101,7 +104,7 @@ async function createStaging(conn: DuckDBConnection): Promise<void> {
   const cols = (names: readonly string[]) => names.map((c) => `${c} VARCHAR`).join(', ');
   await conn.run(`CREATE TEMP TABLE street_raw (${cols(STREET_COLUMNS)}, filename VARCHAR)`);
   await conn.run(`CREATE TEMP TABLE outcomes_raw (${cols(OUTCOMES_COLUMNS)}, filename VARCHAR)`);
-  await conn.run('CREATE TEMP TABLE loaded_months (month VARCHAR, source VARCHAR)');
+  await conn.run('CREATE TEMP TABLE loaded (month VARCHAR, force VARCHAR, source VARCHAR)');
   const cats = categoryMap().categories;
   await conn.run('CREATE TABLE categories (category VARCHAR, label VARCHAR)');
   for (const c of cats) await conn.run('INSERT INTO categories VALUES (?, ?)', [c.category, c.label]);
@@ -121,7 +124,7 @@ async function insertMonth(conn: DuckDBConnection, plan: MonthPlan, files: Array
     const cols = kind === 'street' ? STREET_COLUMNS : OUTCOMES_COLUMNS;
     await conn.run(`INSERT INTO ${kind}_raw SELECT * FROM ${readCsv(paths.length, cols)}`, paths.map((f) => f.path));
   }
-  await conn.run('INSERT INTO loaded_months VALUES (?, ?)', [plan.month, plan.source]);
+  for (const force of new Set(files.map((f) => f.member.force))) await conn.run('INSERT INTO loaded VALUES (?, ?, ?)', [plan.month, force, plan.source]);
 }
 
 /** Extract and load every planned month; month i+1 is extracted while DuckDB reads month i. */
@@ -181,7 +184,7 @@ async function attachPrevious(conn: DuckDBConnection, path: string | undefined):
   await conn.run(`ATTACH '${path.replace(/'/g, "''")}' AS prev (READ_ONLY)`);
   const n = await count(
     conn,
-    "SELECT count(*) AS n FROM duckdb_tables() WHERE database_name = 'prev' AND table_name IN ('street', 'outcomes', 'coverage')",
+    "SELECT count(*) AS n FROM duckdb_tables() WHERE database_name = 'prev' AND table_name IN ('street', 'outcomes', 'loads')",
   );
   return n === 3;
 }
@@ -189,7 +192,7 @@ async function attachPrevious(conn: DuckDBConnection, path: string | undefined):
 /** The final tables: this sync's months, plus the live file's months it does not replace, sorted. */
 async function buildTables(conn: DuckDBConnection, keepPrevious: boolean): Promise<void> {
   const kept = (t: string, cols: string) =>
-    keepPrevious ? `UNION ALL SELECT ${cols} FROM prev.${t} WHERE month NOT IN (SELECT month FROM loaded_months)` : '';
+    keepPrevious ? `UNION ALL SELECT ${cols} FROM prev.${t} p ANTI JOIN loaded l ON p.month = l.month AND p.force = l.force` : '';
   // the spatial key: 0.01-degree latitude bands (about 1.1 km), longitude within a band; no location last
   await conn.run(
     `CREATE TABLE street AS SELECT ${STREET_OUT} FROM (${STREET_SELECT} ${kept('street', STREET_OUT)})
@@ -197,14 +200,17 @@ async function buildTables(conn: DuckDBConnection, keepPrevious: boolean): Promi
   );
   await conn.run(`CREATE TABLE outcomes AS SELECT ${OUTCOMES_OUT} FROM (${OUTCOMES_SELECT} ${kept('outcomes', OUTCOMES_OUT)}) ORDER BY crime_id, month`);
   await conn.run(
+    `CREATE TABLE loads AS SELECT * FROM (SELECT month, force, source FROM loaded
+       ${keepPrevious ? 'UNION ALL SELECT p.month, p.force, p.source FROM prev.loads p ANTI JOIN loaded l ON p.month = l.month AND p.force = l.force' : ''})
+     ORDER BY month, force`,
+  );
+  await conn.run(
     `CREATE TABLE coverage AS
-     WITH months AS (
-       SELECT month, source FROM loaded_months
-       ${keepPrevious ? 'UNION ALL SELECT month, source FROM prev.coverage WHERE month NOT IN (SELECT month FROM loaded_months)' : ''}),
+     WITH m AS (SELECT month, string_agg(DISTINCT source, ' ' ORDER BY source) AS sources FROM loads GROUP BY month),
      s AS (SELECT month, count(*) AS n FROM street GROUP BY month),
      o AS (SELECT month, count(*) AS n FROM outcomes GROUP BY month)
-     SELECT m.month, coalesce(s.n, 0) AS street_rows, coalesce(o.n, 0) AS outcome_rows, m.source
-     FROM months m LEFT JOIN s USING (month) LEFT JOIN o USING (month) ORDER BY m.month`,
+     SELECT m.month, coalesce(s.n, 0) AS street_rows, coalesce(o.n, 0) AS outcome_rows, m.sources
+     FROM m LEFT JOIN s USING (month) LEFT JOIN o USING (month) ORDER BY m.month`,
   );
   await conn.run(
     `CREATE TABLE lsoa_bbox AS SELECT lsoa_code, min(latitude) AS min_lat, max(latitude) AS max_lat, min(longitude) AS min_lng,
