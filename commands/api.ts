@@ -53,7 +53,7 @@ function setDeep(obj: Record<string, unknown>, key: string, value: unknown): voi
 
 /** `api --list`: every route with its cost and whether it runs offline, through the renderer registry. */
 export async function listRoutes(ctx: Context, g: GlobalOptions): Promise<void> {
-  const rows = ROUTES.map((r) => ({ method: r.method, path: r.path, cost: r.cost, offline: Boolean(r.local), datasets: r.local?.datasets ?? [], id: r.id, summary: r.summary }));
+  const rows = ROUTES.map((r) => ({ method: r.method, path: r.path, cost: r.cost, offline: Boolean(r.local), datasets: (r.local?.datasets ?? []).map((d) => d.name), id: r.id, summary: r.summary }));
   await writeOutput(ctx.io, { envelope: { data: rows, meta: meta() }, id: 'api.list' }, renderContext(ctx, g));
 }
 

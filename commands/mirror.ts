@@ -10,7 +10,8 @@ import { printError, renderContext, type GlobalOptions } from '../src/invoke.js'
 import type { Row } from '../src/output/records.js';
 import { captureStdout, drainWrite, writeOutput } from '../src/output/renderers.js';
 import { existsSync, fstatSync, statSync } from 'node:fs';
-import { DATASETS as CATALOGUE } from '../src/mirror/catalog.js';
+import { DATASETS as CATALOGUE, datasetByName } from '../src/registry.js';
+import type { DatasetInfo } from '../src/mirror/catalog.js';
 import { isDatasetPresent, mirrorDir } from '../src/mirror/paths.js';
 import { SYNC_DATASETS } from '../sync/registry.js';
 import { globalOptions } from './global.js';
@@ -26,10 +27,10 @@ async function writeRows(ctx: Context, g: GlobalOptions, id: string, rows: Row[]
 }
 
 /** Dataset names given to `mirror status|export`: each must be in the catalogue (usage error, exit 2). */
-function checkDatasets(command: string, names: readonly string[]): void {
-  const known = Object.keys(CATALOGUE);
-  const unknown = names.filter((n) => !known.includes(n));
-  if (unknown.length) throw new ApiError(400, 'usage_error', `${command}: unknown dataset ${unknown.map((u) => `'${u}'`).join(', ')}. Datasets: ${known.join(', ')}.`);
+function checkDatasets(command: string, names: readonly string[]): DatasetInfo[] {
+  const unknown = names.filter((n) => !datasetByName(n));
+  if (unknown.length) throw new ApiError(400, 'usage_error', `${command}: unknown dataset ${unknown.map((u) => `'${u}'`).join(', ')}. Datasets: ${CATALOGUE.map((d) => d.name).join(', ')}.`);
+  return names.length ? names.map((n) => datasetByName(n)!) : [...CATALOGUE];
 }
 
 /** `--out` of mirror export: a directory that exists or can be made; never a file, never ''. */
@@ -164,9 +165,9 @@ export function registerMirror(program: Command, ctx: Context): void {
     .action((names: string[], _o: unknown, self: Command) =>
       run(self, async () => {
         const g = globalOptions(self, ctx);
-        checkDatasets('mirror status', names);
+        const datasets = checkDatasets('mirror status', names);
         const { mirrorStatus } = await import('../src/mirror/status.js');
-        const rows = await mirrorStatus({ env: ctx.env, now: () => ctx.now(), ...(names.length ? { datasets: names } : {}) });
+        const rows = await mirrorStatus({ env: ctx.env, now: () => ctx.now(), datasets });
         await writeRows(ctx, g, 'mirror.status', rows as unknown as Row[]);
         return EXIT.OK;
       }),
@@ -177,9 +178,10 @@ export function registerMirror(program: Command, ctx: Context): void {
     .argument('[dataset]', 'a dataset')
     .action((name: string | undefined, _o: unknown, self: Command) =>
       run(self, async () => {
-        if (name !== undefined && !DATASETS.includes(name)) throw new ApiError(400, 'usage_error', `mirror path: unknown dataset '${name}'.`);
+        const info = name === undefined ? undefined : datasetByName(name);
+        if (name !== undefined && !info) throw new ApiError(400, 'usage_error', `mirror path: unknown dataset '${name}'.`);
         const { mirrorPath } = await import('../src/mirror/status.js');
-        ctx.io.stdout.write(`${mirrorPath(name, { env: ctx.env })}\n`);
+        ctx.io.stdout.write(`${mirrorPath(info, { env: ctx.env })}\n`);
         return EXIT.OK;
       }),
     );
@@ -198,10 +200,10 @@ export function registerMirror(program: Command, ctx: Context): void {
         const fmt = (self.optsWithGlobals() as { format?: string }).format ?? 'parquet';
         if (fmt !== 'parquet' && fmt !== 'csv') throw new ApiError(400, 'usage_error', `mirror export: --format parquet or csv, not '${fmt}'.`);
         checkOutDir(o.out);
-        checkDatasets('mirror export', names);
+        const wanted = checkDatasets('mirror export', names);
         const dir = mirrorDir(ctx.env);
-        const missing = (names.length ? names : Object.keys(CATALOGUE)).filter((n) => !isDatasetPresent(n, dir));
-        if (names.length ? missing.length : missing.length === Object.keys(CATALOGUE).length) {
+        const missing = wanted.filter((d) => !isDatasetPresent(d, dir)).map((d) => d.name);
+        if (names.length ? missing.length : missing.length === CATALOGUE.length) {
           const list = names.length ? missing : [];
           throw new ApiError(
             503,
@@ -212,7 +214,7 @@ export function registerMirror(program: Command, ctx: Context): void {
         const { exportMirror } = await import('../src/mirror/export.js');
         let out;
         try {
-          out = await exportMirror({ env: ctx.env, format: fmt, outDir: o.out, ...(names.length ? { datasets: names } : {}) } as never);
+          out = await exportMirror({ env: ctx.env, format: fmt, outDir: o.out, catalogue: CATALOGUE, ...(names.length ? { datasets: names } : {}) });
         } catch (e) {
           const code = (e as NodeJS.ErrnoException).code;
           if (code && ['EACCES', 'EPERM', 'EROFS', 'ENOTDIR', 'EEXIST'].includes(code)) {
@@ -255,7 +257,7 @@ export function registerMirror(program: Command, ctx: Context): void {
         if (g.format === 'table') {
           let res;
           try {
-            res = await runSql(query, { env: ctx.env, ...maxRows });
+            res = await runSql(query, { env: ctx.env, datasets: CATALOGUE, ...maxRows });
           } catch (e) {
             throw sqlError(e);
           }
@@ -274,7 +276,7 @@ export function registerMirror(program: Command, ctx: Context): void {
         const copyOut = dbLines && g.format === 'ndjson' && !copyTo ? { copyOut: ctx.io.stdout } : {};
         try {
           done = await streamSql(query, {
-            env: ctx.env, ...maxRows, onStart: (i) => void (head = i), onRows: (rows) => w.rows(rows),
+            env: ctx.env, datasets: CATALOGUE, ...maxRows, onStart: (i) => void (head = i), onRows: (rows) => w.rows(rows),
             ...(dbLines ? { onLines: (lines: string[]) => w.lines(lines) } : {}), ...(copyTo ? { copyTo } : copyOut),
           });
         } catch (e) {

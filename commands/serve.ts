@@ -114,10 +114,10 @@ export async function runServe(ctx: Context, o: ServeCommandOptions, stop: Promi
     if (err.name === 'CreditStateError') return fail('usage_error', err.message, EXIT.ERROR);
     throw e;
   }
-  const { DATASETS } = await import('../src/mirror/catalog.js');
+  const { DATASETS } = await import('../src/registry.js');
   const dir = mirrorDir(ctx.env);
-  const names = Object.keys(DATASETS);
-  const synced = names.filter((n) => isDatasetPresent(n, dir));
+  const names = DATASETS.map((d) => d.name);
+  const synced = DATASETS.filter((d) => isDatasetPresent(d, dir)).map((d) => d.name);
   const lines = [
     `publicdata serve: the v1 API at ${server.url}`,
     `  OpenAPI document: ${server.url}/openapi.json`,

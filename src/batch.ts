@@ -14,10 +14,11 @@ import { EXIT, exitCodeFor } from './contract/errors.js';
 import type { HandlerContext } from './contract/types.js';
 import { isErrorEnvelope } from './contract/types.js';
 import type { Context, Out } from './context.js';
-import type { BackendOptions } from './backends/select.js';
+import type { BackendOptions } from './backends/types.js';
 import type { Backend } from './backends/types.js';
 import { lineError, parseLine, runChunk, TextSink, type Chunk, type LineRunner } from './batch-line.js';
-import { execute, prepareBody, type Prepared } from './execute.js';
+import { execute } from './execute.js';
+import { prepareBody, type Prepared } from './runner.js';
 
 const FLUSH_AT = 1 << 16;
 const CHUNK_LINES = 2048;

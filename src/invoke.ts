@@ -5,11 +5,12 @@
 import { ApiError, EXIT, exitCodeFor } from './contract/errors.js';
 import type { CallResult, RecordSink, RouteCall, SuccessEnvelope } from './contract/types.js';
 import { isErrorEnvelope } from './contract/types.js';
-import type { Route } from './registry.js';
+import { renderersFor, type Route } from './registry.js';
 import type { Context } from './context.js';
-import type { BackendOptions, Source } from './backends/select.js';
+import type { BackendOptions, Source } from './backends/types.js';
 import type { Backend } from './backends/types.js';
-import { execute, prepare, type Prepared } from './execute.js';
+import { execute } from './execute.js';
+import { prepare, type Prepared } from './runner.js';
 import { recordsOf } from './output/records.js';
 import type { Format } from './output/render.js';
 import { captureStdout, drainWrite, writeError, writeResult, type RenderContext } from './output/renderers.js';
@@ -61,6 +62,7 @@ export function renderContext(ctx: Context, g: Pick<GlobalOptions, 'format' | 'c
     wide: Boolean(g.wide),
     quiet: Boolean(g.quiet),
     options,
+    renderers: renderersFor,
     ...(g.fields ? { fields: g.fields } : {}),
   };
 }

@@ -11,6 +11,7 @@ import type { RouteSpec } from './contract/route.js';
 import { createRouter, type Match } from './contract/router.js';
 import type { HttpMethod } from './contract/types.js';
 import type { DatasetEntry, DocumentValidator, DomainManifest, LocalSpec, RendererRef } from './domains/manifest.js';
+import type { DatasetInfo } from './mirror/catalog.js';
 import { manifest as property } from './domains/property/index.js';
 import { manifest as companies } from './domains/companies/index.js';
 import { manifest as tax } from './domains/tax/index.js';
@@ -48,5 +49,18 @@ export function routeById(id: string): Route {
   return router.byId(id);
 }
 
+/** The domains' terminal renderers for an answer id (a route id, or a command id such as tax.take-home.sweep). */
+export function renderersFor(id: string): readonly RendererRef[] {
+  return DOMAINS.flatMap((d) => (d.renderers?.[id] ? [d.renderers[id]] : []));
+}
+
 /** Every domain's datasets (catalogue entry and lazy sync module), in registry order. */
 export const DATASET_ENTRIES: readonly DatasetEntry[] = DOMAINS.flatMap((d) => d.datasets);
+
+/** The catalogue: every mirror dataset's facts, in registry order (what `mirror status`, `sql`, `serve` list). */
+export const DATASETS: readonly DatasetInfo[] = DATASET_ENTRIES.map((e) => e.info);
+
+/** A dataset by its name (as typed on the command line), or undefined. */
+export function datasetByName(name: string): DatasetInfo | undefined {
+  return DATASETS.find((d) => d.name === name);
+}

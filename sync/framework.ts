@@ -109,7 +109,7 @@ export async function syncDataset(name: string, opts: RunSyncOptions): Promise<S
   const file = mod.file;
   mkdirSync(mirror, { recursive: true });
   mkdirSync(cache, { recursive: true });
-  const livePath = datasetPath(name, mirror);
+  const livePath = join(mirror, file);
   const tempPath = join(mirror, `${file}.new-${process.pid}`);
 
   let release: (() => void) | undefined;

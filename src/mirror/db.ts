@@ -7,7 +7,7 @@ import { statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { meta } from '../contract/envelope.js';
 import type { Meta, RecordSink } from '../contract/types.js';
-import { datasetInfo } from './catalog.js';
+import type { DatasetInfo } from './catalog.js';
 import { datasetNotSynced } from './errors.js';
 import { datasetPath, isDatasetPresent } from './paths.js';
 
@@ -42,9 +42,9 @@ const opened = new Map<string, Promise<Open>>();
  * already in flight (the renamed-over inode stays readable until closed).
  * Throws ApiError 503 `dataset_not_synced` when the dataset has no file.
  */
-export async function openDataset(name: string, mirrorDir: string): Promise<DuckDBConnection> {
-  const path = datasetPath(name, mirrorDir);
-  if (!isDatasetPresent(name, mirrorDir)) throw datasetNotSynced(name);
+export async function openDataset(info: DatasetInfo, mirrorDir: string): Promise<DuckDBConnection> {
+  const path = datasetPath(info, mirrorDir);
+  if (!isDatasetPresent(info, mirrorDir)) throw datasetNotSynced(info);
   const st = statSync(path);
   const cached = opened.get(path);
   if (cached) {
@@ -257,10 +257,9 @@ export async function lastSync(conn: DuckDBConnection): Promise<SyncLogEntry | u
 
 const provenanceCache = new WeakMap<DuckDBConnection, Meta>();
 /** `meta` for a local answer: api_version, licence, source, source_url, and as_of from the sync_log. */
-export async function provenanceMeta(name: string, conn: DuckDBConnection, extra: Record<string, unknown> = {}): Promise<Meta> {
+export async function provenanceMeta(info: DatasetInfo, conn: DuckDBConnection, extra: Record<string, unknown> = {}): Promise<Meta> {
   let base = provenanceCache.get(conn);
   if (!base) {
-    const info = datasetInfo(name);
     const log = await lastSync(conn);
     const asOf = log?.as_of ?? log?.published ?? (log?.synced_at ? log.synced_at.slice(0, 10) : undefined);
     base = meta({ licence: info.licence, source: info.publisher, source_url: info.sourceUrl, ...(asOf ? { as_of: asOf } : {}) });

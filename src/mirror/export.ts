@@ -1,7 +1,7 @@
 /** `publicdata mirror export`: every table of the synced datasets as Parquet (Hive-partitioned) or CSV. */
 import { mkdirSync, rmSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
-import { DATASETS } from './catalog.js';
+import type { DatasetInfo } from './catalog.js';
 import { loadDuckDB, query, quoteIdent } from './db.js';
 import { datasetPath, isDatasetPresent, mirrorDir as defaultMirrorDir, type Env } from './paths.js';
 import { mainTables } from './tables.js';
@@ -10,6 +10,8 @@ export interface ExportOptions {
   format: 'parquet' | 'csv';
   outDir: string;
   datasets?: string[];
+  /** Every dataset there is (the registry's catalogue): `datasets` names some of them. */
+  catalogue: readonly DatasetInfo[];
   env: Env;
   mirrorDir?: string;
   /**
@@ -47,12 +49,15 @@ export async function exportMirror(o: ExportOptions): Promise<ExportedTable[]> {
   const env = o.env;
   const dir = o.mirrorDir ?? defaultMirrorDir(env);
   const outDir = isAbsolute(o.outDir) ? o.outDir : resolve(o.outDir);
-  const names = o.datasets?.length ? o.datasets : Object.keys(DATASETS).filter((n) => isDatasetPresent(n, dir));
+  const byName = new Map(o.catalogue.map((d) => [d.name, d]));
+  const names = o.datasets?.length ? o.datasets : o.catalogue.filter((d) => isDatasetPresent(d, dir)).map((d) => d.name);
   const duck = await loadDuckDB();
   const out: ExportedTable[] = [];
   for (const name of names) {
-    const p = datasetPath(name, dir); // throws for an unknown dataset name
-    if (!isDatasetPresent(name, dir)) throw new Error(`${name} is not synced: run 'publicdata sync ${name}'`);
+    const info = byName.get(name);
+    if (!info) throw new Error(`Unknown dataset '${name}'. Known: ${[...byName.keys()].join(', ')}.`);
+    const p = datasetPath(info, dir);
+    if (!isDatasetPresent(info, dir)) throw new Error(`${name} is not synced: run 'publicdata sync ${name}'`);
     const mod = await (o.layout ?? moduleLayout)(name);
     const instance = await duck.DuckDBInstance.create(p, { access_mode: 'READ_ONLY' });
     const conn = await instance.connect();

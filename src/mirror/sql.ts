@@ -4,8 +4,8 @@ import { closeSync, constants, createReadStream, mkdirSync, openSync, readdirSyn
 import { join } from 'node:path';
 import { ApiError } from '../contract/errors.js';
 import { pidAlive } from '../pid.js';
-import type { Out } from '../context.js';
-import { DATASETS } from './catalog.js';
+import type { Out } from '../io.js';
+import type { DatasetInfo } from './catalog.js';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { jsonConverter, loadDuckDB, query, STREAM_MEMORY_LIMIT, type Param, type Row } from './db.js';
 import { jsonLinePlan } from './json-sql.js';
@@ -58,6 +58,8 @@ export interface SqlResult {
 export interface SqlStreamOptions {
   env: Env;
   mirrorDir?: string;
+  /** The datasets to attach when synced (the registry's catalogue). */
+  datasets: readonly DatasetInfo[];
   params?: Param[];
   /** Stop after this many rows (DuckDB computes no more than it must). */
   maxRows?: number;
@@ -103,9 +105,9 @@ export async function streamSql(sql: string, opts: SqlStreamOptions): Promise<{ 
   let fifo: string | undefined;
   try {
     const attached: string[] = [];
-    for (const [name, info] of Object.entries(DATASETS)) {
-      if (!isDatasetPresent(name, dir)) continue;
-      await conn.run(`ATTACH ${sqlLiteral(datasetPath(name, dir))} AS "${info.schema}" (READ_ONLY)`);
+    for (const info of opts.datasets) {
+      if (!isDatasetPresent(info, dir)) continue;
+      await conn.run(`ATTACH ${sqlLiteral(datasetPath(info, dir))} AS "${info.schema}" (READ_ONLY)`);
       attached.push(info.schema);
     }
     if (attached.length) await conn.run(`SET search_path = ${sqlLiteral(attached.map((s) => `${s}.main`).join(','))}`);

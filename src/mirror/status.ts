@@ -1,6 +1,6 @@
 /** `publicdata mirror status` and `mirror path`: what each dataset file holds, how fresh, from where. */
 import { statSync } from 'node:fs';
-import { attributionFor, DATASETS, datasetInfo } from './catalog.js';
+import { attributionFor, type DatasetInfo } from './catalog.js';
 import { datasetPath, isDatasetPresent, mirrorDir as defaultMirrorDir, type Env } from './paths.js';
 import { readSyncHistory } from './sync-log.js';
 
@@ -32,21 +32,21 @@ export interface DatasetStatus {
  * `staleAfterDays` (catalogue; e.g. 45 for the monthly price-paid data) have passed since the upstream
  * publication date it was synced from, or since the sync when the publisher states no date.
  */
-export async function mirrorStatus(opts: { env: Env; mirrorDir?: string; now?: () => Date; datasets?: string[] }): Promise<DatasetStatus[]> {
+export async function mirrorStatus(opts: { env: Env; mirrorDir?: string; now?: () => Date; datasets: readonly DatasetInfo[] }): Promise<DatasetStatus[]> {
   const env = opts.env;
   const dir = opts.mirrorDir ?? defaultMirrorDir(env);
   const now = (opts.now ?? (() => new Date()))();
   const out: DatasetStatus[] = [];
-  for (const name of opts.datasets?.length ? opts.datasets : Object.keys(DATASETS)) {
-    const info = datasetInfo(name);
-    const path = datasetPath(name, dir);
+  for (const info of opts.datasets) {
+    const name = info.name;
+    const path = datasetPath(info, dir);
     const base: DatasetStatus = {
       dataset: name, title: info.title, present: false, path, size_bytes: 0, synced_at: null, published: null,
       as_of: null, rows: null, rows_rejected: null, mode: null, source_url: null, publisher_url: info.sourceUrl,
-      licence: info.licence, attribution: attributionFor(name, now.getUTCFullYear()),
+      licence: info.licence, attribution: attributionFor(info, now.getUTCFullYear()),
       cadence: info.cadence, stale: null, note: `not synced: run 'publicdata sync ${name}' (about ${info.approxDownload})`,
     };
-    if (!isDatasetPresent(name, dir)) {
+    if (!isDatasetPresent(info, dir)) {
       out.push(base);
       continue;
     }
@@ -78,7 +78,7 @@ export async function mirrorStatus(opts: { env: Env; mirrorDir?: string; now?: (
 }
 
 /** `publicdata mirror path [dataset]`: the mirror dir, or one dataset's file. */
-export function mirrorPath(dataset: string | undefined, opts: { env: Env; mirrorDir?: string }): string {
+export function mirrorPath(dataset: DatasetInfo | undefined, opts: { env: Env; mirrorDir?: string }): string {
   const dir = opts.mirrorDir ?? defaultMirrorDir(opts.env);
   return dataset ? datasetPath(dataset, dir) : dir;
 }

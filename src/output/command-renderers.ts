@@ -3,7 +3,7 @@
  * dataset) and `api --list` (one line per route). Their json, ndjson and csv are the built-in ones.
  */
 import type { Row } from './records.js';
-import type { Renderer, RendererMap } from './renderers.js';
+import type { Renderer, RendererMap } from './types.js';
 import { recordsTable } from './view.js';
 
 const plainTable = (rc: { fields?: readonly string[]; wide: boolean }) => !rc.fields && !rc.wide;

@@ -140,7 +140,7 @@ export function openApiDocument(routes: readonly RouteSpec[], serverUrl: string,
       responses: responses(r),
       'x-credit-cost': r.cost,
       'x-offline': Boolean(r.local),
-      'x-datasets': [...(r.local?.datasets ?? [])],
+      'x-datasets': (r.local?.datasets ?? []).map((d) => d.name),
     };
     if (r.notes) op.description = r.notes;
     const body = requestBody(r);

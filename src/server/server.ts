@@ -19,7 +19,7 @@ import { redact } from '../config.js';
 import { ApiError, errorEnvelope } from '../contract/errors.js';
 import { ROUTES, matchRoute, type Route } from '../registry.js';
 import type { CallResult, Envelope, HttpMethod, RouteCall } from '../contract/types.js';
-import { prepare, type PreparedCall } from '../execute.js';
+import { prepare, type PreparedCall } from '../runner.js';
 import { CreditStore, type Reservation } from './credits.js';
 import { AbortedError, Gate } from './gate.js';
 import { acceptsGzip, etagMatches, etagOf, HttpError, queryOf, readBody } from './http.js';

@@ -6,10 +6,11 @@ import { describe, expect, it } from 'vitest';
 import { json, runCli } from '../support/cli.js';
 import { rendererFor, registerRenderers, type RenderContext } from '../../src/output/renderers.js';
 import { chooseColumns } from '../../src/output/view.js';
+import { renderersFor } from '../../src/registry.js';
 
 const M = { api_version: 'v1' as const, licence: 'OGL' };
 const visibleWidth = (s: string) => Math.max(...s.split('\n').map((l) => [...l.replace(/\u001b\[[0-9;]*m/g, '')].length));
-const rc = (over: Partial<RenderContext> = {}): RenderContext => ({ format: 'table', color: false, columns: 80, tty: true, wide: false, options: {}, ...over });
+const rc = (over: Partial<RenderContext> = {}): RenderContext => ({ format: 'table', color: false, columns: 80, tty: true, wide: false, options: {}, renderers: renderersFor, ...over });
 
 describe('renderer registry', () => {
   it('per-answer renderers take the table format by id; the built-ins answer every format', async () => {

@@ -14,6 +14,7 @@ import type { SyncReport } from '../../sync/types.js';
 import { ctxFor, loadOnly, sqlOn, tempDir } from '../property/mirror-helper.js';
 import { useUpstreamServer } from '../sync/upstream-harness.js';
 import { codeLabels, type CsvRow, readRows, STATS19, writeStats19Year, type Stats19Year } from './stats19-fixture.js';
+import { DATASETS } from '../../src/registry.js';
 
 const up = useUpstreamServer('pd-stats19-');
 const labels = codeLabels();
@@ -322,7 +323,7 @@ describe('mirror export road-safety', () => {
   it('Parquet partitioned by collision year', async () => {
     const { exportMirror } = await import('../../src/mirror/export.js');
     const out = tempDir('pd-stats19-export-');
-    const tables = await exportMirror({ outDir: out, datasets: ['road-safety'], format: 'parquet', mirrorDir: mirror, env: {} });
+    const tables = await exportMirror({ catalogue: DATASETS, outDir: out, datasets: ['road-safety'], format: 'parquet', mirrorDir: mirror, env: {} });
     const coll = tables.find((t) => t.table === 'collisions')!;
     expect(coll).toMatchObject({ rows: 55, partitioned_by: 'collision_year' });
     expect(readdirSync(coll.path).sort()).toEqual(['collision_year=2021', 'collision_year=2022']);

@@ -3,7 +3,7 @@
  * /v1/calendar handlers share. Pure functions: no I/O here (see source.ts for where the data comes from).
  */
 
-import { REGION_SLUGS, type RegionSlug } from '../../contract/routes/calendar.js';
+import { REGION_SLUGS, type RegionSlug } from './routes.js';
 
 export { REGION_SLUGS, type RegionSlug };
 

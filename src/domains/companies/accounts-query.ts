@@ -13,11 +13,11 @@ import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ApiError } from '../../contract/errors.js';
 import type { HandlerContext, Meta } from '../../contract/types.js';
-import { DATASETS } from '../../mirror/catalog.js';
 import { provenanceMeta, query, queryOne } from '../../mirror/db.js';
+import { ACCOUNTS_INFO, COMPANIES_INFO } from './datasets.js';
 
-export const ACCOUNTS = 'accounts';
-const COMPANIES = 'companies';
+export const ACCOUNTS = ACCOUNTS_INFO;
+const COMPANIES = COMPANIES_INFO;
 
 const MONEY = [
   'revenue', 'cost_of_sales', 'gross_profit', 'profit_before_tax', 'total_assets', 'net_assets', 'current_assets',
@@ -142,7 +142,7 @@ export const filedAt = (r: Pick<FilingRow, 'published'>) => `${r.published}T00:0
 const attached = new WeakMap<DuckDBConnection, { ino: number; mtimeMs: number }>();
 
 export async function registerAttached(conn: DuckDBConnection, ctx: HandlerContext): Promise<boolean> {
-  const path = join(ctx.mirrorDir, DATASETS[COMPANIES]?.file ?? 'companies.duckdb');
+  const path = join(ctx.mirrorDir, COMPANIES.file);
   if (!existsSync(path)) return false;
   const st = statSync(path);
   if (st.size === 0) return false;

@@ -8,9 +8,10 @@ import { ApiError } from '../../contract/errors.js';
 import type { Handler, Meta } from '../../contract/types.js';
 import { openDataset, provenanceMeta, query, queryOne, type Row, streamRows, Where } from '../../mirror/db.js';
 import { addArea, addMonths, type Area, areaEcho, areaOf, type Coverage, DISTANCE_SQL, distanceParams, monthsOf } from './area.js';
+import { CRIME_INFO } from './datasets.js';
 import { categoryMap } from './reference.js';
 
-const DATASET = 'crime';
+const DATASET = CRIME_INFO;
 
 export const CRIME_CAVEAT =
   'Locations are anonymised: each crime is mapped to a snap point (the centre of a street, a public place or a ' +

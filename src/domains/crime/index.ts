@@ -3,12 +3,13 @@
  * (dataset `crime`, sync in ./sync.ts). Categories answer from the shipped map (data/crime/) without a sync.
  */
 import type { Handler } from '../../contract/types.js';
+import type { DatasetInfo } from '../../mirror/catalog.js';
 import type { DomainManifest, LocalSpec } from '../manifest.js';
 import { CRIME_INFO } from './datasets.js';
 import { crimeRoutes } from './routes.js';
 
 type Handlers = typeof import('./handlers.js');
-const local = (pick: (m: Handlers) => Handler, datasets: readonly string[] = [CRIME_INFO.name]): LocalSpec => ({
+const local = (pick: (m: Handlers) => Handler, datasets: readonly DatasetInfo[] = [CRIME_INFO]): LocalSpec => ({
   handler: () => import('./handlers.js').then(pick),
   ...(datasets.length ? { datasets } : {}),
 });

@@ -7,7 +7,7 @@
  * hold the same values with their labels and sources (test/crime/routes.test.ts checks they agree).
  */
 import type { ParamSpec, RouteSpec } from '../../contract/route.js';
-import { GET_COST, paging } from '../../contract/routes/common.js';
+import { GET_COST, paging } from '../../contract/params.js';
 
 /** The API's category slugs (spec doc 4; data.police.uk crime-categories). */
 export const CRIME_CATEGORY_SLUGS = [

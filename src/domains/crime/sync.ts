@@ -37,6 +37,7 @@ import {
   type CrimeMember, FORCE_FROM_PATH_SQL, headerMatches, monthEnd, monthsCarried, newestMonths, OUTCOMES_COLUMNS, OUTCOMES_HEADER,
   parseMemberName, STREET_COLUMNS, STREET_HEADER,
 } from './archive.js';
+import { CRIME_INFO } from './datasets.js';
 import { categoryMap, forceList } from './reference.js';
 
 export const DEFAULT_MONTHS = 12;
@@ -231,7 +232,7 @@ async function buildTables(conn: DuckDBConnection, keepPrevious: boolean): Promi
 }
 
 export const crime: DatasetModule = {
-  ...catalogFields('crime'),
+  ...catalogFields(CRIME_INFO),
   defaultBaseUrl: 'https://data.police.uk/data/archive',
   tables: ['street', 'outcomes'],
   rejectThreshold: 0.01,

@@ -8,8 +8,9 @@
 import { pagination } from '../../contract/envelope.js';
 import type { Handler } from '../../contract/types.js';
 import { openDataset, pagedQuery, provenanceMeta, Where } from '../../mirror/db.js';
+import { COUNCIL_TAX_INFO } from './datasets.js';
 
-const DATASET = 'council-tax';
+const DATASET = COUNCIL_TAX_INFO;
 
 export interface CouncilTaxRecord {
   authority_code: string;

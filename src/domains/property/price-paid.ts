@@ -18,10 +18,12 @@
  *    E.g. SAON `FLAT 3`, PAON `12`, street `DOWNING STREET`, town `LONDON` → `FLAT 3, 12 DOWNING STREET, LONDON`.
  */
 import { ApiError, errors } from '../../contract/errors.js';
+import { classifyPostcode, normText, postcodeCondition } from '../../mirror/postcode.js';
 import type { Handler, HandlerContext, Meta, SuccessEnvelope } from '../../contract/types.js';
 import { openDataset, pagedQuery, provenanceMeta, query, Where, type Param } from '../../mirror/db.js';
+import { PRICE_PAID_INFO } from './datasets.js';
 
-const DATASET = 'price-paid';
+const DATASET = PRICE_PAID_INFO;
 export const PER_PAGE = 25;
 
 export const TYPE_CODES = { detached: 'D', semi_detached: 'S', terraced: 'T', flat: 'F' } as const;
@@ -116,63 +118,6 @@ const COLUMNS = `id::VARCHAR AS id, price, date, postcode, property_type, old_ne
   locality, town, district, county, ppd_category`;
 const SELECT = `SELECT ${COLUMNS} FROM price_paid`;
 
-/** Upper case, trimmed, inner whitespace collapsed. */
-export function normText(s: string): string {
-  return s.trim().replace(/\s+/g, ' ').toUpperCase();
-}
-
-const FULL_RE = /^([A-Z]{1,2}\d[A-Z\d]?)(\d[A-Z]{2})$/;
-const OUTWARD_RE = /^[A-Z]{1,2}\d[A-Z\d]?$/;
-const AREA_RE = /^[A-Z]{1,2}$/;
-
-export type PostcodeMatch =
-  | { kind: 'full'; postcode: string }
-  | { kind: 'outward'; outward: string }
-  | { kind: 'area'; area: string }
-  | { kind: 'prefix'; prefix: string };
-
-/** Classify a postcode filter value (rule in the header comment). */
-export function classifyPostcode(raw: string): PostcodeMatch {
-  const s = normText(raw);
-  const compact = s.replace(/ /g, '');
-  const full = FULL_RE.exec(compact);
-  if (full) return { kind: 'full', postcode: `${full[1]} ${full[2]}` };
-  if (s.includes(' ')) return { kind: 'prefix', prefix: s }; // a sector like 'LS8 3' or 'LS8 3B'
-  if (OUTWARD_RE.test(compact)) return { kind: 'outward', outward: compact };
-  if (AREA_RE.test(compact)) return { kind: 'area', area: compact };
-  return { kind: 'prefix', prefix: s };
-}
-
-/** SQL condition (bound parameters only) for a postcode filter; ranges keep zonemap pruning useful. */
-export function postcodeCondition(raw: string): { sql: string; params: Param[] } {
-  const m = classifyPostcode(raw);
-  switch (m.kind) {
-    case 'full':
-      return { sql: 'postcode = ?', params: [m.postcode] };
-    case 'outward': {
-      // `OUT ` .. `OUT!` is exactly the postcodes of this outward code ('!' follows ' ').
-      const own = { sql: '(postcode >= ? AND postcode < ?)', params: [`${m.outward} `, `${m.outward}!`] as Param[] };
-      if (/\d$/.test(m.outward)) {
-        // Lettered sub-districts: SW1 → SW1A..SW1Z ('[' follows 'Z'). The enclosing range `OUT ` .. `OUT[`
-        // comes first as a plain conjunct so DuckDB prunes row groups with it (it does not prune on an OR).
-        return {
-          sql: `(postcode >= ? AND postcode < ? AND (${own.sql} OR (postcode >= ? AND postcode < ? AND substr(postcode, ?, 1) = ' ')))`,
-          params: [`${m.outward} `, `${m.outward}[`, ...own.params, `${m.outward}A`, `${m.outward}[`, m.outward.length + 2],
-        };
-      }
-      return own;
-    }
-    case 'area': {
-      const next = m.area.slice(0, -1) + String.fromCharCode(m.area.charCodeAt(m.area.length - 1) + 1);
-      return {
-        sql: `(postcode >= ? AND postcode < ? AND substr(postcode, ?, 1) BETWEEN '0' AND '9')`,
-        params: [m.area, next, m.area.length + 1],
-      };
-    }
-    case 'prefix':
-      return { sql: '(postcode >= ? AND postcode < ?)', params: [m.prefix, `${m.prefix}\u007f`] };
-  }
-}
 
 function str(v: unknown): string | undefined {
   return typeof v === 'string' && v.trim() !== '' ? v : undefined;

@@ -3,7 +3,7 @@ import { Command, Option } from 'commander';
 import { ApiError } from '../../contract/errors.js';
 import type { RouteCall } from '../../contract/types.js';
 import { meta } from '../../contract/envelope.js';
-import { PENSION_TYPES, STUDENT_LOAN_PLANS, CGT_ASSET_TYPES } from '../../contract/routes/tax.js';
+import { PENSION_TYPES, STUDENT_LOAN_PLANS, CGT_ASSET_TYPES } from './routes.js';
 import { withoutThousands } from '../../money.js';
 import type { CommandKit, CommandRun, FlagSpec, RouteCommandSpec } from '../command-kit.js';
 import { parseAmount } from '../../amount.js';

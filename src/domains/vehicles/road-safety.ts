@@ -11,8 +11,9 @@ import { pagination } from '../../contract/envelope.js';
 import { ApiError } from '../../contract/errors.js';
 import type { Handler, Meta } from '../../contract/types.js';
 import { lastSync, openDataset, pagedQuery, provenanceMeta, query, queryOne, Where } from '../../mirror/db.js';
+import { ROAD_SAFETY_INFO } from './traffic-datasets.js';
 
-const DATASET = 'road-safety';
+const DATASET = ROAD_SAFETY_INFO;
 
 const LIST_COLUMNS = `collision_index, collision_year, collision_ref_no AS collision_reference, longitude, latitude,
   collision_severity, collision_severity_label, number_of_vehicles, number_of_casualties, collision_date, collision_time,

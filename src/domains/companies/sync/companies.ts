@@ -22,6 +22,7 @@ import { NAME_INDEX, NAME_INDEX_COLUMNS, NAME_INDEX_SELECT, normNameSql, sqlLite
 import { count, csvHeader, quoteIdent, snapshotDataset, storeStructuralRejects, MAX_STORED_REJECTS } from '../../../../sync/common.js';
 import { dataFiles, isZipFile, listZip } from '../../../../sync/formats/zip.js';
 import type { DatasetModule, DiscoverContext, LoadContext, LoadResult, UpstreamFile } from '../../../../sync/types.js';
+import { COMPANIES_INFO } from '../datasets.js';
 
 export const DEFAULT_BASE_URL = 'https://download.companieshouse.gov.uk';
 const PAGE = 'en_output.html';
@@ -284,7 +285,7 @@ export function pickSnapshot(links: Map<string, string>, now: Date): UpstreamFil
 
 const companies: DatasetModule = {
   ...snapshotDataset({
-    name: 'companies',
+    info: COMPANIES_INFO,
     baseUrl: DEFAULT_BASE_URL,
     page: PAGE,
     pageTitle: 'Companies House download page',

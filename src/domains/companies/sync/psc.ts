@@ -20,6 +20,7 @@ import { query, queryOne } from '../../../mirror/db.js';
 import { count, snapshotDataset, MAX_STORED_REJECTS } from '../../../../sync/common.js';
 import { dataFiles } from '../../../../sync/formats/zip.js';
 import type { DatasetModule, DiscoverContext, LoadContext, LoadResult, UpstreamFile } from '../../../../sync/types.js';
+import { PSC_INFO } from '../datasets.js';
 
 export const DEFAULT_BASE_URL = 'https://download.companieshouse.gov.uk';
 const PAGE = 'en_pscdata.html';
@@ -233,7 +234,7 @@ export function pickSnapshot(links: Map<string, string>): UpstreamFile[] | strin
 
 const psc: DatasetModule = {
   ...snapshotDataset({
-    name: 'psc',
+    info: PSC_INFO,
     baseUrl: DEFAULT_BASE_URL,
     page: PAGE,
     pageTitle: 'Companies House PSC download page',

@@ -20,6 +20,7 @@ import { queryOne } from '../../../mirror/db.js';
 import { catalogFields, count, MAX_STORED_REJECTS, storeStructuralRejects } from '../../../../sync/common.js';
 import { DownloadError } from '../../../../sync/download.js';
 import type { DatasetModule, DiscoverContext, LoadContext, LoadResult, UpstreamFile } from '../../../../sync/types.js';
+import { PRICE_PAID_INFO } from '../datasets.js';
 
 
 export const DEFAULT_BASE_URL = 'http://prod.publicdata.landregistry.gov.uk.s3-website-eu-west-1.amazonaws.com';
@@ -223,7 +224,7 @@ export function parseIndexPage(html: string, pageUrl: string): { links: Map<stri
 }
 
 const pricePaid: DatasetModule & { classifyFrom(name: string): Pick<UpstreamFile, 'kind' | 'published'> } = {
-  ...catalogFields('price-paid'),
+  ...catalogFields(PRICE_PAID_INFO),
   defaultBaseUrl: DEFAULT_BASE_URL,
   rejectThreshold: 0.01,
   // The 30M-row sort spills to disk instead of taking ~12 GB (measured no slower at 3 GB on 2 cores).

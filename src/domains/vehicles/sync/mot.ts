@@ -36,6 +36,7 @@ import { query, queryOne } from '../../../mirror/db.js';
 import { catalogFields, count, firstLine, MAX_STORED_REJECTS, quoteIdent, storeStructuralRejects } from '../../../../sync/common.js';
 import { extractMembers, isZipFile } from '../../../../sync/formats/zip.js';
 import type { DatasetModule, DiscoverContext, LoadContext, LoadResult, UpstreamFile } from '../../../../sync/types.js';
+import { MOT_INFO } from '../datasets.js';
 
 export const INDEX_PATH = '/mot-anonymised/';
 const DEFAULT_BASE_URL = 'https://open.data.dvsa.gov.uk';
@@ -91,7 +92,7 @@ export function motLinks(text: string, pageUrl: string): { years: Map<number, { 
 }
 
 const mot: DatasetModule = {
-  ...catalogFields('mot'),
+  ...catalogFields(MOT_INFO),
   defaultBaseUrl: DEFAULT_BASE_URL,
   tables: ['mot_tests'],
   fromNames: FROM_NAMES,

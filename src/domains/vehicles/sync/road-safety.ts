@@ -31,6 +31,7 @@ import {
   type ColumnKind, type ColumnSpec, mapHeader, normaliseHeader, parsesExpr, readCsvAllText, sqlString, sqlType, typedExpr,
 } from './header-alias.js';
 import type { DatasetModule, DiscoverContext, LoadContext, LoadResult, UpstreamFile } from '../../../../sync/types.js';
+import { ROAD_SAFETY_INFO } from '../traffic-datasets.js';
 
 export type Stats19Kind = 'collision' | 'vehicle' | 'casualty';
 export const STATS19_KINDS: readonly Stats19Kind[] = ['collision', 'vehicle', 'casualty'];
@@ -186,7 +187,7 @@ function fileSelect(kind: Stats19Kind, header: string[]): { select: string; ok: 
 }
 
 const roadSafety: DatasetModule = {
-  ...catalogFields('road-safety'),
+  ...catalogFields(ROAD_SAFETY_INFO),
   defaultBaseUrl: 'https://data.dft.gov.uk/road-accidents-safety-data',
   tables: ['collisions', 'vehicles', 'casualties'],
   partitionBy: { collisions: 'collision_year', vehicles: 'collision_year', casualties: 'collision_year' },

@@ -1,5 +1,5 @@
 /** Parameter specs shared by many routes (spec doc 1 §1 items 5 and 8: pagination limits). */
-import type { ParamSpec } from '../route.js';
+import type { ParamSpec } from './route.js';
 
 export const page: ParamSpec = { name: 'page', type: 'integer', min: 1, default: 1, description: 'page number, one-based' };
 export const perPage: ParamSpec = {
