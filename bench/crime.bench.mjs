@@ -20,7 +20,7 @@
  * (the real street files are CRLF; DuckDB reads both).
  * stdout: one line per measure (bench/README.md format); details on stderr.
  */
-import { createWriteStream, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -109,9 +109,13 @@ async function generate() {
       for (const pf of readdirSync(join(tmp, kind, pm)).sort()) {
         const force = pf.slice(3);
         const dir = join(tmp, kind, pm, pf);
-        const file = join(dir, readdirSync(dir)[0]);
         const name = `${month}/${month}-${force}-${kind}.csv`;
-        renameSync(file, join(members, name));
+        // DuckDB may write a partition as several files (one per thread): one member, one header
+        const parts = readdirSync(dir).sort().map((f, i) => {
+          const text = readFileSync(join(dir, f), 'utf8');
+          return i === 0 ? text : text.slice(text.indexOf('\n') + 1);
+        });
+        writeFileSync(join(members, name), parts.join(''));
         zip.addFile(join(members, name), name, { mtime: new Date('2025-07-01T00:00:00Z') });
       }
     }

@@ -46,9 +46,6 @@ export function parseMemberName(name: string): CrimeMember | undefined {
   return { name, month: `${m[1]}-${m[2]}`, force: m[3]!, kind: m[4] as MemberKind };
 }
 
-/** The SQL regular expression that takes the force slug (group 1) from a member's extracted path. */
-export const FORCE_FROM_PATH_SQL = '(?:^|[/\\\\])\\d{4}-\\d{2}-([a-z0-9-]+)-(?:street|outcomes)\\.csv$';
-
 /** The months a set of members carries (those with a street file), oldest first. */
 export function monthsCarried(members: readonly CrimeMember[]): string[] {
   return [...new Set(members.filter((m) => m.kind === 'street').map((m) => m.month))].sort();

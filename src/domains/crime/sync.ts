@@ -27,14 +27,14 @@
  */
 import { mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { queryOne, query } from '../../mirror/db.js';
 import { catalogFields, count, csvHeader, MAX_STORED_REJECTS, storeStructuralRejects } from '../../../sync/common.js';
 import { extractMembers, isZipFile, listZip } from '../../../sync/formats/zip.js';
 import type { DatasetModule, DiscoverContext, LoadContext, LoadResult, UpstreamFile } from '../../../sync/types.js';
 import {
-  type CrimeMember, FORCE_FROM_PATH_SQL, headerMatches, monthEnd, monthsCarried, newestMonths, OUTCOMES_COLUMNS, OUTCOMES_HEADER,
+  type CrimeMember, headerMatches, monthEnd, monthsCarried, newestMonths, OUTCOMES_COLUMNS, OUTCOMES_HEADER,
   parseMemberName, STREET_COLUMNS, STREET_HEADER,
 } from './archive.js';
 import { CRIME_INFO } from './datasets.js';
@@ -101,15 +101,37 @@ async function extractMonth(plan: MonthPlan, dir: string): Promise<Array<{ membe
   return out;
 }
 
+/**
+ * Staging tables, typed as the rows are read: coordinates as DOUBLE, the force from the member's name
+ * (joined from `stage_files`), and each row's check (`ok`) with its raw text kept only when it fails.
+ */
 async function createStaging(conn: DuckDBConnection): Promise<void> {
-  const cols = (names: readonly string[]) => names.map((c) => `${c} VARCHAR`).join(', ');
-  await conn.run(`CREATE TEMP TABLE street_raw (${cols(STREET_COLUMNS)}, filename VARCHAR)`);
-  await conn.run(`CREATE TEMP TABLE outcomes_raw (${cols(OUTCOMES_COLUMNS)}, filename VARCHAR)`);
+  await conn.run(
+    `CREATE TEMP TABLE street_stage (crime_id VARCHAR, month VARCHAR, force VARCHAR, reported_by VARCHAR, falls_within VARCHAR,
+       longitude DOUBLE, latitude DOUBLE, location VARCHAR, lsoa_code VARCHAR, lsoa_name VARCHAR, category_label VARCHAR,
+       last_outcome VARCHAR, ok BOOLEAN, raw VARCHAR, file VARCHAR)`,
+  );
+  await conn.run(
+    `CREATE TEMP TABLE outcomes_stage (crime_id VARCHAR, month VARCHAR, force VARCHAR, reported_by VARCHAR, falls_within VARCHAR,
+       longitude DOUBLE, latitude DOUBLE, location VARCHAR, lsoa_code VARCHAR, lsoa_name VARCHAR, outcome VARCHAR, ok BOOLEAN, raw VARCHAR, file VARCHAR)`,
+  );
+  await conn.run('CREATE TEMP TABLE stage_files (path VARCHAR, force VARCHAR, name VARCHAR)');
   await conn.run('CREATE TEMP TABLE loaded (month VARCHAR, force VARCHAR, source VARCHAR)');
   const cats = categoryMap().categories;
   await conn.run('CREATE TABLE categories (category VARCHAR, label VARCHAR)');
   for (const c of cats) await conn.run('INSERT INTO categories VALUES (?, ?)', [c.category, c.label]);
 }
+
+const MONTH_OK = `regexp_full_match(r.month, '\\d{4}-(0[1-9]|1[0-2])')`;
+const COORDS_OK = '(r.longitude IS NULL OR TRY_CAST(r.longitude AS DOUBLE) IS NOT NULL) AND (r.latitude IS NULL OR TRY_CAST(r.latitude AS DOUBLE) IS NOT NULL)';
+const STREET_OK = `coalesce(${MONTH_OK} AND ${COORDS_OK} AND r.crime_type IS NOT NULL, false)`;
+const OUTCOMES_OK = `coalesce(${MONTH_OK} AND ${COORDS_OK} AND r.crime_id IS NOT NULL AND r.outcome IS NOT NULL, false)`;
+const rawText = (cols: readonly string[]) => `concat_ws(',', ${cols.map((c) => `coalesce(r.${c}, '')`).join(', ')})`;
+const COMMON = 'r.crime_id, r.month, f.force, r.reported_by, r.falls_within, TRY_CAST(r.longitude AS DOUBLE), TRY_CAST(r.latitude AS DOUBLE), r.location, r.lsoa_code, r.lsoa_name';
+const STAGE_SELECT = {
+  street: `SELECT ${COMMON}, r.crime_type, r.last_outcome, ${STREET_OK}, CASE WHEN NOT ${STREET_OK} THEN ${rawText(STREET_COLUMNS)} END, f.name`,
+  outcomes: `SELECT ${COMMON}, r.outcome, ${OUTCOMES_OK}, CASE WHEN NOT ${OUTCOMES_OK} THEN ${rawText(OUTCOMES_COLUMNS)} END, f.name`,
+};
 
 /** Load one month's extracted members into the staging tables (header checked first). */
 async function insertMonth(conn: DuckDBConnection, plan: MonthPlan, files: Array<{ member: CrimeMember; path: string }>): Promise<void> {
@@ -122,8 +144,13 @@ async function insertMonth(conn: DuckDBConnection, plan: MonthPlan, files: Array
       }
     }
     if (!paths.length) continue;
+    await conn.run('DELETE FROM stage_files');
+    for (const f of paths) await conn.run('INSERT INTO stage_files VALUES (?, ?, ?)', [f.path, f.member.force, basename(f.member.name)]);
     const cols = kind === 'street' ? STREET_COLUMNS : OUTCOMES_COLUMNS;
-    await conn.run(`INSERT INTO ${kind}_raw SELECT * FROM ${readCsv(paths.length, cols)}`, paths.map((f) => f.path));
+    await conn.run(
+      `INSERT INTO ${kind}_stage ${STAGE_SELECT[kind]} FROM ${readCsv(paths.length, cols)} r JOIN stage_files f ON f.path = r.filename`,
+      paths.map((f) => f.path),
+    );
   }
   for (const force of new Set(files.map((f) => f.member.force))) await conn.run('INSERT INTO loaded VALUES (?, ?, ?)', [plan.month, force, plan.source]);
 }
@@ -141,7 +168,7 @@ async function loadMonths(ctx: LoadContext, plans: MonthPlan[]): Promise<void> {
       ctx.log?.(`crime: loading ${plans[i]!.month} (${files.length} files from ${plans[i]!.source})`);
       await insertMonth(ctx.conn, plans[i]!, files);
       if (plans[i]!.zip) rmSync(dirOf(plans[i]!), { recursive: true, force: true });
-      ctx.progress((await count(ctx.conn, 'SELECT count(*) AS n FROM street_raw')) + (await count(ctx.conn, 'SELECT count(*) AS n FROM outcomes_raw')));
+      ctx.progress((await count(ctx.conn, 'SELECT count(*) AS n FROM street_stage')) + (await count(ctx.conn, 'SELECT count(*) AS n FROM outcomes_stage')));
     }
   } finally {
     await next?.catch(() => undefined);
@@ -149,33 +176,31 @@ async function loadMonths(ctx: LoadContext, plans: MonthPlan[]): Promise<void> {
   }
 }
 
-const MONTH_OK = `regexp_full_match(month, '\\d{4}-(0[1-9]|1[0-2])')`;
-const COORDS_OK = '(longitude IS NULL OR TRY_CAST(longitude AS DOUBLE) IS NOT NULL) AND (latitude IS NULL OR TRY_CAST(latitude AS DOUBLE) IS NOT NULL)';
-const STREET_OK = `${MONTH_OK} AND ${COORDS_OK} AND crime_type IS NOT NULL`;
-const OUTCOMES_OK = `${MONTH_OK} AND ${COORDS_OK} AND crime_id IS NOT NULL AND outcome IS NOT NULL`;
-
-/** Rows that fail their check: counted, the first ones stored in `rejects`. */
+/** Rows that failed their check: counted, the first ones stored in `rejects`. */
 async function storeRejects(conn: DuckDBConnection): Promise<number> {
   let n = 0;
-  for (const [kind, ok, cols] of [['street', STREET_OK, STREET_COLUMNS], ['outcomes', OUTCOMES_OK, OUTCOMES_COLUMNS]] as const) {
-    n += await count(conn, `SELECT count(*) AS n FROM ${kind}_raw WHERE NOT coalesce(${ok}, false)`);
+  for (const kind of ['street', 'outcomes'] as const) {
+    n += await count(conn, `SELECT count(*) AS n FROM ${kind}_stage WHERE NOT ok`);
     await conn.run(
       `INSERT INTO rejects (file, line, raw, reason)
-       SELECT regexp_extract(filename, '[^/\\\\]+$'), NULL, concat_ws(',', ${cols.map((c) => `coalesce(${c}, '')`).join(', ')}),
-         '${kind}: month not YYYY-MM, coordinates not numbers, or no ${kind === 'street' ? 'Crime type' : 'Crime ID or Outcome type'}'
-       FROM ${kind}_raw WHERE NOT coalesce(${ok}, false) LIMIT ${MAX_STORED_REJECTS}`,
+       SELECT file, NULL, raw, '${kind}: month not YYYY-MM, coordinates not numbers, or no ${kind === 'street' ? 'Crime type' : 'Crime ID or Outcome type'}'
+       FROM ${kind}_stage WHERE NOT ok LIMIT ${MAX_STORED_REJECTS}`,
     );
   }
   return n;
 }
 
-const STREET_SELECT = `SELECT s.crime_id, s.month, regexp_extract(s.filename, '${FORCE_FROM_PATH_SQL}', 1) AS force, s.reported_by, s.falls_within,
-    TRY_CAST(s.longitude AS DOUBLE) AS longitude, TRY_CAST(s.latitude AS DOUBLE) AS latitude, s.location, s.lsoa_code, s.lsoa_name,
-    c.category, s.crime_type AS category_label, s.last_outcome
-  FROM street_raw s LEFT JOIN categories c ON c.label = s.crime_type WHERE coalesce(${STREET_OK}, false)`;
-const OUTCOMES_SELECT = `SELECT crime_id, month, regexp_extract(filename, '${FORCE_FROM_PATH_SQL}', 1) AS force, reported_by, falls_within,
-    TRY_CAST(longitude AS DOUBLE) AS longitude, TRY_CAST(latitude AS DOUBLE) AS latitude, location, lsoa_code, lsoa_name, outcome
-  FROM outcomes_raw WHERE coalesce(${OUTCOMES_OK}, false)`;
+const STREET_SELECT = `SELECT s.crime_id, s.month, s.force, s.reported_by, s.falls_within, s.longitude, s.latitude, s.location, s.lsoa_code,
+    s.lsoa_name, c.category, s.category_label, s.last_outcome
+  FROM street_stage s LEFT JOIN categories c ON c.label = s.category_label WHERE s.ok`;
+const OUTCOMES_SELECT = `SELECT crime_id, month, force, reported_by, falls_within, longitude, latitude, location, lsoa_code, lsoa_name, outcome
+  FROM outcomes_stage WHERE ok`;
+/**
+ * The spatial key of the street table: 0.01-degree latitude band (about 1.1 km), then longitude to 0.001
+ * degree, as one BIGINT (one sort key sorts faster than several); rows without a point last.
+ */
+const SPATIAL_KEY = `CASE WHEN latitude IS NULL OR longitude IS NULL THEN NULL
+  ELSE floor(latitude * 100)::BIGINT * 1000000 + floor((longitude + 180) * 1000)::BIGINT END`;
 const STREET_OUT = 'crime_id, month, force, reported_by, falls_within, longitude, latitude, location, lsoa_code, lsoa_name, category, category_label, last_outcome';
 const OUTCOMES_OUT = 'crime_id, month, force, reported_by, falls_within, longitude, latitude, location, lsoa_code, lsoa_name, outcome';
 
@@ -197,9 +222,9 @@ async function buildTables(conn: DuckDBConnection, keepPrevious: boolean): Promi
   // the spatial key: 0.01-degree latitude bands (about 1.1 km), longitude within a band; no location last
   await conn.run(
     `CREATE TABLE street AS SELECT ${STREET_OUT} FROM (${STREET_SELECT} ${kept('street', STREET_OUT)})
-     ORDER BY latitude IS NULL, floor(latitude * 100), longitude, month`,
+     ORDER BY ${SPATIAL_KEY} NULLS LAST`,
   );
-  await conn.run(`CREATE TABLE outcomes AS SELECT ${OUTCOMES_OUT} FROM (${OUTCOMES_SELECT} ${kept('outcomes', OUTCOMES_OUT)}) ORDER BY crime_id, month`);
+  await conn.run(`CREATE TABLE outcomes AS SELECT ${OUTCOMES_OUT} FROM (${OUTCOMES_SELECT} ${kept('outcomes', OUTCOMES_OUT)}) ORDER BY crime_id`);
   await conn.run(
     `CREATE TABLE loads AS SELECT * FROM (SELECT month, force, source FROM loaded
        ${keepPrevious ? 'UNION ALL SELECT p.month, p.force, p.source FROM prev.loads p ANTI JOIN loaded l ON p.month = l.month AND p.force = l.force' : ''})
