@@ -76,7 +76,7 @@ export function registerMirror(program: Command, ctx: Context): void {
     .option('--from <file-or-url>', 'use this file, folder or URL (prefix ending in /) instead of discovering the upstream files; repeatable', (v: string, prev: string[] = []) => [...prev, v])
     .option('--years <from-to>', 'price-paid yearly files; road-safety years (default 2021 to the latest final year); e.g. 2020-2025')
     .option('--days <n>', 'accounts: the daily zips of the last N days (quick start: --days 30)')
-    .option('--months <n>', 'accounts: the last N months (default 12; 60 matches the live five years)')
+    .option('--months <n>', 'accounts: the last N months (default 12; 60 matches the live five years); crime: the newest N months of the archive (default 12)')
     .option('--force', 'full reload even when up to date (or when an update could be applied)')
     .option('--limit-rate <rate>', 'cap the download bandwidth, bytes per second (e.g. 500k, 2M)')
     .action((names: string[], o: { all?: boolean; from?: string[]; years?: string; days?: string; months?: string; force?: boolean; limitRate?: string }, self: Command) =>
