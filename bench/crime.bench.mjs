@@ -195,7 +195,7 @@ const loads = await paired(
   },
 );
 pairLine({
-  measure: `crime 12 months x 45 forces via sync from the zip (${ROWS.toLocaleString('en-GB')} street rows, ${rows.toLocaleString('en-GB')} rows with outcomes, peak RSS ${peaks.a} MB)`,
+  measure: `crime 12 months x 45 forces via sync from the zip (${ROWS.toLocaleString('en-GB')} street rows, ${rows.toLocaleString('en-GB')} rows in street + outcomes, peak RSS ${peaks.a} MB)`,
   unit: 's',
   what: `bare DuckDB read_csv of the same member files on disk (peak RSS ${peaks.b} MB)`,
   target: 2,

@@ -262,6 +262,20 @@ describe('sync crime: months kept, --months, unknown labels', () => {
     expect(String(e.meta.note)).toMatch(/category map does not know/);
   });
 
+  it('a row with coordinates that are not numbers is rejected, stored in rejects and counted', async () => {
+    const lines = bytesOf(FILES.city2505).toString('utf8').split('\r\n');
+    const cells = lines[5]!.split(',');
+    cells[5] = '51.5x'; // GENERATED fault in a copy of a real row: the latitude
+    lines[5] = cells.join(',');
+    const opts = up.syncOptions();
+    up.server.set('/crime/latest.zip', await archive(month2505(Buffer.from(lines.join('\r\n')))), { contentType: 'application/zip' });
+    const r = await syncDataset('crime', opts);
+    expect(r.rows_rejected).toBe(1);
+    expect(r.rows_loaded).toBe(city2505().length - 1);
+    const rej = await sqlOn(join(opts.mirrorDir, 'crime.duckdb'), 'SELECT file, raw FROM rejects');
+    expect(rej).toEqual([{ file: '2025-05-city-of-london-street.csv', raw: lines[5] }]);
+  });
+
   it('a corrupt archive fails and leaves the previous data answering', async () => {
     const good = await ok('/v1/crime/statistics', { force: 'city-of-london', month: '2025-05' });
     const zip = await archive(month2505());
