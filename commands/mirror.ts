@@ -77,9 +77,10 @@ export function registerMirror(program: Command, ctx: Context): void {
     .option('--years <from-to>', 'price-paid yearly files; road-safety years (default 2021 to the latest final year); e.g. 2020-2025')
     .option('--days <n>', 'accounts: the daily zips of the last N days (quick start: --days 30)')
     .option('--months <n>', 'accounts: the last N months (default 12; 60 matches the live five years); crime: the newest N months of the archive (default 12)')
+    .option('--forces <slugs>', 'crime: only these police forces, comma-separated slugs (e.g. metropolitan,city-of-london)')
     .option('--force', 'full reload even when up to date (or when an update could be applied)')
     .option('--limit-rate <rate>', 'cap the download bandwidth, bytes per second (e.g. 500k, 2M)')
-    .action((names: string[], o: { all?: boolean; from?: string[]; years?: string; days?: string; months?: string; force?: boolean; limitRate?: string }, self: Command) =>
+    .action((names: string[], o: { all?: boolean; from?: string[]; years?: string; days?: string; months?: string; forces?: string; force?: boolean; limitRate?: string }, self: Command) =>
       run(self, async () => {
         const g = globalOptions(self, ctx);
         const list = o.all ? [...DATASETS] : names;
@@ -115,6 +116,10 @@ export function registerMirror(program: Command, ctx: Context): void {
           scope[k] = n;
         }
         if (scope.days !== undefined && scope.months !== undefined) throw new ApiError(400, 'usage_error', 'sync: give --days or --months, not both.');
+        const forces = o.forces?.split(',').map((f) => f.trim()).filter(Boolean);
+        if (forces && (!forces.length || forces.some((f) => !/^[a-z0-9]+(-[a-z0-9]+)*$/.test(f)))) {
+          throw new ApiError(400, 'usage_error', `sync: --forces takes comma-separated force slugs such as metropolitan,city-of-london, got '${o.forces}'.`);
+        }
         const { createProgressReporter } = await import('../sync/progress.js');
         const progress = createProgressReporter({
           stream: ctx.io.stderr as NodeJS.WritableStream,
@@ -131,6 +136,7 @@ export function registerMirror(program: Command, ctx: Context): void {
             ...(o.from ? { from: o.from } : {}),
             ...(years ? { years } : {}),
             ...scope,
+            ...(forces ? { forces } : {}),
             ...(o.force ? { force: true } : {}),
             ...(maxBytesPerSecond ? { maxBytesPerSecond } : {}),
           });

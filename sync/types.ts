@@ -40,6 +40,8 @@ export interface SyncOptions {
   /** `--days N` / `--months N` (accounts): the scope of dated upstream files. */
   days?: number;
   months?: number;
+  /** `--forces a,b` (crime): load only these forces (slugs as in the upstream file names). */
+  forces?: readonly string[];
   force?: boolean;
 }
 
