@@ -53,14 +53,18 @@ interface MonthPlan {
 }
 
 /** Which months to load from which file: the newest N months carried; a later file wins a month. */
-export async function planMonths(files: ReadonlyArray<{ path: string; name: string }>, months: number): Promise<MonthPlan[]> {
+export async function planMonths(files: ReadonlyArray<{ path: string; name: string }>, months: number, forces?: readonly string[]): Promise<MonthPlan[]> {
   const byMonth = new Map<string, MonthPlan>();
+  const wanted = forces ? new Set(forces) : undefined;
+  const seen = new Set<string>();
   for (const f of files) {
     const zip = isZipFile(f.path);
-    const members = zip
+    const all = zip
       ? (await listZip(f.path)).map((m) => parseMemberName(m.name)).filter((m): m is CrimeMember => !!m)
       : [parseMemberName(f.name)].filter((m): m is CrimeMember => !!m);
-    if (!members.length) {
+    for (const m of all) seen.add(m.force);
+    const members = wanted ? all.filter((m) => wanted.has(m.force)) : all;
+    if (!all.length) {
       throw new Error(`${f.name} holds no data.police.uk street or outcomes file (expected YYYY-MM/YYYY-MM-<force>-street.csv)`);
     }
     const fileMonths = new Map<string, CrimeMember[]>();
@@ -79,6 +83,10 @@ export async function planMonths(files: ReadonlyArray<{ path: string; name: stri
         paths: new Map(zip ? [] : ms.map((m) => [m.name, f.path])),
       });
     }
+  }
+  const missing = [...(wanted ?? [])].filter((x) => !seen.has(x));
+  if (missing.length) {
+    throw new Error(`--forces: ${missing.join(', ')} not in the files given (forces there: ${[...seen].sort().join(', ')})`);
   }
   const chosen = new Set(newestMonths(monthsCarried([...byMonth.values()].flatMap((p) => p.members)), months));
   return [...byMonth.values()].filter((p) => chosen.has(p.month)).sort((a, b) => (a.month < b.month ? -1 : 1));
@@ -272,7 +280,7 @@ export const crime: DatasetModule = {
   async load(ctx: LoadContext): Promise<LoadResult> {
     const conn = ctx.conn;
     const months = ctx.options.months ?? DEFAULT_MONTHS;
-    const plans = await planMonths(ctx.files, months);
+    const plans = await planMonths(ctx.files, months, ctx.options.forces);
     if (!plans.length) throw new Error('no month with a street file in the archive');
     ctx.log?.(`crime: months ${plans[0]!.month} to ${plans.at(-1)!.month} (${plans.length}) from ${[...new Set(plans.map((p) => p.source))].join(', ')}`);
     await createStaging(conn);
