@@ -24,20 +24,24 @@ export const DOMAINS: readonly DomainManifest[] = [property, companies, tax, veh
 /** A route of the table: its pure spec, plus the local handler when its domain answers it offline. */
 export interface Route extends RouteSpec {
   local?: LocalSpec;
-  renderer?: RendererRef;
   /** The body-document validator (bodyDocument routes), run before any backend is chosen. */
   document?: () => Promise<DocumentValidator>;
 }
 
 function withLocal(d: DomainManifest, r: RouteSpec): Route {
   const local = d.local[r.id];
-  const renderer = d.renderers?.[r.id];
   const document = d.documents?.[r.id];
-  if (!local && !renderer && !document) return r;
-  return { ...r, ...(local ? { local } : {}), ...(renderer ? { renderer } : {}), ...(document ? { document } : {}) };
+  if (!local && !document) return r;
+  return { ...r, ...(local ? { local } : {}), ...(document ? { document } : {}) };
 }
 
-export const ROUTES: readonly Route[] = DOMAINS.flatMap((d) => d.routes.map((r) => withLocal(d, r)));
+/** A route must name the domain that declares it (Domain is a string: the registry is the list). */
+function checked(d: DomainManifest, r: RouteSpec): RouteSpec {
+  if (r.domain !== d.name) throw new Error(`route ${r.id} says domain '${r.domain}' but is declared by '${d.name}'`);
+  return r;
+}
+
+export const ROUTES: readonly Route[] = DOMAINS.flatMap((d) => d.routes.map((r) => withLocal(d, checked(d, r))));
 
 const router = createRouter(ROUTES);
 

@@ -6,7 +6,8 @@
 import { ApiError, errors } from './contract/errors.js';
 import type { Match } from './contract/router.js';
 import type { CallResult, Handler, HandlerContext, HandlerRequest, RecordSink, RouteCall } from './contract/types.js';
-import type { LocalSpec } from './domains/manifest.js';
+import type { DocumentValidator, LocalSpec } from './domains/manifest.js';
+import type { RouteSpec } from './contract/route.js';
 import { validateBody, validateCall, validateParams } from './contract/validate.js';
 import { matchRoute, type Route } from './registry.js';
 
@@ -34,17 +35,34 @@ export async function prepare(call: RouteCall, match?: Match<Route>): Promise<Pr
 }
 
 /** The prepared call for a new body on an already validated path and query (one batch line). */
-export function prepareBody(base: Prepared, body: unknown): Promise<Prepared> {
-  return checkDocument({ ...base, request: { ...base.request, body: validateBody(base.route, body) } });
+export async function prepareBody(base: Prepared, body: unknown): Promise<Prepared> {
+  return { ...base, request: requestForBody(base.route, base.request, body, await loadDocument(base.route)) };
 }
 
 /** Run the route's document validator (bodyDocument routes): 400 VALIDATION_ERROR with every detail. */
 async function checkDocument(p: Prepared): Promise<Prepared> {
-  if (!p.route.document) return p;
-  const validate = await p.route.document();
-  const r = validate(p.request.body);
+  const validate = await loadDocument(p.route);
+  return validate ? { ...p, request: withDocument(p.request, validate) } : p;
+}
+
+/** A route's body-document validator, when it has one (loaded once per batch, not once per line). */
+export async function loadDocument(route: Route): Promise<DocumentValidator | undefined> {
+  return route.document ? route.document() : undefined;
+}
+
+function withDocument(request: HandlerRequest, validate: DocumentValidator): HandlerRequest {
+  const r = validate(request.body);
   if (!r.ok) throw errors.validation(r.details);
-  return { ...p, request: { ...p.request, document: r.document } };
+  return { ...request, document: r.document };
+}
+
+/**
+ * The request for one body on an already validated path and query, checked as a single call's is (body
+ * fields, then the document with `validate` when the route has one). Synchronous, for batch lines.
+ */
+export function requestForBody(route: RouteSpec, base: Pick<HandlerRequest, 'params' | 'query'>, body: unknown, validate?: DocumentValidator): HandlerRequest {
+  const request: HandlerRequest = { params: base.params, query: base.query, body: validateBody(route, body) };
+  return validate ? withDocument(request, validate) : request;
 }
 
 /** Validate only the path and query of a matched call (a batch: its lines bring the bodies). */

@@ -11,6 +11,7 @@
 import { redact, keyKind, keyProblem, maskKey } from '../config.js';
 import { ApiError, errorEnvelope } from '../contract/errors.js';
 import { matchRoute } from '../registry.js';
+import type { PreparedCall } from '../runner.js';
 import type { ErrorEnvelope, RouteCall } from '../contract/types.js';
 import { isErrorEnvelope } from '../contract/types.js';
 import { Pacer } from './live/pacer.js';
@@ -110,8 +111,13 @@ export interface LiveBackend extends Backend {
   close(): Promise<void>;
 }
 
-/** Credits of a call: the route's cost, or GET 1 / POST 10 for paths outside the table. */
-export function costOf(call: Pick<RouteCall, 'method' | 'path'>): number {
+/**
+ * Credits of a call: the cost of the route it carries (execute and the server hand the backend a call
+ * already matched and validated), else of the route its path matches, else GET 1 / POST 10 for paths
+ * outside the table (`publicdata api` to a route the table does not know).
+ */
+export function costOf(call: Pick<PreparedCall, 'method' | 'path' | 'prepared'>): number {
+  if (call.prepared) return call.prepared.route.cost;
   try {
     return matchRoute(call.method, call.path).route.cost;
   } catch {
@@ -242,7 +248,7 @@ export function createLiveBackend(opts: LiveOptions): LiveBackend {
     }
   }
 
-  async function call(c: RouteCall): Promise<LiveCallResult> {
+  async function call(c: PreparedCall): Promise<LiveCallResult> {
     stats.calls++;
     if (keyIssue) {
       return synthesised(401, errorEnvelope('unauthorized', `The API key is malformed: ${keyIssue}.`), 0);

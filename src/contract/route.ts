@@ -44,19 +44,27 @@ export interface ParamSpec {
   errorStatus?: number;
   /** `object` body fields: the fields of the nested object, validated like a body (errors name `parent.field`). */
   fields?: readonly ParamSpec[];
-  /** Strings: a regular expression (source, no flags) the whole value must match, e.g. `^\\d{4}-(0[1-9]|1[0-2])$`. */
+  /**
+   * A string value must match this regular expression (its source; the validator anchors it and ignores
+   * case), e.g. a company number. `patternHint` says what is expected, for the error message.
+   */
   pattern?: string;
-  /** How the pattern reads in an error message, e.g. `YYYY-MM`. */
   patternHint?: string;
-  /** Query: when given, these parameters must be given too (`lat` requires `lng`). Defaults do not count as given. */
-  requires?: readonly string[];
-  /** Query: when given, none of these may be given (`month` excludes `month_from`). */
+  /** Numbers: at most this many decimal places (a pension percentage: 4). */
+  maxDecimals?: number;
+  /** Parameters of the same call (or fields of the same object) that may not be given with this one; a boolean counts as given when true. */
   excludes?: readonly string[];
+  /** Parameters of the same call that must be given with this one (`lat` requires `lng`). */
+  requires?: readonly string[];
   /** Query: when both are given, the value may not sort before this parameter's value (`month_to` not before `month_from`). */
   notBefore?: string;
 }
 
-export type Domain = 'tax' | 'property' | 'companies' | 'vehicles' | 'calendar' | 'crime';
+/**
+ * A domain's name: the folder src/domains/<domain>/ its manifest lives in. Any string here; the registry
+ * (src/registry.ts) checks that every route's domain is the manifest that declares it.
+ */
+export type Domain = string;
 
 export interface RouteSpec {
   /** Stable identifier, e.g. `tax.take-home.calculate`. */

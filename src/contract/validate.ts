@@ -76,7 +76,50 @@ function checkNumber(spec: ParamSpec, n: number, where: Where): number {
   if (!Number.isFinite(n)) fail(spec, where, `Invalid ${describe(where, spec.name)}: not a finite number.`);
   if (spec.min !== undefined && n < spec.min) fail(spec, where, `Invalid ${describe(where, spec.name)}: must be at least ${spec.min}.`);
   if (spec.max !== undefined && n > spec.max) fail(spec, where, `Invalid ${describe(where, spec.name)}: must be at most ${spec.max}.`);
+  if (spec.maxDecimals !== undefined && decimalPlaces(n) > spec.maxDecimals)
+    fail(spec, where, `Invalid ${describe(where, spec.name)}: at most ${spec.maxDecimals} decimal places.`);
   return n;
+}
+
+/** Decimal places of a number as JavaScript writes it (1.2345 -> 4, 1e-7 -> 7): the digits the caller sent. */
+export function decimalPlaces(n: number): number {
+  const s = String(n);
+  const e = s.indexOf('e');
+  const mantissa = e < 0 ? s : s.slice(0, e);
+  const exp = e < 0 ? 0 : Number(s.slice(e + 1));
+  const dot = mantissa.indexOf('.');
+  const frac = dot < 0 ? 0 : mantissa.length - dot - 1;
+  return Math.max(0, frac - exp);
+}
+
+const patterns = new WeakMap<ParamSpec, RegExp>();
+function checkPattern(spec: ParamSpec, s: string, where: Where): void {
+  let re = patterns.get(spec);
+  if (!re) {
+    re = new RegExp(`^(?:${spec.pattern})$`, 'i');
+    patterns.set(spec, re);
+  }
+  if (!re.test(s)) fail(spec, where, `Invalid ${describe(where, spec.name)}: '${s}'${spec.patternHint ? `; expected ${spec.patternHint}` : ''}.`);
+}
+
+/** A value counts as given when not blank; a boolean only when true (a false flag is the same as none). */
+const given = (v: unknown): boolean => !isBlank(v) && v !== false;
+
+/** `excludes` and `requires` among the values of one call (or one body object). */
+function checkRelations(specs: readonly ParamSpec[], values: Record<string, unknown>, where: Where): void {
+  for (let i = 0; i < specs.length; i++) {
+    const spec = specs[i]!;
+    if ((!spec.excludes && !spec.requires) || !given(values[spec.name])) continue;
+    for (const other of spec.excludes ?? []) {
+      if (given(values[other])) {
+        const both = spec.type === 'boolean' ? 'cannot both be true' : 'cannot be given together';
+        fail(spec, where, `${where === 'body' ? 'Fields' : 'Parameters'} '${other}' and '${spec.name}' ${both}.`);
+      }
+    }
+    for (const other of spec.requires ?? []) {
+      if (!given(values[other])) fail(spec, where, `Invalid ${describe(where, spec.name)}: needs '${other}' as well.`);
+    }
+  }
 }
 
 function checkString(spec: ParamSpec, s: string, where: Where): string {
@@ -91,24 +134,15 @@ function checkString(spec: ParamSpec, s: string, where: Where): string {
       if (!YEAR_RE.test(s)) fail(spec, where, `Invalid ${describe(where, spec.name)}: '${s}' is not a 4-digit year.`);
       return s;
   }
-  if (spec.pattern !== undefined && !patternOf(spec).test(s))
-    fail(spec, where, `Invalid ${describe(where, spec.name)}: '${s}'${spec.patternHint ? `. Use ${spec.patternHint}.` : ' does not have the expected form.'}`);
   if (spec.minLength !== undefined && s.length < spec.minLength)
     fail(spec, where, `Invalid ${describe(where, spec.name)}: must be at least ${spec.minLength} characters.`);
+  if (spec.pattern !== undefined) checkPattern(spec, s, where);
   if (spec.enum) {
     const hit = enumLookup(spec).get(spec.caseInsensitive ? s.toLowerCase() : s);
     if (hit === undefined) fail(spec, where, `Invalid ${describe(where, spec.name)}: '${s}'. Allowed: ${spec.enum.join(', ')}.`);
     return hit;
   }
   return s;
-}
-
-/** A spec's pattern compiled once. */
-const patterns = new WeakMap<ParamSpec, RegExp>();
-function patternOf(spec: ParamSpec): RegExp {
-  let re = patterns.get(spec);
-  if (!re) patterns.set(spec, (re = new RegExp(spec.pattern!)));
-  return re;
 }
 
 /** Enum value -> canonical spelling, built once per spec (batch validation is a hot path). */
@@ -132,6 +166,7 @@ function checkArray(spec: ParamSpec, items: unknown[], where: Where): unknown[] 
     for (let i = 0; i < items.length; i++) {
       const it = items[i];
       if (typeof it !== 'string') fail(spec, where, `Invalid ${describe(where, spec.name)}: item ${i} is not a string.`);
+      if (spec.pattern !== undefined) checkPattern(spec, it, where);
       if (spec.enum) {
         const hit = enumLookup(spec).get(spec.caseInsensitive ? it.toLowerCase() : it);
         if (hit === undefined) fail(spec, where, `Invalid ${describe(where, spec.name)}: '${it}'. Allowed: ${spec.enum.join(', ')}.`);
@@ -207,7 +242,19 @@ export function validateBodyFields(specs: readonly ParamSpec[], body: unknown): 
     }
     out[spec.name] = checkBodyValue(spec, v);
   }
+  if (hasRelations(specs)) checkRelations(specs, out, 'body');
   return out;
+}
+
+/** Whether any spec of a list has `excludes` or `requires` (cached: batch lines validate the same list a million times). */
+const relations = new WeakMap<readonly ParamSpec[], boolean>();
+function hasRelations(specs: readonly ParamSpec[]): boolean {
+  let r = relations.get(specs);
+  if (r === undefined) {
+    r = specs.some((s) => s.excludes || s.requires);
+    relations.set(specs, r);
+  }
+  return r;
 }
 
 /** Split a pattern path into segments; `{x}` segments are parameters. */
@@ -240,7 +287,7 @@ export function validateParams(
     params[spec.name] = coerceString(spec, raw, 'path');
   }
   const q: Record<string, unknown> = {};
-  let given: Set<string> | undefined;
+  let supplied: Set<string> | undefined;
   for (const spec of route.query ?? []) {
     let raw = query[spec.name];
     if (Array.isArray(raw)) raw = spec.type === 'string[]' ? raw.join(',') : raw[raw.length - 1];
@@ -250,38 +297,30 @@ export function validateParams(
       continue;
     }
     q[spec.name] = coerceString(spec, raw as string, 'query');
-    if (spec.requires || spec.excludes || spec.notBefore || route.exactlyOneOf) (given ??= new Set()).add(spec.name);
+    if (spec.notBefore || route.exactlyOneOf) (supplied ??= new Set()).add(spec.name);
   }
-  if (given) checkCombinations(route, given, q);
-  if (route.exactlyOneOf && !route.exactlyOneOf.some((k) => given?.has(k))) {
+  if (supplied) checkOrderAndOneOf(route, supplied, q);
+  if (route.exactlyOneOf && !route.exactlyOneOf.some((k) => supplied?.has(k))) {
     throw new ApiError(400, 'invalid_parameter', `Invalid parameter '${route.exactlyOneOf[0]}': one of ${route.exactlyOneOf.map((k) => `'${k}'`).join(', ')} is required.`);
   }
+  if (route.query && hasRelations(route.query)) checkRelations(route.query, q, 'query');
   if (route.requireOneOf && !route.requireOneOf.some((k) => q[k] !== undefined)) {
     throw new ApiError(400, 'invalid_parameter', `One of ${route.requireOneOf.map((k) => `'${k}'`).join(', ')} is required.`);
   }
   return { params, query: q };
 }
 
-/** The parameters' `requires`, `excludes` and `notBefore`, and the route's `exactlyOneOf` (given values only). */
-function checkCombinations(route: RouteSpec, given: Set<string>, q: Record<string, unknown>): void {
+/** The parameters' `notBefore` and the route's `exactlyOneOf` (values given in the call; defaults do not count). */
+function checkOrderAndOneOf(route: RouteSpec, supplied: Set<string>, q: Record<string, unknown>): void {
   for (const spec of route.query ?? []) {
-    if (!given.has(spec.name)) continue;
-    for (const r of spec.requires ?? []) {
-      if (!given.has(r)) fail(spec, 'query', `Invalid parameter '${spec.name}': it needs '${r}' too.`);
-    }
-    for (const x of spec.excludes ?? []) {
-      if (given.has(x)) fail(spec, 'query', `Invalid parameter '${spec.name}': give '${spec.name}' or '${x}', not both.`);
-    }
-    if (spec.notBefore && given.has(spec.notBefore) && String(q[spec.name]) < String(q[spec.notBefore])) {
+    if (spec.notBefore && supplied.has(spec.name) && supplied.has(spec.notBefore) && String(q[spec.name]) < String(q[spec.notBefore])) {
       fail(spec, 'query', `Invalid parameter '${spec.name}': '${String(q[spec.name])}' is before ${spec.notBefore} '${String(q[spec.notBefore])}'.`);
     }
   }
   const one = route.exactlyOneOf;
-  if (one) {
-    const hit = one.filter((k) => given.has(k));
-    if (hit.length > 1) {
-      throw new ApiError(400, 'invalid_parameter', `Invalid parameter '${hit[1]}': give only one of ${one.map((k) => `'${k}'`).join(', ')} (got ${hit.map((k) => `'${k}'`).join(' and ')}).`);
-    }
+  const hit = one ? one.filter((k) => supplied.has(k)) : [];
+  if (one && hit.length > 1) {
+    throw new ApiError(400, 'invalid_parameter', `Invalid parameter '${hit[1]}': give only one of ${one.map((k) => `'${k}'`).join(', ')} (got ${hit.map((k) => `'${k}'`).join(' and ')}).`);
   }
 }
 

@@ -42,6 +42,12 @@ export interface CommandRun {
   fail(error: ApiError): Promise<number>;
   /** Standard input (for `--csv -` style options). */
   stdin: NodeJS.ReadableStream;
+  /**
+   * Before a job of `count` calls like `call`: the error to print when they would pass --max-credits on
+   * the backend that would answer them (a live one; local answers cost nothing), else undefined.
+   * Nothing is sent.
+   */
+  budget(call: RouteCall, count: number): Promise<ApiError | undefined>;
 }
 
 export interface RouteCommandSpec {

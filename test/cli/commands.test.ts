@@ -149,6 +149,12 @@ describe('batch', () => {
 });
 
 describe('help', () => {
+  it('companies --help says the financial routes answer offline after sync accounts (not live only)', async () => {
+    const r = await runCli(['companies', '--help']);
+    expect(r.stdout).toContain("'publicdata sync accounts'");
+    expect(r.stdout).not.toMatch(/financial routes are served by the live API/);
+  });
+
   it('every command help starts with 2 to 4 examples', async () => {
     const { buildProgram } = await import('../../src/cli.js');
     const { Command } = await import('commander');

@@ -85,6 +85,22 @@ function newestFirst(a: Record<string, any>, b: Record<string, any>): number {
   return a.collision_index < b.collision_index ? -1 : 1;
 }
 
+/**
+ * The UTC instant of a London wall-clock time, found with Intl's own Europe/London data (independent of
+ * src/uk-time.ts): the earlier of local-1h and local whose London reading is that wall time.
+ */
+function utcOfLondon(local: string): string {
+  const f = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/London', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
+  const wall = (ms: number) => {
+    const p = Object.fromEntries(f.formatToParts(new Date(ms)).map((x) => [x.type, x.value]));
+    return `${p.year}-${p.month}-${p.day}T${p.hour}:${p.minute}:${p.second}`;
+  };
+  const asUtc = Date.parse(`${local}Z`);
+  const hit = [asUtc - 3_600_000, asUtc].find((ms) => wall(ms) === local);
+  if (hit === undefined) throw new Error(`no instant shows ${local} in London`);
+  return `${new Date(hit).toISOString().slice(0, 19)}Z`;
+}
+
 describe('sync road-safety (local HTTP server, both layouts)', () => {
   it('downloads the three files of each year and loads every row', async () => {
     expect(report.status).toBe('synced');
@@ -245,7 +261,8 @@ describe('GET /v1/vehicles/road-safety/collisions/{collision_index}', () => {
       const env = await ok(`/v1/vehicles/road-safety/collisions/${idx}`);
       expect(env.data).toEqual({
         ...item,
-        collision_time: item.collision_time === null ? null : `${item.collision_date}T${item.collision_time}`,
+        collision_time: item.collision_time === null ? null : utcOfLondon(`${item.collision_date}T${item.collision_time}`),
+        collision_local_time: item.collision_time === null ? null : `${item.collision_date}T${item.collision_time}`,
         vehicles: y.vehiclesNew.filter((v) => v.collision_index === idx).map(expectedVehicle),
         casualties: y.casualtiesNew.filter((c) => c.collision_index === idx).map(expectedCasualty),
       });

@@ -1,8 +1,14 @@
 /** /v1/companies routes (spec doc 2 §4 "Companies"). */
 import type { ParamSpec, RouteSpec } from '../../contract/route.js';
-import { GET_COST, POST_COST, paging } from '../../contract/params.js';
+import { COMPANY_NUMBER_HINT, COMPANY_NUMBER_PATTERN, GET_COST, POST_COST, POSTCODE_HINT, POSTCODE_PATTERN, paging } from '../../contract/params.js';
 
-const companyNumber: ParamSpec = { name: 'company_number', type: 'string', description: 'company number, 8 characters (e.g. 00445790, SC123456)' };
+const companyNumber: ParamSpec = {
+  name: 'company_number',
+  type: 'string',
+  pattern: COMPANY_NUMBER_PATTERN,
+  patternHint: COMPANY_NUMBER_HINT,
+  description: 'company number, 8 characters (e.g. 00445790, SC123456)',
+};
 const status: ParamSpec = { name: 'status', type: 'string', enum: ['active', 'dissolved'], description: 'active or dissolved' };
 const sicPath: ParamSpec = { name: 'sic_code', type: 'string', description: 'SIC 2007 code' };
 
@@ -39,7 +45,7 @@ export const companiesRoutes: RouteSpec[] = [
     path: '/v1/companies',
     domain: 'companies',
     summary: 'List companies by status, SIC code or postcode area',
-    query: [status, { name: 'sic_code', type: 'string', description: 'SIC code' }, { name: 'postcode', type: 'string', description: 'postcode area' }, ...paging],
+    query: [status, { name: 'sic_code', type: 'string', description: 'SIC code' }, { name: 'postcode', type: 'string', pattern: POSTCODE_PATTERN, patternHint: POSTCODE_HINT, description: 'postcode area' }, ...paging],
     cost: GET_COST,
     pagination: 'top',
     errors: ['invalid_parameter'],
@@ -80,7 +86,7 @@ export const companiesRoutes: RouteSpec[] = [
     path: '/v1/companies/compare',
     domain: 'companies',
     summary: 'Compare 2 to 10 companies',
-    body: [{ name: 'company_numbers', type: 'string[]', required: true, min: 2, max: 10, description: '2 to 10 company numbers' }],
+    body: [{ name: 'company_numbers', type: 'string[]', required: true, min: 2, max: 10, pattern: COMPANY_NUMBER_PATTERN, patternHint: COMPANY_NUMBER_HINT, description: '2 to 10 company numbers' }],
     cost: POST_COST,
     records: 'companies',
     errors: ['bad_request'],
@@ -111,7 +117,7 @@ export const companiesRoutes: RouteSpec[] = [
     path: '/v1/companies/geography/{postcode_prefix}',
     domain: 'companies',
     summary: 'Companies in a postcode area',
-    pathParams: [{ name: 'postcode_prefix', type: 'string', description: 'postcode prefix, e.g. EC1' }],
+    pathParams: [{ name: 'postcode_prefix', type: 'string', pattern: POSTCODE_PATTERN, patternHint: POSTCODE_HINT, description: 'postcode prefix, e.g. EC1' }],
     cost: GET_COST,
     errors: ['not_found'],
   },

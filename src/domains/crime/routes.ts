@@ -29,18 +29,20 @@ export const CRIME_FORCE_SLUGS = [
 export const CRIME_MAX_RADIUS_KM = 5;
 export const CRIME_DEFAULT_RADIUS_KM = 1.6;
 
-const MONTH_PATTERN = '^\\d{4}-(0[1-9]|1[0-2])$';
+const MONTH_PATTERN = '\\d{4}-(0[1-9]|1[0-2])';
 
 /** The area: exactly one of lat+lng (with radius_km), lsoa, force (the route's `exactlyOneOf`). */
 const area: ParamSpec[] = [
   { name: 'lat', type: 'number', min: -90, max: 90, requires: ['lng'], description: 'latitude of the centre (WGS84; with lng)' },
   { name: 'lng', type: 'number', min: -180, max: 180, requires: ['lat'], description: 'longitude of the centre (WGS84; with lat)' },
   {
-    name: 'radius_km', type: 'number', min: 0.01, max: CRIME_MAX_RADIUS_KM, default: CRIME_DEFAULT_RADIUS_KM, requires: ['lat'],
+    // no `default` in the spec: a default would count as given and `requires` would refuse every other area
+    // (the handler applies CRIME_DEFAULT_RADIUS_KM)
+    name: 'radius_km', type: 'number', min: 0.01, max: CRIME_MAX_RADIUS_KM, requires: ['lat'],
     description: `radius around lat/lng, km (default ${CRIME_DEFAULT_RADIUS_KM}, at most ${CRIME_MAX_RADIUS_KM})`,
   },
   {
-    name: 'lsoa', type: 'string', pattern: '^[A-Za-z]\\d{8}$', patternHint: 'an LSOA code such as E01000916',
+    name: 'lsoa', type: 'string', pattern: '[A-Z]\\d{8}', patternHint: 'an LSOA code such as E01000916',
     description: 'LSOA code (exact), e.g. E01000916',
   },
   { name: 'force', type: 'string', enum: CRIME_FORCE_SLUGS, description: 'police force slug, e.g. metropolitan' },
@@ -86,7 +88,7 @@ export const crimeRoutes: RouteSpec[] = [
     summary: 'One crime and its outcomes, oldest first',
     pathParams: [
       {
-        name: 'crime_id', type: 'string', pattern: '^[0-9A-Fa-f]{64}$', patternHint: 'the 64-character hexadecimal Crime ID',
+        name: 'crime_id', type: 'string', pattern: '[0-9a-f]{64}', patternHint: 'the 64-character hexadecimal Crime ID',
         description: 'Crime ID (64 hexadecimal characters; the API calls it persistent_id)',
       },
     ],

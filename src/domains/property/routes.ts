@@ -1,6 +1,6 @@
 /** /v1/property routes (spec doc 2 §4 "Designations", "House price index", "Council tax", "Sold prices"). */
 import type { ParamSpec, RouteSpec } from '../../contract/route.js';
-import { GET_COST, page, paging } from '../../contract/params.js';
+import { GET_COST, page, paging, POSTCODE_HINT, POSTCODE_PATTERN } from '../../contract/params.js';
 
 const designationQuery: ParamSpec[] = [
   { name: 'name', type: 'string', description: 'case-insensitive literal name prefix' },
@@ -101,7 +101,7 @@ export const propertyRoutes: RouteSpec[] = [
     domain: 'property',
     summary: 'Sold prices by postcode (full or partial), town or district',
     query: [
-      { name: 'postcode', type: 'string', description: 'full or partial postcode' },
+      { name: 'postcode', type: 'string', pattern: POSTCODE_PATTERN, patternHint: POSTCODE_HINT, description: 'full or partial postcode' },
       { name: 'town', type: 'string', description: 'town or city' },
       { name: 'district', type: 'string', description: 'local authority district' },
       { name: 'property_type', type: 'string', enum: propertyTypes, description: 'detached, semi_detached, terraced or flat' },
@@ -122,7 +122,7 @@ export const propertyRoutes: RouteSpec[] = [
     query: [
       { name: 'street', type: 'string', required: true, description: 'street name' },
       { name: 'number', type: 'string', description: 'house number or name' },
-      { name: 'postcode', type: 'string', description: 'narrows results' },
+      { name: 'postcode', type: 'string', pattern: POSTCODE_PATTERN, patternHint: POSTCODE_HINT, description: 'narrows results' },
       { name: 'town', type: 'string', description: 'town' },
       { name: 'from', type: 'date', description: 'start date YYYY-MM-DD' },
       { name: 'to', type: 'date', description: 'end date YYYY-MM-DD' },
@@ -140,7 +140,7 @@ export const propertyRoutes: RouteSpec[] = [
     domain: 'property',
     summary: 'Sold-price statistics for an area',
     query: [
-      { name: 'postcode', type: 'string', description: 'full or partial postcode' },
+      { name: 'postcode', type: 'string', pattern: POSTCODE_PATTERN, patternHint: POSTCODE_HINT, description: 'full or partial postcode' },
       { name: 'town', type: 'string', description: 'town or city' },
       { name: 'district', type: 'string', description: 'local authority district' },
       { name: 'from', type: 'date', description: 'start date YYYY-MM-DD' },

@@ -41,6 +41,10 @@ export function parseSweep(s: string): { from: number; to: number; step: number 
  */
 async function sweep(call: RouteCall, opts: Record<string, unknown>, run: CommandRun): Promise<number> {
   const { from, to, step } = parseSweep(String(opts.sweep));
+  // --max-credits is checked for the whole sweep before the first row is sent (a budget that covers only
+  // some rows would spend credits and print nothing).
+  const over = await run.budget({ ...call, body: { ...(call.body as object), gross_income: from } }, Math.floor((to - from) / step) + 1);
+  if (over) return run.fail(over);
   const rows: unknown[] = [];
   for (let gross = from; gross <= to; gross += step) {
     const r = await run.execute({ ...call, body: { ...(call.body as object), gross_income: gross } });

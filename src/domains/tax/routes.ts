@@ -21,6 +21,7 @@ const maFields: ParamSpec[] = [
   {
     name: 'marriage_allowance_transferor',
     type: 'boolean',
+    excludes: ['marriage_allowance_recipient'],
     description: 'transfers Marriage Allowance: own personal allowance reduced by the transferable amount',
   },
   {
@@ -43,6 +44,7 @@ export const scenarioFields: ParamSpec[] = [
     type: 'number',
     min: 0,
     max: 100,
+    maxDecimals: 4,
     description: 'employee pension contribution, percent of gross',
   },
   {
@@ -202,7 +204,7 @@ export const taxRoutes: RouteSpec[] = [
     body: [
       { name: 'annual_salary', type: 'number', required: true, min: 0, description: 'gross, pounds' },
       taxYearBody,
-      { name: 'pension_rate', type: 'number', min: 0, max: 1, default: 0.03, description: 'employer pension rate as a decimal' },
+      { name: 'pension_rate', type: 'number', min: 0, max: 1, maxDecimals: 6, default: 0.03, description: 'employer pension rate as a decimal' },
       { name: 'num_employees', type: 'integer', min: 1, default: 1, description: 'number of employees' },
       { name: 'employment_allowance', type: 'boolean', default: false, description: 'self-attested Employment Allowance' },
     ],
