@@ -78,9 +78,15 @@ export function registerMirror(program: Command, ctx: Context): void {
     .option('--days <n>', 'accounts: the daily zips of the last N days (quick start: --days 30)')
     .option('--months <n>', 'accounts: the last N months (default 12; 60 matches the live five years); crime: the newest N months of the archive (default 12)')
     .option('--forces <slugs>', 'crime: only these police forces, comma-separated slugs (e.g. metropolitan,city-of-london)')
-    .option('--force', 'full reload even when up to date (or when an update could be applied)')
+    .option('--force', 'full reload even when up to date (or when an update could be applied); with --from, replaces instead of adding')
+    .option('--replace', 'with --from: replace the data of a dataset that accumulates (accounts zips, MOT years, price-paid yearly files) instead of adding to it')
+    .option('--keep-downloads', 'keep the downloaded files in the cache (default: removed once loaded and verified)')
+    .option('--allow-shrink', 'accept a full reload of the same file(s) with more than 10% fewer rows than before')
     .option('--limit-rate <rate>', 'cap the download bandwidth, bytes per second (e.g. 500k, 2M)')
-    .action((names: string[], o: { all?: boolean; from?: string[]; years?: string; days?: string; months?: string; forces?: string; force?: boolean; limitRate?: string }, self: Command) =>
+    .action((names: string[], o: {
+      all?: boolean; from?: string[]; years?: string; days?: string; months?: string; forces?: string; force?: boolean; limitRate?: string;
+      replace?: boolean; keepDownloads?: boolean; allowShrink?: boolean;
+    }, self: Command) =>
       run(self, async () => {
         const g = globalOptions(self, ctx);
         const list = o.all ? [...DATASETS] : names;
@@ -88,11 +94,12 @@ export function registerMirror(program: Command, ctx: Context): void {
         const unknown = list.filter((n) => !DATASETS.includes(n));
         if (unknown.length) throw new ApiError(400, 'usage_error', `sync: unknown dataset ${unknown.map((u) => `'${u}'`).join(', ')}. Datasets: ${DATASETS.join(', ')}.`);
         if (o.from && list.length !== 1) throw new ApiError(400, 'usage_error', 'sync: --from takes exactly one dataset.');
+        if (o.replace && !o.from) throw new ApiError(400, 'usage_error', 'sync: --replace goes with --from (it says whether the file replaces the data or is added to it).');
         const fw = await import('../sync/framework.js');
         let years: { from: number; to: number } | undefined;
         if (o.years) {
           try {
-            years = parseYearsOption(o.years);
+            years = parseYearsOption(o.years, list);
           } catch (e) {
             throw new ApiError(400, 'usage_error', (e as Error).message);
           }
@@ -138,6 +145,9 @@ export function registerMirror(program: Command, ctx: Context): void {
             ...scope,
             ...(forces ? { forces } : {}),
             ...(o.force ? { force: true } : {}),
+            ...(o.replace ? { replace: true } : {}),
+            ...(o.keepDownloads ? { keepDownloads: true } : {}),
+            ...(o.allowShrink ? { allowShrink: true } : {}),
             ...(maxBytesPerSecond ? { maxBytesPerSecond } : {}),
           });
         } catch (e) {
@@ -152,6 +162,8 @@ export function registerMirror(program: Command, ctx: Context): void {
           rows_total: r.rows_total ?? null,
           as_of: r.as_of ?? null,
           seconds: Math.round(r.duration_ms / 100) / 10,
+          action: r.action ?? null,
+          ...(r.note ? { note: r.note } : {}),
           ...(r.error ? { error: r.error } : {}),
         }));
         if (g.format !== 'table') await writeRows(ctx, g, 'sync', rows);

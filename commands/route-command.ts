@@ -92,7 +92,7 @@ export function relabelError(e: ApiError, labels: ReadonlyMap<string, string>): 
 export function addRouteCommand(parent: Command, spec: RouteCommandSpec, ctx: Context): Command {
   const route = routeById(spec.route);
   const alt = spec.withArg ? routeById(spec.withArg.route) : undefined;
-  const cmd = parent.command(spec.name);
+  const cmd = spec.isDefault ? parent.command(spec.name, { isDefault: true }) : parent.command(spec.name);
   if (spec.aliases) cmd.aliases(spec.aliases);
   // Every --help starts with 2 to 4 examples; a one-example command also shows its JSON form.
   const examples = spec.examples.length >= 2 ? spec.examples : [...spec.examples, `${spec.examples[0]} --format json`];

@@ -69,6 +69,12 @@ export interface DownloadOptions extends RetryOptions {
   /** Bandwidth cap in bytes per second (`sync --limit-rate`); default none. */
   maxBytesPerSecond?: number;
   headers?: Record<string, string>;
+  /**
+   * When the server sent no length (no Content-Length: HTTP/1.0 or a close-delimited body), a closed
+   * connection is indistinguishable from the end of the file: this says why the received bytes are not the
+   * whole file (sync/integrity.ts `incompleteReason`), and the download is then resumed like a dropped one.
+   */
+  checkComplete?: (partPath: string) => Promise<string | undefined>;
 }
 
 export interface DownloadResult {
@@ -394,6 +400,12 @@ export async function download(opts: DownloadOptions): Promise<DownloadResult> {
     }
     if (total !== undefined && bytes < total) {
       throw new DownloadError(`connection closed after ${bytes} of ${total} bytes`, opts.url, true);
+    }
+    if (total === undefined && opts.checkComplete) {
+      const why = await opts.checkComplete(part);
+      if (why) {
+        throw new DownloadError(`the connection closed after ${bytes} bytes with no Content-Length and the file is incomplete: ${why}`, opts.url, true);
+      }
     }
     opts.onProgress?.({ bytes, total, rate: (bytes - have) / Math.max(0.001, (Date.now() - started) / 1000) });
 

@@ -103,7 +103,7 @@ export function createProgressReporter(o: ProgressReporterOptions): ProgressSink
             `${r.dataset}: synced (${r.mode === 'incremental' ? 'incremental update' : 'full load'}) ` +
               `${r.rows_loaded.toLocaleString('en-GB')} rows loaded, ${r.rows_rejected.toLocaleString('en-GB')} rejected, ` +
               `${(r.rows_total ?? r.rows_loaded).toLocaleString('en-GB')} in the mirror; ` +
-              `${r.bytes_downloaded ? `${fmtBytes(r.bytes_downloaded)} downloaded` : 'from a local file'} in ${fmtDuration(r.duration_ms)}${r.as_of ? `; as of ${r.as_of}` : ''}\n`,
+              `${r.bytes_downloaded ? `${fmtBytes(r.bytes_downloaded)} downloaded` : 'from a local file'} in ${fmtDuration(r.duration_ms)}${r.as_of ? `; as of ${r.as_of}` : ''}${r.note ? `; ${r.note}` : ''}\n`,
           );
         }
         break;

@@ -23,7 +23,8 @@ export type ParamErrorCode =
   | 'invalid_region'
   | 'invalid_tax_year'
   | 'invalid_year'
-  | 'invalid_type';
+  | 'invalid_type'
+  | 'make_prefix_too_broad';
 
 export interface ParamSpec {
   name: string;

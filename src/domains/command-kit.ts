@@ -52,6 +52,12 @@ export interface CommandRun {
 
 export interface RouteCommandSpec {
   name: string;
+  /**
+   * The group's default command: `publicdata <group> ARGS` runs it when ARGS names no other subcommand
+   * (`publicdata schools "St Mary"` is `publicdata schools search "St Mary"`), and the other subcommands keep
+   * their own options even where the names are the same.
+   */
+  isDefault?: boolean;
   aliases?: string[];
   route: string;
   /** When this optional positional arg is given, call this other route (e.g. `tax bands 2019-20`). */

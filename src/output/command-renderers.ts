@@ -21,6 +21,7 @@ const mirrorStatus: Renderer = {
         published: r.published ?? '',
         rows: r.rows ?? '',
         size: r.present ? `${(Number(r.size_bytes) / 1048576).toFixed(1)} MiB` : '',
+        cache: Number(r.cache_bytes) > 0 ? `${(Number(r.cache_bytes) / 1048576).toFixed(1)} MiB` : '',
         stale: r.stale === null || r.stale === undefined ? '' : r.stale ? 'stale' : 'fresh',
         note: r.note,
       })),

@@ -135,3 +135,20 @@ describe('terminal tables at 80 columns', () => {
     expect(chooseColumns(['id', 'a', 'b', 'c', 'd'], [40, 20, 20, 20, 20], 80, true).shown).toHaveLength(5);
   });
 });
+
+describe('csv and ndjson say on stderr that there are more pages', () => {
+  it('page 1 of N with --per-page 2; nothing with --all, --quiet, json, or on the last page', async () => {
+    const all = JSON.parse((await runCli(['tax', 'years', '--all', '--format', 'json'])).stdout).data as unknown[];
+    const pages = Math.ceil(all.length / 2);
+    expect(pages).toBeGreaterThan(1);
+    for (const f of ['csv', 'ndjson']) {
+      const r = await runCli(['tax', 'years', '--per-page', '2', '--format', f]);
+      expect(r.code).toBe(0);
+      expect(r.stderr).toBe(`publicdata: page 1 of ${pages} (${all.length} records); add --all for every record, or --page N\n`);
+    }
+    for (const extra of [['--all'], ['--quiet'], ['--page', String(pages)]]) {
+      expect((await runCli(['tax', 'years', '--per-page', '2', '--format', 'csv', ...extra])).stderr).toBe('');
+    }
+    expect((await runCli(['tax', 'years', '--per-page', '2', '--format', 'json'])).stderr).toBe('');
+  });
+});

@@ -81,7 +81,29 @@ describe('a domain is one folder', () => {
   });
 });
 
+/**
+ * The layers of docs/architecture.md, lowest first: a module imports (value, type or dynamic) only from
+ * its own layer or below.
+ */
+function layerOf(file: string): number {
+  const f = relative(root, file);
+  const at = (...xs: string[]) => xs.includes(f);
+  if (f.startsWith('src/contract/') || f.startsWith('src/types/') || at('src/money.ts', 'src/version.ts', 'src/io.ts', 'src/amount.ts', 'src/pid.ts', 'src/uk-time.ts')) return 0;
+  if (at('sync/framework.ts', 'sync/registry.ts')) return 3; // the sync runner: picks a domain's dataset module from the registry
+  if (f.startsWith('src/mirror/') || f.startsWith('sync/') || (f.startsWith('src/output/') && f !== 'src/output/renderers.ts') || at('src/data.ts', 'src/config.ts', 'src/fatal.ts')) return 1;
+  if (f.startsWith('src/domains/') || f === 'src/registry.ts') return 2;
+  if (f.startsWith('src/backends/') || at('src/runner.ts', 'src/execute.ts', 'src/context.ts', 'src/create-context.ts')) return 3;
+  if (f === 'src/output/renderers.ts') return 4;
+  return 5;
+}
+
 describe('layering', () => {
+  it('no module imports a module of a higher layer (contract -> framework -> domains -> execution -> output -> front ends)', () => {
+    const bad: string[] = [];
+    for (const f of FILES) for (const t of allImports(f)) if (FILES.includes(t) && layerOf(t) > layerOf(f)) bad.push(`${relative(root, f)} (${layerOf(f)}) -> ${relative(root, t)} (${layerOf(t)})`);
+    expect(bad).toEqual([]);
+  });
+
   it('src/contract imports nothing outside src/contract', () => {
     const contract = join(root, 'src/contract');
     const bad: string[] = [];

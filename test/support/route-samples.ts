@@ -111,6 +111,9 @@ export const ROUTE_SAMPLES: Sample[] = [
   { route: 'calendar.bank-holidays.next', method: 'GET', path: '/v1/calendar/bank-holidays/next' },
   { route: 'calendar.bank-holidays.year', method: 'GET', path: '/v1/calendar/bank-holidays/2026' },
   { route: 'calendar.regions', method: 'GET', path: '/v1/calendar/regions' },
+  { route: 'schools.search', method: 'GET', path: '/v1/schools?local_authority=Leeds&per_page=5' },
+  { route: 'schools.detail', method: 'GET', path: '/v1/schools/107848' },
+  { route: 'schools.inspections.statistics', method: 'GET', path: '/v1/schools/inspections/statistics?local_authority=383' },
   { route: 'companies.search', method: 'GET', path: '/v1/companies/search?q=nspired' },
   { route: 'companies.list', method: 'GET', path: '/v1/companies?postcode=AB&per_page=5' },
   { route: 'companies.get', method: 'GET', path: '/v1/companies/07687209' },
@@ -158,7 +161,8 @@ export const ERROR_SAMPLES: Sample[] = [
 
 /** The datasets buildFixtureMirror syncs. */
 export const FIXTURE_DATASETS: readonly string[] = [
-  'hpi', 'listed-buildings', 'conservation-areas', 'price-paid', 'council-tax', 'road-safety', 'road-traffic', 'companies', 'psc', 'accounts', 'vehicle-licensing', 'mot', 'crime',
+  'hpi', 'listed-buildings', 'conservation-areas', 'price-paid', 'council-tax', 'road-safety', 'road-traffic', 'companies', 'psc', 'accounts', 'vehicle-licensing', 'mot',
+  'schools', 'crime',
 ];
 
 /**
@@ -179,6 +183,11 @@ export async function buildFixtureMirror(dataDir: string): Promise<string> {
   const mt = join(dataDir, 'mot');
   const cr = join(dataDir, '2025-05-city-of-london-street.csv');
   await Promise.all([
+    // Schools: the generated GIAS rows of the real Leeds MI excerpt's schools, and the real MI rows (test/fixtures/schools).
+    syncDataset('schools', {
+      mirrorDir: mirror, cacheDir, env: {},
+      from: ['GENERATED-gias-leeds-rows.csv', 'ofsted-mi-latest-inspections-28-Feb-2026-leeds-first-40.csv'].map((f) => join(FIXTURES, '..', 'schools', f)),
+    }),
     buildDataset('hpi', join(FIXTURES, 'uk-hpi', 'UK-HPI-full-file-sample.csv'), mirror),
     buildDataset('listed-buildings', join(FIXTURES, 'planning-data', 'listed-building.csv'), mirror),
     buildDataset('conservation-areas', join(FIXTURES, 'planning-data', 'conservation-area.csv'), mirror),

@@ -8,7 +8,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import type { HandlerRequest } from '../../contract/types.js';
 import { queryOne, type Row, Where } from '../../mirror/db.js';
-import { boundingBox, haversineSql } from '../../geo.js';
+import { boundingBox, haversineSql } from '../../mirror/geo.js';
 import { CRIME_DEFAULT_RADIUS_KM } from './routes.js';
 
 export type Area =

@@ -1,5 +1,5 @@
 /** `crime stats --chart`: the area's counts by month, oldest first (terminal only). */
-import type { Renderer } from '../../output/renderers.js';
+import type { Renderer } from '../../output/types.js';
 
 export const statsChart: Renderer = {
   name: 'crime-stats-chart',

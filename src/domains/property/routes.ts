@@ -86,7 +86,8 @@ export const propertyRoutes: RouteSpec[] = [
     query: [
       { name: 'authority_code', type: 'string', description: 'exact billing-authority code' },
       { name: 'authority_name', type: 'string', description: 'case-insensitive partial name' },
-      { name: 'band', type: 'string', enum: ['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H'], caseInsensitive: true, description: 'A to H' },
+      // Not an enumeration: the spec answers an unknown band with an empty 200 (doc 2 "Council tax").
+      { name: 'band', type: 'string', description: 'A to H, case-insensitive (any other value matches nothing)' },
       { name: 'financial_year', type: 'string', description: 'financial year YYYY-YY' },
       ...paging,
     ],

@@ -32,7 +32,7 @@ function vehicles(id: string, path: string, summary: string, query: ParamSpec[],
 
 export const vehiclesRoutes: RouteSpec[] = [
   vehicles('vehicles.licensing', '/v1/vehicles/licensing', 'Licensed vehicle stock by quarter (DfT VEH0120)', [
-    str('make', 'make prefix (2 to 25 matching makes)'),
+    { name: 'make', type: 'string', minLength: 2, error: 'make_prefix_too_broad', errorStatus: 422, description: 'make prefix (2 to 25 matching makes)' },
     str('model', 'model prefix'),
     date('quarter_from', 'first quarter end, inclusive'),
     date('quarter_to', 'last quarter end, inclusive'),

@@ -353,6 +353,9 @@ const accounts: DatasetModule & { classifyFrom(name: string): Pick<UpstreamFile,
     return (await query<{ name: string }>(conn, 'SELECT name FROM accounts_zips')).map((r) => r.name);
   },
 
+  // `--from` a zip adds it to the zips already loaded (the framework's default for this dataset; --replace replaces)
+  fromAdds: () => true,
+
   classifyFrom(name: string) {
     const d = zipDate(name);
     return { kind: 'full', ...(d ? { published: d.date } : {}) };

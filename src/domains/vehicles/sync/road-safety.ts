@@ -154,6 +154,12 @@ export function kindOfHeader(header: readonly string[]): Stats19Kind {
   return 'collision';
 }
 
+/**
+ * The first year DfT publishes a file of its own (`dft-road-casualty-statistics-<kind>-<year>.csv`, 2019
+ * onwards on data.dft.gov.uk); earlier years come from the `-1979-latest-published-year` files.
+ */
+export const FIRST_YEAR_FILE = 2019;
+
 /** The default years: 2021 to the latest year whose final data are out (end of September of the next year). */
 export function defaultYears(now: Date): { from: number; to: number } {
   const y = now.getUTCFullYear();
@@ -200,6 +206,15 @@ const roadSafety: DatasetModule = {
       throw new Error(`road-safety: --years must lie within 1979 and the latest published year (got ${years.from}-${years.to})`);
     }
     const files: UpstreamFile[] = [];
+    if (years.from < FIRST_YEAR_FILE) {
+      // DfT publishes one file per year only for recent years; older years are in the whole-history files
+      // (filtered to --years by the load)
+      for (const kind of STATS19_KINDS) {
+        const name = `dft-road-casualty-statistics-${kind}-1979-latest-published-year.csv`;
+        files.push({ url: `${ctx.baseUrl}/${name}`, name, kind: 'full' });
+      }
+      return files;
+    }
     for (let y = years.from; y <= years.to; y++) {
       for (const kind of STATS19_KINDS) {
         const name = stats19FileName(kind, y);

@@ -1,5 +1,6 @@
 /**
- * Great-circle distance and bounding boxes for point-and-radius queries (crime; usable by any domain).
+ * Great-circle distance and bounding boxes for point-and-radius queries on mirror tables (crime; usable by
+ * any domain).
  * Haversine on a sphere of the mean Earth radius (IUGG, 6371.0088 km): within 0.5% of the ellipsoidal
  * distance, well inside the anonymisation of the points it is used on.
  */
