@@ -18,9 +18,10 @@ import { manifest as tax } from './domains/tax/index.js';
 import { manifest as vehicles } from './domains/vehicles/index.js';
 import { manifest as calendar } from './domains/calendar/index.js';
 import { manifest as schools } from './domains/schools/index.js';
+import { manifest as energy } from './domains/energy/index.js';
 import { manifest as crime } from './domains/crime/index.js';
 
-export const DOMAINS: readonly DomainManifest[] = [property, companies, tax, vehicles, calendar, schools, crime];
+export const DOMAINS: readonly DomainManifest[] = [property, companies, tax, vehicles, calendar, schools, energy, crime];
 
 /** A route of the table: its pure spec, plus the local handler when its domain answers it offline. */
 export interface Route extends RouteSpec {

@@ -8,7 +8,7 @@
  * This file keeps the call loop: the --max-credits budget, the --max-wait budget, stats and the log.
  * The key is sent only in the Authorization header and never appears in log lines or messages.
  */
-import { redact, keyKind, keyProblem, maskKey } from '../config.js';
+import { redact, redactUrl, redactUrlsIn, keyKind, keyProblem, maskKey } from '../config.js';
 import { ApiError, errorEnvelope } from '../contract/errors.js';
 import { matchRoute } from '../registry.js';
 import type { PreparedCall } from '../runner.js';
@@ -16,7 +16,7 @@ import type { ErrorEnvelope, RouteCall } from '../contract/types.js';
 import { isErrorEnvelope } from '../contract/types.js';
 import { Pacer } from './live/pacer.js';
 import { interpret, num, result, type LiveCallResult } from './live/response.js';
-import { describeNetworkCode, parseRetryAfter, RetryPolicy } from './live/retry.js';
+import { describeNetworkCode, isPermanent, parseRetryAfter, RetryPolicy } from './live/retry.js';
 import { buildUrl, createTransport, type Attempt, type ResponseAttempt } from './live/transport.js';
 import type { Backend } from './types.js';
 
@@ -144,7 +144,7 @@ export function createLiveBackend(opts: LiveOptions): LiveBackend {
     parsedBase = undefined;
   }
   if (!parsedBase || (parsedBase.protocol !== 'https:' && parsedBase.protocol !== 'http:')) {
-    throw new ApiError(400, 'usage_error', `PUBLICDATA_BASE_URL must be an http(s) URL such as ${DEFAULT_BASE_URL}; got '${baseUrl}'.`);
+    throw new ApiError(400, 'usage_error', `PUBLICDATA_BASE_URL must be an http(s) URL such as ${DEFAULT_BASE_URL}; got '${redactUrl(baseUrl, { allQuery: true })}'.`);
   }
   const baseHost = parsedBase.host;
   const apiKey = opts.apiKey;
@@ -154,9 +154,10 @@ export function createLiveBackend(opts: LiveOptions): LiveBackend {
   const now = opts.now ?? Date.now;
   const sleep = opts.sleep ?? defaultSleep;
   const resetMarginMs = opts.resetMarginMs ?? 100;
-  const log = opts.log ? (line: string) => opts.log!(redact(line, apiKey)) : undefined;
+  // Lines name URLs: userinfo in the base URL and credential-named query values are masked too.
+  const log = opts.log ? (line: string) => opts.log!(redact(redactUrlsIn(line), apiKey)) : undefined;
   // Wait lines go to the verbose log, or else to the terminal notice.
-  const waitLine = log ?? (opts.notice ? (line: string) => opts.notice!(redact(line, apiKey)) : undefined);
+  const waitLine = log ?? (opts.notice ? (line: string) => opts.notice!(redact(redactUrlsIn(line), apiKey)) : undefined);
 
   const warnings: string[] = [];
   if (keyKind(apiKey) === 'test' && baseUrl === DEFAULT_BASE_URL) {
@@ -307,7 +308,9 @@ export function createLiveBackend(opts: LiveOptions): LiveBackend {
         log?.(describeResponse(c, a, pathForLog));
         const res = interpret(a, attempts, baseUrl);
         const code = isErrorEnvelope(res.envelope) ? res.envelope.error.code : undefined;
-        if (code === 'insufficient_credits') return res; // never retried, whatever the status
+        // Never retried, whatever the status: insufficient_credits, and answers that say they are
+        // permanent (serve's 503 dataset_not_synced, a 501).
+        if (code === 'insufficient_credits' || isPermanent(a.status, code)) return res;
         const ra = parseRetryAfter(a.headers['retry-after'], now() + pacer.clockOffset());
         if (a.status === 429) {
           stats.rateLimited++;

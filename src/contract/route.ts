@@ -80,7 +80,7 @@ export interface RouteSpec {
   /** Body fields (POST). `bodyDocument` routes validate their own body (VAT return: VALIDATION_ERROR). */
   body?: ParamSpec[];
   bodyDocument?: boolean;
-  /** At least one of these query params is required (price-paid search). */
+  /** At least one of these query params (GET) or body fields (POST) is required (price-paid search, energy calculator). */
   requireOneOf?: readonly string[];
   /** Exactly one of these query params must be given (crime: the area, `lat` or `lsoa` or `force`). Defaults do not count. */
   exactlyOneOf?: readonly string[];

@@ -4,6 +4,7 @@
  */
 import { ApiError } from './errors.js';
 import type { ParamSpec, RouteSpec } from './route.js';
+import { findUnsafeKey, isUnsafeKey, unsafeKeyReason } from './safe-keys.js';
 import type { HandlerRequest } from './types.js';
 
 const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
@@ -280,6 +281,9 @@ export function validateParams(
   pathValues: Record<string, string>,
   query: Record<string, string | string[]>,
 ): Pick<HandlerRequest, 'params' | 'query'> {
+  for (const k of Object.keys(query)) {
+    if (isUnsafeKey(k)) throw new ApiError(400, 'invalid_parameter', `Query parameter ${unsafeKeyReason(k)}.`);
+  }
   const params: Record<string, unknown> = {};
   for (const spec of route.pathParams ?? []) {
     const raw = pathValues[spec.name];
@@ -304,7 +308,7 @@ export function validateParams(
     throw new ApiError(400, 'invalid_parameter', `Invalid parameter '${route.exactlyOneOf[0]}': one of ${route.exactlyOneOf.map((k) => `'${k}'`).join(', ')} is required.`);
   }
   if (route.query && hasRelations(route.query)) checkRelations(route.query, q, 'query');
-  if (route.requireOneOf && !route.requireOneOf.some((k) => q[k] !== undefined)) {
+  if (route.requireOneOf && route.method !== 'POST' && !route.requireOneOf.some((k) => q[k] !== undefined)) {
     throw new ApiError(400, 'invalid_parameter', `One of ${route.requireOneOf.map((k) => `'${k}'`).join(', ')} is required.`);
   }
   return { params, query: q };
@@ -326,8 +330,14 @@ function checkOrderAndOneOf(route: RouteSpec, supplied: Set<string>, q: Record<s
 
 /** Validate a call's body against the route (POST routes; GET bodies pass through untouched). */
 export function validateBody(route: RouteSpec, body: unknown): unknown {
+  const unsafe = findUnsafeKey(body);
+  if (unsafe) throw new ApiError(400, 'bad_request', `Request body field '${unsafe.path}' is refused: ${unsafeKeyReason(unsafe.key)}.`);
   if (route.method !== 'POST' || route.bodyDocument) return body;
-  return validateBodyFields(route.body ?? [], body ?? {});
+  const out = validateBodyFields(route.body ?? [], body ?? {});
+  if (route.requireOneOf && !route.requireOneOf.some((k) => out[k] !== undefined)) {
+    throw new ApiError(400, 'invalid_parameter', `One of ${route.requireOneOf.map((k) => `'${k}'`).join(', ')} is required.`);
+  }
+  return out;
 }
 
 /** Validate a matched call: path params, query, body. Throws ApiError with the spec's codes. */

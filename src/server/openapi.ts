@@ -17,7 +17,7 @@ export function paramSchema(p: ParamSpec, where: 'query' | 'path' | 'body'): Sch
     case 'string':
       s.type = 'string';
       if (p.minLength !== undefined) s.minLength = p.minLength;
-      if (p.pattern !== undefined) s.pattern = `^(?:${p.pattern})$`; // the validator anchors it (and ignores case)
+      if (p.pattern !== undefined) s.pattern = `^(?:${p.pattern})$`;
       break;
     case 'integer':
     case 'number':

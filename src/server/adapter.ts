@@ -1,0 +1,198 @@
+/**
+ * The HTTP side of `serve`: one node:http request in, one answer out. CORS and the preflight, the answer
+ * cache looked up by the exact request target, the access log (keys masked, 499 for an answer nobody
+ * received), internal errors as the 500 envelope, gzip, HEAD, and a graceful close that drops queued
+ * work and refunds it. What the answer is, Answerer (answer.ts) decides.
+ */
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { promisify } from 'node:util';
+import { gzip as gzipCb } from 'node:zlib';
+import { redact, redactUrl } from '../config.js';
+import { errorEnvelope } from '../contract/errors.js';
+import type { AnswerCache } from './answer-cache.js';
+import { errorAnswer, SERVER_ERROR_MESSAGE, type Answer, type Answerer, type RequestState } from './answer.js';
+import type { CreditStore } from './credits.js';
+import { acceptsGzip, ClientGoneError, dateHeader } from './http.js';
+import { methodsOf } from './routing.js';
+
+const gzip = promisify(gzipCb);
+
+/** Answers smaller than this are sent uncompressed (gzip would not pay for its header and CPU). */
+const GZIP_MIN_BYTES = 1024;
+const EXPOSED = 'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, X-Credits-Remaining, X-Credits-Cost, Retry-After, ETag';
+
+export interface AdapterOptions {
+  now: () => number;
+  cors?: string;
+  accessLog?: (line: string) => void;
+  errorLog?: (line: string) => void;
+  debug?: boolean;
+}
+
+export class HttpAdapter {
+  /** Requests being answered now. */
+  inflight = 0;
+  private closing = false;
+  private idle: (() => void) | undefined;
+  private readonly sockets = new Set<Socket>();
+  private readonly active = new Set<RequestState>();
+  private readonly httpDate = dateHeader();
+
+  constructor(
+    private readonly o: AdapterOptions,
+    private readonly answerer: Answerer,
+    private readonly cache: AnswerCache,
+  ) {}
+
+  /** node:http's request listener. */
+  request(req: IncomingMessage, res: ServerResponse): void {
+    this.inflight++;
+    const state: RequestState = { abort: new AbortController(), log: { cost: 0 } };
+    this.active.add(state);
+    // Registered before the access log's listener (in `handle`), so the log reports the refund.
+    res.on('close', () => {
+      this.active.delete(state);
+      this.inflight--;
+      // Closed before the answer was sent: the client went away (or shutdown closed it): drop its queued
+      // work and give back its credits (refunded now, before `close` writes the credit state; the handler
+      // finishing later charges nothing, as its signal is aborted).
+      if (!res.writableFinished) {
+        state.abort.abort();
+        this.answerer.release(state);
+      }
+      if (this.inflight === 0) this.idle?.();
+    });
+    this.handle(req, res, state).catch((e: unknown) => {
+      this.o.errorLog?.(redact(`could not answer ${req.method} ${redactUrl(req.url ?? '')}: ${(e as Error)?.message ?? String(e)}`));
+      if (!res.headersSent) {
+        res.writeHead(500, { 'Content-Type': 'application/json; charset=utf-8' });
+        res.end(JSON.stringify(errorEnvelope('internal_error', SERVER_ERROR_MESSAGE)));
+      } else res.destroy();
+    });
+  }
+
+  /** Track a connection (closed at the shutdown deadline). */
+  connection(s: Socket): void {
+    this.sockets.add(s);
+    s.on('close', () => this.sockets.delete(s));
+  }
+
+  private corsHeaders(req: IncomingMessage): Record<string, string> {
+    const cors = this.o.cors;
+    if (!cors) return {};
+    const origin = req.headers.origin;
+    if (cors === '*') return { 'Access-Control-Allow-Origin': '*', 'Access-Control-Expose-Headers': EXPOSED };
+    if (origin === cors) return { 'Access-Control-Allow-Origin': origin, 'Access-Control-Expose-Headers': EXPOSED, Vary: 'Origin' };
+    return { Vary: 'Origin' };
+  }
+
+  private logAccess(req: IncomingMessage, res: ServerResponse, state: RequestState, accessLog: (line: string) => void): void {
+    const started = performance.now();
+    res.on('close', () => {
+      // The target with credential-named query values masked (`?key=…`, `?api_key=…`, whatever their shape).
+      // 499 (nginx's "client closed request"): the connection closed before the whole answer was sent.
+      const status = res.writableFinished ? res.statusCode : 499;
+      const line = `${new Date(this.o.now()).toISOString()} ${req.method} ${redactUrl(req.url ?? '')} ${status} ${(performance.now() - started).toFixed(1)}ms credits=${state.log.cost} key=${state.log.key ?? '-'}`;
+      accessLog(redact(line));
+    });
+  }
+
+  private preflight(u: URL, cors: Record<string, string>): Answer {
+    const path = u.pathname.replace(/\/+$/, '') || '/';
+    const allow = path === '/v1' || path === '/v1/openapi.json' ? ['GET', 'HEAD', 'OPTIONS'] : methodsOf(path);
+    if (!allow) return errorAnswer(404, 'not_found', `No route ${u.pathname}.`);
+    const pre: Record<string, string> = { Allow: allow.join(', ') };
+    if (cors['Access-Control-Allow-Origin']) {
+      Object.assign(pre, {
+        'Access-Control-Allow-Methods': allow.join(', '),
+        'Access-Control-Allow-Headers': 'Authorization, Content-Type, If-None-Match',
+        'Access-Control-Max-Age': '600',
+      });
+    }
+    return { status: 204, headers: pre };
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse, state: RequestState): Promise<void> {
+    const cors = this.corsHeaders(req);
+    if (this.o.accessLog) this.logAccess(req, res, state, this.o.accessLog);
+    // The answer cache is looked up by the exact request target, before any parsing.
+    if ((req.method === 'GET' || req.method === 'HEAD') && this.cache.size > 0) {
+      const t = this.o.now();
+      const hit = this.cache.lookup(req.url ?? '', t);
+      if (hit) return this.send(req, res, this.answerer.answerCached(req, hit, t, state), cors);
+    }
+    let u: URL;
+    try {
+      u = new URL(req.url ?? '/', 'http://localhost');
+    } catch {
+      return this.send(req, res, errorAnswer(400, 'bad_request', 'The request target is not a valid URL path.'), cors);
+    }
+    if (req.method === 'OPTIONS') return this.send(req, res, this.preflight(u, cors), cors);
+    let a: Answer;
+    try {
+      a = await this.answerer.answer(req, u, state);
+    } catch (e) {
+      // The client left mid-upload: nobody to answer, and not an error of ours (the access log says 499).
+      if (e instanceof ClientGoneError) return;
+      this.o.errorLog?.(redact(`internal error on ${req.method} ${u.pathname}: ${(e as Error)?.message ?? String(e)}`));
+      if (this.o.debug && (e as Error)?.stack) this.o.errorLog?.((e as Error).stack!);
+      a = errorAnswer(500, 'internal_error', SERVER_ERROR_MESSAGE);
+    }
+    // A request whose body was not read (refused early) must not leave it in the connection.
+    if (req.method === 'POST' && !req.readableEnded) {
+      a.headers.Connection = 'close';
+      req.resume();
+    }
+    return this.send(req, res, a, cors);
+  }
+
+  private async send(req: IncomingMessage, res: ServerResponse, a: Answer, extra: Record<string, string>): Promise<void> {
+    const headers: Record<string, string> = { Date: this.httpDate(this.o.now()), ...extra, ...a.headers };
+    if (this.closing) headers.Connection = 'close';
+    const c = a.cached;
+    if (a.body === undefined && !c) {
+      res.writeHead(a.status, headers);
+      res.end();
+      return;
+    }
+    let payload: Buffer = c ? c.body : Buffer.from(a.body!, 'utf8');
+    headers['Content-Type'] = 'application/json; charset=utf-8';
+    headers.Vary = headers.Vary ? `${headers.Vary}, Accept-Encoding` : 'Accept-Encoding';
+    if (payload.length >= GZIP_MIN_BYTES && req.headers['accept-encoding'] !== undefined && acceptsGzip(req.headers['accept-encoding'])) {
+      payload = c ? (c.gz ??= await gzip(payload)) : await gzip(payload);
+      headers['Content-Encoding'] = 'gzip';
+    }
+    headers['Content-Length'] = String(payload.length);
+    res.writeHead(a.status, headers);
+    // HEAD: node sends the headers (with the GET's length) and no body.
+    res.end(req.method === 'HEAD' ? undefined : payload);
+  }
+
+  /**
+   * Stop accepting, finish requests in flight (at most graceMs; then their connections are closed and
+   * work still queued for them is dropped), write the credit state.
+   */
+  async close(server: Server, graceMs: number, credits: CreditStore | undefined): Promise<void> {
+    this.closing = true;
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    await this.drained(graceMs);
+    // The deadline: whatever is still queued is dropped, every connection closed.
+    for (const st of this.active) st.abort.abort();
+    server.closeAllConnections();
+    for (const s of this.sockets) s.destroy();
+    await closed;
+    await this.drained(1000);
+    await credits?.flush();
+  }
+
+  /** Until no request is in flight, at most `ms`. */
+  private async drained(ms: number): Promise<void> {
+    if (this.inflight === 0) return;
+    await Promise.race([
+      new Promise<void>((resolve) => (this.idle = resolve)),
+      new Promise<void>((resolve) => setTimeout(resolve, ms).unref()),
+    ]);
+  }
+}
