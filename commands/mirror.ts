@@ -76,15 +76,16 @@ export function registerMirror(program: Command, ctx: Context): void {
     .option('--from <file-or-url>', 'use this file, folder or URL (prefix ending in /) instead of discovering the upstream files; repeatable', (v: string, prev: string[] = []) => [...prev, v])
     .option('--years <from-to>', 'price-paid yearly files; road-safety years (default 2021 to the latest final year); e.g. 2020-2025')
     .option('--days <n>', 'accounts: the daily zips of the last N days (quick start: --days 30)')
-    .option('--months <n>', 'accounts: the last N months (default 12; 60 matches the live five years)')
     .option('--authorities <codes>', "food-hygiene: only these FSA local authority codes, comma-separated (quick start: one council, e.g. 314)")
+    .option('--months <n>', 'accounts: the last N months (default 12; 60 matches the live five years); crime: the newest N months of the archive (default 12)')
+    .option('--forces <slugs>', 'crime: only these police forces, comma-separated slugs (e.g. metropolitan,city-of-london)')
     .option('--force', 'full reload even when up to date (or when an update could be applied); with --from, replaces instead of adding')
     .option('--replace', 'with --from: replace the data of a dataset that accumulates (accounts zips, MOT years, price-paid yearly files) instead of adding to it')
     .option('--keep-downloads', 'keep the downloaded files in the cache (default: removed once loaded and verified)')
     .option('--allow-shrink', 'accept a full reload of the same file(s) with more than 10% fewer rows than before')
     .option('--limit-rate <rate>', 'cap the download bandwidth, bytes per second (e.g. 500k, 2M)')
     .action((names: string[], o: {
-      all?: boolean; from?: string[]; years?: string; days?: string; months?: string; authorities?: string; force?: boolean; limitRate?: string;
+      all?: boolean; from?: string[]; years?: string; days?: string; months?: string; authorities?: string; forces?: string; force?: boolean; limitRate?: string;
       replace?: boolean; keepDownloads?: boolean; allowShrink?: boolean;
     }, self: Command) =>
       run(self, async () => {
@@ -127,6 +128,10 @@ export function registerMirror(program: Command, ctx: Context): void {
         if (authorities && (!authorities.length || authorities.some((a) => !/^\d{1,4}$/.test(a)))) {
           throw new ApiError(400, 'usage_error', `sync: --authorities takes FSA authority codes such as 314,760, got '${o.authorities}'.`);
         }
+        const forces = o.forces?.split(',').map((f) => f.trim()).filter(Boolean);
+        if (forces && (!forces.length || forces.some((f) => !/^[a-z0-9]+(-[a-z0-9]+)*$/.test(f)))) {
+          throw new ApiError(400, 'usage_error', `sync: --forces takes comma-separated force slugs such as metropolitan,city-of-london, got '${o.forces}'.`);
+        }
         const { createProgressReporter } = await import('../sync/progress.js');
         const progress = createProgressReporter({
           stream: ctx.io.stderr as NodeJS.WritableStream,
@@ -144,6 +149,8 @@ export function registerMirror(program: Command, ctx: Context): void {
             ...(years ? { years } : {}),
             ...scope,
             ...(authorities ? { authorities } : {}),
+
+            ...(forces ? { forces } : {}),
             ...(o.force ? { force: true } : {}),
             ...(o.replace ? { replace: true } : {}),
             ...(o.keepDownloads ? { keepDownloads: true } : {}),

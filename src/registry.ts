@@ -21,6 +21,7 @@ import { manifest as schools } from './domains/schools/index.js';
 import { manifest as energy } from './domains/energy/index.js';
 import { manifest as earnings } from './domains/earnings/index.js';
 import { manifest as foodHygiene } from './domains/food-hygiene/index.js';
+import { manifest as crime } from './domains/crime/index.js';
 
 export const DOMAINS: readonly DomainManifest[] = [
   property,
@@ -32,6 +33,7 @@ export const DOMAINS: readonly DomainManifest[] = [
   energy,
   earnings,
   foodHygiene,
+  crime,
 ];
 
 /** A route of the table: its pure spec, plus the local handler when its domain answers it offline. */

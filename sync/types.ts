@@ -49,6 +49,9 @@ export interface SyncOptions {
   months?: number;
   /** `--authorities 314,760` (food-hygiene): the FSA local authority codes to sync. */
   authorities?: readonly string[];
+
+  /** `--forces a,b` (crime): load only these forces (slugs as in the upstream file names). */
+  forces?: readonly string[];
   /** Full reload even when up to date; with `--from`, replaces the data instead of adding to it. */
   force?: boolean;
   /** `--replace`: a `--from` file replaces the data of a dataset that accumulates, instead of adding to it. */

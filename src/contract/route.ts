@@ -59,6 +59,8 @@ export interface ParamSpec {
   excludes?: readonly string[];
   /** Parameters of the same call that must be given with this one (`lat` requires `lng`). */
   requires?: readonly string[];
+  /** Query: when both are given, the value may not sort before this parameter's value (`month_to` not before `month_from`). */
+  notBefore?: string;
 }
 
 /**
@@ -82,6 +84,8 @@ export interface RouteSpec {
   bodyDocument?: boolean;
   /** At least one of these query params (GET) or body fields (POST) is required (price-paid search, energy calculator). */
   requireOneOf?: readonly string[];
+  /** Exactly one of these query params must be given (crime: the area, `lat` or `lsoa` or `force`). Defaults do not count. */
+  exactlyOneOf?: readonly string[];
   /** Credits per call (spec doc 1 §8: GET 1, POST 10). */
   cost: number;
   /** `top`: top-level `pagination`; `inner`: `data.pagination` (price-paid). */

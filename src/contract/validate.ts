@@ -294,6 +294,7 @@ export function validateParams(
     params[spec.name] = coerceString(spec, raw, 'path');
   }
   const q: Record<string, unknown> = {};
+  let supplied: Set<string> | undefined;
   for (const spec of route.query ?? []) {
     let raw = query[spec.name];
     if (Array.isArray(raw)) raw = spec.type === 'string[]' ? raw.join(',') : raw[raw.length - 1];
@@ -303,6 +304,11 @@ export function validateParams(
       continue;
     }
     q[spec.name] = coerceString(spec, raw as string, 'query');
+    if (spec.notBefore || route.exactlyOneOf) (supplied ??= new Set()).add(spec.name);
+  }
+  if (supplied) checkOrderAndOneOf(route, supplied, q);
+  if (route.exactlyOneOf && !route.exactlyOneOf.some((k) => supplied?.has(k))) {
+    throw new ApiError(400, 'invalid_parameter', `Invalid parameter '${route.exactlyOneOf[0]}': one of ${route.exactlyOneOf.map((k) => `'${k}'`).join(', ')} is required.`);
   }
   // Relations look at what the caller sent: a default filled in above is not a value given.
   if (route.query && hasRelations(route.query)) {
@@ -312,6 +318,20 @@ export function validateParams(
     throw new ApiError(400, 'invalid_parameter', `One of ${route.requireOneOf.map((k) => `'${k}'`).join(', ')} is required.`);
   }
   return { params, query: q };
+}
+
+/** The parameters' `notBefore` and the route's `exactlyOneOf` (values given in the call; defaults do not count). */
+function checkOrderAndOneOf(route: RouteSpec, supplied: Set<string>, q: Record<string, unknown>): void {
+  for (const spec of route.query ?? []) {
+    if (spec.notBefore && supplied.has(spec.name) && supplied.has(spec.notBefore) && String(q[spec.name]) < String(q[spec.notBefore])) {
+      fail(spec, 'query', `Invalid parameter '${spec.name}': '${String(q[spec.name])}' is before ${spec.notBefore} '${String(q[spec.notBefore])}'.`);
+    }
+  }
+  const one = route.exactlyOneOf;
+  const hit = one ? one.filter((k) => supplied.has(k)) : [];
+  if (one && hit.length > 1) {
+    throw new ApiError(400, 'invalid_parameter', `Invalid parameter '${hit[1]}': give only one of ${one.map((k) => `'${k}'`).join(', ')} (got ${hit.map((k) => `'${k}'`).join(' and ')}).`);
+  }
 }
 
 /** Validate a call's body against the route (POST routes; GET bodies pass through untouched). */

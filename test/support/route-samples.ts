@@ -151,6 +151,13 @@ export const ROUTE_SAMPLES: Sample[] = [
   { route: 'earnings.industries', method: 'GET', path: '/v1/earnings/industries?level=section' },
   { route: 'earnings.occupations', method: 'GET', path: '/v1/earnings/occupations' },
   { route: 'earnings.percentile', method: 'POST', path: '/v1/earnings/percentile', body: { amount: 28000, population: 'all' } },
+
+  // Crime (buildFixtureMirror: the real 2025-05 City of London street file, test/fixtures/crime).
+  { route: 'crime.street', method: 'GET', path: '/v1/crime/street?force=city-of-london&month=2025-05&per_page=5' },
+  { route: 'crime.outcomes', method: 'GET', path: '/v1/crime/outcomes/5dcf36aec35688cb126aabd863e5eb6bddbfef1dee38bc4827a7923e315a56dc' },
+  { route: 'crime.statistics', method: 'GET', path: '/v1/crime/statistics?lat=51.5155&lng=-0.0922&radius_km=1' },
+  { route: 'crime.categories', method: 'GET', path: '/v1/crime/categories' },
+  { route: 'crime.forces', method: 'GET', path: '/v1/crime/forces' },
 ];
 
 /** Calls that answer error envelopes (record not found, validation, 422), compared the same way. */
@@ -169,12 +176,17 @@ export const ERROR_SAMPLES: Sample[] = [
   { route: 'food-hygiene.establishments', method: 'GET', path: '/v1/food-hygiene/establishments?lat=51.2' },
   { route: 'vehicles.licensing', method: 'GET', path: '/v1/vehicles/licensing?make=MA' },
   { route: 'earnings.regions', method: 'GET', path: '/v1/earnings/regions?basis=residence&year=2019' },
+
+  { route: 'crime.street', method: 'GET', path: '/v1/crime/street?lsoa=E01000002&force=surrey' },
+  { route: 'crime.outcomes', method: 'GET', path: `/v1/crime/outcomes/${'0'.repeat(64)}` },
 ];
 
 /** The datasets buildFixtureMirror syncs. */
 export const FIXTURE_DATASETS: readonly string[] = [
   'hpi', 'listed-buildings', 'conservation-areas', 'price-paid', 'council-tax', 'road-safety', 'road-traffic', 'companies', 'psc', 'accounts', 'vehicle-licensing', 'mot',
   'schools', 'earnings', 'food-hygiene',
+
+  'schools', 'crime',
 ];
 
 /**
@@ -193,6 +205,7 @@ export async function buildFixtureMirror(dataDir: string): Promise<string> {
   const ac = join(dataDir, 'accounts');
   const vl = join(dataDir, 'vehicle-licensing');
   const mt = join(dataDir, 'mot');
+  const cr = join(dataDir, '2025-05-city-of-london-street.csv');
   await Promise.all([
     // Schools: the generated GIAS rows of the real Leeds MI excerpt's schools, and the real MI rows (test/fixtures/schools).
     syncDataset('schools', {
@@ -264,6 +277,12 @@ export async function buildFixtureMirror(dataDir: string): Promise<string> {
     })(),
     // Food hygiene: the four real FSA files (test/fixtures/food-hygiene), synced with --from.
     syncDataset('food-hygiene', { mirrorDir: mirror, cacheDir, env: {}, from: join(FIXTURES, '..', 'food-hygiene') }),
+
+    // Crime: one real street file under its archive member name (a lone member CSV with --from).
+    (async () => {
+      copyFileSync(join(FIXTURES, '..', 'crime', '2025-05-city-of-london-street.csv'), cr);
+      await syncDataset('crime', { mirrorDir: mirror, cacheDir, env: {}, from: cr });
+    })(),
   ]);
   return mirror;
 }
