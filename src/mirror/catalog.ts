@@ -7,6 +7,7 @@
  * read this module.
  */
 import { DATASET_INFOS } from '../domains/datasets.js';
+import type { DatasetExportSpec } from './export-spec.js';
 
 export interface DatasetInfo {
   name: string;
@@ -27,6 +28,11 @@ export interface DatasetInfo {
   cadence: 'daily' | 'weekly' | 'monthly' | 'quarterly' | 'yearly';
   /** Days after the last sync (or after the upstream publication date) before `mirror status` calls it stale. */
   staleAfterDays: number;
+  /**
+   * What `mirror export` writes (tables incl. dimensions or joined views, Hive partitions, sort order);
+   * see src/mirror/export-spec.ts. Without it the dataset's tables are exported as they are, unpartitioned.
+   */
+  export?: DatasetExportSpec;
 }
 
 /** Every domain's datasets by name, in registry order. */

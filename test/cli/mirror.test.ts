@@ -67,7 +67,7 @@ describe('mirror commands', () => {
     const bad = await runCli(['mirror', 'export', '--format', 'xml', '--out', out], { env });
     expect(bad.code).toBe(2);
     // --fields works on the export report too (issue 10 item 8).
-    const picked = json(await runCli(['mirror', 'export', '--format', 'csv', '--out', out, 'price-paid', '--fields', 'table,rows'], { env }));
+    const picked = json(await runCli(['mirror', 'export', '--format', 'csv', '--out', `${out}-csv`, 'price-paid', '--fields', 'table,rows'], { env }));
     expect(picked.data.find((f: { table: string }) => f.table === 'price_paid')).toEqual({ table: 'price_paid', rows: ppRows().length });
   });
 
