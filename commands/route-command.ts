@@ -7,74 +7,24 @@ import { Command, Option } from 'commander';
 import { isAscii } from 'node:buffer';
 import { readFileSync } from 'node:fs';
 import { ApiError } from '../src/contract/errors.js';
-import { withoutThousands } from '../src/money.js';
+import { parseAmount } from '../src/amount.js';
 import type { ParamSpec, RouteSpec } from '../src/contract/route.js';
 import { routeById } from '../src/registry.js';
 import type { RouteCall } from '../src/contract/types.js';
 import type { Context } from '../src/context.js';
-import { invoke, printError, type GlobalOptions } from '../src/invoke.js';
+import { backendOptions, invoke, printError, renderContext, type GlobalOptions } from '../src/invoke.js';
+import { execute } from '../src/execute.js';
+import { writeOutput } from '../src/output/renderers.js';
 import { globalOptions } from './global.js';
+import type { CommandKit, CommandRun, FlagSpec, RouteCommandSpec } from '../src/domains/command-kit.js';
 
-export interface ArgSpec {
-  /** Parameter name in the route (path, query or body). */
-  param: string;
-  description?: string;
-  optional?: boolean;
-  /** Variadic (collects the rest into a string[] param). */
-  variadic?: boolean;
-}
-
-export interface FlagSpec {
-  /** commander flags, e.g. '--year <tax_year>' or '--inclusive'. */
-  flags: string;
-  param: string;
-  description: string;
-  /** For switches: the value the param takes when the switch is given (default true). */
-  value?: unknown;
-  choices?: readonly string[];
-}
-
-export interface RouteCommandSpec {
-  name: string;
-  aliases?: string[];
-  route: string;
-  /** When this optional positional arg is given, call this other route (e.g. `tax bands 2019-20`). */
-  withArg?: { param: string; route: string };
-  description?: string;
-  /** 2 to 4 examples shown first in --help. */
-  examples: string[];
-  args?: ArgSpec[];
-  flags?: FlagSpec[];
-  /** Allow `--body FILE|-` for the JSON body. */
-  bodyFile?: boolean;
-  /** Allow `--batch` (NDJSON bodies on stdin). */
-  batch?: boolean;
-  /** Last word on the call before it is made (derived fields, custom flags); may run its own output. */
-  prepare?: (call: RouteCall, opts: Record<string, unknown>, ctx: Context, g: GlobalOptions) => RouteCall | Promise<RouteCall | number>;
-  /** Extra commander options handled by `prepare`. */
-  extraOptions?: Option[];
-}
+export type { ArgSpec, FlagSpec, RouteCommandSpec } from '../src/domains/command-kit.js';
+export { parseAmount };
 
 export const kebab = (s: string): string => s.replace(/_/g, '-');
 
 export function helpWithExamples(description: string, examples: string[]): string {
   return `${description}\n\nExamples:\n${examples.map((e) => `  $ ${e}`).join('\n')}`;
-}
-
-/**
- * Friendly number input: "45,000", "£45000", "45k" become 45000. A comma is a thousands separator only
- * (groups of three): "45,00" is a bad_request, never 4500. Anything else is left for validation.
- */
-export function parseAmount(v: string, name = 'amount'): number | string {
-  const s = withoutThousands(v.trim().replace(/^£/, ''));
-  if (s === undefined) {
-    throw new ApiError(400, 'bad_request', `Invalid ${name} '${v}': a comma is allowed only as a thousands separator (45,000 or 1,234.50), never as the decimal point.`);
-  }
-  const m = /^(-?\d+(?:\.\d+)?)([kKmM]?)$/.exec(s);
-  if (!m) return v;
-  const n = Number(m[1]);
-  const mult = m[2]?.toLowerCase() === 'k' ? 1000 : m[2]?.toLowerCase() === 'm' ? 1_000_000 : 1;
-  return mult === 1 ? n : Math.round(n * mult * 100) / 100;
 }
 
 /** Convert a CLI string to a body value of the param's type (validation reports what is still wrong). */
@@ -225,7 +175,7 @@ export function addRouteCommand(parent: Command, spec: RouteCommandSpec, ctx: Co
       if (g.all && target.query?.some((q) => q.name === 'per_page')) query.per_page ??= '100';
       let call: RouteCall = { method: target.method, path: buildPath(target, pathValues), query, ...(body ? { body } : {}) };
       if (spec.prepare) {
-        const r = await spec.prepare(call, opts, ctx, g);
+        const r = await spec.prepare(call, opts, commandRun(ctx, g, opts));
         if (typeof r === 'number') return setExit(self, r);
         call = r;
       }
@@ -249,4 +199,23 @@ export function setExit(cmd: Command, code: number): void {
   let root = cmd;
   while (root.parent) root = root.parent;
   (root as Command & { exitCodeValue?: number }).exitCodeValue = code;
+}
+
+/** What a command's `prepare` may use (src/domains/command-kit.ts): calls, output and errors as the command's own. */
+function commandRun(ctx: Context, g: GlobalOptions, opts: Record<string, unknown>): CommandRun {
+  return {
+    stdin: ctx.io.stdin,
+    execute: (call) => execute(call, ctx, backendOptions(g)),
+    output: (envelope, id) => writeOutput(ctx.io, { envelope, id }, renderContext(ctx, g, opts)),
+    fail: (e) => printError(ctx, e, g),
+  };
+}
+
+/** The kit a domain's commands are registered with (src/domains/command-kit.ts). */
+export function commandKit(ctx: Context): CommandKit {
+  return {
+    route: (parent, spec) => addRouteCommand(parent, spec, ctx),
+    help: (description, examples) => helpWithExamples(description, [...examples]),
+    parseAmount,
+  };
 }

@@ -17,7 +17,7 @@ import { build } from 'esbuild';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 
-const external = ['@duckdb/*', 'undici', 'ora', 'yaml', 'fast-check', 'decimal.js', 'saxes', 'fflate', 'yauzl', 'cli-table3', 'asciichart'];
+const external = ['@duckdb/*', '@e965/xlsx', 'proj4', 'undici', 'ora', 'yaml', 'fast-check', 'decimal.js', 'saxes', 'fflate', 'yauzl', 'cli-table3', 'asciichart'];
 
 /** One bundle for Node 20 with the packages above left external. */
 const bundle = (entry, outfile, opts) => build({ entryPoints: [entry], outfile, bundle: true, platform: 'node', target: 'node20', external, logLevel: 'warning', ...opts });
@@ -62,7 +62,7 @@ await bundle('dist/src/batch-worker.js', 'dist/cli/batch-worker.js', {
 // Node's CommonJS export lexer over their sources: with --trace-opt, ~0.1 s of the worker's own time and
 // ~0.9 s of background TurboFan compiling (the lexer's parseSource loop, twice) per worker, paid again
 // by every worker and competing with the other worker for the second core.
-await bundle('dist/sync/accounts/worker.js', 'dist/cli/accounts-worker.cjs', {
+await bundle('dist/src/domains/companies/sync/accounts/worker.js', 'dist/cli/accounts-worker.cjs', {
   format: 'cjs',
   define: { 'import.meta.url': '__pdImportMetaUrl' },
   banner: { js: META_URL },

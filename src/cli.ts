@@ -9,11 +9,8 @@ import { errorLine, colorEnabled, FORMATS, type Format } from './output/render.j
 import { writeError } from './output/renderers.js';
 import { VERSION } from './version.js';
 import { addGlobalOptions } from '../commands/global.js';
-import { registerTax } from '../commands/tax.js';
-import { registerProperty } from '../commands/property.js';
-import { registerCompanies } from '../commands/companies.js';
-import { registerVehicles } from '../commands/vehicles.js';
-import { registerCalendar } from '../commands/calendar.js';
+import { commandKit } from '../commands/route-command.js';
+import { DOMAINS } from './registry.js';
 import { registerApi } from '../commands/api.js';
 import { registerMeta } from '../commands/meta.js';
 import { registerMirror } from '../commands/mirror.js';
@@ -21,15 +18,16 @@ import { registerServe } from '../commands/serve.js';
 
 
 /** Registers a command group; `only` (a subcommand name) limits it to that one when it exists. */
-type Registrar = (program: Command, ctx: Context, only?: string) => void;
+type Registrar = (program: Command, ctx: Context, only?: string) => void | Promise<void>;
 
-/** Top-level command names and what registers them. */
-const REGISTRARS: Record<string, Registrar> = {
-  tax: registerTax,
-  property: registerProperty,
-  companies: registerCompanies,
-  vehicles: registerVehicles,
-  calendar: registerCalendar,
+/** A domain's group (src/domains/<domain>/commands.ts), imported when its word is on the command line. */
+const domainRegistrar =
+  (load: () => Promise<(program: Command, kit: ReturnType<typeof commandKit>, only?: string) => void>): Registrar =>
+  async (program, ctx, only) =>
+    (await load())(program, commandKit(ctx), only);
+
+/** The CLI's own groups (not a domain's): top-level word -> registrar. */
+const OWN: Record<string, Registrar> = {
   api: registerApi,
   sync: registerMirror,
   mirror: registerMirror,
@@ -39,7 +37,14 @@ const REGISTRARS: Record<string, Registrar> = {
   help: registerMeta,
   serve: registerServe,
 };
-const ALL: Registrar[] = [registerTax, registerProperty, registerCompanies, registerVehicles, registerCalendar, registerApi, registerMirror, registerMeta, registerServe];
+
+/** Top-level command names and what registers them: every domain's group (from the registry), then the CLI's own. */
+const REGISTRARS: Record<string, Registrar> = {
+  ...Object.fromEntries(DOMAINS.flatMap((d) => (d.commands ? [[d.commands.name, domainRegistrar(d.commands.load)]] : []))),
+  ...OWN,
+};
+/** Every group once, domains first (the order of `publicdata --help`). */
+const ALL: Registrar[] = [...new Set(Object.values(REGISTRARS))];
 
 /** Global options that take a value (so their value is not taken for the command word). */
 const VALUED_GLOBALS = new Set(['--source', '--format', '--fields', '--max-credits', '--max-wait']);
@@ -63,7 +68,7 @@ export function commandWords(argv: readonly string[]): string[] {
  * Build the program. With `argv`, only the command group it names is registered (start-up: building
  * all ~100 commands costs ~10 ms); help, completion and unknown words get the whole tree.
  */
-export function buildProgram(ctx: Context, argv?: readonly string[]): Command {
+export async function buildProgram(ctx: Context, argv?: readonly string[]): Promise<Command> {
   const program = new Command('publicdata');
   program
     .version(VERSION, '-V, --version', 'print the version')
@@ -94,19 +99,19 @@ export function buildProgram(ctx: Context, argv?: readonly string[]): Command {
     .configureHelp({ showGlobalOptions: true });
   addGlobalOptions(program);
   if (!argv) {
-    for (const r of ALL) r(program, ctx);
+    for (const r of ALL) await r(program, ctx);
     return program;
   }
   const [word, sub] = commandWords(argv);
   const wantsHelp = argv.includes('-h') || argv.includes('--help');
   if (word === undefined) {
     // `publicdata --version` needs no commands; `publicdata` and `publicdata --help` list them all.
-    if (wantsHelp || argv.length === 0) for (const r of ALL) r(program, ctx);
+    if (wantsHelp || argv.length === 0) for (const r of ALL) await r(program, ctx);
     return program;
   }
   const registrar = word !== 'help' && word !== 'completion' ? REGISTRARS[word] : undefined;
-  if (registrar) registrar(program, ctx, wantsHelp ? undefined : sub);
-  else for (const r of ALL) r(program, ctx);
+  if (registrar) await registrar(program, ctx, wantsHelp ? undefined : sub);
+  else for (const r of ALL) await r(program, ctx);
   return program;
 }
 
@@ -131,7 +136,7 @@ export async function run(argv: string[], ctx: Context): Promise<number> {
     ctx.io.stdout.write(`${VERSION}\n`);
     return EXIT.OK;
   }
-  const program = buildProgram(ctx, argv);
+  const program = await buildProgram(ctx, argv);
   try {
     await program.parseAsync(argv, { from: 'user' });
     if (argv.length === 0) {

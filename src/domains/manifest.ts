@@ -11,6 +11,7 @@ import type { ErrorDetail, Handler } from '../contract/types.js';
 import type { DatasetInfo } from '../mirror/catalog.js';
 import type { DatasetModule } from '../../sync/types.js';
 import type { Renderer } from '../output/renderers.js';
+import type { CommandGroup } from './command-kit.js';
 
 export interface LocalSpec {
   /** The handler, imported only when the route is called locally. */
@@ -59,4 +60,6 @@ export interface DomainManifest {
   documents?: Readonly<Record<string, () => Promise<DocumentValidator>>>;
   /** Route id -> terminal renderer(s) for the table format (optional). */
   renderers?: Readonly<Record<string, RendererRef>>;
+  /** The friendly command group (`publicdata <name> ...`), registered lazily through the CLI's kit. */
+  commands?: CommandGroup;
 }

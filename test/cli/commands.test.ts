@@ -152,7 +152,7 @@ describe('help', () => {
     const { buildProgram } = await import('../../src/cli.js');
     const { Command } = await import('commander');
     const { createContext } = await import('../../src/context.js');
-    const program = buildProgram(createContext({
+    const program = await buildProgram(createContext({
       io: { stdout: { write: () => true }, stderr: { write: () => true }, stdin: process.stdin, stdoutIsTTY: false, stderrIsTTY: false, columns: 100 },
       env: {},
       now: () => new Date(),

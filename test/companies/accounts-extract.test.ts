@@ -11,7 +11,7 @@ import { unzipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import {
   extractDocument, parseDisplayed, parseLooseDate, parseMemberName, toPence, type Filing, type PeriodRow,
-} from '../../sync/accounts/extract.js';
+} from '../../src/domains/companies/sync/accounts/extract.js';
 import { accountsDocument, memberName } from '../support/accounts-gen.mjs';
 
 const DIR = join(import.meta.dirname, '..', 'fixtures', 'upstream', 'companies-house', 'accounts');

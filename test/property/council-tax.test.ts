@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getRoute } from '../support/route.js';
 import type { SuccessEnvelope } from '../../src/contract/types.js';
-import councilTaxModule, { financialYearIn, parseTable9, readTable9, statisticsPageUrl, tablesLinks } from '../../sync/council-tax.js';
+import councilTaxModule, { financialYearIn, parseTable9, readTable9, statisticsPageUrl, tablesLinks } from '../../src/domains/property/sync/council-tax.js';
 import { odsContentXml, readOdsTables } from '../../sync/formats/ods.js';
 import { buildDataset, cleanup, ctxFor, sqlOn, tempDir } from './mirror-helper.js';
 import { buildOds, cellRows, contentXml } from './ods-fixture.js';

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getRoute } from '../support/route.js';
 import type { SuccessEnvelope } from '../../src/contract/types.js';
-import { conservationAreas, listedBuildings } from '../../sync/designations.js';
+import { conservationAreas, listedBuildings } from '../../src/domains/property/sync/designations.js';
 import { loadModule } from '../../sync/registry.js';
 import { buildDataset, cleanup, ctxFor, FIXTURES, loadOnly, readCsv, sqlOn, tempDir } from './mirror-helper.js';
 

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getRoute } from '../support/route.js';
 import type { SuccessEnvelope } from '../../src/contract/types.js';
 import type { HpiRecord } from '../../src/domains/property/hpi.js';
-import hpiModule from '../../sync/hpi.js';
+import hpiModule from '../../src/domains/property/sync/hpi.js';
 import { buildDataset, cleanup, ctxFor, FIXTURES, loadOnly, readCsv, sqlOn, tempDir } from './mirror-helper.js';
 
 const SAMPLE = join(FIXTURES, 'uk-hpi', 'UK-HPI-full-file-sample.csv');

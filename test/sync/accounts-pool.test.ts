@@ -12,8 +12,8 @@ import { crc32, deflateRawSync } from 'node:zlib';
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { countEntries, listEntries, readEntry, ZipError, type ZipEntry } from '../../sync/formats/zip.js';
-import { createPool, DOCUMENTS_PER_WORKER, warmUpThreads, workerCount } from '../../sync/accounts/pool.js';
-import { Stager, type MemberJob } from '../../sync/accounts/stage.js';
+import { createPool, DOCUMENTS_PER_WORKER, warmUpThreads, workerCount } from '../../src/domains/companies/sync/accounts/pool.js';
+import { Stager, type MemberJob } from '../../src/domains/companies/sync/accounts/stage.js';
 import { accountsDocument, memberName } from '../support/accounts-gen.mjs';
 import { buildZip } from '../support/zip.js';
 
@@ -282,7 +282,7 @@ describe('accounts staging: members inflated where they are extracted', () => {
 describe('accounts verify', () => {
   it('a full load is checked whole; an incremental one checks the companies its new zips touched', async () => {
     const { DuckDBInstance } = await import('@duckdb/node-api');
-    const { FILINGS_DDL, PERIODS_DDL, default: accounts } = await import('../../sync/accounts.js');
+    const { FILINGS_DDL, PERIODS_DDL, default: accounts } = await import('../../src/domains/companies/sync/accounts.js');
     const db = await DuckDBInstance.create(':memory:');
     const conn = await db.connect();
     try {

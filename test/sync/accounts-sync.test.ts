@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { unzipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
-import { parseAccountsPage, selectZips, zipDate } from '../../sync/accounts.js';
+import { parseAccountsPage, selectZips, zipDate } from '../../src/domains/companies/sync/accounts.js';
 import { syncDataset } from '../../sync/framework.js';
 import { sqlOn } from '../property/mirror-helper.js';
 import { accountsDocument, memberName } from '../support/accounts-gen.mjs';

@@ -185,7 +185,7 @@ describe('options', () => {
 
 describe('price-paid index page', () => {
   it('finds the file links and a publication date', async () => {
-    const { parseIndexPage } = await import('../../sync/price-paid.js');
+    const { parseIndexPage } = await import('../../src/domains/property/sync/price-paid.js');
     const html = `<meta name="govuk:updated-at" content="2026-10-28T09:30:00+00:00">
       <a href="http://prod.publicdata.landregistry.gov.uk.s3-website-eu-west-1.amazonaws.com/pp-complete.csv">Single file</a>
       <a href="http://prod.publicdata.landregistry.gov.uk.s3-website-eu-west-1.amazonaws.com/pp-monthly-update-new-version.csv">Monthly</a>

@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { getRoute } from '../support/route.js';
 import type { SuccessEnvelope } from '../../src/contract/types.js';
 import { syncDataset } from '../../sync/framework.js';
-import roadSafety, { defaultYears } from '../../sync/road-safety.js';
+import roadSafety, { defaultYears } from '../../src/domains/vehicles/sync/road-safety.js';
 import type { SyncReport } from '../../sync/types.js';
 import { ctxFor, loadOnly, sqlOn, tempDir } from '../property/mirror-helper.js';
 import { useUpstreamServer } from '../sync/upstream-harness.js';

@@ -20,5 +20,6 @@ export const manifest: DomainManifest = {
     'calendar.bank-holidays.year': local('bankHolidaysYear'),
     'calendar.regions': local('regions'),
   },
-  datasets: [{ info: BANK_HOLIDAYS_INFO, sync: () => import('../../../sync/bank-holidays.js').then((m) => m.bankHolidays) }],
+  datasets: [{ info: BANK_HOLIDAYS_INFO, sync: () => import('./sync.js').then((m) => m.bankHolidays) }],
+  commands: { name: 'calendar', load: () => import('./commands.js').then((m) => m.register) },
 };

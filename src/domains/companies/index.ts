@@ -57,8 +57,9 @@ export const manifest: DomainManifest = {
     'companies.recent-filings': sector((m) => m.recentFilings),
   },
   datasets: [
-    { info: ACCOUNTS_INFO, sync: () => import('../../../sync/accounts.js').then((m) => m.accounts) },
-    { info: COMPANIES_INFO, sync: () => import('../../../sync/companies.js').then((m) => m.companies) },
-    { info: PSC_INFO, sync: () => import('../../../sync/psc.js').then((m) => m.psc) },
+    { info: ACCOUNTS_INFO, sync: () => import('./sync/accounts.js').then((m) => m.accounts) },
+    { info: COMPANIES_INFO, sync: () => import('./sync/companies.js').then((m) => m.companies) },
+    { info: PSC_INFO, sync: () => import('./sync/psc.js').then((m) => m.psc) },
   ],
+  commands: { name: 'companies', load: () => import('./commands.js').then((m) => m.register) },
 };

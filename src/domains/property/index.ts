@@ -34,13 +34,14 @@ export const manifest: DomainManifest = {
     'property.price-paid.get': local('price-paid', (m) => m.pricePaidGet),
   },
   datasets: [
-    { info: PRICE_PAID_INFO, sync: () => import('../../../sync/price-paid.js').then((m) => m.pricePaid) },
-    { info: HPI_INFO, sync: () => import('../../../sync/hpi.js').then((m) => m.hpi) },
-    { info: COUNCIL_TAX_INFO, sync: () => import('../../../sync/council-tax.js').then((m) => m.councilTax) },
-    { info: LISTED_BUILDINGS_INFO, sync: () => import('../../../sync/designations.js').then((m) => m.listedBuildings) },
-    { info: CONSERVATION_AREAS_INFO, sync: () => import('../../../sync/designations.js').then((m) => m.conservationAreas) },
+    { info: PRICE_PAID_INFO, sync: () => import('./sync/price-paid.js').then((m) => m.pricePaid) },
+    { info: HPI_INFO, sync: () => import('./sync/hpi.js').then((m) => m.hpi) },
+    { info: COUNCIL_TAX_INFO, sync: () => import('./sync/council-tax.js').then((m) => m.councilTax) },
+    { info: LISTED_BUILDINGS_INFO, sync: () => import('./sync/designations.js').then((m) => m.listedBuildings) },
+    { info: CONSERVATION_AREAS_INFO, sync: () => import('./sync/designations.js').then((m) => m.conservationAreas) },
   ],
   renderers: {
     'property.hpi': () => import('./renderers.js').then((m) => m.hpiChart),
   },
+  commands: { name: 'property', load: () => import('./commands.js').then((m) => m.register) },
 };

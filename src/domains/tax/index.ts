@@ -66,4 +66,5 @@ export const manifest: DomainManifest = {
   documents: {
     'tax.vat.return.calculate': () => vatReturn().then((m) => m.vatReturnDocument),
   },
+  commands: { name: 'tax', load: () => import('./commands.js').then((m) => m.register) },
 };

@@ -32,8 +32,8 @@ export const manifest: DomainManifest = {
     ...trafficLocal,
   },
   datasets: [
-    { info: VEHICLE_LICENSING_INFO, sync: () => import('../../../sync/vehicle-licensing.js').then((m) => m.vehicleLicensing) },
-    { info: MOT_INFO, sync: () => import('../../../sync/mot.js').then((m) => m.mot) },
+    { info: VEHICLE_LICENSING_INFO, sync: () => import('./sync/vehicle-licensing.js').then((m) => m.vehicleLicensing) },
+    { info: MOT_INFO, sync: () => import('./sync/mot.js').then((m) => m.mot) },
     ...trafficDatasets,
   ],
   renderers: {
@@ -41,4 +41,5 @@ export const manifest: DomainManifest = {
     'vehicles.licensing': () => import('./renderers.js').then((m) => m.licensingChart),
     ...trafficRenderers,
   },
+  commands: { name: 'vehicles', load: () => import('./commands.js').then((m) => m.register) },
 };

@@ -28,8 +28,8 @@ export const trafficLocal: Record<string, LocalSpec> = {
 };
 
 export const trafficDatasets: DatasetEntry[] = [
-  { info: ROAD_SAFETY_INFO, sync: () => import('../../../sync/road-safety.js').then((m) => m.roadSafety) },
-  { info: ROAD_TRAFFIC_INFO, sync: () => import('../../../sync/road-traffic.js').then((m) => m.roadTraffic) },
+  { info: ROAD_SAFETY_INFO, sync: () => import('./sync/road-safety.js').then((m) => m.roadSafety) },
+  { info: ROAD_TRAFFIC_INFO, sync: () => import('./sync/road-traffic.js').then((m) => m.roadTraffic) },
 ];
 
 /** `--chart` on the three traffic series routes; the vehicle-miles tables in whole millions. */

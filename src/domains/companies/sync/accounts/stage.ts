@@ -8,7 +8,7 @@
  * A nested `*_CIC.zip` is opened in memory and its accounts document(s) extracted in the same place.
  */
 import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
-import { listEntries, readEntry, ZipError, type ZipEntry } from '../formats/zip.js';
+import { listEntries, readEntry, ZipError, type ZipEntry } from '../../../../../sync/formats/zip.js';
 import { extractDocument, penceToString, sniff, type Filing, type PeriodRow } from './extract.js';
 
 interface JobSource {

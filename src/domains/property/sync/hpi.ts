@@ -14,9 +14,9 @@
  * A row whose date or area code does not parse, or whose non-blank number does not parse, is rejected.
  */
 import { basename } from 'node:path';
-import { queryOne } from '../src/mirror/db.js';
-import { catalogFields, csvHeader, discoverFromPages, quoteIdent } from './common.js';
-import type { DatasetModule, DiscoverContext, LoadContext, LoadResult, UpstreamFile } from './types.js';
+import { queryOne } from '../../../mirror/db.js';
+import { catalogFields, csvHeader, discoverFromPages, quoteIdent } from '../../../../sync/common.js';
+import type { DatasetModule, DiscoverContext, LoadContext, LoadResult, UpstreamFile } from '../../../../sync/types.js';
 
 
 /** The publisher's 54 columns, in file order, with the table column each goes to. */

@@ -14,10 +14,10 @@
  * Rows whose `entity` is not an integer are rejected.
  */
 import { basename } from 'node:path';
-import { ENTITY_URL, type DesignationKind } from '../src/domains/property/designations.js';
-import { queryOne } from '../src/mirror/db.js';
-import { catalogFields, csvHeader, quoteIdent } from './common.js';
-import type { DatasetModule, DatasetName, DiscoverContext, LoadContext, LoadResult, UpstreamFile } from './types.js';
+import { ENTITY_URL, type DesignationKind } from '../designations.js';
+import { queryOne } from '../../../mirror/db.js';
+import { catalogFields, csvHeader, quoteIdent } from '../../../../sync/common.js';
+import type { DatasetModule, DatasetName, DiscoverContext, LoadContext, LoadResult, UpstreamFile } from '../../../../sync/types.js';
 
 /** The platform's dataset name of each kind. */
 export const PLATFORM_DATASET: Record<DesignationKind, string> = {

@@ -4,8 +4,8 @@
  */
 import { Option } from 'commander';
 import { readFileSync } from 'node:fs';
-import { ApiError } from '../src/contract/errors.js';
-import type { RouteCommandSpec } from './route-command.js';
+import { ApiError } from '../../../contract/errors.js';
+import type { RouteCommandSpec } from '../../command-kit.js';
 
 export const vatReturnCommand: RouteCommandSpec = {
   name: 'vat-return',
@@ -44,7 +44,7 @@ export const vatReturnCommand: RouteCommandSpec = {
     } catch (e) {
       throw new ApiError(400, 'usage_error', `--csv: cannot read '${String(opts.csv)}': ${(e as NodeJS.ErrnoException).code ?? ''}`);
     }
-    const { transactionsFromCsv } = await import('../src/domains/tax/vat-return/handler.js');
+    const { transactionsFromCsv } = await import('../../../domains/tax/vat-return/handler.js');
     const body = { ...((call.body as Record<string, unknown>) ?? {}) };
     try {
       body.transactions = transactionsFromCsv(text);

@@ -23,12 +23,12 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { query, queryOne } from '../src/mirror/db.js';
-import { catalogFields, count } from './common.js';
-import { countEntries, isZipFile, listEntries } from './formats/zip.js';
+import { query, queryOne } from '../../../mirror/db.js';
+import { catalogFields, count } from '../../../../sync/common.js';
+import { countEntries, isZipFile, listEntries } from '../../../../sync/formats/zip.js';
 import { createPool, spawnWorkers, warmUpThreads, workerCount, type ExtractPool, type SpawnedWorkers } from './accounts/pool.js';
 import { COLUMN_TYPES, FILING_COLUMNS, PERIOD_COLUMNS, type BatchResult, type MemberJob, type Reject } from './accounts/stage.js';
-import type { DatasetModule, DiscoverContext, LoadContext, LoadResult, UpstreamFile } from './types.js';
+import type { DatasetModule, DiscoverContext, LoadContext, LoadResult, UpstreamFile } from '../../../../sync/types.js';
 
 export const DEFAULT_BASE_URL = 'https://download.companieshouse.gov.uk';
 export const DAILY_PAGE = 'en_accountsdata.html';

@@ -16,10 +16,10 @@
  * by transaction id (delete every id in the file, insert the last A/C row per id).
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { queryOne } from '../src/mirror/db.js';
-import { catalogFields, count, MAX_STORED_REJECTS, storeStructuralRejects } from './common.js';
-import { DownloadError } from './download.js';
-import type { DatasetModule, DiscoverContext, LoadContext, LoadResult, UpstreamFile } from './types.js';
+import { queryOne } from '../../../mirror/db.js';
+import { catalogFields, count, MAX_STORED_REJECTS, storeStructuralRejects } from '../../../../sync/common.js';
+import { DownloadError } from '../../../../sync/download.js';
+import type { DatasetModule, DiscoverContext, LoadContext, LoadResult, UpstreamFile } from '../../../../sync/types.js';
 
 
 export const DEFAULT_BASE_URL = 'http://prod.publicdata.landregistry.gov.uk.s3-website-eu-west-1.amazonaws.com';

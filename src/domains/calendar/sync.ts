@@ -5,10 +5,10 @@
  * to the snapshot shipped in data/calendar/bank-holidays.json.
  */
 import { readFileSync } from 'node:fs';
-import { normaliseGovUk, REGION_SLUGS } from '../src/domains/calendar/holidays.js';
-import { query } from '../src/mirror/db.js';
-import { catalogFields } from './common.js';
-import type { DatasetModule, DiscoverContext, LoadContext, LoadResult, UpstreamFile } from './types.js';
+import { normaliseGovUk, REGION_SLUGS } from './holidays.js';
+import { query } from '../../mirror/db.js';
+import { catalogFields } from '../../../sync/common.js';
+import type { DatasetModule, DiscoverContext, LoadContext, LoadResult, UpstreamFile } from '../../../sync/types.js';
 
 export const BANK_HOLIDAYS_DDL = `CREATE TABLE bank_holidays (
   date    DATE    NOT NULL,

@@ -31,11 +31,11 @@ import { createReadStream, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { createGunzip } from 'node:zlib';
-import { ageBandSql, caseMap, firstUseBandSql, motCodes } from '../src/domains/vehicles/mot-codes.js';
-import { query, queryOne } from '../src/mirror/db.js';
-import { catalogFields, count, firstLine, MAX_STORED_REJECTS, quoteIdent, storeStructuralRejects } from './common.js';
-import { extractMembers, isZipFile } from './formats/zip.js';
-import type { DatasetModule, DiscoverContext, LoadContext, LoadResult, UpstreamFile } from './types.js';
+import { ageBandSql, caseMap, firstUseBandSql, motCodes } from '../mot-codes.js';
+import { query, queryOne } from '../../../mirror/db.js';
+import { catalogFields, count, firstLine, MAX_STORED_REJECTS, quoteIdent, storeStructuralRejects } from '../../../../sync/common.js';
+import { extractMembers, isZipFile } from '../../../../sync/formats/zip.js';
+import type { DatasetModule, DiscoverContext, LoadContext, LoadResult, UpstreamFile } from '../../../../sync/types.js';
 
 export const INDEX_PATH = '/mot-anonymised/';
 const DEFAULT_BASE_URL = 'https://open.data.dvsa.gov.uk';

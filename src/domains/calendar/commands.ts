@@ -1,17 +1,16 @@
 /** `publicdata calendar ...`: bank holidays and regions. */
 import { Command } from 'commander';
-import type { Context } from '../src/context.js';
-import { addRouteCommand, helpWithExamples } from './route-command.js';
+import type { CommandKit } from '../command-kit.js';
 
-export function registerCalendar(program: Command, ctx: Context): void {
+export function register(program: Command, kit: CommandKit): void {
   const cal = program
     .command('calendar')
     .summary('UK bank holidays by region')
-    .description(helpWithExamples('Bank holidays (/v1/calendar), from the shipped GOV.UK snapshot or the synced copy.', [
+    .description(kit.help('Bank holidays (/v1/calendar), from the shipped GOV.UK snapshot or the synced copy.', [
       'publicdata calendar bank-holidays next',
       'publicdata calendar bank-holidays 2027 --region scotland',
     ]));
-  addRouteCommand(cal, {
+  kit.route(cal, {
     name: 'bank-holidays',
     aliases: ['holidays'],
     route: 'calendar.bank-holidays',
@@ -19,6 +18,6 @@ export function registerCalendar(program: Command, ctx: Context): void {
     description: "Bank holidays of this year and next; of one YEAR; or 'next' per region",
     args: [{ param: 'year', optional: true, description: "a 4-digit year, or 'next'" }],
     examples: ['publicdata calendar bank-holidays', 'publicdata calendar bank-holidays next', 'publicdata calendar bank-holidays 2027 --region scotland'],
-  }, ctx);
-  addRouteCommand(cal, { name: 'regions', route: 'calendar.regions', examples: ['publicdata calendar regions'] }, ctx);
+  });
+  kit.route(cal, { name: 'regions', route: 'calendar.regions', examples: ['publicdata calendar regions'] });
 }

@@ -24,13 +24,13 @@
  * valid date, or with a non-blank coded value that is not an integer, is rejected.
  */
 import { basename, join } from 'node:path';
-import { DATA_DIR } from '../src/data.js';
-import { queryOne } from '../src/mirror/db.js';
-import { catalogFields, csvHeader, quoteIdent } from './common.js';
+import { DATA_DIR } from '../../../data.js';
+import { queryOne } from '../../../mirror/db.js';
+import { catalogFields, csvHeader, quoteIdent } from '../../../../sync/common.js';
 import {
   type ColumnKind, type ColumnSpec, mapHeader, normaliseHeader, parsesExpr, readCsvAllText, sqlString, sqlType, typedExpr,
 } from './header-alias.js';
-import type { DatasetModule, DiscoverContext, LoadContext, LoadResult, UpstreamFile } from './types.js';
+import type { DatasetModule, DiscoverContext, LoadContext, LoadResult, UpstreamFile } from '../../../../sync/types.js';
 
 export type Stats19Kind = 'collision' | 'vehicle' | 'casualty';
 export const STATS19_KINDS: readonly Stats19Kind[] = ['collision', 'vehicle', 'casualty'];

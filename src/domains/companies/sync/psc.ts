@@ -16,10 +16,10 @@
  * Unknown kinds are counted as rejects (company number and kind only), never a failure.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { query, queryOne } from '../src/mirror/db.js';
-import { count, snapshotDataset, MAX_STORED_REJECTS } from './common.js';
-import { dataFiles } from './formats/zip.js';
-import type { DatasetModule, DiscoverContext, LoadContext, LoadResult, UpstreamFile } from './types.js';
+import { query, queryOne } from '../../../mirror/db.js';
+import { count, snapshotDataset, MAX_STORED_REJECTS } from '../../../../sync/common.js';
+import { dataFiles } from '../../../../sync/formats/zip.js';
+import type { DatasetModule, DiscoverContext, LoadContext, LoadResult, UpstreamFile } from '../../../../sync/types.js';
 
 export const DEFAULT_BASE_URL = 'https://download.companieshouse.gov.uk';
 const PAGE = 'en_pscdata.html';

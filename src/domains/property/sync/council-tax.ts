@@ -11,10 +11,10 @@
  * Rows kept: billing authorities (ONS codes E06, E07, E08, E09); totals and regional rows are left out.
  */
 import { readFileSync } from 'node:fs';
-import { queryOne } from '../src/mirror/db.js';
-import { catalogFields, discoverFromPages } from './common.js';
-import { odsContentXml, readOdsTables, type OdsCell, type OdsTable } from './formats/ods.js';
-import type { DatasetModule, DiscoverContext, LoadContext, LoadResult, UpstreamFile } from './types.js';
+import { queryOne } from '../../../mirror/db.js';
+import { catalogFields, discoverFromPages } from '../../../../sync/common.js';
+import { odsContentXml, readOdsTables, type OdsCell, type OdsTable } from '../../../../sync/formats/ods.js';
+import type { DatasetModule, DiscoverContext, LoadContext, LoadResult, UpstreamFile } from '../../../../sync/types.js';
 
 
 // ---------------------------------------------------------------------------------------------------

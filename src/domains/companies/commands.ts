@@ -1,7 +1,6 @@
 /** `publicdata companies ...`: Companies House register, PSCs and filings (register and PSC routes offline after a sync). */
 import { Command } from 'commander';
-import type { Context } from '../src/context.js';
-import { addRouteCommand, helpWithExamples, type RouteCommandSpec } from './route-command.js';
+import type { CommandKit, RouteCommandSpec } from '../command-kit.js';
 
 const n = { param: 'company_number', description: 'company number, e.g. 00445790' };
 const per = (name: string, route: string, example: string, aliases?: string[]): RouteCommandSpec => ({
@@ -40,15 +39,15 @@ export const companiesCommands: RouteCommandSpec[] = [
   { name: 'recent-filings', route: 'companies.recent-filings', examples: ['publicdata companies recent-filings --filing-type full', 'publicdata companies recent-filings --all --format ndjson'] },
 ];
 
-export function registerCompanies(program: Command, ctx: Context): void {
+export function register(program: Command, kit: CommandKit): void {
   const c = program
     .command('companies')
     .summary('Companies House: search, details, PSCs, filings, benchmarks (register and PSCs offline)')
-    .description(helpWithExamples(
+    .description(kit.help(
       "Company register, PSCs and filings (/v1/companies). Offline after 'publicdata sync companies psc' (SIC codes need no sync); " +
         'financial routes are served by the live API (needs a key).', [
       'publicdata companies show 00445790',
       'publicdata companies search tesco --status active',
     ]));
-  for (const spec of companiesCommands) addRouteCommand(c, spec, ctx);
+  for (const spec of companiesCommands) kit.route(c, spec);
 }

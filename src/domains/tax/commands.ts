@@ -1,13 +1,13 @@
 /** `publicdata tax ...`: one command per /v1/tax route. */
 import { Command, Option } from 'commander';
-import { ApiError } from '../src/contract/errors.js';
-import type { RouteCall } from '../src/contract/types.js';
-import type { Context } from '../src/context.js';
-import type { GlobalOptions } from '../src/invoke.js';
-import { PENSION_TYPES, STUDENT_LOAN_PLANS, CGT_ASSET_TYPES } from '../src/contract/routes/tax.js';
-import { withoutThousands } from '../src/money.js';
-import { addRouteCommand, helpWithExamples, parseAmount, type FlagSpec, type RouteCommandSpec } from './route-command.js';
-import { vatReturnCommand } from './vat-return.js';
+import { ApiError } from '../../contract/errors.js';
+import type { RouteCall } from '../../contract/types.js';
+import { meta } from '../../contract/envelope.js';
+import { PENSION_TYPES, STUDENT_LOAN_PLANS, CGT_ASSET_TYPES } from '../../contract/routes/tax.js';
+import { withoutThousands } from '../../money.js';
+import type { CommandKit, CommandRun, FlagSpec, RouteCommandSpec } from '../command-kit.js';
+import { parseAmount } from '../../amount.js';
+import { vatReturnCommand } from './vat-return/command.js';
 
 const year: FlagSpec = { flags: '-y, --year <tax_year>', param: 'tax_year', description: 'tax year YYYY-YY (default: the current year)' };
 const region: FlagSpec = { flags: '-r, --region <region>', param: 'region', description: 'england_wales_ni (default) or scotland' };
@@ -39,25 +39,18 @@ export function parseSweep(s: string): { from: number; to: number; step: number 
  * `execute`, so --source and --max-credits apply as to any call; the first row is validated before
  * anything runs, and a failing row stops the sweep with its error.
  */
-async function sweep(call: RouteCall, opts: Record<string, unknown>, ctx: Context, g: GlobalOptions): Promise<number> {
+async function sweep(call: RouteCall, opts: Record<string, unknown>, run: CommandRun): Promise<number> {
   const { from, to, step } = parseSweep(String(opts.sweep));
-  const { execute } = await import('../src/execute.js');
-  const { backendOptions, printError } = await import('../src/invoke.js');
-  const bopts = backendOptions(g);
   const rows: unknown[] = [];
   for (let gross = from; gross <= to; gross += step) {
-    const r = await execute({ ...call, body: { ...(call.body as object), gross_income: gross } }, ctx, bopts);
+    const r = await run.execute({ ...call, body: { ...(call.body as object), gross_income: gross } });
     if ('error' in r.envelope) {
       const e = r.envelope.error;
-      return printError(ctx, new ApiError(r.status, e.code, e.message), g);
+      return run.fail(new ApiError(r.status, e.code, e.message));
     }
     rows.push(r.envelope.data);
   }
-  const { meta } = await import('../src/contract/envelope.js');
-  const { writeOutput } = await import('../src/output/renderers.js');
-  const { renderContext } = await import('../src/invoke.js');
-  const env = { data: rows, meta: meta({ source: 'HM Revenue & Customs' }) };
-  await writeOutput(ctx.io, { envelope: env, id: 'tax.take-home.sweep' }, renderContext(ctx, g, opts));
+  await run.output({ data: rows, meta: meta({ source: 'HM Revenue & Customs' }) }, 'tax.take-home.sweep');
   return 0;
 }
 
@@ -98,7 +91,7 @@ export const taxCommands: RouteCommandSpec[] = [
       'publicdata tax take-home 80000 --pension 5 --pension-type salary_sacrifice',
       'publicdata tax take-home --sweep 20000:150000:5000 --chart',
     ],
-    prepare: async (call, opts, ctx, g) => {
+    prepare: async (call, opts, run) => {
       if (opts.sweep === undefined) {
         if (opts.chart) throw new ApiError(400, 'usage_error', '--chart goes with --sweep (tax take-home --sweep FROM:TO:STEP --chart).');
         return call;
@@ -107,7 +100,7 @@ export const taxCommands: RouteCommandSpec[] = [
       if ((call.body as Record<string, unknown> | undefined)?.gross_income !== undefined) {
         throw new ApiError(400, 'usage_error', '--sweep sets the gross income of each row: give either GROSS_INCOME or --sweep FROM:TO:STEP, not both.');
       }
-      return sweep(call, opts, ctx, g);
+      return sweep(call, opts, run);
     },
   },
   {
@@ -263,12 +256,12 @@ export const taxCommands: RouteCommandSpec[] = [
   },
 ];
 
-export function registerTax(program: Command, ctx: Context, only?: string): void {
+export function register(program: Command, kit: CommandKit, only?: string): void {
   const tax = program
     .command('tax')
     .summary('tax years, income tax, NI, take-home, VAT, CGT, dividends, student loans, pensions, corporation tax')
     .description(
-      helpWithExamples('UK tax calculators and reference data (/v1/tax). All run offline from the shipped data.', [
+      kit.help('UK tax calculators and reference data (/v1/tax). All run offline from the shipped data.', [
         'publicdata tax take-home 45000',
         'publicdata tax income-tax 60000 --region scotland',
         'publicdata tax vat-return --body return.json',
@@ -276,5 +269,5 @@ export function registerTax(program: Command, ctx: Context, only?: string): void
     );
   const all = [...taxCommands, vatReturnCommand];
   const picked = only ? all.filter((s) => s.name === only || s.aliases?.includes(only)) : [];
-  for (const spec of picked.length ? picked : all) addRouteCommand(tax, spec, ctx);
+  for (const spec of picked.length ? picked : all) kit.route(tax, spec);
 }

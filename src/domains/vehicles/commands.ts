@@ -1,17 +1,16 @@
 /** `publicdata vehicles ...`: licensing, registrations, MOT, collisions, traffic (mirror or live). */
 import { Command, Option } from 'commander';
-import type { Context } from '../src/context.js';
-import { addRouteCommand, helpWithExamples } from './route-command.js';
+import type { CommandKit } from '../command-kit.js';
 
-export function registerVehicles(program: Command, ctx: Context): void {
+export function register(program: Command, kit: CommandKit): void {
   const v = program
     .command('vehicles')
     .summary('DfT/DVSA: licensing, registrations, MOT results, collisions, traffic')
-    .description(helpWithExamples('Vehicle and road data (/v1/vehicles). Every route answers offline after\n`publicdata sync vehicle-licensing mot road-safety road-traffic`; otherwise the live API answers (needs a key).', [
+    .description(kit.help('Vehicle and road data (/v1/vehicles). Every route answers offline after\n`publicdata sync vehicle-licensing mot road-safety road-traffic`; otherwise the live API answers (needs a key).', [
       'publicdata vehicles collisions --year 2023 --severity 1',
       'publicdata vehicles licensing --make TESLA --geography UK',
     ]));
-  addRouteCommand(v, {
+  kit.route(v, {
     name: 'licensing',
     route: 'vehicles.licensing',
     extraOptions: [new Option('--chart', 'on a terminal: chart the vehicles counted by quarter')],
@@ -20,17 +19,17 @@ export function registerVehicles(program: Command, ctx: Context): void {
       'publicdata vehicles licensing --make FORD --model FIESTA --quarter-from 2020-03-31',
       'publicdata vehicles licensing --make TESLA --geography GB --licence-status Licensed --all --chart',
     ],
-  }, ctx);
-  addRouteCommand(v, {
+  });
+  kit.route(v, {
     name: 'registrations',
     route: 'vehicles.registrations',
     extraOptions: [new Option('--chart', 'on a terminal: chart first registrations by quarter')],
     examples: ['publicdata vehicles registrations --make KIA --geography GB', 'publicdata vehicles registrations --make TESLA --geography GB --all --chart'],
-  }, ctx);
-  addRouteCommand(v, { name: 'mot-tests', route: 'vehicles.mot-tests', examples: ['publicdata vehicles mot-tests --make FORD --result failed --postcode-area LS'] }, ctx);
-  addRouteCommand(v, { name: 'mot-pass-rates', route: 'vehicles.mot-pass-rates', examples: ['publicdata vehicles mot-pass-rates --make VOLKSWAGEN --model GOLF --vehicle-age-band 10-14'] }, ctx);
-  addRouteCommand(v, { name: 'mot-failures', route: 'vehicles.mot-failures', examples: ['publicdata vehicles mot-failures --make VAUXHALL --dangerous-only'] }, ctx);
-  addRouteCommand(v, {
+  });
+  kit.route(v, { name: 'mot-tests', route: 'vehicles.mot-tests', examples: ['publicdata vehicles mot-tests --make FORD --result failed --postcode-area LS'] });
+  kit.route(v, { name: 'mot-pass-rates', route: 'vehicles.mot-pass-rates', examples: ['publicdata vehicles mot-pass-rates --make VOLKSWAGEN --model GOLF --vehicle-age-band 10-14'] });
+  kit.route(v, { name: 'mot-failures', route: 'vehicles.mot-failures', examples: ['publicdata vehicles mot-failures --make VAUXHALL --dangerous-only'] });
+  kit.route(v, {
     name: 'collisions',
     route: 'vehicles.collisions',
     withArg: { param: 'collision_index', route: 'vehicles.collisions.get' },
@@ -40,29 +39,29 @@ export function registerVehicles(program: Command, ctx: Context): void {
       { flags: '--to <date>', param: 'date_to', description: 'last date, inclusive' },
     ],
     examples: ['publicdata vehicles collisions --year 2023', 'publicdata vehicles collisions --local-authority E08000035 --from 2023-01-01 --to 2023-03-31', 'publicdata vehicles collisions 2023010419171'],
-  }, ctx);
-  const t = v.command('traffic').summary('DfT road traffic statistics').description(helpWithExamples('Road traffic counts and estimates.', [
+  });
+  const t = v.command('traffic').summary('DfT road traffic statistics').description(kit.help('Road traffic counts and estimates.', [
     'publicdata vehicles traffic aadf --local-authority Leeds --year-from 2019',
     'publicdata vehicles traffic regional --breakdown vehicle_type',
   ]));
-  addRouteCommand(t, { name: 'count-points', route: 'vehicles.traffic.count-points', examples: ['publicdata vehicles traffic count-points --lat 53.8 --lng -1.55 --radius-km 2'] }, ctx);
+  kit.route(t, { name: 'count-points', route: 'vehicles.traffic.count-points', examples: ['publicdata vehicles traffic count-points --lat 53.8 --lng -1.55 --radius-km 2'] });
   const chart = () => [new Option('--chart', 'on a terminal: chart all motor vehicle traffic by year (first series of the answer)')];
-  addRouteCommand(t, {
+  kit.route(t, {
     name: 'aadf',
     route: 'vehicles.traffic.aadf',
     extraOptions: chart(),
     examples: ['publicdata vehicles traffic aadf --local-authority Leeds --year-from 2019', 'publicdata vehicles traffic aadf --count-point 46069 --all --chart'],
-  }, ctx);
-  addRouteCommand(t, {
+  });
+  kit.route(t, {
     name: 'regional',
     route: 'vehicles.traffic.regional',
     extraOptions: chart(),
     examples: ['publicdata vehicles traffic regional --breakdown vehicle_type --region "North West"', 'publicdata vehicles traffic regional --region Scotland --breakdown vehicle_type --all --chart'],
-  }, ctx);
-  addRouteCommand(t, {
+  });
+  kit.route(t, {
     name: 'local-authority',
     route: 'vehicles.traffic.local-authority',
     extraOptions: chart(),
     examples: ['publicdata vehicles traffic local-authority --local-authority Leeds', 'publicdata vehicles traffic local-authority --local-authority Leeds --all --chart'],
-  }, ctx);
+  });
 }

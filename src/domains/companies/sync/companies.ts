@@ -17,11 +17,11 @@
  * they reappear).
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { queryOne } from '../src/mirror/db.js';
-import { NAME_INDEX, NAME_INDEX_COLUMNS, NAME_INDEX_SELECT, normNameSql, sqlLiteral, statusSql, typeSql } from '../src/domains/companies/register-values.js';
-import { count, csvHeader, quoteIdent, snapshotDataset, storeStructuralRejects, MAX_STORED_REJECTS } from './common.js';
-import { dataFiles, isZipFile, listZip } from './formats/zip.js';
-import type { DatasetModule, DiscoverContext, LoadContext, LoadResult, UpstreamFile } from './types.js';
+import { queryOne } from '../../../mirror/db.js';
+import { NAME_INDEX, NAME_INDEX_COLUMNS, NAME_INDEX_SELECT, normNameSql, sqlLiteral, statusSql, typeSql } from '../register-values.js';
+import { count, csvHeader, quoteIdent, snapshotDataset, storeStructuralRejects, MAX_STORED_REJECTS } from '../../../../sync/common.js';
+import { dataFiles, isZipFile, listZip } from '../../../../sync/formats/zip.js';
+import type { DatasetModule, DiscoverContext, LoadContext, LoadResult, UpstreamFile } from '../../../../sync/types.js';
 
 export const DEFAULT_BASE_URL = 'https://download.companieshouse.gov.uk';
 const PAGE = 'en_output.html';

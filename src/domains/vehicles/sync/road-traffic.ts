@@ -21,13 +21,13 @@
  */
 import { existsSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { queryOne } from '../src/mirror/db.js';
-import { catalogFields, csvHeader, quoteIdent } from './common.js';
-import { extractMembers, isZipFile } from './formats/zip.js';
+import { queryOne } from '../../../mirror/db.js';
+import { catalogFields, csvHeader, quoteIdent } from '../../../../sync/common.js';
+import { extractMembers, isZipFile } from '../../../../sync/formats/zip.js';
 import {
   type ColumnKind, type ColumnSpec, mapHeader, normaliseHeader, parsesExpr, readCsvAllText, sqlString, sqlType, typedExpr,
 } from './header-alias.js';
-import type { DatasetModule, LoadContext, LoadResult, UpstreamFile } from './types.js';
+import type { DatasetModule, LoadContext, LoadResult, UpstreamFile } from '../../../../sync/types.js';
 
 export type TrafficPart = 'aadf' | 'regional_vehicle_type' | 'regional_road_type' | 'local_authority_traffic';
 export const TRAFFIC_PARTS: readonly TrafficPart[] = ['aadf', 'regional_vehicle_type', 'regional_road_type', 'local_authority_traffic'];

@@ -4,7 +4,7 @@
  * a file's header onto them through an alias table, case-insensitively; then it reads every column as
  * text and converts in SQL, so a sniffer never guesses a type.
  */
-import { quoteIdent } from './common.js';
+import { quoteIdent } from '../../../../sync/common.js';
 
 /** Column kinds a loader converts from text. */
 export type ColumnKind = 'text' | 'int' | 'bigint' | 'double' | 'date' | 'time';

@@ -23,9 +23,9 @@
  * `--from df_VEH0160_UK.csv`) keeps the other tables/geographies of the previous file.
  */
 import { basename } from 'node:path';
-import { query, queryOne } from '../src/mirror/db.js';
-import { catalogFields, count, csvHeader, MAX_STORED_REJECTS, quoteIdent, storeStructuralRejects } from './common.js';
-import type { DatasetModule, DiscoverContext, LoadContext, LoadResult, UpstreamFile } from './types.js';
+import { query, queryOne } from '../../../mirror/db.js';
+import { catalogFields, count, csvHeader, MAX_STORED_REJECTS, quoteIdent, storeStructuralRejects } from '../../../../sync/common.js';
+import type { DatasetModule, DiscoverContext, LoadContext, LoadResult, UpstreamFile } from '../../../../sync/types.js';
 
 export const CONTENT_API_PATH = '/api/content/government/statistical-data-sets/vehicle-licensing-statistics-data-files';
 export const VEH_FILES = ['df_VEH0120_GB.csv', 'df_VEH0120_UK.csv', 'df_VEH0160_GB.csv', 'df_VEH0160_UK.csv'] as const;

@@ -3,7 +3,7 @@
  * it once per process: which concept gives which headline figure, at what priority, and which facts are
  * kept at all. Which concept gives which figure is data, not code (docs/companies.md, "Accounts").
  */
-import { loadData } from '../../src/data.js';
+import { loadData } from '../../../../data.js';
 
 export type FigureName =
   | 'revenue' | 'cost_of_sales' | 'gross_profit' | 'profit_before_tax' | 'fixed_assets' | 'current_assets'
