@@ -69,6 +69,12 @@ export function bigQueryType(type: string): { type: string; mode: 'NULLABLE' | '
   return { type: b, mode: s.list ? 'REPEATED' : 'NULLABLE' };
 }
 
+/** The key types BigQuery's custom hive partition schema accepts: STRING, INTEGER, DATE, TIMESTAMP. */
+function bigQueryKeyType(type: string): string {
+  const b = bigQueryType(type).type;
+  return b === 'INT64' ? 'INTEGER' : b === 'DATE' || b === 'TIMESTAMP' ? b : 'STRING';
+}
+
 const allColumns = (t: ManifestTable): ManifestColumn[] => [...t.columns, ...t.partition_columns];
 const schemaOf = (t: ManifestTable) => t.sql_name.split('.')[0]!;
 
@@ -114,7 +120,7 @@ function bigQueryDefinition(m: Manifest, root: string, t: ManifestTable) {
     ? {
         hivePartitioningOptions: {
           mode: 'CUSTOM',
-          sourceUriPrefix: `${dir}/${t.partition_columns.map((c) => `{${c.name}:${bigQueryType(c.type).type}}`).join('/')}`,
+          sourceUriPrefix: `${dir}/${t.partition_columns.map((c) => `{${c.name}:${bigQueryKeyType(c.type)}}`).join('/')}`,
           requirePartitionFilter: false,
         },
       }
