@@ -123,15 +123,18 @@ export async function fingerprints(conn: DuckDBConnection, plan: TablePlan): Pro
   });
 }
 
-/** WHERE clause and parameters selecting some partitions of a table (none: every row). */
-export function partitionFilter(plan: TablePlan, keys: readonly PartitionKey[]): { where: string; params: Array<string | number | boolean | null> } {
+/**
+ * WHERE clause and parameters selecting some partitions of a table (none: every row), numbered from
+ * `$first` (DuckDB binds a COPY's `TO ?` before the query's own `?`, so the caller numbers them).
+ */
+export function partitionFilter(plan: TablePlan, keys: readonly PartitionKey[], first = 1): { where: string; params: Array<string | number | boolean | null> } {
   const parts = plan.spec.partitionBy ?? [];
   if (!parts.length) return { where: '', params: [] };
   const params: Array<string | number | boolean | null> = [];
   const terms = keys.map((k) => {
     const eq = parts.map((p) => {
       params.push(k.values[p.column] ?? null);
-      return `(${p.expr}) IS NOT DISTINCT FROM ?`;
+      return `(${p.expr}) IS NOT DISTINCT FROM $${first + params.length - 1}`;
     });
     return `(${eq.join(' AND ')})`;
   });

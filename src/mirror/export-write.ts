@@ -66,9 +66,9 @@ export async function writeStaged(
   rmSync(staging, { recursive: true, force: true });
   mkdirSync(dirname(staging), { recursive: true });
   const partitioned = plan.partitionColumns.length > 0;
-  const { where, params } = keys ? partitionFilter(plan, keys) : { where: '', params: [] };
-  const sql = `COPY (${plan.select}${where}${orderBy(plan)}) TO ? (${copyOptions(plan, format, partitioned)})`;
-  const reader = await conn.runAndReadAll(sql, [...params, staging]);
+  const { where, params } = keys ? partitionFilter(plan, keys, 2) : { where: '', params: [] };
+  const sql = `COPY (${plan.select}${where}${orderBy(plan)}) TO $1 (${copyOptions(plan, format, partitioned)})`;
+  const reader = await conn.runAndReadAll(sql, [staging, ...params]);
   const rowsByFile = new Map<string, number>();
   if (format === 'parquet') {
     for (const r of reader.getRowObjectsJson()) rowsByFile.set(String(r.filename), Number(r.count));

@@ -84,6 +84,7 @@ export function parquetFiles(tableDir: string): Array<{ file: string; values: Re
   const out: Array<{ file: string; values: Record<string, string> }> = [];
   const walk = (d: string) => {
     for (const n of readdirSync(d).sort()) {
+      if (n.startsWith('.') || n.startsWith('_')) continue; // hidden, as Spark, Hive and Trino skip them
       const p = join(d, n);
       if (statSync(p).isDirectory()) walk(p);
       else if (n.endsWith('.parquet')) {
