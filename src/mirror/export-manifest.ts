@@ -72,7 +72,7 @@ export interface Manifest {
   compression: string | null;
   /** The lake root the DDL points at (the output directory, or --location). */
   location: string;
-  layout: { target_file_bytes: number; row_group_rows: number; split_factor: number };
+  layout: { target_file_bytes: number; row_group_rows: number; split_factor: number; compression_level: number };
   datasets: Record<string, ManifestDataset>;
 }
 

@@ -23,7 +23,7 @@ export const DATA_FILE = /^data_\d+\.(parquet|csv)$/;
 export const stagingDir = (tableDir: string) => join(tableDir, `.staging-${process.pid}`);
 
 function copyOptions(plan: TablePlan, format: ExportFormat, partitioned: boolean): string {
-  const o = format === 'parquet' ? [`FORMAT parquet`, `COMPRESSION ${LAYOUT.compression}`, `ROW_GROUP_SIZE ${LAYOUT.rowGroupRows}`] : ['FORMAT csv', 'HEADER true'];
+  const o = format === 'parquet' ? [`FORMAT parquet`, `COMPRESSION ${LAYOUT.compression}`, `COMPRESSION_LEVEL ${LAYOUT.compressionLevel}`, `ROW_GROUP_SIZE ${LAYOUT.rowGroupRows}`] : ['FORMAT csv', 'HEADER true'];
   if (partitioned) o.push(`PARTITION_BY (${plan.partitionColumns.map((c) => quoteIdent(c.name)).join(', ')})`);
   else o.push(`FILE_SIZE_BYTES ${LAYOUT.targetFileBytes}`);
   if (format === 'parquet') o.push('RETURN_STATS true');
@@ -89,7 +89,7 @@ async function splitLarge(conn: DuckDBConnection, staging: string, files: Map<st
     const tmp = join(staging, '.split', path);
     mkdirSync(dirname(tmp), { recursive: true });
     const reader = await conn.runAndReadAll(
-      `COPY (SELECT * FROM read_parquet(?)) TO ? (FORMAT parquet, COMPRESSION ${LAYOUT.compression}, ROW_GROUP_SIZE ${LAYOUT.rowGroupRows}, FILE_SIZE_BYTES ${LAYOUT.targetFileBytes}, RETURN_STATS true)`,
+      `COPY (SELECT * FROM read_parquet(?)) TO ? (FORMAT parquet, COMPRESSION ${LAYOUT.compression}, COMPRESSION_LEVEL ${LAYOUT.compressionLevel}, ROW_GROUP_SIZE ${LAYOUT.rowGroupRows}, FILE_SIZE_BYTES ${LAYOUT.targetFileBytes}, RETURN_STATS true)`,
       [src, tmp],
     );
     rmSync(src);

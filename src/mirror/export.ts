@@ -168,7 +168,7 @@ export async function exportMirror(o: ExportOptions): Promise<ExportedTable[]> {
     format: o.format,
     compression: o.format === 'parquet' ? LAYOUT.compression : null,
     location: o.location ?? outDir,
-    layout: { target_file_bytes: LAYOUT.targetFileBytes, row_group_rows: LAYOUT.rowGroupRows, split_factor: LAYOUT.splitFactor },
+    layout: { target_file_bytes: LAYOUT.targetFileBytes, row_group_rows: LAYOUT.rowGroupRows, split_factor: LAYOUT.splitFactor, compression_level: LAYOUT.compressionLevel },
     // datasets exported earlier into the same directory and not this time stay in the catalogue
     datasets: { ...(existing?.datasets ?? {}), ...datasets },
   };
