@@ -100,7 +100,8 @@ function trino(m: Manifest, uri: string): string {
     out.push(`CREATE SCHEMA IF NOT EXISTS ${TRINO_CATALOG}.${dq(ds.schema)};`);
     for (const t of ds.tables) {
       const q = `${TRINO_CATALOG}.${dq(schemaOf(t))}.${dq(t.name)}`;
-      const cols = allColumns(t).map((c) => `  ${dq(c.name)} ${trinoType(c.type)}`).join(',\n');
+      // Trino's Hive connector reads CSV tables only as varchar columns
+      const cols = allColumns(t).map((c) => `  ${dq(c.name)} ${m.format === 'csv' && !t.partition_columns.includes(c as never) ? 'varchar' : trinoType(c.type)}`).join(',\n');
       const props = [`external_location = ${sqlString(join(uri, t.path))}`, `format = ${sqlString(m.format === 'parquet' ? 'PARQUET' : 'CSV')}`];
       if (m.format === 'csv') props.push(`skip_header_line_count = 1`);
       if (t.partition_columns.length) props.push(`partitioned_by = ARRAY[${t.partition_columns.map((c) => sqlString(c.name)).join(', ')}]`);
