@@ -11,6 +11,7 @@
  */
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
+import { pidAlive } from '../pid.js';
 import { VERSION } from '../version.js';
 import { DATASETS, datasetInfo, type DatasetInfo } from './catalog.js';
 import { lastSync, loadDuckDB } from './db.js';
@@ -63,16 +64,19 @@ const SYNC_LOG: ExportTableSpec = {
   sortBy: ['synced_at'],
 };
 
-/** Sweep what a killed export left: staging directories of dead runs and DuckDB spill directories. */
+/** `.staging-<pid>` / `.spill-<pid>` of a process that is gone (a killed export): safe to remove. */
+const deadRun = (name: string, prefix: string) => name.startsWith(prefix) && !pidAlive(Number(name.slice(prefix.length)));
+
+/** Sweep what killed exports left: their staging and DuckDB spill directories. */
 function sweep(outDir: string, datasets: readonly string[]): void {
-  for (const n of readdirSync(outDir)) if (n.startsWith('.spill-')) rmSync(join(outDir, n), { recursive: true, force: true });
+  for (const n of readdirSync(outDir)) if (deadRun(n, '.spill-')) rmSync(join(outDir, n), { recursive: true, force: true });
   for (const ds of datasets) {
     const d = join(outDir, ds);
     if (!existsSync(d)) continue;
     for (const t of readdirSync(d)) {
       const td = join(d, t);
       if (!statSync(td).isDirectory()) continue;
-      for (const n of readdirSync(td)) if (n.startsWith('.staging-')) rmSync(join(td, n), { recursive: true, force: true });
+      for (const n of readdirSync(td)) if (deadRun(n, '.staging-')) rmSync(join(td, n), { recursive: true, force: true });
     }
   }
 }

@@ -128,6 +128,19 @@ describe('mirror export --since after a price-paid update', () => {
     expect(lines[0]).toMatch(new RegExp(`^exported 1 dataset\\(s\\), 2 tables, ${(after.length + 2).toLocaleString('en-GB')} rows, \\d+ partitions \\(0 written, \\d+ unchanged\\)`));
   });
 
+  it('on a terminal: a redrawn line per table, cleared before the summary', async () => {
+    let text = '';
+    await exportMirror({
+      env: {}, format: 'parquet', outDir: lake, datasets: ['price-paid'], mirrorDir: mirror, since: lake,
+      progress: createExportProgress({ stream: { write: (x: string) => (text += x), columns: 200 }, tty: true }),
+    });
+    expect(text).toContain('\rexport price-paid/price_paid (1 of 2): fingerprinting…');
+    expect(text).toContain('\rexport price-paid/sync_log (2 of 2): swapping in…');
+    const last = text.slice(text.lastIndexOf('\r') + 1);
+    expect(last).toMatch(/^exported 1 dataset\(s\), 2 tables, .*\n$/);
+    expect(last.split('\n').length).toBe(2);
+  });
+
   it('refuses a --since without a manifest, and a second format in the same directory', async () => {
     await expect(run(join(root, 'x'), join(root, 'nowhere'))).rejects.toBeInstanceOf(ExportUsageError);
     await expect(exportMirror({ env: {}, format: 'csv', outDir: lake, datasets: ['price-paid'], mirrorDir: mirror })).rejects.toThrow(/holds a parquet export/);
