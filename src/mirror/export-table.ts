@@ -136,6 +136,14 @@ export function partitionFilter(plan: TablePlan, keys: readonly PartitionKey[], 
   const parts = plan.spec.partitionBy ?? [];
   if (!parts.length) return { where: '', params: [] };
   const params: Array<string | number | boolean | null> = [];
+  if (parts.length === 1) {
+    // one column: IN (…), a little cheaper than a chain of IS NOT DISTINCT FROM; NULL apart
+    const p = parts[0]!;
+    const vals = keys.map((k) => k.values[p.column] ?? null);
+    const terms = vals.some((v) => v !== null) ? [`(${p.expr}) IN (${vals.filter((v) => v !== null).map((v) => (params.push(v), `$${first + params.length - 1}`)).join(', ')})`] : [];
+    if (vals.includes(null)) terms.push(`(${p.expr}) IS NULL`);
+    return { where: ` WHERE ${terms.join(' OR ')}`, params };
+  }
   const terms = keys.map((k) => {
     const eq = parts.map((p) => {
       params.push(k.values[p.column] ?? null);
