@@ -1,0 +1,13 @@
+import { DuckDBInstance } from '@duckdb/node-api';
+import { rmSync } from 'node:fs';
+const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1e6; };
+const [mem, file] = [process.argv[2], process.argv[3]];
+const cfg = { access_mode: 'READ_ONLY', temp_directory: '/tmp/exp-try/spill3' };
+if (mem !== 'default') cfg.memory_limit = mem;
+const db = await DuckDBInstance.create(file, cfg);
+const c = await db.connect();
+const O = `/tmp/exp-try/m-${mem}`;
+rmSync(O, { recursive: true, force: true });
+const c0 = cpu(); const t = performance.now();
+await c.run(`COPY (SELECT * REPLACE (CAST(id AS VARCHAR) AS id), CAST(year(date) AS INTEGER) AS year FROM price_paid) TO '${O}' (FORMAT parquet, PARTITION_BY (year), COMPRESSION zstd, COMPRESSION_LEVEL 1)`);
+console.log(mem.padEnd(8), 'cpu', (cpu() - c0).toFixed(2), 'wall', ((performance.now() - t) / 1000).toFixed(2), 'rss', Math.round(process.resourceUsage().maxRSS / 1024));
