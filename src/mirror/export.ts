@@ -88,7 +88,18 @@ function sweep(outDir: string, datasets: readonly string[]): void {
   }
 }
 
+/** The export's DuckDB memory_limit: the option, PUBLICDATA_EXPORT_MEMORY (a size such as 1GB), or EXPORT_MEMORY. */
+function memoryLimit(o: ExportOptions): string {
+  const v = (o.memoryLimit ?? o.env.PUBLICDATA_EXPORT_MEMORY)?.trim();
+  if (v === undefined || v === '') return EXPORT_MEMORY;
+  if (!/^\d+(\.\d+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i.test(v)) {
+    throw new ExportUsageError(`PUBLICDATA_EXPORT_MEMORY must be a size such as 768MB or 2GB; got '${v}'.`);
+  }
+  return v;
+}
+
 function checkRequest(o: ExportOptions, outDir: string, names: readonly string[], dir: string): { prev?: Manifest; existing?: Manifest } {
+  memoryLimit(o);
   for (const n of names) {
     datasetPath(n, dir); // throws for an unknown dataset name
     if (!isDatasetPresent(n, dir)) throw new Error(`${n} is not synced: run 'publicdata sync ${n}'`);
@@ -128,7 +139,7 @@ export async function exportMirror(o: ExportOptions): Promise<ExportedTable[]> {
       const info = datasetInfo(name);
       const instance = await duck.DuckDBInstance.create(datasetPath(name, dir), {
         access_mode: 'READ_ONLY',
-        memory_limit: o.memoryLimit ?? o.env.PUBLICDATA_EXPORT_MEMORY ?? EXPORT_MEMORY,
+        memory_limit: memoryLimit(o),
         temp_directory: spill,
       });
       const conn = await instance.connect();

@@ -4,7 +4,7 @@
  * CSV files, not from the exporter), the others keep their files (same inode and mtime), and the result
  * equals a fresh full export; `--since` another directory copies the unchanged partitions over.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -144,6 +144,9 @@ describe('mirror export --since after a price-paid update', () => {
   it('refuses a --since without a manifest, and a second format in the same directory', async () => {
     await expect(run(join(root, 'x'), join(root, 'nowhere'))).rejects.toBeInstanceOf(ExportUsageError);
     await expect(exportMirror({ env: {}, format: 'csv', outDir: lake, datasets: ['price-paid'], mirrorDir: mirror })).rejects.toThrow(/holds a parquet export/);
+    const bad = join(root, 'not-written');
+    await expect(exportMirror({ env: { PUBLICDATA_EXPORT_MEMORY: 'lots' }, format: 'parquet', outDir: bad, datasets: ['price-paid'], mirrorDir: mirror })).rejects.toThrow(/PUBLICDATA_EXPORT_MEMORY must be a size/);
+    expect(existsSync(bad)).toBe(false);
   });
 
   it('CSV: the same partitions with a header each, and the DuckDB DDL reads them', async () => {
