@@ -189,7 +189,6 @@ const roadSafety: DatasetModule = {
   ...catalogFields('road-safety'),
   defaultBaseUrl: 'https://data.dft.gov.uk/road-accidents-safety-data',
   tables: ['collisions', 'vehicles', 'casualties'],
-  partitionBy: { collisions: 'collision_year', vehicles: 'collision_year', casualties: 'collision_year' },
   rejectThreshold: 0.01,
   fromNames: STATS19_NAME_RE,
 

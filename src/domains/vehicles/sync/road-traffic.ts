@@ -147,7 +147,6 @@ const roadTraffic: DatasetModule = {
   ...catalogFields('road-traffic'),
   defaultBaseUrl: 'https://storage.googleapis.com/dft-statistics/road-traffic/downloads/data-gov-uk',
   tables: TRAFFIC_PARTS,
-  partitionBy: { aadf: 'year' },
   rejectThreshold: 0.01,
   fromNames: TRAFFIC_NAME_RE,
 
