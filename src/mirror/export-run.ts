@@ -72,7 +72,9 @@ export async function exportTable(run: TableRun, spec: ExportTableSpec, index: n
   const ev = (step: 'fingerprint' | 'write' | 'swap', partitions?: number) =>
     run.progress?.({ type: 'table', dataset: run.dataset, table: spec.name, index, total, step, ...(partitions !== undefined ? { partitions } : {}) });
   ev('fingerprint');
-  const plan = await planTable(run.conn, spec, run.format);
+  const plan = await planTable(run.conn, spec, run.format).catch((e: Error) => {
+    throw new Error(`export of ${run.dataset}/${spec.name}: ${e.message.split('\n')[0]} (a mirror file from an older sync? 'publicdata sync ${run.dataset}' rebuilds it)`);
+  });
   const prints = await fingerprints(run.conn, plan);
   const tableDir = join(run.outDir, run.dataset, spec.name);
   const prevTable = run.prev?.tables.find((t) => t.name === spec.name && t.layout_hash === plan.layoutHash);
