@@ -3,62 +3,20 @@
 // baseline of JSON.parse of the same request body. Imports the compiled module: run `npm run build` first.
 // One line on stdout in the format of bench/README.md; details on stderr.
 import { calculateVatReturn } from '../dist/src/domains/tax/vat-return/handler.js';
+import { mixedBody as genBody } from '../test/support/vat-gen.mjs';
 
 const TARGET_MS = 50;
 const N = 10_000;
 
-// deterministic input: a linear congruential generator, fixed seed
-function lcg(seed) {
-  let s = seed >>> 0;
-  return () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return s / 4294967296;
-  };
-}
-const KINDS = [
-  ['sale', 'domestic', 'standard'], ['sale', 'domestic', 'reduced'], ['sale', 'domestic', 'zero'], ['sale', 'domestic', 'exempt'],
-  ['sale', 'export_outside_ec', 'zero'], ['sale', 'ec_supply_goods', 'zero'], ['sale', 'domestic_reverse_charge', 'standard'],
-  ['purchase', 'domestic', 'standard'], ['purchase', 'domestic', 'reduced'], ['purchase', 'domestic_reverse_charge', 'standard'],
-  ['purchase', 'import_postponed_vat', 'standard'], ['purchase', 'import_outside_ec', 'standard'], ['purchase', 'ec_acquisition_goods', 'standard'],
-  ['purchase', 'ec_acquisition_services', 'standard'], ['credit_note_issued', 'domestic', 'standard'], ['credit_note_received', 'domestic', 'standard'],
-  ['debit_note_issued', 'domestic', 'standard'], ['debit_note_received', 'domestic', 'standard'],
-];
-const PCT = { standard: 20, reduced: 5, zero: 0, exempt: 0 };
-
-export function mixedBody(n, seed = 42) {
-  const rnd = lcg(seed);
-  const transactions = [];
-  for (let i = 0; i < n; i++) {
-    const [type, supply, rate] = KINDS[Math.floor(rnd() * KINDS.length)];
-    const netP = 100 + Math.floor(rnd() * 500_000);
-    const vatP = supply === 'domestic_reverse_charge' && type === 'sale' ? 0 : Math.round((netP * PCT[rate]) / 100);
-    const sign = type.startsWith('credit_note') ? -1 : 1;
-    const d = new Date(Date.UTC(2026, 6, 1 + Math.floor(rnd() * 92)));
-    const t = {
-      id: `TX${String(i).padStart(6, '0')}`,
-      date: d.toISOString().slice(0, 10),
-      type,
-      net_amount: (sign * netP) / 100,
-      vat_amount: (sign * vatP) / 100,
-      gross_amount: (sign * (netP + vatP)) / 100,
-      vat_rate: rate,
-      supply_type: supply,
-      is_capital_asset: false,
-    };
-    if (rate !== 'exempt') t.vat_rate_percentage = PCT[rate];
-    transactions.push(t);
-  }
-  return {
-    company: {
-      vat_registration_number: 'XI123456789',
-      vat_schemes: [{ scheme: 'standard', effective_from: '2020-01-01', effective_to: null }],
-      partially_exempt: true,
-      fuel_scale_charges: [{ fuel_type: 'diesel', co2_emissions: 143 }],
-    },
-    period: { start_date: '2026-07-01', end_date: '2026-09-30' },
-    transactions,
-  };
-}
+// The same deterministic generator as the tests (test/support/vat-gen.mjs), with a partially exempt
+// company that also has a fuel scale charge (more of the engine runs).
+const BENCH_COMPANY = {
+  vat_registration_number: 'XI123456789',
+  vat_schemes: [{ scheme: 'standard', effective_from: '2020-01-01', effective_to: null }],
+  partially_exempt: true,
+  fuel_scale_charges: [{ fuel_type: 'diesel', co2_emissions: 143 }],
+};
+export const mixedBody = (n, seed = 42) => genBody(n, seed, BENCH_COMPANY);
 
 const isMain = import.meta.url === `file://${process.argv[1]}`;
 if (isMain) {

@@ -5,6 +5,7 @@
 import { Command, Option } from 'commander';
 import { ApiError } from '../src/contract/errors.js';
 import { normalisePath } from '../src/contract/router.js';
+import { isUnsafeKey, unsafeKeyReason } from '../src/contract/safe-keys.js';
 import { ROUTES } from '../src/registry.js';
 import type { HttpMethod, RouteCall } from '../src/contract/types.js';
 import type { Context } from '../src/context.js';
@@ -37,7 +38,10 @@ function typedValue(v: string): unknown {
 function splitField(f: string, flag: string): [string, string] {
   const i = f.indexOf('=');
   if (i <= 0) throw new ApiError(400, 'usage_error', `${flag} takes key=value, got '${f}'.`);
-  return [f.slice(0, i), f.slice(i + 1)];
+  const key = f.slice(0, i);
+  const bad = key.split('.').find(isUnsafeKey);
+  if (bad !== undefined) throw new ApiError(400, 'usage_error', `${flag} ${key}: ${unsafeKeyReason(bad)}.`);
+  return [key, f.slice(i + 1)];
 }
 
 /** Set a dotted key (scenario_a.gross_income=1) in an object. */
@@ -53,7 +57,7 @@ function setDeep(obj: Record<string, unknown>, key: string, value: unknown): voi
 
 /** `api --list`: every route with its cost and whether it runs offline, through the renderer registry. */
 export async function listRoutes(ctx: Context, g: GlobalOptions): Promise<void> {
-  const rows = ROUTES.map((r) => ({ method: r.method, path: r.path, cost: r.cost, offline: Boolean(r.local), datasets: r.local?.datasets ?? [], id: r.id, summary: r.summary }));
+  const rows = ROUTES.map((r) => ({ method: r.method, path: r.path, cost: r.cost, offline: Boolean(r.local), datasets: (r.local?.datasets ?? []).map((d) => d.name), id: r.id, summary: r.summary }));
   await writeOutput(ctx.io, { envelope: { data: rows, meta: meta() }, id: 'api.list' }, renderContext(ctx, g));
 }
 
@@ -89,7 +93,12 @@ export function registerApi(program: Command, ctx: Context): void {
         if (m !== 'GET' && m !== 'POST') throw new ApiError(400, 'usage_error', `Method must be GET or POST, not '${method}'.`);
         const [rawPath, qs] = path.split('?', 2) as [string, string | undefined];
         const query: Record<string, string | string[]> = {};
-        if (qs) for (const [k, v] of new URLSearchParams(qs)) query[k] = query[k] === undefined ? v : ([] as string[]).concat(query[k]!, v);
+        if (qs) {
+          for (const [k, v] of new URLSearchParams(qs)) {
+            if (isUnsafeKey(k)) throw new ApiError(400, 'usage_error', `Query parameter ${unsafeKeyReason(k)}.`);
+            query[k] = query[k] === undefined ? v : ([] as string[]).concat(query[k]!, v);
+          }
+        }
         let body: unknown;
         if (opts.data !== undefined) {
           const d = String(opts.data);

@@ -3,7 +3,7 @@ import { ApiError } from '../src/contract/errors.js';
 import type { RouteCall } from '../src/contract/types.js';
 import type { Context } from '../src/context.js';
 import { runBatch } from '../src/batch.js';
-import { prepareParams } from '../src/execute.js';
+import { prepareParams } from '../src/runner.js';
 import { matchRoute } from '../src/registry.js';
 import { backendOptions, printError, type GlobalOptions } from '../src/invoke.js';
 

@@ -10,7 +10,8 @@ import { printError, renderContext, type GlobalOptions } from '../src/invoke.js'
 import type { Row } from '../src/output/records.js';
 import { captureStdout, drainWrite, writeOutput } from '../src/output/renderers.js';
 import { existsSync, fstatSync, statSync } from 'node:fs';
-import { DATASETS as CATALOGUE } from '../src/mirror/catalog.js';
+import { DATASETS as CATALOGUE, datasetByName } from '../src/registry.js';
+import type { DatasetInfo } from '../src/mirror/catalog.js';
 import { isDatasetPresent, mirrorDir } from '../src/mirror/paths.js';
 import { SYNC_DATASETS } from '../sync/registry.js';
 import { globalOptions } from './global.js';
@@ -26,10 +27,10 @@ async function writeRows(ctx: Context, g: GlobalOptions, id: string, rows: Row[]
 }
 
 /** Dataset names given to `mirror status|export`: each must be in the catalogue (usage error, exit 2). */
-function checkDatasets(command: string, names: readonly string[]): void {
-  const known = Object.keys(CATALOGUE);
-  const unknown = names.filter((n) => !known.includes(n));
-  if (unknown.length) throw new ApiError(400, 'usage_error', `${command}: unknown dataset ${unknown.map((u) => `'${u}'`).join(', ')}. Datasets: ${known.join(', ')}.`);
+function checkDatasets(command: string, names: readonly string[]): DatasetInfo[] {
+  const unknown = names.filter((n) => !datasetByName(n));
+  if (unknown.length) throw new ApiError(400, 'usage_error', `${command}: unknown dataset ${unknown.map((u) => `'${u}'`).join(', ')}. Datasets: ${CATALOGUE.map((d) => d.name).join(', ')}.`);
+  return names.length ? names.map((n) => datasetByName(n)!) : [...CATALOGUE];
 }
 
 /** `--out` of mirror export: a directory that exists or can be made; never a file, never ''. */
@@ -76,9 +77,15 @@ export function registerMirror(program: Command, ctx: Context): void {
     .option('--years <from-to>', 'price-paid yearly files; road-safety years (default 2021 to the latest final year); e.g. 2020-2025')
     .option('--days <n>', 'accounts: the daily zips of the last N days (quick start: --days 30)')
     .option('--months <n>', 'accounts: the last N months (default 12; 60 matches the live five years)')
-    .option('--force', 'full reload even when up to date (or when an update could be applied)')
+    .option('--force', 'full reload even when up to date (or when an update could be applied); with --from, replaces instead of adding')
+    .option('--replace', 'with --from: replace the data of a dataset that accumulates (accounts zips, MOT years, price-paid yearly files) instead of adding to it')
+    .option('--keep-downloads', 'keep the downloaded files in the cache (default: removed once loaded and verified)')
+    .option('--allow-shrink', 'accept a full reload of the same file(s) with more than 10% fewer rows than before')
     .option('--limit-rate <rate>', 'cap the download bandwidth, bytes per second (e.g. 500k, 2M)')
-    .action((names: string[], o: { all?: boolean; from?: string[]; years?: string; days?: string; months?: string; force?: boolean; limitRate?: string }, self: Command) =>
+    .action((names: string[], o: {
+      all?: boolean; from?: string[]; years?: string; days?: string; months?: string; force?: boolean; limitRate?: string;
+      replace?: boolean; keepDownloads?: boolean; allowShrink?: boolean;
+    }, self: Command) =>
       run(self, async () => {
         const g = globalOptions(self, ctx);
         const list = o.all ? [...DATASETS] : names;
@@ -86,11 +93,12 @@ export function registerMirror(program: Command, ctx: Context): void {
         const unknown = list.filter((n) => !DATASETS.includes(n));
         if (unknown.length) throw new ApiError(400, 'usage_error', `sync: unknown dataset ${unknown.map((u) => `'${u}'`).join(', ')}. Datasets: ${DATASETS.join(', ')}.`);
         if (o.from && list.length !== 1) throw new ApiError(400, 'usage_error', 'sync: --from takes exactly one dataset.');
+        if (o.replace && !o.from) throw new ApiError(400, 'usage_error', 'sync: --replace goes with --from (it says whether the file replaces the data or is added to it).');
         const fw = await import('../sync/framework.js');
         let years: { from: number; to: number } | undefined;
         if (o.years) {
           try {
-            years = parseYearsOption(o.years);
+            years = parseYearsOption(o.years, list);
           } catch (e) {
             throw new ApiError(400, 'usage_error', (e as Error).message);
           }
@@ -131,6 +139,9 @@ export function registerMirror(program: Command, ctx: Context): void {
             ...(years ? { years } : {}),
             ...scope,
             ...(o.force ? { force: true } : {}),
+            ...(o.replace ? { replace: true } : {}),
+            ...(o.keepDownloads ? { keepDownloads: true } : {}),
+            ...(o.allowShrink ? { allowShrink: true } : {}),
             ...(maxBytesPerSecond ? { maxBytesPerSecond } : {}),
           });
         } catch (e) {
@@ -145,6 +156,8 @@ export function registerMirror(program: Command, ctx: Context): void {
           rows_total: r.rows_total ?? null,
           as_of: r.as_of ?? null,
           seconds: Math.round(r.duration_ms / 100) / 10,
+          action: r.action ?? null,
+          ...(r.note ? { note: r.note } : {}),
           ...(r.error ? { error: r.error } : {}),
         }));
         if (g.format !== 'table') await writeRows(ctx, g, 'sync', rows);
@@ -164,9 +177,9 @@ export function registerMirror(program: Command, ctx: Context): void {
     .action((names: string[], _o: unknown, self: Command) =>
       run(self, async () => {
         const g = globalOptions(self, ctx);
-        checkDatasets('mirror status', names);
+        const datasets = checkDatasets('mirror status', names);
         const { mirrorStatus } = await import('../src/mirror/status.js');
-        const rows = await mirrorStatus({ env: ctx.env, now: () => ctx.now(), ...(names.length ? { datasets: names } : {}) });
+        const rows = await mirrorStatus({ env: ctx.env, now: () => ctx.now(), datasets });
         await writeRows(ctx, g, 'mirror.status', rows as unknown as Row[]);
         return EXIT.OK;
       }),
@@ -177,9 +190,10 @@ export function registerMirror(program: Command, ctx: Context): void {
     .argument('[dataset]', 'a dataset')
     .action((name: string | undefined, _o: unknown, self: Command) =>
       run(self, async () => {
-        if (name !== undefined && !DATASETS.includes(name)) throw new ApiError(400, 'usage_error', `mirror path: unknown dataset '${name}'.`);
+        const info = name === undefined ? undefined : datasetByName(name);
+        if (name !== undefined && !info) throw new ApiError(400, 'usage_error', `mirror path: unknown dataset '${name}'.`);
         const { mirrorPath } = await import('../src/mirror/status.js');
-        ctx.io.stdout.write(`${mirrorPath(name, { env: ctx.env })}\n`);
+        ctx.io.stdout.write(`${mirrorPath(info, { env: ctx.env })}\n`);
         return EXIT.OK;
       }),
     );
@@ -202,10 +216,10 @@ export function registerMirror(program: Command, ctx: Context): void {
         const fmt = (self.optsWithGlobals() as { format?: string }).format ?? 'parquet';
         if (fmt !== 'parquet' && fmt !== 'csv') throw new ApiError(400, 'usage_error', `mirror export: --format parquet or csv, not '${fmt}'.`);
         checkOutDir(o.out);
-        checkDatasets('mirror export', names);
+        const wanted = checkDatasets('mirror export', names);
         const dir = mirrorDir(ctx.env);
-        const missing = (names.length ? names : Object.keys(CATALOGUE)).filter((n) => !isDatasetPresent(n, dir));
-        if (names.length ? missing.length : missing.length === Object.keys(CATALOGUE).length) {
+        const missing = wanted.filter((d) => !isDatasetPresent(d, dir)).map((d) => d.name);
+        if (names.length ? missing.length : missing.length === CATALOGUE.length) {
           const list = names.length ? missing : [];
           throw new ApiError(
             503,
@@ -219,7 +233,7 @@ export function registerMirror(program: Command, ctx: Context): void {
         const progress = createExportProgress({ stream: ctx.io.stderr, tty: !!ctx.io.stderrIsTTY, quiet: g.quiet });
         let out;
         try {
-          out = await exportMirror({ env: ctx.env, format: fmt, outDir: o.out, progress, ...(names.length ? { datasets: names } : {}), ...(o.since ? { since: o.since } : {}), ...(o.location ? { location: o.location } : {}) });
+          out = await exportMirror({ env: ctx.env, format: fmt, outDir: o.out, catalogue: CATALOGUE, progress, ...(names.length ? { datasets: names } : {}), ...(o.since ? { since: o.since } : {}), ...(o.location ? { location: o.location } : {}) });
         } catch (e) {
           if (e instanceof ExportUsageError) throw new ApiError(400, 'usage_error', e.message);
           const code = (e as NodeJS.ErrnoException).code;
@@ -262,7 +276,7 @@ export function registerMirror(program: Command, ctx: Context): void {
         if (g.format === 'table') {
           let res;
           try {
-            res = await runSql(query, { env: ctx.env, ...maxRows });
+            res = await runSql(query, { env: ctx.env, datasets: CATALOGUE, ...maxRows });
           } catch (e) {
             throw sqlError(e);
           }
@@ -281,7 +295,7 @@ export function registerMirror(program: Command, ctx: Context): void {
         const copyOut = dbLines && g.format === 'ndjson' && !copyTo ? { copyOut: ctx.io.stdout } : {};
         try {
           done = await streamSql(query, {
-            env: ctx.env, ...maxRows, onStart: (i) => void (head = i), onRows: (rows) => w.rows(rows),
+            env: ctx.env, datasets: CATALOGUE, ...maxRows, onStart: (i) => void (head = i), onRows: (rows) => w.rows(rows),
             ...(dbLines ? { onLines: (lines: string[]) => w.lines(lines) } : {}), ...(copyTo ? { copyTo } : copyOut),
           });
         } catch (e) {

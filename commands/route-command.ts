@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { ApiError } from '../src/contract/errors.js';
 import { parseAmount } from '../src/amount.js';
 import type { ParamSpec, RouteSpec } from '../src/contract/route.js';
-import { routeById } from '../src/registry.js';
+import { matchRoute, routeById } from '../src/registry.js';
 import type { RouteCall } from '../src/contract/types.js';
 import type { Context } from '../src/context.js';
 import { backendOptions, invoke, printError, renderContext, type GlobalOptions } from '../src/invoke.js';
@@ -92,7 +92,7 @@ export function relabelError(e: ApiError, labels: ReadonlyMap<string, string>): 
 export function addRouteCommand(parent: Command, spec: RouteCommandSpec, ctx: Context): Command {
   const route = routeById(spec.route);
   const alt = spec.withArg ? routeById(spec.withArg.route) : undefined;
-  const cmd = parent.command(spec.name);
+  const cmd = spec.isDefault ? parent.command(spec.name, { isDefault: true }) : parent.command(spec.name);
   if (spec.aliases) cmd.aliases(spec.aliases);
   // Every --help starts with 2 to 4 examples; a one-example command also shows its JSON form.
   const examples = spec.examples.length >= 2 ? spec.examples : [...spec.examples, `${spec.examples[0]} --format json`];
@@ -208,6 +208,14 @@ function commandRun(ctx: Context, g: GlobalOptions, opts: Record<string, unknown
     execute: (call) => execute(call, ctx, backendOptions(g)),
     output: (envelope, id) => writeOutput(ctx.io, { envelope, id }, renderContext(ctx, g, opts)),
     fail: (e) => printError(ctx, e, g),
+    async budget(call, count) {
+      const { route } = matchRoute(call.method, call.path);
+      const backend = await ctx.backend(route, backendOptions(g));
+      const canSpend = (backend as { canSpend?: (n: number) => boolean }).canSpend;
+      const cost = count * route.cost;
+      if (!canSpend || canSpend.call(backend, cost)) return undefined;
+      return new ApiError(402, 'credit_budget_exceeded', `Not started: ${count} calls of ${call.method} ${route.path} cost ${cost} credits, more than --max-credits allows.`);
+    },
   };
 }
 

@@ -1,13 +1,17 @@
 /**
  * `publicdata serve`: the v1 API over HTTP from the local handlers (src/server/). Loopback by default;
- * a non-loopback --host needs --keys. Runs until SIGINT/SIGTERM, then finishes requests in flight.
+ * a non-loopback --host needs --keys. Runs until SIGINT/SIGTERM, then finishes requests in flight and
+ * writes the credit state. SIGHUP re-reads the keys file and writes the credit state, and keeps serving
+ * (unless the terminal that started serve has gone: then it stops as on SIGTERM). docs/serve.md.
  */
 import { Command, InvalidArgumentError } from 'commander';
-import { readFileSync } from 'node:fs';
+import { EventEmitter } from 'node:events';
+import { closeSync, openSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ApiError, EXIT, errorEnvelope } from '../src/contract/errors.js';
 import type { Context } from '../src/context.js';
 import { errorLine } from '../src/output/render.js';
+import type { RunningServer } from '../src/server/server.js';
 import { helpWithExamples, setExit } from './route-command.js';
 
 /** After shutdown, the process exits at most this long after `serve` returns (see exitWithinAfterReturn). */
@@ -59,7 +63,24 @@ async function openBrowser(ctx: Context, url: string): Promise<void> {
  * Start the server and run until `stop` resolves. Returns the exit code. Errors before listening
  * (bad keys file, refused host, port in use) are one line in the error format.
  */
-export async function runServe(ctx: Context, o: ServeCommandOptions, stop: Promise<string>): Promise<number> {
+/** Where SIGHUP is announced (a 'reload' event); the command passes one fed by process.on('SIGHUP'). */
+export type ReloadSignal = Pick<EventEmitter, 'on' | 'off'>;
+
+/**
+ * Whether the terminal serve was started from has hung up (the SIGHUP a closed terminal sends): stderr
+ * is a terminal and the process no longer has one to open. Then SIGHUP stops serve, as SIGTERM does.
+ */
+function terminalGone(): boolean {
+  if (!process.stderr.isTTY) return false;
+  try {
+    closeSync(openSync('/dev/tty', 'r'));
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+export async function runServe(ctx: Context, o: ServeCommandOptions, stop: Promise<string>, hup?: ReloadSignal): Promise<number> {
   const fail = (code: string, message: string, exit: number = EXIT.USAGE): number => {
     ctx.io.stderr.write(errorLine(errorEnvelope(code, message), false));
     return exit;
@@ -114,10 +135,10 @@ export async function runServe(ctx: Context, o: ServeCommandOptions, stop: Promi
     if (err.name === 'CreditStateError') return fail('usage_error', err.message, EXIT.ERROR);
     throw e;
   }
-  const { DATASETS } = await import('../src/mirror/catalog.js');
+  const { DATASETS } = await import('../src/registry.js');
   const dir = mirrorDir(ctx.env);
-  const names = Object.keys(DATASETS);
-  const synced = names.filter((n) => isDatasetPresent(n, dir));
+  const names = DATASETS.map((d) => d.name);
+  const synced = DATASETS.filter((d) => isDatasetPresent(d, dir)).map((d) => d.name);
   const lines = [
     `publicdata serve: the v1 API at ${server.url}`,
     `  OpenAPI document: ${server.url}/openapi.json`,
@@ -130,9 +151,23 @@ export async function runServe(ctx: Context, o: ServeCommandOptions, stop: Promi
   ];
   ctx.io.stderr.write(`${lines.join('\n')}\n`);
   if (o.open) await openBrowser(ctx, `${server.url}/openapi.json`);
+  // SIGHUP: one reload at a time, in order; shutdown waits for the one under way.
+  let reloading = Promise.resolve();
+  let keyCount = keys?.length ?? 0;
+  const onReload = () => void (reloading = reloading.then(async () => void (keyCount = await reloadOnHup(ctx, o, server, keyCount))));
+  hup?.on('reload', onReload);
   const signal = await stop;
+  hup?.off('reload', onReload);
+  await reloading;
   ctx.io.stderr.write(`${signal}: finishing ${server.inflight()} request(s) in flight (at most ${SHUTDOWN_GRACE_MS / 1000} s), then stopping\n`);
-  await server.close(SHUTDOWN_GRACE_MS);
+  // A credit state that cannot be written is reported (the charges since its last write are lost) and
+  // the exit code says so; the shutdown itself goes on.
+  let creditError: Error | undefined;
+  const credit = (e: unknown) => {
+    if ((e as Error)?.name !== 'CreditStateError') throw e;
+    creditError = e as Error;
+  };
+  await server.close(SHUTDOWN_GRACE_MS).catch(credit);
   const { exitWithinAfterReturn } = await import('../src/fatal.js');
   const running = server.executing();
   if (running === 0) {
@@ -144,10 +179,44 @@ export async function runServe(ctx: Context, o: ServeCommandOptions, stop: Promi
     ctx.io.stderr.write(`leaving ${running} abandoned quer${running === 1 ? 'y' : 'ies'} unfinished\n`);
   }
   // Refunds made after `close` wrote the credit state (a handler that settled late) are written now.
-  await server.flush();
+  await server.flush().catch(credit);
   exitWithinAfterReturn(EXIT_LINGER_MS);
+  if (creditError) {
+    ctx.io.stderr.write(errorLine(errorEnvelope('internal_error', creditError.message), false));
+    return EXIT.ERROR;
+  }
   ctx.io.stderr.write('stopped\n');
   return EXIT.OK;
+}
+
+/**
+ * SIGHUP: re-read the keys file (a key no longer listed is refused from the next request on; a file that
+ * cannot be read or parsed leaves the keys as they were) and write the credit state now. Returns the
+ * number of keys now in force (0 in single-user mode).
+ */
+async function reloadOnHup(ctx: Context, o: ServeCommandOptions, server: Pick<RunningServer, 'reloadKeys' | 'flush'>, before: number): Promise<number> {
+  const say = (line: string) => void ctx.io.stderr.write(`${line}\n`);
+  if (!o.keys) {
+    say('SIGHUP: single-user mode, no keys file to reload; still serving');
+    return 0;
+  }
+  let now = before;
+  try {
+    const { parseKeysFile } = await import('../src/server/keys.js');
+    const plans = parseKeysFile(readFileSync(o.keys, 'utf8'), o.keys);
+    server.reloadKeys(plans);
+    now = plans.length;
+    say(`SIGHUP: reloaded ${plans.length} key(s) from ${o.keys} (${before} before); still serving`);
+  } catch (e) {
+    const why = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
+    ctx.io.stderr.write(errorLine(errorEnvelope('usage_error', `SIGHUP: the keys file was not reloaded (${why}); the ${before} key(s) loaded before still apply.`), false));
+  }
+  try {
+    await server.flush();
+  } catch (e) {
+    ctx.io.stderr.write(errorLine(errorEnvelope('internal_error', `SIGHUP: ${(e as Error).message}`), false));
+  }
+  return now;
 }
 
 export function registerServe(program: Command, ctx: Context): void {
@@ -157,7 +226,8 @@ export function registerServe(program: Command, ctx: Context): void {
     .description(
       helpWithExamples(
         'Serve the v1 API over HTTP from the local handlers: the same status and envelope as `publicdata api ... --source local`. ' +
-          'Without --keys: single-user mode (no authentication, no limits). With --keys: Bearer keys, per-minute rate limits and credits (GET 1, POST 10).',
+          'Without --keys: single-user mode (no authentication, no limits). With --keys: Bearer keys, per-minute rate limits and credits (GET 1, POST 10). ' +
+          'SIGHUP re-reads the keys file and writes the credit state; SIGINT/SIGTERM stop after the requests in flight.',
         [
           'publicdata serve',
           'publicdata serve --port 9000 --keys keys.txt',
@@ -173,19 +243,26 @@ export function registerServe(program: Command, ctx: Context): void {
     .option('--open', 'open the OpenAPI document in a browser')
     .action(async (opts: Record<string, unknown>, self: Command) => {
       const g = self.optsWithGlobals() as { quiet?: boolean };
+      const hup = new EventEmitter();
+      let onHup: () => void = () => undefined;
       const stop = new Promise<string>((resolve) => {
         const on = (sig: string) => () => resolve(sig);
         process.once('SIGINT', on('SIGINT'));
         process.once('SIGTERM', on('SIGTERM'));
+        // Without a listener SIGHUP would end the process at once, with no final credit write.
+        onHup = () => (terminalGone() ? resolve('SIGHUP') : hup.emit('reload'));
+        process.on('SIGHUP', onHup);
       });
       try {
-        setExit(self, await runServe(ctx, { ...(opts as unknown as ServeCommandOptions), quiet: Boolean(g.quiet) }, stop));
+        setExit(self, await runServe(ctx, { ...(opts as unknown as ServeCommandOptions), quiet: Boolean(g.quiet) }, stop, hup));
       } catch (e) {
         if (e instanceof ApiError) {
           ctx.io.stderr.write(errorLine(e.toEnvelope(), false));
           return setExit(self, EXIT.USAGE);
         }
         throw e;
+      } finally {
+        process.off('SIGHUP', onHup);
       }
     });
 }

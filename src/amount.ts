@@ -1,6 +1,6 @@
 /** Friendly amounts typed on the command line (commands and the domains' own command options). */
 import { ApiError } from './contract/errors.js';
-import { withoutThousands } from './money.js';
+import { poundsFromPence, scaledTextToPence, withoutThousands } from './money.js';
 
 /**
  * Friendly number input: "45,000", "£45000", "45k" become 45000. A comma is a thousands separator only
@@ -13,7 +13,8 @@ export function parseAmount(v: string, name = 'amount'): number | string {
   }
   const m = /^(-?\d+(?:\.\d+)?)([kKmM]?)$/.exec(s);
   if (!m) return v;
-  const n = Number(m[1]);
-  const mult = m[2]?.toLowerCase() === 'k' ? 1000 : m[2]?.toLowerCase() === 'm' ? 1_000_000 : 1;
-  return mult === 1 ? n : Math.round(n * mult * 100) / 100;
+  const unit = m[2]?.toLowerCase();
+  if (!unit) return Number(m[1]);
+  // 45.5k is exactly 45500 (and 1.2345k is 1234.50): BigInt arithmetic on the digits, never n * 1000 in floats.
+  return poundsFromPence(scaledTextToPence(m[1]!, unit === 'k' ? 1000n : 1_000_000n))!;
 }

@@ -1,12 +1,13 @@
 /**
- * One batch line: parse, merge with flag defaults, validate the body (the path and query were validated
- * once for the batch, see src/execute.ts), run the handler, serialise the envelope.
+ * One batch line: parse, merge with flag defaults, validate the body and its document as a single call's
+ * (src/runner.ts; the path and query were validated once for the batch), run the handler, serialise the envelope.
  */
 import { ApiError, EXIT, errorEnvelope, exitCodeFor } from './contract/errors.js';
 import type { RouteSpec } from './contract/route.js';
 import type { Envelope, Handler, HandlerContext } from './contract/types.js';
 import { isErrorEnvelope } from './contract/types.js';
-import { validateBody } from './contract/validate.js';
+import type { DocumentValidator } from './domains/manifest.js';
+import { requestForBody } from './runner.js';
 
 export interface LineRunner {
   route: RouteSpec;
@@ -16,6 +17,8 @@ export interface LineRunner {
   /** Path and query parameters, validated once for the whole batch. */
   params: Record<string, unknown>;
   query: Record<string, unknown>;
+  /** The route's body-document validator (VAT return), loaded once for the batch: each line is checked as a single call is. */
+  document?: DocumentValidator;
 }
 
 export function lineError(lineNo: number, e: unknown): { env: Envelope; status: number } {
@@ -47,7 +50,7 @@ export function runLine(r: LineRunner, line: string, lineNo: number): { json: st
   let status = 200;
   try {
     const body = parseLine(line, lineNo, r.baseBody);
-    const out = r.handler({ params: r.params, query: r.query, body: validateBody(r.route, body) }, r.hctx);
+    const out = r.handler(requestForBody(r.route, r, body, r.document), r.hctx);
     if (out instanceof Promise) {
       return out.then(
         (e) => ({ json: JSON.stringify(e), exit: EXIT.OK }),

@@ -4,6 +4,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { routeById } from './registry.js';
+import { loadDocument } from './runner.js';
 import { runChunk, type Chunk, type LineRunner, type LineSink } from './batch-line.js';
 
 interface Init {
@@ -21,7 +22,9 @@ interface Init {
 const init = workerData as Init;
 const route = routeById(init.routeId);
 const handler = await route.local!.handler(); // the main thread runs only routes with a local handler here
+const document = await loadDocument(route);
 const runner: LineRunner = {
+  ...(document ? { document } : {}),
   route,
   handler,
   hctx: { now: () => new Date(init.nowMs), env: init.env, mirrorDir: init.mirrorDir, cacheDir: init.cacheDir },

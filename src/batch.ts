@@ -14,10 +14,11 @@ import { EXIT, exitCodeFor } from './contract/errors.js';
 import type { HandlerContext } from './contract/types.js';
 import { isErrorEnvelope } from './contract/types.js';
 import type { Context, Out } from './context.js';
-import type { BackendOptions } from './backends/select.js';
+import type { BackendOptions } from './backends/types.js';
 import type { Backend } from './backends/types.js';
 import { lineError, parseLine, runChunk, TextSink, type Chunk, type LineRunner } from './batch-line.js';
-import { execute, prepareBody, type Prepared } from './execute.js';
+import { execute } from './execute.js';
+import { loadDocument, prepareBody, type Prepared } from './runner.js';
 
 const FLUSH_AT = 1 << 16;
 const CHUNK_LINES = 2048;
@@ -164,7 +165,8 @@ function workerFile(): string | undefined {
 
 async function runLocal(ctx: Context, target: BatchTarget, hctx: HandlerContext): Promise<number> {
   const { route, request } = target.prepared;
-  const runner: LineRunner = { route, handler: await route.local!.handler(), hctx, baseBody: target.baseBody, params: request.params, query: request.query };
+  const document = await loadDocument(route);
+  const runner: LineRunner = { route, handler: await route.local!.handler(), hctx, baseBody: target.baseBody, params: request.params, query: request.query, ...(document ? { document } : {}) };
   const out = new BlockWriter(ctx.io.stdout);
   let firstFailure: number = EXIT.OK;
   const note = (f: number) => {

@@ -73,9 +73,50 @@ export function redact(text: string, key?: string): string {
     const enc = encodeURIComponent(key);
     if (enc !== key) out = out.replace(new RegExp(escapeRe(enc), 'g'), mask);
   }
-  out = out.replace(/\bgd_(live|test)_[A-Za-z0-9_\-]+/g, (m) => maskKey(m));
+  // The whole token, whatever characters a key holds (base64's + / =, a URL's . ~ and %-escapes): a
+  // narrower class masked `gd_live_abc.def` only up to the dot and printed the rest.
+  out = out.replace(/\bgd_(live|test)_[A-Za-z0-9_\-.~+/=%]+/g, (m) => maskKey(m));
   out = out.replace(/\b(Bearer)\s+(?!gd_(?:live|test)_…)([^\s"',]+)/gi, (_m, b: string) => `${b} <redacted>`);
   return out;
+}
+
+/** Query parameters whose value is a credential whatever it looks like (compared case-insensitively). */
+const SECRET_PARAMS = /^(key|api[_-]?key|apikey|access[_-]?token|token|auth|authorization|password|secret)$/i;
+
+/**
+ * A URL (or URL-like text that may not parse) safe to print: userinfo (`user:password@`) becomes
+ * `<redacted>@`; the value of every credential-named query parameter (`key`, `api_key`, `token` …)
+ * becomes `<redacted>`, or with `allQuery` the whole query and fragment do; then `redact`.
+ */
+export function redactUrl(text: string, opts: { allQuery?: boolean } = {}): string {
+  let out = text.replace(/^([A-Za-z][A-Za-z0-9+.-]*:\/\/)[^/?#]*@/, '$1<redacted>@');
+  const q = out.indexOf('?');
+  if (q >= 0) {
+    const hash = out.indexOf('#', q);
+    const query = out.slice(q + 1, hash < 0 ? undefined : hash);
+    const rest = hash < 0 ? '' : out.slice(hash);
+    if (opts.allQuery) out = `${out.slice(0, q)}?<redacted>${rest ? '#<redacted>' : ''}`;
+    else {
+      const pairs = query.split(/([&;])/).map((part) => {
+        const eq = part.indexOf('=');
+        const name = eq < 0 ? part : part.slice(0, eq);
+        let decoded = name;
+        try {
+          decoded = decodeURIComponent(name.replace(/\+/g, ' '));
+        } catch {
+          /* keep it as sent */
+        }
+        return eq >= 0 && SECRET_PARAMS.test(decoded.trim()) ? `${name}=<redacted>` : part;
+      });
+      out = `${out.slice(0, q)}?${pairs.join('')}${rest}`;
+    }
+  }
+  return redact(out);
+}
+
+/** `redactUrl` applied to every `scheme://…` URL in a line of text. */
+export function redactUrlsIn(text: string): string {
+  return redact(text.replace(/\b[A-Za-z][A-Za-z0-9+.-]*:\/\/[^\s'"<>]+/g, (u) => redactUrl(u)));
 }
 
 interface ConfigFile {

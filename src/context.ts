@@ -4,31 +4,18 @@
  * with the key, built on first use and shared by every call of the run), `config()` (the saved
  * config.json) and `mirror()` (the handler context: clock, env, mirror and cache dirs). Nothing here
  * imports DuckDB, undici or ora: those load when used. Only the process entry (src/main.ts) reads
- * process.env or the real clock, and calls process.exit.
+ * process.env or the real clock, and calls process.exit. The types live here; `createContext`
+ * (src/create-context.ts) builds one.
  */
-import type { Backend } from './backends/types.js';
+import type { Backend, BackendOptions } from './backends/types.js';
 import type { LiveOptions } from './backends/live.js';
-import { createLocalBackend } from './backends/local.js';
-import { chooseSource, handlerContext, liveBackend, type BackendOptions } from './backends/select.js';
 import type { ResolvedKey } from './config.js';
 import type { HandlerContext, RouteCall } from './contract/types.js';
+import type { IO } from './io.js';
 import type { Route } from './registry.js';
 
-export interface Out {
-  /** Text, or bytes already UTF-8 encoded (a Buffer: batch results encoded on worker threads). */
-  write(chunk: string | Buffer, cb?: (err?: Error | null) => void): boolean | void;
-  once?(event: 'drain', cb: () => void): unknown;
-}
+export type { IO, Out } from './io.js';
 
-export interface IO {
-  stdout: Out;
-  stderr: Out;
-  stdin: NodeJS.ReadableStream;
-  stdoutIsTTY: boolean;
-  stderrIsTTY: boolean;
-  /** Terminal width for tables. */
-  columns: number;
-}
 
 /** What the CLI passes to build a live backend (a subset of the client's own options). */
 export type LiveFactoryOptions = Pick<LiveOptions, 'apiKey' | 'baseUrl' | 'maxWait' | 'maxCredits' | 'log' | 'notice'>;
@@ -63,43 +50,3 @@ export interface Context extends ContextBase {
   /** Release what the run built (the live client's connections). */
   close(): Promise<void>;
 }
-
-/** A context with lazy services over `base`. */
-export function createContext(base: ContextBase): Context {
-  let mirror: HandlerContext | undefined;
-  let local: Backend | undefined;
-  let live: Promise<Backend> | undefined;
-  let config: Promise<Config> | undefined;
-  const ctx: Context = {
-    ...base,
-    mirror() {
-      if (!mirror) mirror = handlerContext(ctx);
-      return mirror;
-    },
-    async backend(route, opts) {
-      const choice = await chooseSource(ctx, route, opts.source);
-      if (choice.kind === 'live') {
-        live ??= liveBackend(ctx, choice.key, opts);
-        return live;
-      }
-      local ??= createLocalBackend(ctx.mirror());
-      return local;
-    },
-    config() {
-      config ??= import('./config.js').then((m) => {
-        const key = m.resolveApiKeySource(ctx.env);
-        return key ? { key } : {};
-      });
-      return config;
-    },
-    async close() {
-      const b = live;
-      live = undefined;
-      // A live client that failed to build (bad PUBLICDATA_BASE_URL) was reported where it was asked for.
-      const built = await b?.catch(() => undefined);
-      await (built as { close?: () => Promise<void> } | undefined)?.close?.();
-    },
-  };
-  return ctx;
-}
-

@@ -4,95 +4,10 @@
  * backend through the context, call it. Friendly commands, `publicdata api`, `--all` pages, `--sweep`
  * and batch lines (live and local, worker threads included) all come through here.
  */
-import { ApiError, errors } from './contract/errors.js';
-import type { Match } from './contract/router.js';
-import type { CallResult, Handler, HandlerContext, HandlerRequest, RecordSink, RouteCall } from './contract/types.js';
-import type { LocalSpec } from './domains/manifest.js';
-import { validateBody, validateCall, validateParams } from './contract/validate.js';
-import type { BackendOptions } from './backends/select.js';
+import type { CallResult, RouteCall } from './contract/types.js';
+import type { BackendOptions } from './backends/types.js';
 import type { Context } from './context.js';
-import { matchRoute, type Route } from './registry.js';
-
-/** A call after matching and validation: what a local handler receives, and the route it belongs to. */
-export interface Prepared {
-  route: Route;
-  pathValues: Record<string, string>;
-  request: HandlerRequest;
-}
-
-/** A call that carries its validation (backends need not validate again). */
-export interface PreparedCall extends RouteCall {
-  prepared?: Prepared;
-  /** `--all` on the local backend: the sink a streaming handler writes its records to. */
-  sink?: RecordSink;
-}
-
-/**
- * Match (unless already matched) and validate a call: path, query and body against the route spec, and
- * a body document with its route's document validator. Throws ApiError with the contract's codes.
- */
-export async function prepare(call: RouteCall, match?: Match<Route>): Promise<Prepared> {
-  const m = match ?? matchRoute(call.method, call.path);
-  return checkDocument({ route: m.route, pathValues: m.pathValues, request: validateCall(m.route, m.pathValues, call.query, call.body) });
-}
-
-/** The prepared call for a new body on an already validated path and query (one batch line). */
-export function prepareBody(base: Prepared, body: unknown): Promise<Prepared> {
-  return checkDocument({ ...base, request: { ...base.request, body: validateBody(base.route, body) } });
-}
-
-/** Run the route's document validator (bodyDocument routes): 400 VALIDATION_ERROR with every detail. */
-async function checkDocument(p: Prepared): Promise<Prepared> {
-  if (!p.route.document) return p;
-  const validate = await p.route.document();
-  const r = validate(p.request.body);
-  if (!r.ok) throw errors.validation(r.details);
-  return { ...p, request: { ...p.request, document: r.document } };
-}
-
-/** Validate only the path and query of a matched call (a batch: its lines bring the bodies). */
-export function prepareParams(call: RouteCall, match?: Match<Route>): Prepared {
-  const m = match ?? matchRoute(call.method, call.path);
-  const { params, query } = validateParams(m.route, m.pathValues, call.query);
-  return { route: m.route, pathValues: m.pathValues, request: { params, query, body: undefined } };
-}
-
-export function notAvailableOffline(routeId: string, path: string): ApiError {
-  return new ApiError(
-    503,
-    'not_available_offline',
-    `${path} (${routeId}) has no offline handler yet. Set PUBLICDATA_API_KEY (or run 'publicdata auth login') to call it live.`,
-  );
-}
-
-/** An ApiError as a local answer; anything else is a bug and propagates. */
-export function errorResult(e: unknown): CallResult {
-  if (e instanceof ApiError) return { status: e.status, envelope: e.toEnvelope(), source: 'local' };
-  throw e;
-}
-
-/** Handlers once imported, by their route's local spec (node caches the import; the await of import() is not free). */
-const loaded = new WeakMap<LocalSpec, Promise<Handler>>();
-function loadHandler(local: LocalSpec): Promise<Handler> {
-  let pending = loaded.get(local);
-  if (!pending) {
-    pending = local.handler();
-    loaded.set(local, pending);
-    pending.catch(() => loaded.delete(local));
-  }
-  return pending;
-}
-
-/** Run the route's local handler on a validated request. */
-export async function runHandler(p: Prepared, hctx: HandlerContext, path: string): Promise<CallResult> {
-  try {
-    if (!p.route.local) throw notAvailableOffline(p.route.id, path);
-    const handler = await loadHandler(p.route.local);
-    return { status: 200, envelope: await handler(p.request, hctx), source: 'local' };
-  } catch (e) {
-    return errorResult(e);
-  }
-}
+import { errorResult, prepare, type Prepared, type PreparedCall } from './runner.js';
 
 /**
  * Execute one call: match, validate, choose the backend (`ctx.backend`, lazily built and shared for the

@@ -5,11 +5,12 @@
 import { ApiError, EXIT, exitCodeFor } from './contract/errors.js';
 import type { CallResult, RecordSink, RouteCall, SuccessEnvelope } from './contract/types.js';
 import { isErrorEnvelope } from './contract/types.js';
-import type { Route } from './registry.js';
+import { renderersFor, type Route } from './registry.js';
 import type { Context } from './context.js';
-import type { BackendOptions, Source } from './backends/select.js';
+import type { BackendOptions, Source } from './backends/types.js';
 import type { Backend } from './backends/types.js';
-import { execute, prepare, type Prepared } from './execute.js';
+import { execute } from './execute.js';
+import { prepare, type Prepared } from './runner.js';
 import { recordsOf } from './output/records.js';
 import type { Format } from './output/render.js';
 import { captureStdout, drainWrite, writeError, writeResult, type RenderContext } from './output/renderers.js';
@@ -61,6 +62,7 @@ export function renderContext(ctx: Context, g: Pick<GlobalOptions, 'format' | 'c
     wide: Boolean(g.wide),
     quiet: Boolean(g.quiet),
     options,
+    renderers: renderersFor,
     ...(g.fields ? { fields: g.fields } : {}),
   };
 }
@@ -199,6 +201,17 @@ async function callAll(
   return EXIT.OK;
 }
 
+/**
+ * csv and ndjson print the records of one page, with nothing in the data to say there are more: say it on
+ * stderr (never on stdout, which a script reads), unless --quiet.
+ */
+function morePagesHint(ctx: Context, g: GlobalOptions, route: Route, result: CallResult): void {
+  if (g.quiet || (g.format !== 'csv' && g.format !== 'ndjson') || !route.pagination || isErrorEnvelope(result.envelope)) return;
+  const info = pageInfo(result.envelope, route);
+  if (!info || info.page >= info.totalPages) return;
+  ctx.io.stderr.write(`publicdata: page ${info.page} of ${info.totalPages} (${info.total} records); add --all for every record, or --page N\n`);
+}
+
 /** Run one call end to end and return the exit code. */
 export async function invoke(
   ctx: Context,
@@ -226,6 +239,7 @@ export async function invoke(
     if (g.all) return await withSpinner(ctx, g, label, slow, () => callAll(ctx, backend, call, route, g, render));
     const result = await withSpinner(ctx, g, label, slow, () => execute(call, ctx, backendOptions(g), p));
     await writeResult(ctx.io, result, route, render);
+    morePagesHint(ctx, g, route, result);
     return resultExit(result);
   } catch (e) {
     // A bad --fields is known only once the answer is there; it is still a usage error.

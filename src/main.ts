@@ -1,6 +1,7 @@
 /** Process entry: run the CLI with the real context and set the exit code (never a stack trace). */
 import { reportInternalError, run } from './cli.js';
-import { createContext, type Context } from './context.js';
+import type { Context } from './context.js';
+import { createContext } from './create-context.js';
 import { lingerLimit, runFatalHooks } from './fatal.js';
 
 const argv = process.argv.slice(2);

@@ -139,3 +139,41 @@ export function withoutThousands(text: string): string | undefined {
   if (!text.includes(',')) return text;
   return /^[-+]?\d{1,3}(,\d{3})+(\.\d+)?$/.test(text) ? text.replace(/,/g, '') : undefined;
 }
+
+/**
+ * Exact pence from decimal text with at most 2 decimal places, as DuckDB prints a DECIMAL(…,2) or a
+ * bulk file writes an amount (`'1234.56'`, `'-5.00'`, `'12'`); null and undefined stay null.
+ */
+export function penceFromText(v: unknown): bigint | null {
+  if (v === null || v === undefined) return null;
+  const m = /^(-?)(\d+)(?:\.(\d{1,2}))?$/.exec(String(v));
+  if (!m) throw new Error(`not a money value: ${String(v)}`);
+  const p = BigInt(m[2]!) * 100n + BigInt((m[3] ?? '').padEnd(2, '0') || '0');
+  return m[1] ? -p : p;
+}
+
+/** `123456n` pence -> `'1234.56'` (exact decimal text, no floating point). */
+export function penceToText(p: bigint): string {
+  const neg = p < 0n;
+  const s = (neg ? -p : p).toString().padStart(3, '0');
+  return `${neg ? '-' : ''}${s.slice(0, -2)}.${s.slice(-2)}`;
+}
+
+/** Pounds as a JSON number from exact pence: the nearest double to the 2-dp decimal, made from its text. */
+export function poundsFromPence(p: bigint | null): number | null {
+  return p === null ? null : Number(penceToText(p));
+}
+
+/**
+ * A decimal number typed as text (`'45.5'`) times a whole multiplier (1,000 for `45.5k`), to whole pence
+ * rounded half away from zero: exact (BigInt), whatever the digits.
+ */
+export function scaledTextToPence(text: string, multiplier: bigint): bigint {
+  const m = /^(-?)(\d+)(?:\.(\d+))?$/.exec(text);
+  if (!m) throw new Error(`not a decimal number: ${text}`);
+  const frac = m[3] ?? '';
+  const units = BigInt(`${m[2]}${frac}`);
+  const pence = divRoundBig(units * multiplier * 100n, 10n ** BigInt(frac.length), 'half-up');
+  return m[1] ? -pence : pence;
+}
+

@@ -11,31 +11,38 @@ import type { RouteSpec } from './contract/route.js';
 import { createRouter, type Match } from './contract/router.js';
 import type { HttpMethod } from './contract/types.js';
 import type { DatasetEntry, DocumentValidator, DomainManifest, LocalSpec, RendererRef } from './domains/manifest.js';
+import type { DatasetInfo } from './mirror/catalog.js';
 import { manifest as property } from './domains/property/index.js';
 import { manifest as companies } from './domains/companies/index.js';
 import { manifest as tax } from './domains/tax/index.js';
 import { manifest as vehicles } from './domains/vehicles/index.js';
 import { manifest as calendar } from './domains/calendar/index.js';
+import { manifest as schools } from './domains/schools/index.js';
+import { manifest as energy } from './domains/energy/index.js';
 
-export const DOMAINS: readonly DomainManifest[] = [property, companies, tax, vehicles, calendar];
+export const DOMAINS: readonly DomainManifest[] = [property, companies, tax, vehicles, calendar, schools, energy];
 
 /** A route of the table: its pure spec, plus the local handler when its domain answers it offline. */
 export interface Route extends RouteSpec {
   local?: LocalSpec;
-  renderer?: RendererRef;
   /** The body-document validator (bodyDocument routes), run before any backend is chosen. */
   document?: () => Promise<DocumentValidator>;
 }
 
 function withLocal(d: DomainManifest, r: RouteSpec): Route {
   const local = d.local[r.id];
-  const renderer = d.renderers?.[r.id];
   const document = d.documents?.[r.id];
-  if (!local && !renderer && !document) return r;
-  return { ...r, ...(local ? { local } : {}), ...(renderer ? { renderer } : {}), ...(document ? { document } : {}) };
+  if (!local && !document) return r;
+  return { ...r, ...(local ? { local } : {}), ...(document ? { document } : {}) };
 }
 
-export const ROUTES: readonly Route[] = DOMAINS.flatMap((d) => d.routes.map((r) => withLocal(d, r)));
+/** A route must name the domain that declares it (Domain is a string: the registry is the list). */
+function checked(d: DomainManifest, r: RouteSpec): RouteSpec {
+  if (r.domain !== d.name) throw new Error(`route ${r.id} says domain '${r.domain}' but is declared by '${d.name}'`);
+  return r;
+}
+
+export const ROUTES: readonly Route[] = DOMAINS.flatMap((d) => d.routes.map((r) => withLocal(d, checked(d, r))));
 
 const router = createRouter(ROUTES);
 
@@ -47,5 +54,18 @@ export function routeById(id: string): Route {
   return router.byId(id);
 }
 
+/** The domains' terminal renderers for an answer id (a route id, or a command id such as tax.take-home.sweep). */
+export function renderersFor(id: string): readonly RendererRef[] {
+  return DOMAINS.flatMap((d) => (d.renderers?.[id] ? [d.renderers[id]] : []));
+}
+
 /** Every domain's datasets (catalogue entry and lazy sync module), in registry order. */
 export const DATASET_ENTRIES: readonly DatasetEntry[] = DOMAINS.flatMap((d) => d.datasets);
+
+/** The catalogue: every mirror dataset's facts, in registry order (what `mirror status`, `sql`, `serve` list). */
+export const DATASETS: readonly DatasetInfo[] = DATASET_ENTRIES.map((e) => e.info);
+
+/** A dataset by its name (as typed on the command line), or undefined. */
+export function datasetByName(name: string): DatasetInfo | undefined {
+  return DATASETS.find((d) => d.name === name);
+}

@@ -2,18 +2,17 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { datasetInfo } from '../src/mirror/catalog.js';
+import type { DatasetInfo } from '../src/mirror/catalog.js';
 import { queryOne, type Param } from '../src/mirror/db.js';
 import { DownloadError } from './download.js';
 import type { DatasetModule, DatasetName, DiscoverContext, UpstreamFile } from './types.js';
 
 /** The fields of a DatasetModule that come from the dataset catalogue (src/mirror/catalog.ts). */
 export function catalogFields(
-  name: DatasetName,
+  info: DatasetInfo,
 ): Pick<DatasetModule, 'name' | 'title' | 'publisher' | 'licence' | 'attribution' | 'sourceUrl' | 'approxDownload' | 'file'> {
-  const info = datasetInfo(name);
   return {
-    name,
+    name: info.name,
     title: info.title,
     publisher: info.publisher,
     licence: info.licence,
@@ -149,7 +148,7 @@ export async function fetchPage(ctx: Pick<DiscoverContext, 'baseUrl' | 'fetchTex
  * discovery of the newest complete snapshot on the publisher's download page.
  */
 export function snapshotDataset(o: {
-  name: DatasetName;
+  info: DatasetInfo;
   baseUrl: string;
   /** The download page, relative to the base URL. */
   page: string;
@@ -164,7 +163,7 @@ export function snapshotDataset(o: {
   fromHint: string;
 }): Pick<DatasetModule, ReturnType<typeof catalogKeys>[number] | 'defaultBaseUrl' | 'memoryLimit' | 'classifyFrom' | 'fromNames' | 'discover'> {
   return {
-    ...catalogFields(o.name),
+    ...catalogFields(o.info),
     defaultBaseUrl: o.baseUrl,
     memoryLimit: 'auto',
     classifyFrom(name: string) {
@@ -179,11 +178,11 @@ export function snapshotDataset(o: {
         html = await fetchPage(ctx, page);
       } catch (e) {
         throw new Error(
-          `could not read the ${o.pageTitle} ${page} (${(e as Error).message}). Use 'publicdata sync ${o.name} --from <${o.fromHint}>'.`,
+          `could not read the ${o.pageTitle} ${page} (${(e as Error).message}). Use 'publicdata sync ${o.info.name} --from <${o.fromHint}>'.`,
         );
       }
       const found = o.pick(pageLinks(html, page, o.fileRe), ctx.now());
-      if (typeof found === 'string') throw new Error(`${found} on ${page}. Use 'publicdata sync ${o.name} --from <file, folder or URL>'.`);
+      if (typeof found === 'string') throw new Error(`${found} on ${page}. Use 'publicdata sync ${o.info.name} --from <file, folder or URL>'.`);
       return found;
     },
   };

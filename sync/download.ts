@@ -69,6 +69,12 @@ export interface DownloadOptions extends RetryOptions {
   /** Bandwidth cap in bytes per second (`sync --limit-rate`); default none. */
   maxBytesPerSecond?: number;
   headers?: Record<string, string>;
+  /**
+   * When the server sent no length (no Content-Length: HTTP/1.0 or a close-delimited body), a closed
+   * connection is indistinguishable from the end of the file: this says why the received bytes are not the
+   * whole file (sync/integrity.ts `incompleteReason`), and the download is then resumed like a dropped one.
+   */
+  checkComplete?: (partPath: string) => Promise<string | undefined>;
 }
 
 export interface DownloadResult {
@@ -271,14 +277,45 @@ export async function sha256File(path: string): Promise<string> {
   return h.digest('hex');
 }
 
-async function readText(res: IncomingMessage): Promise<string> {
+/**
+ * The most fetchText reads of one index page (HTML or JSON): the publishers' pages are well under 2 MB;
+ * a larger answer is not an index page (a 700 MB one once took 1.6 GB of memory, and was fetched again
+ * on each retry).
+ */
+export const MAX_TEXT_BYTES = 16 * 1024 * 1024;
+
+function tooLarge(url: string, max: number, size: string): DownloadError {
+  // Fatal: the same URL will be as large next time.
+  return new DownloadError(`GET ${url}: the answer is ${size}, more than the ${max} bytes an index page may have`, url, false);
+}
+
+/** The body as UTF-8 text, streamed with a limit: past `max` bytes the connection is closed. */
+async function readText(res: IncomingMessage, url: string, max: number): Promise<string> {
+  const declared = Number(res.headers['content-length']);
+  if (Number.isFinite(declared) && declared > max) {
+    res.destroy();
+    throw tooLarge(url, max, `${declared} bytes`);
+  }
   const parts: Buffer[] = [];
-  for await (const c of res) parts.push(c as Buffer);
+  let size = 0;
+  for await (const c of res) {
+    size += (c as Buffer).length;
+    if (size > max) {
+      res.destroy();
+      throw tooLarge(url, max, `over ${max} bytes`);
+    }
+    parts.push(c as Buffer);
+  }
   return Buffer.concat(parts).toString('utf8');
 }
 
-/** GET a URL as text (index pages, JSON), with retries on network errors, 5xx and 429 (default 3). */
-export async function fetchText(url: string, opts: RetryOptions & { idleTimeoutMs?: number } = {}): Promise<string> {
+/**
+ * GET a URL as text (index pages, JSON), at most `maxBytes` (MAX_TEXT_BYTES), with retries on network
+ * errors, 5xx, 408 and 429 (default 3); an answer that can never succeed (another 4xx, too large) is not
+ * retried.
+ */
+export async function fetchText(url: string, opts: RetryOptions & { idleTimeoutMs?: number; maxBytes?: number } = {}): Promise<string> {
+  const max = opts.maxBytes ?? MAX_TEXT_BYTES;
   const { value } = await withRetries(url, { retries: 3, ...opts }, async () => {
     const res = await httpGet(url, { headers: {}, ...(opts.signal ? { signal: opts.signal } : {}), idleTimeoutMs: opts.idleTimeoutMs ?? 30_000 });
     const status = res.statusCode ?? 0;
@@ -286,9 +323,143 @@ export async function fetchText(url: string, opts: RetryOptions & { idleTimeoutM
       res.resume();
       throw httpStatusError(url, res);
     }
-    return readText(res);
+    return readText(res, url, max);
   });
   return value;
+}
+
+/** What one attempt of a download knows: the .part file, its metadata, and what is on disk already. */
+interface Attempt {
+  opts: DownloadOptions;
+  part: string;
+  metaPath: string;
+  meta: PartMeta;
+  /** Bytes already in the .part file (a resume asks for the rest). */
+  have: number;
+  hash: Hash;
+}
+
+/**
+ * Ask for the file, or for its rest when part of it is on disk (Range, with If-Range so a changed file
+ * comes whole). Returns the response and its total size when known; a 200 to a resume restarts the
+ * .part, a 416 or a Content-Range that does not start where the .part ends drops it (retried from 0).
+ */
+async function requestBody(a: Attempt): Promise<{ res: IncomingMessage; total: number | undefined; resumed: boolean }> {
+  const { opts, part, metaPath } = a;
+  const headers: Record<string, string> = { 'accept-encoding': 'identity', ...opts.headers };
+  if (a.have > 0) {
+    headers.range = `bytes=${a.have}-`;
+    const validator = a.meta.etag && !a.meta.etag.startsWith('W/') ? a.meta.etag : a.meta.lastModified;
+    if (validator) headers['if-range'] = validator;
+  }
+  const res = await httpGet(opts.url, { headers, ...(opts.signal ? { signal: opts.signal } : {}), idleTimeoutMs: opts.idleTimeoutMs ?? 60_000 });
+  const status = res.statusCode ?? 0;
+  if (status === 416 && a.have > 0) {
+    // Range not satisfiable: our .part is as long as (or longer than) the file. Start again.
+    res.resume();
+    rmSync(part, { force: true });
+    throw new DownloadError(`the server refused a resume at byte ${a.have}; starting again`, opts.url, true);
+  }
+  if (status === 206) {
+    const cr = String(res.headers['content-range'] ?? '');
+    const m = /bytes (\d+)-(\d+)\/(\d+|\*)/.exec(cr);
+    if (!m || Number(m[1]) !== a.have) {
+      res.resume();
+      rmSync(part, { force: true });
+      throw new DownloadError(`unexpected Content-Range '${cr}' for a resume at ${a.have}`, opts.url, true);
+    }
+    return { res, total: m[3] !== '*' ? Number(m[3]) : opts.expectedSize, resumed: true };
+  }
+  if (status !== 200) {
+    res.resume();
+    throw httpStatusError(opts.url, res);
+  }
+  if (a.have > 0) {
+    rmSync(part, { force: true }); // server ignored the Range (or the file changed): restart
+    a.have = 0;
+    a.hash = createHash('sha256');
+  }
+  const len = Number(res.headers['content-length']);
+  const total = res.headers['content-length'] !== undefined && Number.isFinite(len) && len >= 0 ? len : opts.expectedSize;
+  const etag = res.headers.etag;
+  const lastModified = res.headers['last-modified'];
+  a.meta = { url: opts.url, ...(etag ? { etag } : {}), ...(lastModified ? { lastModified } : {}) };
+  writeFileSync(metaPath, JSON.stringify(a.meta));
+  return { res, total, resumed: false };
+}
+
+/**
+ * Stream the body to .part (append on resume), hashing as it goes; returns the bytes now in the .part.
+ * A slow disk (or --limit-rate) is back-pressure: the loop stops reading, Node's parser stops the socket,
+ * and a server that closes the connection meanwhile is read to its end once the loop catches up.
+ */
+async function streamBody(a: Attempt, res: IncomingMessage, total: number | undefined): Promise<number> {
+  const { opts, part } = a;
+  const out = createWriteStream(part, { flags: a.have > 0 ? 'a' : 'w' });
+  const outError = new Promise<never>((_, reject) =>
+    out.once('error', (e) => reject(new DownloadError(`cannot write ${part}: ${e.message}`, opts.url, false))),
+  );
+  outError.catch(() => undefined);
+  const interval = opts.progressIntervalMs ?? 100;
+  const started = Date.now();
+  const cap = opts.maxBytesPerSecond && opts.maxBytesPerSecond > 0 ? opts.maxBytesPerSecond : undefined;
+  let bytes = a.have;
+  let lastTick = 0;
+  try {
+    for await (const chunk of res) {
+      const buf = chunk as Buffer;
+      a.hash.update(buf);
+      if (!out.write(buf)) await Promise.race([new Promise<void>((r) => out.once('drain', () => r())), outError]);
+      bytes += buf.length;
+      const now = Date.now();
+      if (opts.onProgress && now - lastTick >= interval) {
+        lastTick = now;
+        opts.onProgress({ bytes, total, rate: (bytes - a.have) / Math.max(0.001, (now - started) / 1000) });
+      }
+      if (cap) {
+        const ahead = ((bytes - a.have) / cap) * 1000 - (Date.now() - started);
+        if (ahead > 5) await realSleep(ahead, opts.signal);
+      }
+    }
+  } catch (e) {
+    if (e instanceof DownloadError || opts.signal?.aborted) throw e;
+    // The connection died mid-body (reset, or closed before Content-Length was reached): resume.
+    throw new DownloadError(`connection lost after ${bytes}${total !== undefined ? ` of ${total}` : ''} bytes (${(e as Error).message})`, opts.url, true);
+  } finally {
+    await new Promise<void>((resolve) => out.end(() => resolve()));
+  }
+  opts.onProgress?.({ bytes, total, rate: (bytes - a.have) / Math.max(0.001, (Date.now() - started) / 1000) });
+  return bytes;
+}
+
+/**
+ * Accept the .part as the file only when it can be shown whole: its declared length, else the module's
+ * completeness check (a body closed with no Content-Length), then the publisher's checksum and size.
+ * An incomplete body is resumed; a wrong checksum or size starts again from nothing.
+ */
+async function verifyPart(a: Attempt, bytes: number, total: number | undefined): Promise<string> {
+  const { opts, part, metaPath } = a;
+  if (total !== undefined && bytes < total) {
+    throw new DownloadError(`connection closed after ${bytes} of ${total} bytes`, opts.url, true);
+  }
+  if (total === undefined && opts.checkComplete) {
+    const why = await opts.checkComplete(part);
+    if (why) {
+      throw new DownloadError(`the connection closed after ${bytes} bytes with no Content-Length and the file is incomplete: ${why}`, opts.url, true);
+    }
+  }
+  const sha256 = a.hash.digest('hex');
+  if (opts.expectedSha256 && sha256 !== opts.expectedSha256.toLowerCase()) {
+    rmSync(part, { force: true });
+    rmSync(metaPath, { force: true });
+    throw new DownloadError(`checksum mismatch for ${opts.url}: expected ${opts.expectedSha256}, got ${sha256}`, opts.url, false);
+  }
+  if (opts.expectedSize !== undefined && bytes !== opts.expectedSize) {
+    rmSync(part, { force: true });
+    rmSync(metaPath, { force: true });
+    throw new DownloadError(`size mismatch for ${opts.url}: expected ${opts.expectedSize} bytes, got ${bytes}`, opts.url, false);
+  }
+  return sha256;
 }
 
 /** Download `url` to `dest` with resume, retries, checksum and progress. */
@@ -304,110 +475,17 @@ export async function download(opts: DownloadOptions): Promise<DownloadResult> {
     meta = { url: opts.url };
     writeFileSync(metaPath, JSON.stringify(meta));
   }
-
-  const interval = opts.progressIntervalMs ?? 100;
-  const idleTimeoutMs = opts.idleTimeoutMs ?? 60_000;
   let resumedAny = false;
 
   const once = async (): Promise<Omit<DownloadResult, 'attempts'>> => {
-    let have = existsSync(part) ? statSync(part).size : 0;
+    const a: Attempt = { opts, part, metaPath, meta, have: existsSync(part) ? statSync(part).size : 0, hash: createHash('sha256') };
     // Hash what is already on disk before asking for the rest, so the server is not kept waiting.
-    let hash = createHash('sha256');
-    if (have > 0) await hashExisting(part, hash);
-    const headers: Record<string, string> = { 'accept-encoding': 'identity', ...opts.headers };
-    if (have > 0) {
-      headers.range = `bytes=${have}-`;
-      const validator = meta.etag && !meta.etag.startsWith('W/') ? meta.etag : meta.lastModified;
-      if (validator) headers['if-range'] = validator;
-    }
-    const res = await httpGet(opts.url, { headers, ...(opts.signal ? { signal: opts.signal } : {}), idleTimeoutMs });
-    const status = res.statusCode ?? 0;
-    let total: number | undefined;
-    if (status === 416 && have > 0) {
-      // Range not satisfiable: our .part is as long as (or longer than) the file. Start again.
-      res.resume();
-      rmSync(part, { force: true });
-      throw new DownloadError(`the server refused a resume at byte ${have}; starting again`, opts.url, true);
-    }
-    if (status === 206) {
-      const cr = String(res.headers['content-range'] ?? '');
-      const m = /bytes (\d+)-(\d+)\/(\d+|\*)/.exec(cr);
-      if (!m || Number(m[1]) !== have) {
-        res.resume();
-        rmSync(part, { force: true });
-        throw new DownloadError(`unexpected Content-Range '${cr}' for a resume at ${have}`, opts.url, true);
-      }
-      if (m[3] !== '*') total = Number(m[3]);
-      resumedAny = true;
-    } else if (status === 200) {
-      if (have > 0) {
-        rmSync(part, { force: true }); // server ignored the Range (or the file changed): restart
-        have = 0;
-        hash = createHash('sha256');
-      }
-      const len = Number(res.headers['content-length']);
-      if (res.headers['content-length'] !== undefined && Number.isFinite(len) && len >= 0) total = len;
-      const etag = res.headers.etag;
-      const lastModified = res.headers['last-modified'];
-      meta = { url: opts.url, ...(etag ? { etag } : {}), ...(lastModified ? { lastModified } : {}) };
-      writeFileSync(metaPath, JSON.stringify(meta));
-    } else {
-      res.resume();
-      throw httpStatusError(opts.url, res);
-    }
-    total ??= opts.expectedSize;
-
-    // Stream the body to .part (append on resume), hashing as it goes. A slow disk (or --limit-rate) is
-    // back-pressure: the loop stops reading, Node's parser stops the socket, and a server that closes the
-    // connection meanwhile is read to its end once the loop catches up.
-    const out = createWriteStream(part, { flags: have > 0 ? 'a' : 'w' });
-    const outError = new Promise<never>((_, reject) =>
-      out.once('error', (e) => reject(new DownloadError(`cannot write ${part}: ${e.message}`, opts.url, false))),
-    );
-    outError.catch(() => undefined);
-    const started = Date.now();
-    const cap = opts.maxBytesPerSecond && opts.maxBytesPerSecond > 0 ? opts.maxBytesPerSecond : undefined;
-    let bytes = have;
-    let lastTick = 0;
-    try {
-      for await (const chunk of res) {
-        const buf = chunk as Buffer;
-        hash.update(buf);
-        if (!out.write(buf)) await Promise.race([new Promise<void>((r) => out.once('drain', () => r())), outError]);
-        bytes += buf.length;
-        const now = Date.now();
-        if (opts.onProgress && now - lastTick >= interval) {
-          lastTick = now;
-          opts.onProgress({ bytes, total, rate: (bytes - have) / Math.max(0.001, (now - started) / 1000) });
-        }
-        if (cap) {
-          const ahead = ((bytes - have) / cap) * 1000 - (Date.now() - started);
-          if (ahead > 5) await realSleep(ahead, opts.signal);
-        }
-      }
-    } catch (e) {
-      if (e instanceof DownloadError || opts.signal?.aborted) throw e;
-      // The connection died mid-body (reset, or closed before Content-Length was reached): resume.
-      throw new DownloadError(`connection lost after ${bytes}${total !== undefined ? ` of ${total}` : ''} bytes (${(e as Error).message})`, opts.url, true);
-    } finally {
-      await new Promise<void>((resolve) => out.end(() => resolve()));
-    }
-    if (total !== undefined && bytes < total) {
-      throw new DownloadError(`connection closed after ${bytes} of ${total} bytes`, opts.url, true);
-    }
-    opts.onProgress?.({ bytes, total, rate: (bytes - have) / Math.max(0.001, (Date.now() - started) / 1000) });
-
-    const sha256 = hash.digest('hex');
-    if (opts.expectedSha256 && sha256 !== opts.expectedSha256.toLowerCase()) {
-      rmSync(part, { force: true });
-      rmSync(metaPath, { force: true });
-      throw new DownloadError(`checksum mismatch for ${opts.url}: expected ${opts.expectedSha256}, got ${sha256}`, opts.url, false);
-    }
-    if (opts.expectedSize !== undefined && bytes !== opts.expectedSize) {
-      rmSync(part, { force: true });
-      rmSync(metaPath, { force: true });
-      throw new DownloadError(`size mismatch for ${opts.url}: expected ${opts.expectedSize} bytes, got ${bytes}`, opts.url, false);
-    }
+    if (a.have > 0) await hashExisting(part, a.hash);
+    const { res, total, resumed } = await requestBody(a);
+    meta = a.meta;
+    resumedAny ||= resumed;
+    const bytes = await streamBody(a, res, total);
+    const sha256 = await verifyPart(a, bytes, total);
     await rename(part, opts.dest);
     rmSync(metaPath, { force: true });
     const lm = meta.lastModified ? new Date(meta.lastModified) : undefined;

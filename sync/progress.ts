@@ -26,15 +26,18 @@ export interface ProgressReporterOptions {
   tty?: boolean;
   quiet?: boolean;
   verbose?: boolean;
+  /** The clock in milliseconds (redraw throttling, load rate); Date.now by default, a fake one in tests. */
+  now?: () => number;
 }
 
 export function createProgressReporter(o: ProgressReporterOptions): ProgressSink {
   const tty = o.tty ?? !!o.stream.isTTY;
+  const now = o.now ?? Date.now;
   let lastLen = 0;
   let lastDraw = 0;
   const draw = (line: string, force = false) => {
     if (!tty || o.quiet) return;
-    const t = Date.now();
+    const t = now();
     if (!force && t - lastDraw < 100) return;
     lastDraw = t;
     const width = Math.max(20, (o.stream.columns ?? 100) - 1);
@@ -50,7 +53,7 @@ export function createProgressReporter(o: ProgressReporterOptions): ProgressSink
   return (e: SyncEvent) => {
     switch (e.type) {
       case 'phase':
-        if (e.phase === 'load') loadStart = Date.now();
+        if (e.phase === 'load') loadStart = now();
         // The download size, stated before a long download starts (also when not on a terminal).
         if (!tty && !o.quiet && e.phase === 'download' && e.detail) o.stream.write(`${e.dataset}: ${e.detail}\n`);
         if (tty) draw(`${e.dataset}: ${e.phase}${e.detail ? ` (${e.detail})` : ''}…`, true);
@@ -67,10 +70,10 @@ export function createProgressReporter(o: ProgressReporterOptions): ProgressSink
         draw(`${e.dataset}: loaded ${e.rows.toLocaleString('en-GB')} rows`, true);
         break;
       case 'load': {
-        loadStart ??= Date.now();
+        loadStart ??= now();
         const barW = 24;
         const pct = Math.min(100, Math.max(0, e.percentage));
-        const el = Date.now() - loadStart;
+        const el = now() - loadStart;
         const eta = pct > 1 ? ` ETA ${fmtDuration((el * (100 - pct)) / pct)}` : '';
         draw(`${e.dataset}: loading [${'#'.repeat(Math.round((pct / 100) * barW)).padEnd(barW, '.')}] ${pct.toFixed(0)}%${eta}`);
         break;
@@ -100,7 +103,7 @@ export function createProgressReporter(o: ProgressReporterOptions): ProgressSink
             `${r.dataset}: synced (${r.mode === 'incremental' ? 'incremental update' : 'full load'}) ` +
               `${r.rows_loaded.toLocaleString('en-GB')} rows loaded, ${r.rows_rejected.toLocaleString('en-GB')} rejected, ` +
               `${(r.rows_total ?? r.rows_loaded).toLocaleString('en-GB')} in the mirror; ` +
-              `${r.bytes_downloaded ? `${fmtBytes(r.bytes_downloaded)} downloaded` : 'from a local file'} in ${fmtDuration(r.duration_ms)}${r.as_of ? `; as of ${r.as_of}` : ''}\n`,
+              `${r.bytes_downloaded ? `${fmtBytes(r.bytes_downloaded)} downloaded` : 'from a local file'} in ${fmtDuration(r.duration_ms)}${r.as_of ? `; as of ${r.as_of}` : ''}${r.note ? `; ${r.note}` : ''}\n`,
           );
         }
         break;

@@ -40,7 +40,12 @@ export interface SyncOptions {
   /** `--days N` / `--months N` (accounts): the scope of dated upstream files. */
   days?: number;
   months?: number;
+  /** Full reload even when up to date; with `--from`, replaces the data instead of adding to it. */
   force?: boolean;
+  /** `--replace`: a `--from` file replaces the data of a dataset that accumulates, instead of adding to it. */
+  replace?: boolean;
+  /** `--allow-shrink`: accept a full reload of the same files with fewer rows than `maxShrink` allows. */
+  allowShrink?: boolean;
 }
 
 /** What the framework knows about the live file before a sync (added for incremental syncs). */
@@ -104,6 +109,8 @@ export interface LoadResult {
   mode: 'full' | 'incremental';
   /** The data's as-of date (latest month/date covered), for meta.as_of. */
   asOf?: string;
+  /** What the summary should say about this load besides its counts (a repaired gap, a skipped file). */
+  note?: string;
 }
 
 export interface DatasetModule {
@@ -124,6 +131,17 @@ export interface DatasetModule {
   file: string;
   /** Max share of rejected rows before the sync fails and keeps the old data (default 0.01). */
   rejectThreshold?: number;
+  /**
+   * Max share of rows a full reload of the same file name(s) may lose against the previous load before
+   * the sync fails and keeps the old data (default 0.1, sync/integrity.ts; `--force` accepts it).
+   */
+  maxShrink?: number;
+  /**
+   * Optional: the dataset accumulates (accounts zips, MOT years, price-paid yearly files): a `--from` file
+   * whose name this accepts is ADDED to the data already there (loaded as an update, `mode: 'incremental'`)
+   * unless `--replace` or `--force`. Without it `--from` replaces the data (a full load).
+   */
+  fromAdds?(name: string): boolean;
   /**
    * Optional: read the module's own state from the live file (accounts: the zips already loaded), on the
    * read-only connection the framework opens for the sync history; the result is `previous.module` in
@@ -197,5 +215,12 @@ export interface SyncReport {
   published?: string;
   path?: string;
   files: Array<{ url: string; name: string; sha256: string; bytes: number; kind: 'full' | 'update'; published?: string }>;
+  /**
+   * What the sync did to the data already there: 'added' (a `--from` file added to a dataset that
+   * accumulates), 'replaced', 'updated' (an update file applied), 'rebuilt' (the damaged file rebuilt).
+   */
+  action?: 'added' | 'replaced' | 'updated' | 'rebuilt';
+  /** The same in words, plus anything the load reported (a repaired gap). */
+  note?: string;
   error?: string;
 }

@@ -8,14 +8,15 @@
  * This file keeps the call loop: the --max-credits budget, the --max-wait budget, stats and the log.
  * The key is sent only in the Authorization header and never appears in log lines or messages.
  */
-import { redact, keyKind, keyProblem, maskKey } from '../config.js';
+import { redact, redactUrl, redactUrlsIn, keyKind, keyProblem, maskKey } from '../config.js';
 import { ApiError, errorEnvelope } from '../contract/errors.js';
 import { matchRoute } from '../registry.js';
+import type { PreparedCall } from '../runner.js';
 import type { ErrorEnvelope, RouteCall } from '../contract/types.js';
 import { isErrorEnvelope } from '../contract/types.js';
 import { Pacer } from './live/pacer.js';
 import { interpret, num, result, type LiveCallResult } from './live/response.js';
-import { describeNetworkCode, parseRetryAfter, RetryPolicy } from './live/retry.js';
+import { describeNetworkCode, isPermanent, parseRetryAfter, RetryPolicy } from './live/retry.js';
 import { buildUrl, createTransport, type Attempt, type ResponseAttempt } from './live/transport.js';
 import type { Backend } from './types.js';
 
@@ -110,8 +111,13 @@ export interface LiveBackend extends Backend {
   close(): Promise<void>;
 }
 
-/** Credits of a call: the route's cost, or GET 1 / POST 10 for paths outside the table. */
-export function costOf(call: Pick<RouteCall, 'method' | 'path'>): number {
+/**
+ * Credits of a call: the cost of the route it carries (execute and the server hand the backend a call
+ * already matched and validated), else of the route its path matches, else GET 1 / POST 10 for paths
+ * outside the table (`publicdata api` to a route the table does not know).
+ */
+export function costOf(call: Pick<PreparedCall, 'method' | 'path' | 'prepared'>): number {
+  if (call.prepared) return call.prepared.route.cost;
   try {
     return matchRoute(call.method, call.path).route.cost;
   } catch {
@@ -138,7 +144,7 @@ export function createLiveBackend(opts: LiveOptions): LiveBackend {
     parsedBase = undefined;
   }
   if (!parsedBase || (parsedBase.protocol !== 'https:' && parsedBase.protocol !== 'http:')) {
-    throw new ApiError(400, 'usage_error', `PUBLICDATA_BASE_URL must be an http(s) URL such as ${DEFAULT_BASE_URL}; got '${baseUrl}'.`);
+    throw new ApiError(400, 'usage_error', `PUBLICDATA_BASE_URL must be an http(s) URL such as ${DEFAULT_BASE_URL}; got '${redactUrl(baseUrl, { allQuery: true })}'.`);
   }
   const baseHost = parsedBase.host;
   const apiKey = opts.apiKey;
@@ -148,9 +154,10 @@ export function createLiveBackend(opts: LiveOptions): LiveBackend {
   const now = opts.now ?? Date.now;
   const sleep = opts.sleep ?? defaultSleep;
   const resetMarginMs = opts.resetMarginMs ?? 100;
-  const log = opts.log ? (line: string) => opts.log!(redact(line, apiKey)) : undefined;
+  // Lines name URLs: userinfo in the base URL and credential-named query values are masked too.
+  const log = opts.log ? (line: string) => opts.log!(redact(redactUrlsIn(line), apiKey)) : undefined;
   // Wait lines go to the verbose log, or else to the terminal notice.
-  const waitLine = log ?? (opts.notice ? (line: string) => opts.notice!(redact(line, apiKey)) : undefined);
+  const waitLine = log ?? (opts.notice ? (line: string) => opts.notice!(redact(redactUrlsIn(line), apiKey)) : undefined);
 
   const warnings: string[] = [];
   if (keyKind(apiKey) === 'test' && baseUrl === DEFAULT_BASE_URL) {
@@ -242,7 +249,7 @@ export function createLiveBackend(opts: LiveOptions): LiveBackend {
     }
   }
 
-  async function call(c: RouteCall): Promise<LiveCallResult> {
+  async function call(c: PreparedCall): Promise<LiveCallResult> {
     stats.calls++;
     if (keyIssue) {
       return synthesised(401, errorEnvelope('unauthorized', `The API key is malformed: ${keyIssue}.`), 0);
@@ -301,7 +308,9 @@ export function createLiveBackend(opts: LiveOptions): LiveBackend {
         log?.(describeResponse(c, a, pathForLog));
         const res = interpret(a, attempts, baseUrl);
         const code = isErrorEnvelope(res.envelope) ? res.envelope.error.code : undefined;
-        if (code === 'insufficient_credits') return res; // never retried, whatever the status
+        // Never retried, whatever the status: insufficient_credits, and answers that say they are
+        // permanent (serve's 503 dataset_not_synced, a 501).
+        if (code === 'insufficient_credits' || isPermanent(a.status, code)) return res;
         const ra = parseRetryAfter(a.headers['retry-after'], now() + pacer.clockOffset());
         if (a.status === 429) {
           stats.rateLimited++;

@@ -4,7 +4,7 @@
  * envelopes and their HTTP status.
  */
 import type { CallResult, HandlerContext, RouteCall } from '../contract/types.js';
-import { errorResult, notAvailableOffline, prepare, runHandler, type PreparedCall } from '../execute.js';
+import { errorResult, notAvailableOffline, prepare, runHandler, type PreparedCall } from '../runner.js';
 import type { Backend } from './types.js';
 
 export { errorResult, notAvailableOffline };

@@ -9,19 +9,10 @@ import type { HandlerContext } from '../contract/types.js';
 import type { Context } from '../context.js';
 import { cacheDir, isDatasetPresent, mirrorDir } from '../mirror/paths.js';
 import { VERSION } from '../version.js';
-import type { Backend } from './types.js';
+import type { Backend, BackendOptions, Source } from './types.js';
 
-export type Source = 'auto' | 'live' | 'local';
-export const SOURCES: readonly Source[] = ['auto', 'live', 'local'];
-
-export interface BackendOptions {
-  source: Source;
-  maxWait?: number;
-  maxCredits?: number;
-  verbose?: boolean;
-  /** --quiet: no wait notices on the terminal. */
-  quiet?: boolean;
-}
+export { SOURCES } from './types.js';
+export type { BackendOptions, Source } from './types.js';
 
 /** The handler context of a run: clock, env, and the mirror and cache dirs (resolved on first use). */
 export function handlerContext(ctx: Pick<Context, 'env' | 'now'>): HandlerContext {

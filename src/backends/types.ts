@@ -4,3 +4,15 @@ export interface Backend {
   readonly kind: 'live' | 'local';
   call(call: RouteCall): Promise<CallResult>;
 }
+
+export type Source = 'auto' | 'live' | 'local';
+export const SOURCES: readonly Source[] = ['auto', 'live', 'local'];
+
+export interface BackendOptions {
+  source: Source;
+  maxWait?: number;
+  maxCredits?: number;
+  verbose?: boolean;
+  /** --quiet: no wait notices on the terminal. */
+  quiet?: boolean;
+}

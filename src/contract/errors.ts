@@ -35,6 +35,7 @@ export const ERROR_CODES: Record<string, ErrorCodeInfo> = {
   // Client-side codes (never sent by the API; produced by publicdata itself, same envelope).
   not_available_offline: { status: 503, when: 'no local handler or local data for this route, and no API key for live' },
   dataset_not_synced: { status: 503, when: 'the local mirror lacks the dataset this route needs; the message names the sync command' },
+  dataset_damaged: { status: 503, when: 'the mirror file this route reads is damaged (DuckDB cannot read it whole); the message names the file and the sync that rebuilds it' },
   credit_budget_exceeded: { status: 402, when: '--max-credits would be exceeded by this job' },
   network_error: { status: 503, when: 'the API could not be reached (DNS, refused, reset, timeout) after retries' },
   server_error: { status: 500, when: 'the API answered 5xx after retries' },
@@ -115,7 +116,7 @@ export const EXIT = {
 
 export const EXIT_CODE_DOCS: Array<[number, string]> = [
   [0, 'success'],
-  [1, 'the API (or the local handler) answered with an error envelope not listed below: 404 not_found / invalid_tax_year, the 422 codes; dataset_not_synced (run the sync it names)'],
+  [1, 'the API (or the local handler) answered with an error envelope not listed below: 404 not_found / invalid_tax_year, the 422 codes; dataset_not_synced / dataset_damaged (run the sync it names)'],
   [2, 'usage error or 400-class validation error: invalid_parameter, bad_request, invalid_region, invalid_year, VALIDATION_ERROR, unparseable --data'],
   [3, 'insufficient credits (402, or 429 with code insufficient_credits), or --max-credits would be exceeded'],
   [4, 'authentication: 401 unauthorized or 403 forbidden, or no API key for a call only the API can answer (unauthorized under --source live, not_available_offline under auto or local)'],
@@ -144,6 +145,7 @@ export function exitCodeFor(code: string, status?: number): number {
     case 'usage_error':
       return EXIT.USAGE;
     case 'dataset_not_synced':
+    case 'dataset_damaged':
       return EXIT.ERROR;
   }
   const s = status ?? ERROR_CODES[code]?.status ?? 0;

@@ -23,7 +23,8 @@ export type ParamErrorCode =
   | 'invalid_region'
   | 'invalid_tax_year'
   | 'invalid_year'
-  | 'invalid_type';
+  | 'invalid_type'
+  | 'make_prefix_too_broad';
 
 export interface ParamSpec {
   name: string;
@@ -44,9 +45,25 @@ export interface ParamSpec {
   errorStatus?: number;
   /** `object` body fields: the fields of the nested object, validated like a body (errors name `parent.field`). */
   fields?: readonly ParamSpec[];
+  /**
+   * A string value must match this regular expression (its source; the validator anchors it and ignores
+   * case), e.g. a company number. `patternHint` says what is expected, for the error message.
+   */
+  pattern?: string;
+  patternHint?: string;
+  /** Numbers: at most this many decimal places (a pension percentage: 4). */
+  maxDecimals?: number;
+  /** Parameters of the same call (or fields of the same object) that may not be given with this one; a boolean counts as given when true. */
+  excludes?: readonly string[];
+  /** Parameters of the same call that must be given with this one (`lat` requires `lng`). */
+  requires?: readonly string[];
 }
 
-export type Domain = 'tax' | 'property' | 'companies' | 'vehicles' | 'calendar';
+/**
+ * A domain's name: the folder src/domains/<domain>/ its manifest lives in. Any string here; the registry
+ * (src/registry.ts) checks that every route's domain is the manifest that declares it.
+ */
+export type Domain = string;
 
 export interface RouteSpec {
   /** Stable identifier, e.g. `tax.take-home.calculate`. */
@@ -61,7 +78,7 @@ export interface RouteSpec {
   /** Body fields (POST). `bodyDocument` routes validate their own body (VAT return: VALIDATION_ERROR). */
   body?: ParamSpec[];
   bodyDocument?: boolean;
-  /** At least one of these query params is required (price-paid search). */
+  /** At least one of these query params (GET) or body fields (POST) is required (price-paid search, energy calculator). */
   requireOneOf?: readonly string[];
   /** Credits per call (spec doc 1 §8: GET 1, POST 10). */
   cost: number;

@@ -4,6 +4,7 @@
  */
 import { ApiError } from './errors.js';
 import type { ParamSpec, RouteSpec } from './route.js';
+import { findUnsafeKey, isUnsafeKey, unsafeKeyReason } from './safe-keys.js';
 import type { HandlerRequest } from './types.js';
 
 const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
@@ -76,7 +77,50 @@ function checkNumber(spec: ParamSpec, n: number, where: Where): number {
   if (!Number.isFinite(n)) fail(spec, where, `Invalid ${describe(where, spec.name)}: not a finite number.`);
   if (spec.min !== undefined && n < spec.min) fail(spec, where, `Invalid ${describe(where, spec.name)}: must be at least ${spec.min}.`);
   if (spec.max !== undefined && n > spec.max) fail(spec, where, `Invalid ${describe(where, spec.name)}: must be at most ${spec.max}.`);
+  if (spec.maxDecimals !== undefined && decimalPlaces(n) > spec.maxDecimals)
+    fail(spec, where, `Invalid ${describe(where, spec.name)}: at most ${spec.maxDecimals} decimal places.`);
   return n;
+}
+
+/** Decimal places of a number as JavaScript writes it (1.2345 -> 4, 1e-7 -> 7): the digits the caller sent. */
+export function decimalPlaces(n: number): number {
+  const s = String(n);
+  const e = s.indexOf('e');
+  const mantissa = e < 0 ? s : s.slice(0, e);
+  const exp = e < 0 ? 0 : Number(s.slice(e + 1));
+  const dot = mantissa.indexOf('.');
+  const frac = dot < 0 ? 0 : mantissa.length - dot - 1;
+  return Math.max(0, frac - exp);
+}
+
+const patterns = new WeakMap<ParamSpec, RegExp>();
+function checkPattern(spec: ParamSpec, s: string, where: Where): void {
+  let re = patterns.get(spec);
+  if (!re) {
+    re = new RegExp(`^(?:${spec.pattern})$`, 'i');
+    patterns.set(spec, re);
+  }
+  if (!re.test(s)) fail(spec, where, `Invalid ${describe(where, spec.name)}: '${s}'${spec.patternHint ? `; expected ${spec.patternHint}` : ''}.`);
+}
+
+/** A value counts as given when not blank; a boolean only when true (a false flag is the same as none). */
+const given = (v: unknown): boolean => !isBlank(v) && v !== false;
+
+/** `excludes` and `requires` among the values of one call (or one body object). */
+function checkRelations(specs: readonly ParamSpec[], values: Record<string, unknown>, where: Where): void {
+  for (let i = 0; i < specs.length; i++) {
+    const spec = specs[i]!;
+    if ((!spec.excludes && !spec.requires) || !given(values[spec.name])) continue;
+    for (const other of spec.excludes ?? []) {
+      if (given(values[other])) {
+        const both = spec.type === 'boolean' ? 'cannot both be true' : 'cannot be given together';
+        fail(spec, where, `${where === 'body' ? 'Fields' : 'Parameters'} '${other}' and '${spec.name}' ${both}.`);
+      }
+    }
+    for (const other of spec.requires ?? []) {
+      if (!given(values[other])) fail(spec, where, `Invalid ${describe(where, spec.name)}: needs '${other}' as well.`);
+    }
+  }
 }
 
 function checkString(spec: ParamSpec, s: string, where: Where): string {
@@ -93,6 +137,7 @@ function checkString(spec: ParamSpec, s: string, where: Where): string {
   }
   if (spec.minLength !== undefined && s.length < spec.minLength)
     fail(spec, where, `Invalid ${describe(where, spec.name)}: must be at least ${spec.minLength} characters.`);
+  if (spec.pattern !== undefined) checkPattern(spec, s, where);
   if (spec.enum) {
     const hit = enumLookup(spec).get(spec.caseInsensitive ? s.toLowerCase() : s);
     if (hit === undefined) fail(spec, where, `Invalid ${describe(where, spec.name)}: '${s}'. Allowed: ${spec.enum.join(', ')}.`);
@@ -122,6 +167,7 @@ function checkArray(spec: ParamSpec, items: unknown[], where: Where): unknown[] 
     for (let i = 0; i < items.length; i++) {
       const it = items[i];
       if (typeof it !== 'string') fail(spec, where, `Invalid ${describe(where, spec.name)}: item ${i} is not a string.`);
+      if (spec.pattern !== undefined) checkPattern(spec, it, where);
       if (spec.enum) {
         const hit = enumLookup(spec).get(spec.caseInsensitive ? it.toLowerCase() : it);
         if (hit === undefined) fail(spec, where, `Invalid ${describe(where, spec.name)}: '${it}'. Allowed: ${spec.enum.join(', ')}.`);
@@ -197,7 +243,19 @@ export function validateBodyFields(specs: readonly ParamSpec[], body: unknown): 
     }
     out[spec.name] = checkBodyValue(spec, v);
   }
+  if (hasRelations(specs)) checkRelations(specs, out, 'body');
   return out;
+}
+
+/** Whether any spec of a list has `excludes` or `requires` (cached: batch lines validate the same list a million times). */
+const relations = new WeakMap<readonly ParamSpec[], boolean>();
+function hasRelations(specs: readonly ParamSpec[]): boolean {
+  let r = relations.get(specs);
+  if (r === undefined) {
+    r = specs.some((s) => s.excludes || s.requires);
+    relations.set(specs, r);
+  }
+  return r;
 }
 
 /** Split a pattern path into segments; `{x}` segments are parameters. */
@@ -223,6 +281,9 @@ export function validateParams(
   pathValues: Record<string, string>,
   query: Record<string, string | string[]>,
 ): Pick<HandlerRequest, 'params' | 'query'> {
+  for (const k of Object.keys(query)) {
+    if (isUnsafeKey(k)) throw new ApiError(400, 'invalid_parameter', `Query parameter ${unsafeKeyReason(k)}.`);
+  }
   const params: Record<string, unknown> = {};
   for (const spec of route.pathParams ?? []) {
     const raw = pathValues[spec.name];
@@ -240,7 +301,8 @@ export function validateParams(
     }
     q[spec.name] = coerceString(spec, raw as string, 'query');
   }
-  if (route.requireOneOf && !route.requireOneOf.some((k) => q[k] !== undefined)) {
+  if (route.query && hasRelations(route.query)) checkRelations(route.query, q, 'query');
+  if (route.requireOneOf && route.method !== 'POST' && !route.requireOneOf.some((k) => q[k] !== undefined)) {
     throw new ApiError(400, 'invalid_parameter', `One of ${route.requireOneOf.map((k) => `'${k}'`).join(', ')} is required.`);
   }
   return { params, query: q };
@@ -248,8 +310,14 @@ export function validateParams(
 
 /** Validate a call's body against the route (POST routes; GET bodies pass through untouched). */
 export function validateBody(route: RouteSpec, body: unknown): unknown {
+  const unsafe = findUnsafeKey(body);
+  if (unsafe) throw new ApiError(400, 'bad_request', `Request body field '${unsafe.path}' is refused: ${unsafeKeyReason(unsafe.key)}.`);
   if (route.method !== 'POST' || route.bodyDocument) return body;
-  return validateBodyFields(route.body ?? [], body ?? {});
+  const out = validateBodyFields(route.body ?? [], body ?? {});
+  if (route.requireOneOf && !route.requireOneOf.some((k) => out[k] !== undefined)) {
+    throw new ApiError(400, 'invalid_parameter', `One of ${route.requireOneOf.map((k) => `'${k}'`).join(', ')} is required.`);
+  }
+  return out;
 }
 
 /** Validate a matched call: path params, query, body. Throws ApiError with the spec's codes. */

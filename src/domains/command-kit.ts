@@ -42,10 +42,22 @@ export interface CommandRun {
   fail(error: ApiError): Promise<number>;
   /** Standard input (for `--csv -` style options). */
   stdin: NodeJS.ReadableStream;
+  /**
+   * Before a job of `count` calls like `call`: the error to print when they would pass --max-credits on
+   * the backend that would answer them (a live one; local answers cost nothing), else undefined.
+   * Nothing is sent.
+   */
+  budget(call: RouteCall, count: number): Promise<ApiError | undefined>;
 }
 
 export interface RouteCommandSpec {
   name: string;
+  /**
+   * The group's default command: `publicdata <group> ARGS` runs it when ARGS names no other subcommand
+   * (`publicdata schools "St Mary"` is `publicdata schools search "St Mary"`), and the other subcommands keep
+   * their own options even where the names are the same.
+   */
+  isDefault?: boolean;
   aliases?: string[];
   route: string;
   /** When this optional positional arg is given, call this other route (e.g. `tax bands 2019-20`). */

@@ -10,14 +10,14 @@ import type { RouteSpec } from '../contract/route.js';
 import type { ErrorDetail, Handler } from '../contract/types.js';
 import type { DatasetInfo } from '../mirror/catalog.js';
 import type { DatasetModule } from '../../sync/types.js';
-import type { Renderer } from '../output/renderers.js';
+import type { RendererRef } from '../output/types.js';
 import type { CommandGroup } from './command-kit.js';
 
 export interface LocalSpec {
   /** The handler, imported only when the route is called locally. */
   handler: () => Promise<Handler>;
   /** Mirror datasets the handler reads (none for calculators and shipped reference data). */
-  datasets?: readonly string[];
+  datasets?: readonly DatasetInfo[];
   /**
    * Datasets the handler reads when they are synced, answering from shipped data otherwise (the
    * calendar: the synced bank holidays, else the snapshot in data/; PSC answers: register names from
@@ -26,7 +26,7 @@ export interface LocalSpec {
    * A route with neither `datasets` nor `optionalDatasets` reads no mirror file: its answer depends only
    * on the request, the shipped data and the date, and `serve` caches it (docs/serve.md).
    */
-  optionalDatasets?: readonly string[];
+  optionalDatasets?: readonly DatasetInfo[];
 }
 
 /**
@@ -43,12 +43,7 @@ export interface DatasetEntry {
   sync: () => Promise<DatasetModule>;
 }
 
-/**
- * A terminal renderer for one answer (table mode), by route id (or a command id such as
- * `tax.take-home.sweep`). The shape is owned by the output layer (src/output/renderers.ts); the
- * manifest only carries it, imported lazily like handlers.
- */
-export type RendererRef = () => Promise<Renderer | readonly Renderer[]>;
+export type { RendererRef } from '../output/types.js';
 
 export interface DomainManifest {
   name: string;

@@ -1,12 +1,11 @@
 /**
- * Static facts about every mirror dataset: file name, publisher, licence, rough download size and
- * update cadence. Used by handlers (provenance, "not synced" errors) and `mirror status` without
- * importing any sync module; sync/<dataset>.ts modules may spread these into their DatasetModule.
- * Each domain declares its datasets' facts in src/domains/<domain>/datasets.ts (data only); this is their
- * union (src/domains/datasets.ts), not derived from the registry, whose manifests reach the handlers that
- * read this module.
+ * The static facts of a mirror dataset: file name, publisher, licence, rough download size and update
+ * cadence. Each domain declares its datasets' facts in src/domains/<domain>/datasets.ts (data only) and
+ * passes those objects to the mirror (openDataset, provenanceMeta, datasetNotSynced): the mirror takes
+ * dataset objects, never names, so it needs no list of them. The catalogue of every dataset is derived
+ * from the registry (DATASETS in src/registry.ts) and handed to what lists them all (`mirror status`,
+ * `sql`, `mirror export`, `serve`).
  */
-import { DATASET_INFOS } from '../domains/datasets.js';
 import type { DatasetExportSpec } from './export-spec.js';
 
 export interface DatasetInfo {
@@ -35,16 +34,7 @@ export interface DatasetInfo {
   export?: DatasetExportSpec;
 }
 
-/** Every domain's datasets by name, in registry order. */
-export const DATASETS: Readonly<Record<string, DatasetInfo>> = Object.fromEntries(DATASET_INFOS.map((d) => [d.name, d]));
-
-export function datasetInfo(name: string): DatasetInfo {
-  const d = DATASETS[name];
-  if (!d) throw new Error(`Unknown dataset '${name}'. Known: ${Object.keys(DATASETS).join(', ')}.`);
-  return d;
-}
-
 /** The attribution line with the year filled in. */
-export function attributionFor(name: string, year: number): string {
-  return datasetInfo(name).attribution.replace('{year}', String(year));
+export function attributionFor(info: DatasetInfo, year: number): string {
+  return info.attribution.replace('{year}', String(year));
 }

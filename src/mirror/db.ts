@@ -7,8 +7,8 @@ import { statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { meta } from '../contract/envelope.js';
 import type { Meta, RecordSink } from '../contract/types.js';
-import { datasetInfo } from './catalog.js';
-import { datasetNotSynced } from './errors.js';
+import type { DatasetInfo } from './catalog.js';
+import { datasetDamaged, datasetNotSynced, isDamageError } from './errors.js';
 import { datasetPath, isDatasetPresent } from './paths.js';
 
 type Duck = typeof import('@duckdb/node-api');
@@ -35,6 +35,14 @@ interface Open {
   mtimeMs: number;
 }
 const opened = new Map<string, Promise<Open>>();
+/** The dataset of each connection openDataset made: a damaged-file error names the file. */
+const connDataset = new WeakMap<DuckDBConnection, { info: DatasetInfo; path: string }>();
+
+/** A DuckDB error on a dataset connection: `dataset_damaged` naming the file when the file is damaged. */
+function translate(conn: DuckDBConnection, e: unknown): unknown {
+  const ds = connDataset.get(conn);
+  return ds && isDamageError(e) ? datasetDamaged(ds.info, ds.path, e) : e;
+}
 
 /**
  * Open a dataset file read-only (one instance per file per process, cached). When a sync has swapped a
@@ -42,9 +50,9 @@ const opened = new Map<string, Promise<Open>>();
  * already in flight (the renamed-over inode stays readable until closed).
  * Throws ApiError 503 `dataset_not_synced` when the dataset has no file.
  */
-export async function openDataset(name: string, mirrorDir: string): Promise<DuckDBConnection> {
-  const path = datasetPath(name, mirrorDir);
-  if (!isDatasetPresent(name, mirrorDir)) throw datasetNotSynced(name);
+export async function openDataset(info: DatasetInfo, mirrorDir: string): Promise<DuckDBConnection> {
+  const path = datasetPath(info, mirrorDir);
+  if (!isDatasetPresent(info, mirrorDir)) throw datasetNotSynced(info);
   const st = statSync(path);
   const cached = opened.get(path);
   if (cached) {
@@ -65,8 +73,14 @@ export async function openDataset(name: string, mirrorDir: string): Promise<Duck
   }
   const p = (async (): Promise<Open> => {
     const duck = await loadDuckDB();
-    const instance = await duck.DuckDBInstance.create(path, { access_mode: 'READ_ONLY' });
+    let instance: DuckDBInstance;
+    try {
+      instance = await duck.DuckDBInstance.create(path, { access_mode: 'READ_ONLY' });
+    } catch (e) {
+      throw isDamageError(e) ? datasetDamaged(info, path, e) : e;
+    }
     const conn = await instance.connect();
+    connDataset.set(conn, { info, path });
     return { instance, conn, ino: st.ino, mtimeMs: st.mtimeMs };
   })();
   opened.set(path, p);
@@ -144,8 +158,12 @@ export function quoteIdent(id: string): string {
 /** Run a parameterised query (`?` or `$1` placeholders) and return JSON-friendly row objects. */
 export async function query<T extends Row = Row>(conn: DuckDBConnection, sql: string, params: Param[] = []): Promise<T[]> {
   const conv = await jsonConverter();
-  const reader = await conn.runAndReadAll(sql, params.map(bindable));
-  return reader.convertRowObjects(conv) as T[];
+  try {
+    const reader = await conn.runAndReadAll(sql, params.map(bindable));
+    return reader.convertRowObjects(conv) as T[];
+  } catch (e) {
+    throw translate(conn, e);
+  }
 }
 
 /** First row or undefined. */
@@ -209,12 +227,16 @@ export async function streamRows<T extends Row = Row>(
   // One pass over the table in a one-shot process: without a bound, DuckDB's buffer pool keeps every block
   // the scan reads (1.5 GB of RSS for `price-paid search --town … --all` on the 30M-row mirror).
   await conn.run(`SET memory_limit = '${STREAM_MEMORY_LIMIT}'`);
-  const result = await conn.stream(sql, params.map(bindable));
+  const result = await conn.stream(sql, params.map(bindable)).catch((e: unknown) => {
+    throw translate(conn, e);
+  });
   const names = result.columnNames();
   sink.start();
   let count = 0;
   for (;;) {
-    const chunk = await result.fetchChunk();
+    const chunk = await result.fetchChunk().catch((e: unknown) => {
+      throw translate(conn, e);
+    });
     if (!chunk || chunk.rowCount === 0) return count;
     const values = chunk.convertRows(conv);
     const out: unknown[] = new Array(values.length);
@@ -257,10 +279,9 @@ export async function lastSync(conn: DuckDBConnection): Promise<SyncLogEntry | u
 
 const provenanceCache = new WeakMap<DuckDBConnection, Meta>();
 /** `meta` for a local answer: api_version, licence, source, source_url, and as_of from the sync_log. */
-export async function provenanceMeta(name: string, conn: DuckDBConnection, extra: Record<string, unknown> = {}): Promise<Meta> {
+export async function provenanceMeta(info: DatasetInfo, conn: DuckDBConnection, extra: Record<string, unknown> = {}): Promise<Meta> {
   let base = provenanceCache.get(conn);
   if (!base) {
-    const info = datasetInfo(name);
     const log = await lastSync(conn);
     const asOf = log?.as_of ?? log?.published ?? (log?.synced_at ? log.synced_at.slice(0, 10) : undefined);
     base = meta({ licence: info.licence, source: info.publisher, source_url: info.sourceUrl, ...(asOf ? { as_of: asOf } : {}) });

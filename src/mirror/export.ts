@@ -13,7 +13,7 @@ import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { pidAlive } from '../pid.js';
 import { VERSION } from '../version.js';
-import { DATASETS, datasetInfo, type DatasetInfo } from './catalog.js';
+import type { DatasetInfo } from './catalog.js';
 import { lastSync, loadDuckDB } from './db.js';
 import { generateDdl } from './export-ddl.js';
 import { MANIFEST, MANIFEST_VERSION, readManifest, writeAtomic, type Manifest, type ManifestDataset } from './export-manifest.js';
@@ -28,6 +28,8 @@ export interface ExportOptions {
   format: ExportFormat;
   outDir: string;
   datasets?: string[];
+  /** Every dataset there is (the registry's catalogue): `datasets` names some of them. */
+  catalogue: readonly DatasetInfo[];
   env: Env;
   mirrorDir?: string;
   /** An earlier export (its directory or manifest.json): only partitions whose rows changed are written. */
@@ -98,12 +100,9 @@ function memoryLimit(o: ExportOptions): string {
   return v;
 }
 
-function checkRequest(o: ExportOptions, outDir: string, names: readonly string[], dir: string): { prev?: Manifest; existing?: Manifest } {
+function checkRequest(o: ExportOptions, outDir: string, infos: readonly DatasetInfo[], dir: string): { prev?: Manifest; existing?: Manifest } {
   memoryLimit(o);
-  for (const n of names) {
-    datasetPath(n, dir); // throws for an unknown dataset name
-    if (!isDatasetPresent(n, dir)) throw new Error(`${n} is not synced: run 'publicdata sync ${n}'`);
-  }
+  for (const d of infos) if (!isDatasetPresent(d, dir)) throw new Error(`${d.name} is not synced: run 'publicdata sync ${d.name}'`);
   const existing = readManifest(outDir);
   if (existing && existing.format !== o.format) {
     throw new ExportUsageError(`mirror export: ${outDir} holds a ${existing.format} export; write ${o.format} to another directory.`);
@@ -119,13 +118,21 @@ async function specsOf(info: DatasetInfo, conn: Parameters<typeof mainTables>[0]
   return [...declared, SYNC_LOG];
 }
 
+function unknownDataset(name: string, byName: ReadonlyMap<string, DatasetInfo>): never {
+  throw new ExportUsageError(`mirror export: unknown dataset '${name}'. Known: ${[...byName.keys()].join(', ')}.`);
+}
+
 /** Export the synced datasets (or the named ones) to `outDir`; returns one report row per table. */
 export async function exportMirror(o: ExportOptions): Promise<ExportedTable[]> {
   const started = Date.now();
   const dir = o.mirrorDir ?? defaultMirrorDir(o.env);
   const outDir = isAbsolute(o.outDir) ? o.outDir : resolve(o.outDir);
-  const names = o.datasets?.length ? o.datasets : Object.keys(DATASETS).filter((n) => isDatasetPresent(n, dir));
-  const { prev, existing } = checkRequest(o, outDir, names, dir);
+  const byName = new Map(o.catalogue.map((d) => [d.name, d]));
+  const infos = o.datasets?.length
+    ? o.datasets.map((n) => byName.get(n) ?? unknownDataset(n, byName))
+    : o.catalogue.filter((d) => isDatasetPresent(d, dir));
+  const names = infos.map((d) => d.name);
+  const { prev, existing } = checkRequest(o, outDir, infos, dir);
   const sinceRoot = o.since ? resolve(o.since).replace(/\/manifest\.json$/, '') : undefined;
   mkdirSync(outDir, { recursive: true });
   sweep(outDir, names);
@@ -135,9 +142,9 @@ export async function exportMirror(o: ExportOptions): Promise<ExportedTable[]> {
   const report: ExportedTable[] = [];
   const totals = { partitions: 0, written: 0, kept: 0 };
   try {
-    for (const name of names) {
-      const info = datasetInfo(name);
-      const instance = await duck.DuckDBInstance.create(datasetPath(name, dir), {
+    for (const info of infos) {
+      const name = info.name;
+      const instance = await duck.DuckDBInstance.create(datasetPath(info, dir), {
         access_mode: 'READ_ONLY',
         memory_limit: memoryLimit(o),
         temp_directory: spill,

@@ -4,7 +4,7 @@
  */
 export { dataDir, mirrorDir, cacheDir, datasetPath, isDatasetPresent } from './paths.js';
 export type { Env } from './paths.js';
-export { DATASETS, datasetInfo, attributionFor } from './catalog.js';
+export { attributionFor } from './catalog.js';
 export type { DatasetInfo } from './catalog.js';
 export { datasetNotSynced } from './errors.js';
 export { openDataset, closeAll, query, queryOne, provenanceMeta, lastSync, loadDuckDB, jsonConverter } from './db.js';

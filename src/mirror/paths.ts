@@ -12,7 +12,7 @@
 import envPaths from 'env-paths';
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { datasetInfo } from './catalog.js';
+import type { DatasetInfo } from './catalog.js';
 
 export type Env = Record<string, string | undefined>;
 
@@ -45,8 +45,8 @@ export function cacheDir(env: Env): string {
 }
 
 /** Absolute path of a dataset's DuckDB file (whether or not it exists). */
-export function datasetPath(name: string, dir: string): string {
-  return join(dir, datasetInfo(name).file);
+export function datasetPath(info: DatasetInfo, dir: string): string {
+  return join(dir, info.file);
 }
 
 let datasetProbe: ((name: string) => void) | undefined;
@@ -59,10 +59,10 @@ export function probeDatasetAccess(fn: ((name: string) => void) | undefined): vo
 }
 
 /** Cheap check (one stat) that a dataset has been synced: its file exists and is not empty. */
-export function isDatasetPresent(name: string, dir: string): boolean {
-  datasetProbe?.(name);
+export function isDatasetPresent(info: DatasetInfo, dir: string): boolean {
+  datasetProbe?.(info.name);
   try {
-    const p = datasetPath(name, dir);
+    const p = datasetPath(info, dir);
     return existsSync(p) && statSync(p).size > 0;
   } catch {
     return false;

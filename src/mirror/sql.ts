@@ -4,10 +4,10 @@ import { closeSync, constants, createReadStream, mkdirSync, openSync, readdirSyn
 import { join } from 'node:path';
 import { ApiError } from '../contract/errors.js';
 import { pidAlive } from '../pid.js';
-import type { Out } from '../context.js';
-import { DATASETS } from './catalog.js';
+import type { Out } from '../io.js';
+import type { DatasetInfo } from './catalog.js';
 import type { DuckDBConnection } from '@duckdb/node-api';
-import { jsonConverter, loadDuckDB, query, STREAM_MEMORY_LIMIT, type Param, type Row } from './db.js';
+import { jsonConverter, loadDuckDB, STREAM_MEMORY_LIMIT, type Param, type Row } from './db.js';
 import { jsonLinePlan } from './json-sql.js';
 import { cacheDir, datasetPath, isDatasetPresent, mirrorDir as defaultMirrorDir, type Env } from './paths.js';
 
@@ -58,6 +58,8 @@ export interface SqlResult {
 export interface SqlStreamOptions {
   env: Env;
   mirrorDir?: string;
+  /** The datasets to attach when synced (the registry's catalogue). */
+  datasets: readonly DatasetInfo[];
   params?: Param[];
   /** Stop after this many rows (DuckDB computes no more than it must). */
   maxRows?: number;
@@ -88,8 +90,10 @@ export type SqlRendering = 'rows' | 'lines' | 'copy';
 /**
  * Run user SQL against every synced dataset, each ATTACHed READ_ONLY under its schema name (e.g.
  * `price_paid.price_paid`; unqualified table names resolve through the search path too). After attaching,
- * file system access is disabled and the configuration locked, so a query can neither write a dataset
- * file nor attach or read other files (only `copyTo`, when given, is allowed). The result streams: one
+ * file system access is disabled and the configuration locked, and only one statement that DuckDB binds
+ * as a SELECT runs (`readOnlyStatement`): DuckDB still lets a connection write the files it has attached,
+ * so that check is what keeps `COPY … TO '<dataset file>'` out. Only `copyTo`, when given, is written,
+ * by a COPY composed here. The result streams: one
  * DuckDB chunk at a time is converted and handed to `onRows` (or rendered and handed to `onLines`, or
  * copied to `copyTo`), so memory stays flat however many rows the query returns.
  */
@@ -103,9 +107,9 @@ export async function streamSql(sql: string, opts: SqlStreamOptions): Promise<{ 
   let fifo: string | undefined;
   try {
     const attached: string[] = [];
-    for (const [name, info] of Object.entries(DATASETS)) {
-      if (!isDatasetPresent(name, dir)) continue;
-      await conn.run(`ATTACH ${sqlLiteral(datasetPath(name, dir))} AS "${info.schema}" (READ_ONLY)`);
+    for (const info of opts.datasets) {
+      if (!isDatasetPresent(info, dir)) continue;
+      await conn.run(`ATTACH ${sqlLiteral(datasetPath(info, dir))} AS "${info.schema}" (READ_ONLY)`);
       attached.push(info.schema);
     }
     if (attached.length) await conn.run(`SET search_path = ${sqlLiteral(attached.map((s) => `${s}.main`).join(','))}`);
@@ -126,13 +130,19 @@ export async function streamSql(sql: string, opts: SqlStreamOptions): Promise<{ 
       await conn.run(set).catch(() => undefined); // settings of the bundled allocator; absent elsewhere
     }
     const params = opts.params ?? [];
-    // Only a single SELECT may have DuckDB write (a user's own COPY must not get the target's path).
-    const copying = opts.onLines && opts.maxRows === undefined && params.length === 0 && (await singleSelect(conn, sql));
+    // DuckDB itself writes the lines only for a query without --max-rows or parameters; the read-only
+    // check below refuses everything but one SELECT, so the only path a statement may write is copyTo.
+    const copying = opts.onLines && opts.maxRows === undefined && params.length === 0;
     if (copying && !opts.copyTo && opts.copyOut && tmp) fifo = makeFifo(tmp);
     const copyTo = copying ? (opts.copyTo ?? fifo) : undefined;
     if (copyTo) await conn.run(`SET allowed_paths = [${sqlLiteral(copyTo)}]`);
+    // No extension may be fetched or loaded by name from a query (SELECT * FROM st_read(...) would).
+    for (const set of ['SET autoinstall_known_extensions = false', 'SET autoload_known_extensions = false']) await conn.run(set);
     await conn.run('SET enable_external_access = false');
     await conn.run('SET lock_configuration = true');
+    // DuckDB lets a connection write the files it has attached (READ_ONLY guards only its own writes:
+    // `COPY … TO '<dataset file>'` overwrote one), so only one statement that binds as a SELECT runs.
+    await readOnlyStatement(conn, sql);
     const max = opts.maxRows ?? Infinity;
     const plan = opts.onLines ? await linePlan(conn, sql) : undefined;
     if (plan) {
@@ -140,7 +150,10 @@ export async function streamSql(sql: string, opts: SqlStreamOptions): Promise<{ 
       if (copyTo) {
         // One column, never NULL, without control characters (JSON escapes them): CSV with no quoting and
         // a delimiter that cannot occur writes each line as it is.
-        const copy = conn.run(`COPY (${plan.sql}) TO ${sqlLiteral(copyTo)} (FORMAT csv, HEADER false, QUOTE '', ESCAPE '', DELIMITER '\x01', USE_TMP_FILE false)`);
+        const copySql = `COPY (${plan.sql}) TO ${sqlLiteral(copyTo)} (FORMAT csv, HEADER false, QUOTE '', ESCAPE '', DELIMITER '\x01', USE_TMP_FILE false)`;
+        // The user's query wrapped must still be one statement (nothing in it can close the wrapper).
+        if ((await conn.extractStatements(copySql)).count !== 1) throw new Error('sql: the query cannot be wrapped for streaming');
+        const copy = conn.run(copySql);
         const relayed = fifo ? relay(fifo, opts.copyOut!, copy) : Promise.resolve();
         // Both settled before anything is reported: the relay has written every whole line by then
         const [c, r] = await Promise.allSettled([copy, relayed]);
@@ -206,15 +219,61 @@ export class SqlCopyError extends Error {
   }
 }
 
-/** Whether `sql` is one SELECT statement, by parsing alone (json_serialize_sql serialises only SELECTs). */
-async function singleSelect(conn: DuckDBConnection, sql: string): Promise<boolean> {
+/**
+ * Refuse anything but exactly one statement that DuckDB binds as a SELECT (WITH, FROM-first, VALUES,
+ * DESCRIBE, SHOW, SUMMARIZE and table-valued PRAGMAs bind as SELECT too): by DuckDB's own parser and
+ * binder, not by matching text, so no spelling of COPY, ATTACH, INSTALL, LOAD, SET, EXPORT, CREATE, CALL
+ * or a write gets through. Binding runs nothing. Errors are 400 invalid_parameter.
+ */
+export async function readOnlyStatement(conn: DuckDBConnection, sql: string): Promise<void> {
+  let extracted;
   try {
-    const [r] = await query<{ j: string }>(conn, 'SELECT json_serialize_sql(CAST(? AS VARCHAR))::VARCHAR AS j', [sql]);
-    const parsed = JSON.parse(r?.j ?? '{}') as { error?: boolean; statements?: unknown[] };
-    return parsed.error !== true && parsed.statements?.length === 1;
-  } catch {
-    return false;
+    extracted = await conn.extractStatements(sql);
+  } catch (e) {
+    const m = (e as Error).message;
+    // DuckDB's C API reports zero statements (an empty string, only a comment or `;`) as this.
+    if (/native callback/i.test(m) || sql.replace(/--[^\n]*|\/\*[\s\S]*?\*\/|[\s;]/g, '') === '') {
+      throw new ApiError(400, 'invalid_parameter', 'sql: no SQL statement given; pass one SELECT query, e.g. publicdata sql "SELECT count(*) FROM price_paid.price_paid".');
+    }
+    throw new ApiError(400, 'invalid_parameter', `SQL error: ${m.replace(/^Failed to extract statements: /, '')}`);
   }
+  if (extracted.count !== 1) {
+    throw new ApiError(400, 'invalid_parameter', `sql: one statement per call; this has ${extracted.count}. Run each one separately.`);
+  }
+  const refuse = () =>
+    new ApiError(400, 'invalid_parameter', `sql is read-only: only a query (SELECT, WITH, FROM, VALUES, DESCRIBE, SHOW, SUMMARIZE) may run; this is ${statementWord(sql)} statement.`);
+  let p;
+  try {
+    p = await extracted.prepare(0);
+  } catch (e) {
+    // Binding failed: a statement other than a query (COPY to a path outside allowed_paths fails here)
+    // is refused as such; a query's own error (an unknown table) is reported as it is.
+    if (!(await parsesAsSelect(conn, sql))) throw refuse();
+    throw new ApiError(400, 'invalid_parameter', `SQL error: ${(e as Error).message}`);
+  }
+  try {
+    const duck = await loadDuckDB();
+    if (p.statementType !== duck.StatementType.SELECT) throw refuse();
+  } finally {
+    p.destroySync();
+  }
+}
+
+/** Whether DuckDB's parser reads `sql` as a SELECT (json_serialize_sql serialises nothing else). */
+async function parsesAsSelect(conn: DuckDBConnection, sql: string): Promise<boolean> {
+  try {
+    const r = await conn.runAndReadAll('SELECT json_serialize_sql(CAST($1 AS VARCHAR))::VARCHAR AS j', [sql]);
+    const parsed = JSON.parse(String(r.getRows()[0]?.[0] ?? '{}')) as { error?: boolean; error_message?: string };
+    return !(parsed.error === true && /only SELECT/i.test(parsed.error_message ?? ''));
+  } catch {
+    return true;
+  }
+}
+
+/** 'a COPY' / 'an INSERT': the statement's first word, for the message only (the check is DuckDB's). */
+function statementWord(sql: string): string {
+  const w = (/^[\s(]*([A-Za-z]+)/.exec(sql.replace(/--[^\n]*|\/\*[\s\S]*?\*\//g, ' '))?.[1] ?? 'such a').toUpperCase();
+  return w === 'SUCH A' ? 'such a' : `${/^[AEIOU]/.test(w) ? 'an' : 'a'} ${w}`;
 }
 
 /** A FIFO beside the spill directory (`sql-tmp/<pid>.fifo`), or undefined where none can be made. */
@@ -280,7 +339,10 @@ async function linePlan(conn: DuckDBConnection, sql: string): Promise<{ sql: str
     const cols = Array.from({ length: p.columnCount }, (_, i) => ({ name: p.columnName(i), type: p.columnType(i) }));
     const plan = jsonLinePlan(sql.replace(/[\s;]+$/, ''), cols);
     if (!plan) return undefined;
-    (await conn.prepare(plan.sql)).destroySync();
+    const wrapped = await conn.prepare(plan.sql);
+    const select = wrapped.statementType === duck.StatementType.SELECT;
+    wrapped.destroySync();
+    if (!select) return undefined;
     return { sql: plan.sql, columns: cols.map((c) => ({ name: c.name, type: c.type.toString() })) };
   } catch {
     return undefined;

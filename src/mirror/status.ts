@@ -1,7 +1,8 @@
 /** `publicdata mirror status` and `mirror path`: what each dataset file holds, how fresh, from where. */
-import { statSync } from 'node:fs';
-import { attributionFor, DATASETS, datasetInfo } from './catalog.js';
-import { datasetPath, isDatasetPresent, mirrorDir as defaultMirrorDir, type Env } from './paths.js';
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { attributionFor, type DatasetInfo } from './catalog.js';
+import { cacheDir as defaultCacheDir, datasetPath, isDatasetPresent, mirrorDir as defaultMirrorDir, type Env } from './paths.js';
 import { readSyncHistory } from './sync-log.js';
 
 
@@ -11,6 +12,11 @@ export interface DatasetStatus {
   present: boolean;
   path: string;
   size_bytes: number;
+  /**
+   * Bytes of this dataset's download cache (`<cache dir>/<dataset>/`): partial downloads kept for resume,
+   * and downloads kept with `sync --keep-downloads` (others are removed once loaded and verified).
+   */
+  cache_bytes: number;
   synced_at: string | null;
   published: string | null;
   as_of: string | null;
@@ -32,21 +38,22 @@ export interface DatasetStatus {
  * `staleAfterDays` (catalogue; e.g. 45 for the monthly price-paid data) have passed since the upstream
  * publication date it was synced from, or since the sync when the publisher states no date.
  */
-export async function mirrorStatus(opts: { env: Env; mirrorDir?: string; now?: () => Date; datasets?: string[] }): Promise<DatasetStatus[]> {
+export async function mirrorStatus(opts: { env: Env; mirrorDir?: string; cacheDir?: string; now?: () => Date; datasets: readonly DatasetInfo[] }): Promise<DatasetStatus[]> {
   const env = opts.env;
   const dir = opts.mirrorDir ?? defaultMirrorDir(env);
+  const cache = opts.cacheDir ?? defaultCacheDir(env);
   const now = (opts.now ?? (() => new Date()))();
   const out: DatasetStatus[] = [];
-  for (const name of opts.datasets?.length ? opts.datasets : Object.keys(DATASETS)) {
-    const info = datasetInfo(name);
-    const path = datasetPath(name, dir);
+  for (const info of opts.datasets) {
+    const name = info.name;
+    const path = datasetPath(info, dir);
     const base: DatasetStatus = {
-      dataset: name, title: info.title, present: false, path, size_bytes: 0, synced_at: null, published: null,
+      dataset: name, title: info.title, present: false, path, size_bytes: 0, cache_bytes: treeBytes(join(cache, name)), synced_at: null, published: null,
       as_of: null, rows: null, rows_rejected: null, mode: null, source_url: null, publisher_url: info.sourceUrl,
-      licence: info.licence, attribution: attributionFor(name, now.getUTCFullYear()),
+      licence: info.licence, attribution: attributionFor(info, now.getUTCFullYear()),
       cadence: info.cadence, stale: null, note: `not synced: run 'publicdata sync ${name}' (about ${info.approxDownload})`,
     };
-    if (!isDatasetPresent(name, dir)) {
+    if (!isDatasetPresent(info, dir)) {
       out.push(base);
       continue;
     }
@@ -68,6 +75,9 @@ export async function mirrorStatus(opts: { env: Env; mirrorDir?: string; now?: (
       base.note = base.stale
         ? `stale: ${ageDays} days since ${base.published ? 'the upstream publication' : 'the last sync'} (updated ${info.cadence}); run 'publicdata sync ${name}'`
         : `fresh: ${ageDays} days since ${base.published ? 'the upstream publication' : 'the last sync'} (updated ${info.cadence})`;
+    } else if (prev.damaged && !/sync_log/.test(prev.damaged)) {
+      base.note = `damaged: ${path} cannot be read (${prev.damaged}); run 'publicdata sync ${name}' to rebuild it`;
+      base.stale = true;
     } else {
       base.note = `no sync_log in ${path}; run 'publicdata sync ${name} --force'`;
       base.stale = true;
@@ -77,8 +87,26 @@ export async function mirrorStatus(opts: { env: Env; mirrorDir?: string; now?: (
   return out;
 }
 
+/** Total size of the files under `dir` (0 when it does not exist). */
+export function treeBytes(dir: string): number {
+  let n = 0;
+  try {
+    for (const e of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+      if (!e.isFile()) continue;
+      try {
+        n += statSync(join((e as { parentPath?: string; path?: string }).parentPath ?? (e as { path?: string }).path ?? dir, e.name)).size;
+      } catch {
+        /* removed meanwhile */
+      }
+    }
+  } catch {
+    /* no cache for this dataset */
+  }
+  return n;
+}
+
 /** `publicdata mirror path [dataset]`: the mirror dir, or one dataset's file. */
-export function mirrorPath(dataset: string | undefined, opts: { env: Env; mirrorDir?: string }): string {
+export function mirrorPath(dataset: DatasetInfo | undefined, opts: { env: Env; mirrorDir?: string }): string {
   const dir = opts.mirrorDir ?? defaultMirrorDir(opts.env);
   return dataset ? datasetPath(dataset, dir) : dir;
 }

@@ -3,7 +3,7 @@
  * dataset) and `api --list` (one line per route). Their json, ndjson and csv are the built-in ones.
  */
 import type { Row } from './records.js';
-import type { Renderer, RendererMap } from './renderers.js';
+import type { Renderer, RendererMap } from './types.js';
 import { recordsTable } from './view.js';
 
 const plainTable = (rc: { fields?: readonly string[]; wide: boolean }) => !rc.fields && !rc.wide;
@@ -21,6 +21,7 @@ const mirrorStatus: Renderer = {
         published: r.published ?? '',
         rows: r.rows ?? '',
         size: r.present ? `${(Number(r.size_bytes) / 1048576).toFixed(1)} MiB` : '',
+        cache: Number(r.cache_bytes) > 0 ? `${(Number(r.cache_bytes) / 1048576).toFixed(1)} MiB` : '',
         stale: r.stale === null || r.stale === undefined ? '' : r.stale ? 'stale' : 'fresh',
         note: r.note,
       })),

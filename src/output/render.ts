@@ -4,9 +4,11 @@
  */
 import type { RouteSpec } from '../contract/route.js';
 import type { ErrorEnvelope, SuccessEnvelope } from '../contract/types.js';
-import type { IO } from '../context.js';
+import type { IO } from '../io.js';
 
-export type Format = 'table' | 'json' | 'ndjson' | 'csv';
+import type { Format } from './types.js';
+
+export type { Format } from './types.js';
 export const FORMATS: readonly Format[] = ['table', 'json', 'ndjson', 'csv'];
 
 

@@ -16,49 +16,13 @@ import { ApiError } from '../contract/errors.js';
 import type { RouteSpec } from '../contract/route.js';
 import type { CallResult, ErrorEnvelope, SuccessEnvelope } from '../contract/types.js';
 import { isErrorEnvelope } from '../contract/types.js';
-import type { IO } from '../context.js';
+import type { IO } from '../io.js';
 import { cell, flatten, getPath, pick, recordsOf, toCsv, type Row } from './records.js';
-import { errorLine, footerLine, paint, type Format } from './render.js';
+import { errorLine, footerLine, paint } from './render.js';
+import type { Format, Output, RenderContext, Renderer, RendererMap } from './types.js';
 import { terminalView } from './view.js';
 
-/** One answer to print. */
-export interface Output {
-  envelope: SuccessEnvelope;
-  /** The route that answered (its `records` path says where the record list is). */
-  route?: RouteSpec;
-  /** Renderer id: the route id, or a command id (`mirror.status`, `sql`, `api.list`, `tax.take-home.sweep`). */
-  id?: string;
-  /** Where the answer came from, for the table footer (no footer when absent). */
-  source?: 'live' | 'local';
-  credits?: number;
-  /** Records path inside `data` when there is no route (command outputs). */
-  records?: string;
-}
-
-export interface RenderContext {
-  format: Format;
-  color: boolean;
-  /** Terminal width (0: do not fit). */
-  columns: number;
-  /** stdout is a terminal (JSON is pretty-printed there). */
-  tty: boolean;
-  fields?: readonly string[];
-  /** `--wide`: every column and nested field in the table format. */
-  wide: boolean;
-  /** The command's own options (e.g. `--chart`). */
-  options: Record<string, unknown>;
-  /** A later page of a streamed answer (`--all`): CSV leaves out its header. */
-  continuation?: boolean;
-}
-
-export interface Renderer {
-  name: string;
-  canRender(out: Output, rc: RenderContext): boolean;
-  render(out: Output, rc: RenderContext): string | Promise<string>;
-}
-
-/** What a domain registers: route id -> renderer(s) for the table format. */
-export type RendererMap = Record<string, Renderer | readonly Renderer[]>;
+export type { Output, RenderContext, Renderer, RendererMap } from './types.js';
 
 const recordsFor = (out: Output): Row[] | undefined =>
   recordsOf(out.envelope, out.route ?? (out.records ? ({ records: out.records } as RouteSpec) : undefined));
@@ -110,24 +74,21 @@ const fromDomains = new Set<string>();
 
 /**
  * Renderers for an id: the output layer's own command renderers, and the domain manifests' `renderers`
- * (src/registry.ts), each imported on the first table answer that needs it.
+ * (looked up through `rc.renderers`, which the caller builds from the registry: the output layer does not
+ * import it), each imported on the first table answer that needs it.
  */
-async function load(id: string): Promise<void> {
+async function load(id: string, lookup: RenderContext['renderers']): Promise<void> {
   commandsLoaded ??= import('./command-renderers.js').then((m) => registerRenderers(m.renderers));
   await commandsLoaded;
-  if (fromDomains.has(id)) return;
+  if (fromDomains.has(id) || !lookup) return;
   fromDomains.add(id);
-  const { DOMAINS } = await import('../registry.js');
-  for (const d of DOMAINS) {
-    const ref = d.renderers?.[id];
-    if (ref) registerRenderers({ [id]: await ref() });
-  }
+  for (const ref of lookup(id)) registerRenderers({ [id]: await ref() });
 }
 
 /** The renderer for an answer: a registered one for its id (table format only), else the format's own. */
 export async function rendererFor(out: Output, rc: RenderContext): Promise<Renderer> {
   if (rc.format === 'table' && out.id) {
-    await load(out.id);
+    await load(out.id, rc.renderers);
     for (const r of byId.get(out.id) ?? []) if (r.canRender(out, rc)) return r;
   }
   return BUILT_IN.find((r) => r.canRender(out, rc)) ?? table;

@@ -12,7 +12,7 @@
  */
 import { cell, flatten, getPath, type Row } from './records.js';
 import { fitWidths, paint, table } from './render.js';
-import type { RenderContext } from './renderers.js';
+import type { RenderContext } from './types.js';
 
 const displayWidth = (s: string): number => [...s.replace(/\u001b\[[0-9;]*m/g, '')].length;
 const cellWidth = (s: string): number => Math.max(0, ...s.split('\n').map(displayWidth));

@@ -8,11 +8,17 @@
  * The state file holds, per key digest (sha256, never the key), the month of the allowance and what was
  * used of each part. It is written atomically (temp file in the same directory, then rename, mode 0600)
  * after every change, one write at a time: a burst of requests coalesces into the next write, and
- * `flush()` (on shutdown) writes whatever is still pending. A crash loses at most the charges of the
- * write in progress; it never leaves a half-written file.
+ * `flush()` (on shutdown, and on SIGHUP) writes whatever is still pending. A crash loses at most the
+ * charges of the write in progress; it never leaves a half-written file.
+ *
+ * A write that fails (the folder cannot be made, a full or read-only disk) is reported through
+ * `onWriteError` and retried on a timer with exponential back-off (retryBaseMs doubling up to
+ * retryMaxMs), whether or not more charges come; the first write that succeeds after failures is
+ * reported through `onWriteRecovered`. `flush()` tries a few times more and then throws, so a shutdown
+ * says the charges since the last write are lost instead of waiting for ever.
  */
-import { mkdirSync, readFileSync } from 'node:fs';
-import { rename, writeFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { KeyPlan } from './keys.js';
 
@@ -46,16 +52,40 @@ export function monthOf(nowMs: number): string {
   return new Date(nowMs).toISOString().slice(0, 7);
 }
 
+export interface CreditStoreOptions {
+  /** First wait before retrying a failed write, ms (default 250); doubled after each failure. */
+  retryBaseMs?: number;
+  /** Longest wait between retries, ms (default 30 s). */
+  retryMaxMs?: number;
+  /** Attempts `flush()` makes before it gives up (default 4: about 0.2 s of waiting at the default base). */
+  flushAttempts?: number;
+}
+
 export class CreditStore {
   private readonly state: StateFile;
   private writing: Promise<void> | undefined;
   private dirty = false;
   private seq = 0;
-  /** Errors of background writes (reported by the server's log; the next write retries). */
-  onWriteError: (e: Error) => void = () => {};
+  /** Failed writes in a row (0 once a write succeeds). */
+  private failures = 0;
+  private lastError: Error | undefined;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private readonly retryBaseMs: number;
+  private readonly retryMaxMs: number;
+  private readonly flushAttempts: number;
+  /** A write failed (reported by the server's error log); another is made in `retryInMs`. */
+  onWriteError: (e: Error, retry: { failures: number; retryInMs: number }) => void = () => {};
+  /** A write succeeded after `failures` failed ones. */
+  onWriteRecovered: (failures: number) => void = () => {};
 
-  constructor(private readonly file: string) {
+  constructor(
+    private readonly file: string,
+    opts: CreditStoreOptions = {},
+  ) {
     this.state = CreditStore.load(file);
+    this.retryBaseMs = opts.retryBaseMs ?? 250;
+    this.retryMaxMs = opts.retryMaxMs ?? 30_000;
+    this.flushAttempts = Math.max(1, opts.flushAttempts ?? 4);
   }
 
   private static load(file: string): StateFile {
@@ -63,7 +93,10 @@ export class CreditStore {
     try {
       text = readFileSync(file, 'utf8');
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { version: 1, keys: {} };
+      // No file (ENOTDIR: a parent is not a folder, so none can exist there): no charge yet. Writing it
+      // then fails and is retried, reported on the error log.
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') return { version: 1, keys: {} };
       throw new CreditStateError(`Cannot read the credit state file ${file}: ${(e as Error).message}`);
     }
     try {
@@ -121,38 +154,71 @@ export class CreditStore {
 
   private changed(): void {
     this.dirty = true;
-    this.writing ??= this.writeLoop();
+    // While a retry is scheduled, the change waits for it (the back-off holds whatever the request rate).
+    if (!this.writing && !this.retryTimer) this.startWriting();
+  }
+
+  /**
+   * Start the write loop. `writing` is cleared when that loop settles, and only if it is still the
+   * current one: a loop that failed before its first await once settled before the assignment, was
+   * never cleared, and left every later write (and `flush`, spinning on it at 100% CPU) stuck.
+   */
+  private startWriting(): Promise<void> {
+    const run = this.writeLoop();
+    this.writing = run;
+    void run.finally(() => {
+      if (this.writing === run) this.writing = undefined;
+    });
+    return run;
   }
 
   private async writeLoop(): Promise<void> {
-    try {
-      while (this.dirty) {
-        this.dirty = false;
-        const text = `${JSON.stringify(this.state)}\n`;
-        const tmp = `${this.file}.${process.pid}.${++this.seq}.tmp`;
-        try {
-          mkdirSync(dirname(this.file), { recursive: true, mode: 0o700 });
-          await writeFile(tmp, text, { mode: 0o600 });
-          await rename(tmp, this.file);
-        } catch (e) {
-          // Keep the change pending: the next charge (or flush) writes again.
-          this.onWriteError(e as Error);
-          this.dirty = true;
-          return;
-        }
+    while (this.dirty) {
+      this.dirty = false;
+      const text = `${JSON.stringify(this.state)}\n`;
+      const tmp = `${this.file}.${process.pid}.${++this.seq}.tmp`;
+      try {
+        await mkdir(dirname(this.file), { recursive: true, mode: 0o700 });
+        await writeFile(tmp, text, { mode: 0o600 });
+        await rename(tmp, this.file);
+      } catch (e) {
+        // Keep the change pending and try again after the back-off, charges or not.
+        this.dirty = true;
+        this.failures++;
+        this.lastError = e as Error;
+        const retryInMs = Math.min(this.retryMaxMs, this.retryBaseMs * 2 ** Math.min(30, this.failures - 1));
+        this.retryTimer = setTimeout(() => {
+          this.retryTimer = undefined;
+          if (this.dirty && !this.writing) this.startWriting();
+        }, retryInMs);
+        this.retryTimer.unref(); // the server keeps the process alive; a stopped one flushes instead
+        this.onWriteError(e as Error, { failures: this.failures, retryInMs });
+        return;
       }
-    } finally {
-      this.writing = undefined;
+      if (this.failures > 0) {
+        const n = this.failures;
+        this.failures = 0;
+        this.onWriteRecovered(n);
+      }
     }
   }
 
-  /** Wait until everything changed so far is on disk. */
+  /** Wait until everything changed so far is on disk; after `flushAttempts` failed writes, throw. */
   async flush(): Promise<void> {
-    while (this.writing) await this.writing;
-    if (this.dirty) {
-      this.writing = this.writeLoop();
-      await this.writing;
+    for (let attempt = 1; ; attempt++) {
+      while (this.writing) await this.writing;
+      if (this.retryTimer) {
+        clearTimeout(this.retryTimer);
+        this.retryTimer = undefined;
+      }
+      if (!this.dirty) return;
+      if (attempt > this.flushAttempts) {
+        throw new CreditStateError(
+          `Could not write the credit state file ${this.file} (${this.lastError?.message ?? 'unknown error'}) after ${this.flushAttempts} attempts: the charges since its last write are lost.`,
+        );
+      }
+      if (attempt > 1) await new Promise((r) => setTimeout(r, Math.min(1000, this.retryBaseMs * 2 ** (attempt - 2))));
+      if (!this.writing) await this.startWriting();
     }
-    if (this.dirty) throw new CreditStateError(`Could not write the credit state file ${this.file}.`);
   }
 }

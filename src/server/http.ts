@@ -4,6 +4,9 @@
  */
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
+import { errorEnvelope } from '../contract/errors.js';
+import { isUnsafeKey, unsafeKeyReason } from '../contract/safe-keys.js';
 
 export class HttpError extends Error {
   constructor(
@@ -16,16 +19,63 @@ export class HttpError extends Error {
   }
 }
 
+/** The query as an object; a name that would change its prototype (`__proto__` …) is a 400. */
 export function queryOf(u: URL): Record<string, string | string[]> {
   const q: Record<string, string | string[]> = {};
   for (const [k, v] of u.searchParams) {
+    if (isUnsafeKey(k)) throw new HttpError(400, 'invalid_parameter', `Query parameter ${unsafeKeyReason(k)}.`);
     const prev = q[k];
     q[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
   }
   return q;
 }
 
-export function readBody(req: IncomingMessage, limit: number): Promise<string> {
+/** The deepest a JSON request body may nest (objects and arrays); the v1 bodies nest at most 4 deep. */
+export const MAX_BODY_DEPTH = 32;
+
+/** The client closed its connection before its request body was complete: nobody is there to answer. */
+export class ClientGoneError extends Error {
+  constructor() {
+    super('the client closed the connection before sending its whole request');
+    this.name = 'ClientGoneError';
+  }
+}
+
+/**
+ * How deep JSON text nests, counted byte by byte as it arrives (a UTF-8 multi-byte character never holds
+ * an ASCII byte, so brackets inside strings are told apart by tracking quotes and escapes alone). Costs
+ * one pass over bytes already in memory, and lets a body nested too deep be refused before it is all
+ * received, and before JSON.parse builds millions of empty arrays.
+ */
+export class DepthScanner {
+  depth = 0;
+  max = 0;
+  private inString = false;
+  private escaped = false;
+  /** Scan a chunk; false once the nesting passed `limit`. */
+  push(b: Buffer, limit: number): boolean {
+    for (let i = 0; i < b.length; i++) {
+      const c = b[i]!;
+      if (this.inString) {
+        if (this.escaped) this.escaped = false;
+        else if (c === 92) this.escaped = true; // backslash
+        else if (c === 34) this.inString = false;
+      } else if (c === 34) this.inString = true;
+      else if (c === 91 || c === 123) {
+        if (++this.depth > limit) return false;
+        if (this.depth > this.max) this.max = this.depth;
+      } else if (c === 93 || c === 125) this.depth--;
+    }
+    return true;
+  }
+}
+
+/**
+ * Read a request body as UTF-8 text: at most `limit` bytes (413) and nested at most `maxDepth` deep (400
+ * bad_request, as soon as the bytes that pass it arrive). A client that goes away first rejects with
+ * ClientGoneError.
+ */
+export function readBody(req: IncomingMessage, limit: number, maxDepth = MAX_BODY_DEPTH): Promise<string> {
   return new Promise((resolve, reject) => {
     const declared = Number(req.headers['content-length']);
     if (Number.isFinite(declared) && declared > limit) {
@@ -33,24 +83,32 @@ export function readBody(req: IncomingMessage, limit: number): Promise<string> {
       return;
     }
     const chunks: Buffer[] = [];
+    const scanner = new DepthScanner();
     let size = 0;
-    let failed = false;
+    let settled = false;
+    const fail = (e: Error) => {
+      if (settled) return;
+      settled = true;
+      chunks.length = 0;
+      reject(e);
+    };
     req.on('data', (c: Buffer) => {
-      if (failed) return;
+      if (settled) return;
       size += c.length;
-      if (size > limit) {
-        failed = true;
-        reject(new HttpError(413, 'payload_too_large', `The request body is larger than the limit of ${limit} bytes.`));
-        return;
+      if (size > limit) return fail(new HttpError(413, 'payload_too_large', `The request body is larger than the limit of ${limit} bytes.`));
+      if (!scanner.push(c, maxDepth)) {
+        return fail(new HttpError(400, 'bad_request', `The request body nests deeper than ${maxDepth} levels of objects and arrays; no request of this API needs more.`));
       }
       chunks.push(c);
     });
     req.on('end', () => {
-      if (!failed) resolve(Buffer.concat(chunks).toString('utf8'));
+      if (settled) return;
+      settled = true;
+      resolve(Buffer.concat(chunks).toString('utf8'));
     });
-    req.on('error', (e) => {
-      if (!failed) reject(e);
-    });
+    // Node reports a client that disconnects mid-body as an 'aborted' ECONNRESET error, then 'close'.
+    req.on('error', (e: NodeJS.ErrnoException) => fail(req.destroyed || e.code === 'ECONNRESET' ? new ClientGoneError() : e));
+    req.on('close', () => fail(new ClientGoneError()));
   });
 }
 
@@ -72,4 +130,26 @@ export function acceptsGzip(header: string | string[] | undefined): boolean {
     const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
     return q === undefined || Number(q.slice(2)) > 0;
   });
+}
+
+/** The Date header of a time (ms), formatted once per second. */
+export function dateHeader(): (t: number) => string {
+  let second = -1;
+  let text = '';
+  return (t) => {
+    const sec = Math.floor(t / 1000);
+    if (sec !== second) {
+      second = sec;
+      text = new Date(sec * 1000).toUTCString();
+    }
+    return text;
+  };
+}
+
+/** Node's 'clientError' (a malformed request, headers too large or too slow): an error envelope, then close. */
+export function answerClientError(err: NodeJS.ErrnoException, socket: Socket): void {
+  if (!socket.writable) return void socket.destroy();
+  const status = err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : err.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+  const body = JSON.stringify(errorEnvelope(status === 408 ? 'timeout' : 'bad_request', status === 408 ? 'The request was not received in time.' : 'Malformed HTTP request.'));
+  socket.end(`HTTP/1.1 ${status} ${status === 408 ? 'Request Timeout' : 'Bad Request'}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }

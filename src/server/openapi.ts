@@ -17,6 +17,7 @@ export function paramSchema(p: ParamSpec, where: 'query' | 'path' | 'body'): Sch
     case 'string':
       s.type = 'string';
       if (p.minLength !== undefined) s.minLength = p.minLength;
+      if (p.pattern !== undefined) s.pattern = `^(?:${p.pattern})$`;
       break;
     case 'integer':
     case 'number':
@@ -139,7 +140,7 @@ export function openApiDocument(routes: readonly RouteSpec[], serverUrl: string,
       responses: responses(r),
       'x-credit-cost': r.cost,
       'x-offline': Boolean(r.local),
-      'x-datasets': [...(r.local?.datasets ?? [])],
+      'x-datasets': (r.local?.datasets ?? []).map((d) => d.name),
     };
     if (r.notes) op.description = r.notes;
     const body = requestBody(r);

@@ -21,7 +21,7 @@ export function cacheable(route: Route): boolean {
  * that every route takes its slots in the same order (no two requests each hold a slot the other waits for).
  */
 export function gateKeys(route: Route): string[] {
-  return [...new Set([...(route.local?.datasets ?? []), ...(route.local?.optionalDatasets ?? [])])].sort();
+  return [...new Set([...(route.local?.datasets ?? []), ...(route.local?.optionalDatasets ?? [])].map((d) => d.name))].sort();
 }
 
 /** Methods available on a path (for Allow and OPTIONS), or undefined when no route has the path. */

@@ -15,14 +15,14 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import { promisify } from 'node:util';
 import { gzip as gzipCb } from 'node:zlib';
-import { redact } from '../config.js';
+import { redact, redactUrl } from '../config.js';
 import { ApiError, errorEnvelope } from '../contract/errors.js';
 import { ROUTES, matchRoute, type Route } from '../registry.js';
 import type { CallResult, Envelope, HttpMethod, RouteCall } from '../contract/types.js';
-import { prepare, type PreparedCall } from '../execute.js';
-import { CreditStore, type Reservation } from './credits.js';
+import { prepare, type PreparedCall } from '../runner.js';
+import { CreditStore, type CreditStoreOptions, type Reservation } from './credits.js';
 import { AbortedError, Gate } from './gate.js';
-import { acceptsGzip, etagMatches, etagOf, HttpError, queryOf, readBody } from './http.js';
+import { acceptsGzip, answerClientError, ClientGoneError, dateHeader, etagMatches, etagOf, HttpError, queryOf, readBody } from './http.js';
 import { keyMatcher, type KeyPlan } from './keys.js';
 import { openApiDocument } from './openapi.js';
 import { RateLimiter, type RateDecision } from './ratelimit.js';
@@ -79,6 +79,8 @@ export interface ServeOptions {
   keepAliveTimeoutMs?: number;
   /** Print stacks of internal errors. */
   debug?: boolean;
+  /** Back-off of failed credit state writes (src/server/credits.ts; tests shorten it). */
+  creditRetry?: CreditStoreOptions;
 }
 
 export interface RunningServer {
@@ -98,6 +100,11 @@ export interface RunningServer {
   close(graceMs?: number): Promise<void>;
   /** Write the credit state now (after `close`, before the process exits: a late refund is not lost). */
   flush(): Promise<void>;
+  /**
+   * Replace the keys (SIGHUP re-reads the keys file): a key no longer listed is refused (401) from the
+   * next request on; balances and rate windows stay with each key's digest. Keyed mode only.
+   */
+  reloadKeys(keys: readonly KeyPlan[]): void;
 }
 
 type Answer = {
@@ -143,9 +150,13 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   const handlerTimeoutMs = opts.handlerTimeoutMs ?? DEFAULT_HANDLER_TIMEOUT_MS;
   const keyed = opts.keys !== undefined;
   if (keyed && !opts.stateFile) throw new Error('startServer: stateFile is required with keys');
-  const findKey = keyed ? keyMatcher(opts.keys!) : undefined;
-  const credits = keyed ? new CreditStore(opts.stateFile!) : undefined;
-  if (credits) credits.onWriteError = (e) => opts.errorLog?.(`credit state: could not write (${e.message}); will retry`);
+  let findKey = keyed ? keyMatcher(opts.keys!) : undefined;
+  const credits = keyed ? new CreditStore(opts.stateFile!, opts.creditRetry) : undefined;
+  if (credits) {
+    credits.onWriteError = (e, r) =>
+      opts.errorLog?.(`credit state: could not write ${opts.stateFile} (${e.message}); retry ${r.failures} in ${(r.retryInMs / 1000).toFixed(1)} s`);
+    credits.onWriteRecovered = (n) => opts.errorLog?.(`credit state: written to ${opts.stateFile} after ${n} failed attempt(s)`);
+  }
   const limiter = new RateLimiter(opts.windowMs ?? 60_000);
   let closing = false;
   let inflight = 0;
@@ -156,17 +167,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   let answerBytes = 0;
   const gates = new Map<string, Gate>();
   const datasetConcurrency = opts.datasetConcurrency ?? DEFAULT_DATASET_CONCURRENCY;
-  let dateSecond = -1;
-  let dateText = '';
-  /** The Date header, formatted once per second. */
-  function httpDate(t: number): string {
-    const sec = Math.floor(t / 1000);
-    if (sec !== dateSecond) {
-      dateSecond = sec;
-      dateText = new Date(sec * 1000).toUTCString();
-    }
-    return dateText;
-  }
+  const httpDate = dateHeader();
 
   function remember(key: string, route: Route, body: string, etag: string, t: number): void {
     const entry: CachedAnswer = { route, hour: Math.floor(t / HOUR_MS), body: Buffer.from(body, 'utf8'), etag };
@@ -363,8 +364,9 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     }
 
     // Read and validate the request before the credit check: a malformed request is 400 whatever the balance.
-    const call: PreparedCall = { method: callMethod, path, query: queryOf(u) };
+    const call: PreparedCall = { method: callMethod, path, query: {} };
     try {
+      call.query = queryOf(u);
       if (callMethod === 'POST') {
         const text = await readBody(req, bodyLimit);
         try {
@@ -452,7 +454,10 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     if (accessLog) {
       const started = performance.now();
       res.on('close', () => {
-        const line = `${new Date(now()).toISOString()} ${req.method} ${req.url} ${res.statusCode} ${(performance.now() - started).toFixed(1)}ms credits=${log.cost} key=${log.key ?? '-'}`;
+        // The target with credential-named query values masked (`?key=…`, `?api_key=…`, whatever their shape).
+        // 499 (nginx's "client closed request"): the connection closed before the whole answer was sent.
+        const status = res.writableFinished ? res.statusCode : 499;
+        const line = `${new Date(now()).toISOString()} ${req.method} ${redactUrl(req.url ?? '')} ${status} ${(performance.now() - started).toFixed(1)}ms credits=${log.cost} key=${log.key ?? '-'}`;
         accessLog(redact(line));
       });
     }
@@ -485,6 +490,8 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     try {
       a = await answer(req, u, state);
     } catch (e) {
+      // The client left mid-upload: nobody to answer, and not an error of ours (the access log says 499).
+      if (e instanceof ClientGoneError) return;
       opts.errorLog?.(redact(`internal error on ${req.method} ${u.pathname}: ${(e as Error)?.message ?? String(e)}`));
       if (opts.debug && (e as Error)?.stack) opts.errorLog?.((e as Error).stack!);
       a = errorAnswer(500, 'internal_error', SERVER_ERROR_MESSAGE);
@@ -517,7 +524,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       if (inflight === 0) idle?.();
     });
     handle(req, res, state).catch((e: unknown) => {
-      opts.errorLog?.(redact(`could not answer ${req.method} ${req.url}: ${(e as Error)?.message ?? String(e)}`));
+      opts.errorLog?.(redact(`could not answer ${req.method} ${redactUrl(req.url ?? '')}: ${(e as Error)?.message ?? String(e)}`));
       if (!res.headersSent) {
         res.writeHead(500, { 'Content-Type': 'application/json; charset=utf-8' });
         res.end(JSON.stringify(errorEnvelope('internal_error', SERVER_ERROR_MESSAGE)));
@@ -531,12 +538,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
   });
-  server.on('clientError', (err: NodeJS.ErrnoException, socket: Socket) => {
-    if (!socket.writable) return socket.destroy();
-    const status = err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : err.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
-    const body = JSON.stringify(errorEnvelope(status === 408 ? 'timeout' : 'bad_request', status === 408 ? 'The request was not received in time.' : 'Malformed HTTP request.'));
-    socket.end(`HTTP/1.1 ${status} ${status === 408 ? 'Request Timeout' : 'Bad Request'}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
-  });
+  server.on('clientError', answerClientError);
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -558,6 +560,10 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     inflight: () => inflight,
     executing: () => executing,
     flush: async () => credits?.flush(),
+    reloadKeys(keys) {
+      if (!keyed) throw new Error('reloadKeys: the server was started without keys');
+      findKey = keyMatcher(keys);
+    },
     async close(graceMs = 10_000) {
       closing = true;
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));

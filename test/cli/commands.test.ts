@@ -2,6 +2,7 @@
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { runCli, json } from '../support/cli.js';
+import { ROUTES } from '../../src/registry.js';
 
 const ESC = '\u001b[';
 const META_GOVUK = {
@@ -113,12 +114,12 @@ describe('api command', () => {
   it('--list shows every route with its cost', async () => {
     const r = await runCli(['api', '--list'], { tty: true });
     const lines = r.stdout.trim().split('\n');
-    expect(lines.at(-1)).toBe('81 routes');
+    expect(lines.at(-1)).toBe(`${ROUTES.length} routes`);
     expect(lines.find((l) => l.startsWith('POST /v1/tax/take-home/calculate'))).toMatch(/10 credits\s+local\s+Take-home/);
     expect(lines.find((l) => l.startsWith('GET  /v1/companies/search'))).toMatch(/ 1 credit\s+local \(sync companies\)/);
     expect(lines.find((l) => l.startsWith('GET  /v1/companies/{company_number}/financials'))).toMatch(/ 1 credit\s+local \(sync accounts\)/);
     const piped = JSON.parse((await runCli(['api', '--list'])).stdout);
-    expect(piped.data).toHaveLength(81); // issue 9: api --list writes through the renderer registry, JSON is the {data, meta} envelope
+    expect(piped.data).toHaveLength(ROUTES.length); // issue 9: api --list writes through the renderer registry, JSON is the {data, meta} envelope
   });
 
   it('prints the envelope of a local call, -F typed fields and query strings', async () => {
@@ -148,10 +149,16 @@ describe('batch', () => {
 });
 
 describe('help', () => {
+  it('companies --help says the financial routes answer offline after sync accounts (not live only)', async () => {
+    const r = await runCli(['companies', '--help']);
+    expect(r.stdout).toContain("'publicdata sync accounts'");
+    expect(r.stdout).not.toMatch(/financial routes are served by the live API/);
+  });
+
   it('every command help starts with 2 to 4 examples', async () => {
     const { buildProgram } = await import('../../src/cli.js');
     const { Command } = await import('commander');
-    const { createContext } = await import('../../src/context.js');
+    const { createContext } = await import('../../src/create-context.js');
     const program = await buildProgram(createContext({
       io: { stdout: { write: () => true }, stderr: { write: () => true }, stdin: process.stdin, stdoutIsTTY: false, stderrIsTTY: false, columns: 100 },
       env: {},

@@ -1,7 +1,8 @@
 /** src/money.ts: every rounding mode, exact beyond 2^53, against hand-worked values. */
 import { describe, expect, it } from 'vitest';
 import { Decimal } from 'decimal.js';
-import { applyRate, decimalOf, decimalToNumber, divRound, divRoundBig, mulDiv, roundToPounds, toPence, toPounds, type Rounding } from '../../src/money.js';
+import { applyRate, decimalOf, decimalToNumber, divRound, divRoundBig, mulDiv, roundToPounds, toPence, toPounds, type Rounding , penceFromText, penceToText, poundsFromPence, scaledTextToPence } from '../../src/money.js';
+import { parseAmount } from '../../src/amount.js';
 
 describe('money', () => {
   it('rounds quotients by every mode, for both signs', () => {
@@ -81,5 +82,29 @@ describe('decimal values of numbers (decimal.js as the reference)', () => {
         expect(ours).toBe(ref);
       }
     }
+  });
+});
+
+describe('decimal text and pence (decimal.js as the reference)', () => {
+  it('45.5k, 1.234565k and 0.000145M are exact: 1,234.565 rounds half up to 1,234.57 (floats gave 1,234.56)', () => {
+    expect(parseAmount('45.5k')).toBe(45500);
+    expect(parseAmount('1.234565k')).toBe(new Decimal('1.234565').times(1000).toDecimalPlaces(2, Decimal.ROUND_HALF_UP).toNumber());
+    expect(parseAmount('1.234565k')).toBe(1234.57);
+    expect(parseAmount('-2.5m')).toBe(-2_500_000);
+  });
+  it('penceFromText / penceToText / poundsFromPence round-trip DuckDB decimal text', () => {
+    for (const t of ['0.00', '-5.00', '1234.56', '-0.07', '12', '99999999999.99']) {
+      const p = penceFromText(t)!;
+      expect(p).toBe(BigInt(new Decimal(t).times(100).toFixed(0)));
+      expect(penceToText(p)).toBe(new Decimal(t).toFixed(2));
+      expect(poundsFromPence(p)).toBe(new Decimal(t).toNumber());
+    }
+    expect(penceFromText(null)).toBeNull();
+    expect(() => penceFromText('1.234')).toThrow(/money/);
+  });
+  it('scaledTextToPence rounds half away from zero, exactly', () => {
+    expect(scaledTextToPence('0.0005', 10n)).toBe(1n); // 0.005 -> 1p
+    expect(scaledTextToPence('-0.0005', 10n)).toBe(-1n);
+    expect(scaledTextToPence('123.454999', 1n)).toBe(12345n);
   });
 });

@@ -6,10 +6,11 @@ import { describe, expect, it } from 'vitest';
 import { json, runCli } from '../support/cli.js';
 import { rendererFor, registerRenderers, type RenderContext } from '../../src/output/renderers.js';
 import { chooseColumns } from '../../src/output/view.js';
+import { renderersFor } from '../../src/registry.js';
 
 const M = { api_version: 'v1' as const, licence: 'OGL' };
 const visibleWidth = (s: string) => Math.max(...s.split('\n').map((l) => [...l.replace(/\u001b\[[0-9;]*m/g, '')].length));
-const rc = (over: Partial<RenderContext> = {}): RenderContext => ({ format: 'table', color: false, columns: 80, tty: true, wide: false, options: {}, ...over });
+const rc = (over: Partial<RenderContext> = {}): RenderContext => ({ format: 'table', color: false, columns: 80, tty: true, wide: false, options: {}, renderers: renderersFor, ...over });
 
 describe('renderer registry', () => {
   it('per-answer renderers take the table format by id; the built-ins answer every format', async () => {
@@ -132,5 +133,22 @@ describe('terminal tables at 80 columns', () => {
     expect(c.widths![0]).toBe(40); // the id is never narrowed
     expect(chooseColumns(['a', 'b'], [10, 10], 80, false)).toEqual({ shown: ['a', 'b'], hidden: [] });
     expect(chooseColumns(['id', 'a', 'b', 'c', 'd'], [40, 20, 20, 20, 20], 80, true).shown).toHaveLength(5);
+  });
+});
+
+describe('csv and ndjson say on stderr that there are more pages', () => {
+  it('page 1 of N with --per-page 2; nothing with --all, --quiet, json, or on the last page', async () => {
+    const all = JSON.parse((await runCli(['tax', 'years', '--all', '--format', 'json'])).stdout).data as unknown[];
+    const pages = Math.ceil(all.length / 2);
+    expect(pages).toBeGreaterThan(1);
+    for (const f of ['csv', 'ndjson']) {
+      const r = await runCli(['tax', 'years', '--per-page', '2', '--format', f]);
+      expect(r.code).toBe(0);
+      expect(r.stderr).toBe(`publicdata: page 1 of ${pages} (${all.length} records); add --all for every record, or --page N\n`);
+    }
+    for (const extra of [['--all'], ['--quiet'], ['--page', String(pages)]]) {
+      expect((await runCli(['tax', 'years', '--per-page', '2', '--format', 'csv', ...extra])).stderr).toBe('');
+    }
+    expect((await runCli(['tax', 'years', '--per-page', '2', '--format', 'json'])).stderr).toBe('');
   });
 });

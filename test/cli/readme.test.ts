@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { json, runCli } from '../support/cli.js';
+import { DOMAINS } from '../../src/registry.js';
 
 const README = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
 
@@ -35,6 +36,7 @@ describe('README', () => {
 
   it('documents every exit code and every top-level command group', () => {
     for (const c of [0, 1, 2, 3, 4, 5, 6]) expect(README).toMatch(new RegExp(`^\\| ${c} \\|`, 'm'));
-    for (const g of ['tax', 'property', 'companies', 'vehicles', 'calendar', 'api', 'auth', 'completion']) expect(README).toContain(`| \`${g}\``);
+    const groups = [...DOMAINS.flatMap((d) => (d.commands ? [d.commands.name] : [])), 'api', 'auth', 'completion', 'sync', 'serve'];
+    for (const g of groups) expect(README).toContain(`| \`${g}\``);
   });
 });

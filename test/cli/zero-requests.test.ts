@@ -11,6 +11,7 @@ import type { ParamSpec, RouteSpec } from '../../src/contract/route.js';
 import { ROUTES } from '../../src/registry.js';
 import { isolatedEnv, json, runCli, type RunResult } from '../support/cli.js';
 import { FakeLive } from '../support/fake-live.js';
+import { startApiServer } from '../support/api-server.js';
 import { fakeKey } from '../support/keys.js';
 
 const KEY = fakeKey('test', 'zeroreq0000000000000000000000000');
@@ -58,6 +59,7 @@ function badJson(p: ParamSpec): unknown {
 }
 
 function goodString(p: ParamSpec): string {
+  if (p.pattern !== undefined) return new RegExp(`^(?:${p.pattern})$`, 'i').test('LS8') ? 'LS8' : '00445790';
   switch (p.type) {
     case 'tax_year':
       return '2024-25';
@@ -116,11 +118,78 @@ async function api(c: Case, source: 'live' | 'local', fake: FakeLive, env: Recor
   return runCli(args, { env, liveBackend: fake.factory });
 }
 
-const CASES = ROUTES.flatMap((r) => casesFor(r).map((c) => ({ id: r.id, ...c })));
+/** A JSON value the spec accepts. */
+function goodJson(p: ParamSpec): unknown {
+  switch (p.type) {
+    case 'integer':
+    case 'number':
+      return Math.max(p.min ?? 1, 1);
+    case 'boolean':
+      return true;
+    case 'string[]':
+      return [p.enum?.[0] ?? goodString(p)];
+    case 'object':
+      return Object.fromEntries((p.fields ?? []).filter((f) => f.required).map((f) => [f.name, goodJson(f)]));
+    case 'array':
+      return [];
+    default:
+      return goodString(p);
+  }
+}
+
+/** The value that breaks one declared rule (pattern, decimal places, bounds), or undefined when the spec has none. */
+function ruleBreaker(p: ParamSpec): { rule: string; value: unknown } | undefined {
+  if (p.pattern !== undefined) return { rule: 'pattern', value: p.type === 'string[]' ? ['bad!', 'bad!'] : 'bad!' };
+  if (p.maxDecimals !== undefined) return { rule: 'maxDecimals', value: Number(`1.${'1'.repeat(p.maxDecimals + 1)}`) };
+  if ((p.type === 'number' || p.type === 'integer') && p.max !== undefined) return { rule: 'max', value: p.max + 1 };
+  if ((p.type === 'number' || p.type === 'integer') && p.min !== undefined) return { rule: 'min', value: p.min - 1 };
+  return undefined;
+}
+
+/**
+ * One call per declared rule of a route (pattern, decimal places, bounds, excludes, requires), the rest of
+ * the call valid: such a call must be refused before any request as surely as a wrong type.
+ */
+function ruleCases(route: RouteSpec): Case[] {
+  const out: Case[] = [];
+  const requiredQuery = (route.query ?? []).filter((p) => p.required).map((p) => [p.name, goodString(p)] as [string, string]);
+  const goodBody = Object.fromEntries((route.body ?? []).filter((p) => p.required).map((p) => [p.name, goodJson(p)]));
+  const body = route.method === 'POST' && !route.bodyDocument ? goodBody : undefined;
+  const query = (extra: Array<[string, string]>) => `${pathWith(route)}?${new URLSearchParams([...requiredQuery.filter(([k]) => !extra.some(([e]) => e === k)), ...extra])}`;
+  for (const p of route.query ?? []) {
+    const b = ruleBreaker(p);
+    if (b) out.push({ what: `query ${p.name} (${b.rule})`, method: route.method, path: query([[p.name, String(b.value)]]), ...(body ? { body } : {}) });
+    for (const o of p.excludes ?? []) {
+      const other = route.query!.find((q) => q.name === o)!;
+      out.push({ what: `query ${p.name} excludes ${o}`, method: route.method, path: query([[p.name, goodString(p)], [o, goodString(other)]]), ...(body ? { body } : {}) });
+    }
+    for (const o of p.requires ?? []) out.push({ what: `query ${p.name} requires ${o}`, method: route.method, path: query([[p.name, goodString(p)]]), ...(body ? { body } : {}) });
+  }
+  if (body) {
+    for (const p of route.body ?? []) {
+      const b = ruleBreaker(p);
+      if (b) out.push({ what: `body ${p.name} (${b.rule})`, method: 'POST', path: query([]), body: { ...body, [p.name]: b.value } });
+      for (const o of p.excludes ?? []) {
+        const other = route.body!.find((q) => q.name === o)!;
+        out.push({ what: `body ${p.name} excludes ${o}`, method: 'POST', path: query([]), body: { ...body, [p.name]: goodJson(p), [o]: goodJson(other) } });
+      }
+      for (const o of p.requires ?? []) out.push({ what: `body ${p.name} requires ${o}`, method: 'POST', path: query([]), body: { ...body, [p.name]: goodJson(p) } });
+    }
+  }
+  const badPath = (route.pathParams ?? []).find((p) => p.pattern !== undefined);
+  if (badPath) out.push({ what: `path ${badPath.name} (pattern)`, method: route.method, path: route.path.replace(`{${badPath.name}}`, 'bad!'), ...(body ? { body } : {}) });
+  return out;
+}
+
+const CASES = ROUTES.flatMap((r) => [...casesFor(r), ...ruleCases(r)].map((c) => ({ id: r.id, ...c })));
 
 describe('an invalid call makes no request and fails alike under --source live and local', () => {
-  it('covers every route', () => {
+  it('covers every route, and every declared rule of the three calls that used to reach the API', () => {
     expect(new Set(CASES.map((c) => c.id))).toEqual(new Set(ROUTES.map((r) => r.id)));
+    const what = new Set(CASES.map((c) => `${c.id}: ${c.what}`));
+    expect(what).toContain('tax.income.calculate: body marriage_allowance_transferor excludes marriage_allowance_recipient');
+    expect(what).toContain('companies.get: path company_number (pattern)');
+    expect(what).toContain('tax.take-home.calculate: body pension_contribution_percent (maxDecimals)');
   });
 
   const env = isolatedEnv({ PUBLICDATA_API_KEY: KEY });
@@ -176,6 +245,25 @@ describe('the cases the review found, under --source live', () => {
     expect(json(live)).toEqual(json(local));
     expect(json(live).error.code).toBe('VALIDATION_ERROR');
     expect(json(live).error.details.map((d: { field: string }) => d.field)).toContain('transactions');
+  });
+
+  it('--sweep checks --max-credits for every row before the first request (5 rows x 10 credits > 30), with the real live client', async () => {
+    const server = await startApiServer({ keys: [KEY] });
+    try {
+      const e = isolatedEnv({ PUBLICDATA_API_KEY: KEY, PUBLICDATA_BASE_URL: server.url });
+      const r = await runCli(['tax', 'take-home', '--sweep', '20000:40000:5000', '--source', 'live', '--max-credits', '30', '--format', 'json'], { env: e });
+      expect(server.requests).toEqual([]);
+      expect(json(r).error.code).toBe('credit_budget_exceeded');
+      expect(json(r).error.message).toContain('5 calls');
+      expect(r.code).not.toBe(0);
+      // a budget that covers every row lets the sweep run: 3 rows, 30 credits
+      const ok = await runCli(['tax', 'take-home', '--sweep', '20000:30000:5000', '--source', 'live', '--max-credits', '30', '--format', 'ndjson'], { env: e });
+      expect(ok.code).toBe(0);
+      expect(server.requests).toHaveLength(3);
+      expect(ok.stdout.trim().split('\n')).toHaveLength(3);
+    } finally {
+      await server.close();
+    }
   });
 
   it('--sweep honours --source live: one request per row, and a bad flag sends nothing', async () => {

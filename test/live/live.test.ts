@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { callLocal } from '../../src/backends/local.js';
+import { routeById } from '../../src/registry.js';
 import { buildUrl, costOf, createLiveBackend, DEFAULT_BASE_URL, parseRetryAfter } from '../../src/backends/live.js';
 import { exitCodeFor } from '../../src/contract/errors.js';
 import type { ErrorEnvelope } from '../../src/contract/types.js';
@@ -48,6 +49,9 @@ describe('helpers', () => {
     expect(costOf({ method: 'GET', path: '/v1/tax/years' })).toBe(1);
     expect(costOf({ method: 'POST', path: '/v1/tax/take-home/calculate' })).toBe(10);
     expect(costOf({ method: 'POST', path: '/v1/not/a/route' })).toBe(10);
+    // a call that carries its route is charged by that route, without matching the path again
+    const route = { ...routeById('tax.years.list'), cost: 3 };
+    expect(costOf({ method: 'GET', path: '/v1/tax/years', prepared: { route, pathValues: {}, request: { params: {}, query: {}, body: undefined } } })).toBe(3);
   });
 
   test('baseUrl defaults to PUBLICDATA_BASE_URL, then production', () => {

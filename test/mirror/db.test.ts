@@ -8,6 +8,7 @@ import {
   provenanceMeta, query, SYNC_LOG_DDL, REJECTS_DDL,
 } from '../../src/mirror/index.js';
 import { ApiError } from '../../src/contract/errors.js';
+import { ds } from '../support/datasets.js';
 
 let dir: string;
 beforeAll(async () => {
@@ -41,15 +42,15 @@ describe('mirror paths', () => {
     expect(dataDir({})).toMatch(/publicdata$/);
   });
   it('isDatasetPresent is a cheap file check', () => {
-    expect(isDatasetPresent('price-paid', dir)).toBe(true);
-    expect(isDatasetPresent('hpi', dir)).toBe(false);
-    expect(datasetPath('council-tax', dir)).toBe(join(dir, 'council_tax.duckdb'));
+    expect(isDatasetPresent(ds('price-paid'), dir)).toBe(true);
+    expect(isDatasetPresent(ds('hpi'), dir)).toBe(false);
+    expect(datasetPath(ds('council-tax'), dir)).toBe(join(dir, 'council_tax.duckdb'));
   });
 });
 
 describe('openDataset / query', () => {
   it('converts values to JSON-friendly types', async () => {
-    const conn = await openDataset('price-paid', dir);
+    const conn = await openDataset(ds('price-paid'), dir);
     const [row] = await query(conn, 'SELECT * FROM t WHERE s = ? AND i = $2', ['x', 3]);
     expect(row).toEqual({
       big: 9007199254740991, huge: 12, dec: 1.25, d: '2024-11-15', ts: '2026-11-21T10:11:12.500Z',
@@ -58,14 +59,14 @@ describe('openDataset / query', () => {
     expect(JSON.parse(JSON.stringify(row))).toEqual(row);
   });
   it('is read-only and cached', async () => {
-    const a = await openDataset('price-paid', dir);
-    const b = await openDataset('price-paid', dir);
+    const a = await openDataset(ds('price-paid'), dir);
+    const b = await openDataset(ds('price-paid'), dir);
     expect(a).toBe(b);
     await expect(a.run('CREATE TABLE z (a INT)')).rejects.toThrow(/read-only/i);
   });
   it('missing dataset → 503 dataset_not_synced naming the sync command', async () => {
-    await expect(openDataset('hpi', dir)).rejects.toBeInstanceOf(ApiError);
-    const e = datasetNotSynced('price-paid');
+    await expect(openDataset(ds('hpi'), dir)).rejects.toBeInstanceOf(ApiError);
+    const e = datasetNotSynced(ds('price-paid'));
     expect(e.status).toBe(503);
     expect(e.code).toBe('dataset_not_synced');
     expect(e.message).toContain("publicdata sync price-paid");
@@ -73,8 +74,8 @@ describe('openDataset / query', () => {
     expect(e.message).toMatch(/API key|PUBLICDATA_API_KEY/);
   });
   it('provenanceMeta takes as_of from the newest sync_log row', async () => {
-    const conn = await openDataset('price-paid', dir);
-    expect(await provenanceMeta('price-paid', conn)).toEqual({
+    const conn = await openDataset(ds('price-paid'), dir);
+    expect(await provenanceMeta(ds('price-paid'), conn)).toEqual({
       api_version: 'v1', licence: 'Open Government Licence v3.0', source: 'HM Land Registry',
       source_url: 'https://www.gov.uk/government/collections/price-paid-data', as_of: '2026-10-31',
     });

@@ -10,11 +10,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Parser } from 'node-sql-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATASETS } from '../../src/mirror/catalog.js';
+import type { DatasetInfo } from '../../src/mirror/catalog.js';
+import { DATASETS } from '../../src/registry.js';
 import { exportMirror } from '../../src/mirror/export.js';
 import type { Manifest, ManifestTable } from '../../src/mirror/export-manifest.js';
 import { cleanup, sqlOn } from '../property/mirror-helper.js';
 import { buildAll, coldDuck } from './export-helper.js';
+
+/** The registry's datasets by name. */
+const INFO: Record<string, DatasetInfo> = Object.fromEntries(DATASETS.map((d) => [d.name, d]));
 
 let root = '';
 let mirror = '';
@@ -26,7 +30,7 @@ beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'pd-lake-ddl-'));
   mirror = await buildAll(root);
   lake = join(root, 'lake');
-  await exportMirror({ env: {}, format: 'parquet', outDir: lake, mirrorDir: mirror });
+  await exportMirror({ catalogue: DATASETS, env: {}, format: 'parquet', outDir: lake, mirrorDir: mirror });
   m = JSON.parse(readFileSync(join(lake, 'manifest.json'), 'utf8')) as Manifest;
 }, 240_000);
 afterAll(() => cleanup([root]));
@@ -164,8 +168,8 @@ describe('mirror export: DDL', () => {
     const counts = await coldDuck<Record<string, string>>(`SELECT ${views.map((v, i) => `(SELECT count(*) FROM ${v.split('.').map((x) => `"${x}"`).join('.')}) AS c${i}`).join(', ')}`, statements(ddl('duckdb.sql')));
     for (const [name, ds] of Object.entries(m.datasets)) {
       for (const t of ds.tables) {
-        const spec = DATASETS[name]!.export?.tables.find((x) => x.name === t.name);
-        const [n] = await sqlOn(join(mirror, DATASETS[name]!.file), `SELECT count(*)::BIGINT AS n FROM (${spec?.select ?? `SELECT * FROM "${t.name}"`})`);
+        const spec = INFO[name]!.export?.tables.find((x) => x.name === t.name);
+        const [n] = await sqlOn(join(mirror, INFO[name]!.file), `SELECT count(*)::BIGINT AS n FROM (${spec?.select ?? `SELECT * FROM "${t.name}"`})`);
         expect(Number(counts[0]![`c${views.indexOf(t.sql_name)}`]), t.sql_name).toBe(Number(n!.n));
       }
     }

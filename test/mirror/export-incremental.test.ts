@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportMirror, ExportUsageError, type ExportedTable } from '../../src/mirror/export.js';
+import { DATASETS } from '../../src/registry.js';
 import type { Manifest } from '../../src/mirror/export-manifest.js';
 import { createExportProgress } from '../../src/mirror/export-progress.js';
 import { buildDataset, cleanup } from '../property/mirror-helper.js';
@@ -40,7 +41,7 @@ function changedYears(a: PpdRow[], b: PpdRow[]): Set<number> {
 const stamp = (lake: string) =>
   new Map(parquetFiles(join(lake, 'price-paid', 'price_paid')).map((f) => [Number(f.values.year), { ino: statSync(f.file).ino, mtime: statSync(f.file).mtimeMs }]));
 const run = (out: string, since?: string): Promise<ExportedTable[]> =>
-  exportMirror({ env: {}, format: 'parquet', outDir: out, datasets: ['price-paid'], mirrorDir: mirror, ...(since ? { since } : {}) });
+  exportMirror({ catalogue: DATASETS, env: {}, format: 'parquet', outDir: out, datasets: ['price-paid'], mirrorDir: mirror, ...(since ? { since } : {}) });
 const manifestOf = (lake: string) => JSON.parse(readFileSync(join(lake, 'manifest.json'), 'utf8')) as Manifest;
 const glob = (lake: string) => `read_parquet('${join(lake, 'price-paid', 'price_paid')}/*/*.parquet', hive_partitioning = true)`;
 
@@ -117,7 +118,7 @@ describe('mirror export --since after a price-paid update', () => {
     const s = stamp(lake);
     const lines: string[] = [];
     const r = await exportMirror({
-      env: {}, format: 'parquet', outDir: lake, datasets: ['price-paid'], mirrorDir: mirror, since: join(lake, 'manifest.json'),
+      catalogue: DATASETS, env: {}, format: 'parquet', outDir: lake, datasets: ['price-paid'], mirrorDir: mirror, since: join(lake, 'manifest.json'),
       progress: createExportProgress({ stream: { write: (x: string) => lines.push(x) }, tty: false }),
     });
     expect(r.map((t) => t.written)).toEqual([0, 0]);
@@ -131,7 +132,7 @@ describe('mirror export --since after a price-paid update', () => {
   it('on a terminal: a redrawn line per table, cleared before the summary', async () => {
     let text = '';
     await exportMirror({
-      env: {}, format: 'parquet', outDir: lake, datasets: ['price-paid'], mirrorDir: mirror, since: lake,
+      catalogue: DATASETS, env: {}, format: 'parquet', outDir: lake, datasets: ['price-paid'], mirrorDir: mirror, since: lake,
       progress: createExportProgress({ stream: { write: (x: string) => (text += x), columns: 200 }, tty: true }),
     });
     expect(text).toContain('\rexport price-paid/price_paid (1 of 2): fingerprinting…');
@@ -143,15 +144,15 @@ describe('mirror export --since after a price-paid update', () => {
 
   it('refuses a --since without a manifest, and a second format in the same directory', async () => {
     await expect(run(join(root, 'x'), join(root, 'nowhere'))).rejects.toBeInstanceOf(ExportUsageError);
-    await expect(exportMirror({ env: {}, format: 'csv', outDir: lake, datasets: ['price-paid'], mirrorDir: mirror })).rejects.toThrow(/holds a parquet export/);
+    await expect(exportMirror({ catalogue: DATASETS, env: {}, format: 'csv', outDir: lake, datasets: ['price-paid'], mirrorDir: mirror })).rejects.toThrow(/holds a parquet export/);
     const bad = join(root, 'not-written');
-    await expect(exportMirror({ env: { PUBLICDATA_EXPORT_MEMORY: 'lots' }, format: 'parquet', outDir: bad, datasets: ['price-paid'], mirrorDir: mirror })).rejects.toThrow(/PUBLICDATA_EXPORT_MEMORY must be a size/);
+    await expect(exportMirror({ catalogue: DATASETS, env: { PUBLICDATA_EXPORT_MEMORY: 'lots' }, format: 'parquet', outDir: bad, datasets: ['price-paid'], mirrorDir: mirror })).rejects.toThrow(/PUBLICDATA_EXPORT_MEMORY must be a size/);
     expect(existsSync(bad)).toBe(false);
   });
 
   it('CSV: the same partitions with a header each, and the DuckDB DDL reads them', async () => {
     const out = join(root, 'csv');
-    await exportMirror({ env: {}, format: 'csv', outDir: out, datasets: ['price-paid'], mirrorDir: mirror });
+    await exportMirror({ catalogue: DATASETS, env: {}, format: 'csv', outDir: out, datasets: ['price-paid'], mirrorDir: mirror });
     const dir = join(out, 'price-paid', 'price_paid');
     const years = readdirSync(dir).sort();
     expect(years).toEqual([...new Set(after.map((r) => `year=${r.date.slice(0, 4)}`))].sort());

@@ -10,11 +10,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { asyncBufferFromFile, parquetMetadataAsync } from 'hyparquet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DATASETS } from '../../src/mirror/catalog.js';
+import type { DatasetInfo } from '../../src/mirror/catalog.js';
+import { DATASETS } from '../../src/registry.js';
 import { exportMirror, type ExportedTable } from '../../src/mirror/export.js';
 import type { Manifest, ManifestTable } from '../../src/mirror/export-manifest.js';
 import { cleanup, sqlOn } from '../property/mirror-helper.js';
 import { BUILT, buildAll, coldDuck, hyparquetRows, parquetFiles } from './export-helper.js';
+
+/** The registry's datasets by name. */
+const INFO: Record<string, DatasetInfo> = Object.fromEntries(DATASETS.map((d) => [d.name, d]));
 
 let root = '';
 let mirror = '';
@@ -26,7 +30,7 @@ beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'pd-lake-'));
   mirror = await buildAll(root);
   lake = join(root, 'lake');
-  report = await exportMirror({ env: {}, format: 'parquet', outDir: lake, mirrorDir: mirror });
+  report = await exportMirror({ catalogue: DATASETS, env: {}, format: 'parquet', outDir: lake, mirrorDir: mirror });
   manifest = JSON.parse(readFileSync(join(lake, 'manifest.json'), 'utf8')) as Manifest;
 }, 240_000);
 afterAll(() => cleanup([root]));
@@ -43,7 +47,7 @@ function aggregateSql(from: string, t: ManifestTable): string {
 
 /** The declared rows of a table in the mirror (the dataset's export declaration, or the table itself). */
 function mirrorRows(dataset: string, table: string): string {
-  const spec = DATASETS[dataset]!.export?.tables.find((x) => x.name === table);
+  const spec = INFO[dataset]!.export?.tables.find((x) => x.name === table);
   return `(${spec?.select ?? `SELECT * FROM ${q(table)}`})`;
 }
 
@@ -68,9 +72,9 @@ describe('mirror export: every dataset, read back by two readers', () => {
   it('the manifest lists every built dataset with its declared tables and sync_log', () => {
     expect(Object.keys(manifest.datasets).sort()).toEqual([...BUILT].sort());
     for (const name of BUILT) {
-      const declared = DATASETS[name]!.export!.tables.map((t) => t.name);
+      const declared = INFO[name]!.export!.tables.map((t) => t.name);
       expect(manifest.datasets[name]!.tables.map((t) => t.name)).toEqual([...declared, 'sync_log']);
-      expect(manifest.datasets[name]).toMatchObject({ source: DATASETS[name]!.publisher, licence: DATASETS[name]!.licence });
+      expect(manifest.datasets[name]).toMatchObject({ source: INFO[name]!.publisher, licence: INFO[name]!.licence });
     }
     // the tables a reader needs: licensing with make/model/fuel, accounts with periods, MOT with failures and pass rates
     const cols = (d: string, t: string) => manifest.datasets[d]!.tables.find((x) => x.name === t)!.columns.map((c) => c.name);
@@ -81,7 +85,7 @@ describe('mirror export: every dataset, read back by two readers', () => {
   });
 
   it.each(BUILT)('%s: counts, per-partition counts, sums and distinct keys agree (mirror, DuckDB cold, hyparquet)', async (name) => {
-    const file = join(mirror, DATASETS[name]!.file);
+    const file = join(mirror, INFO[name]!.file);
     for (const t of manifest.datasets[name]!.tables) {
       const dir = join(lake, t.path);
       const parts = t.partition_columns;
@@ -113,7 +117,7 @@ describe('mirror export: every dataset, read back by two readers', () => {
   });
 
   it.each(BUILT)('%s: every row of every table equals the mirror row (DuckDB, both directions)', async (name) => {
-    const file = join(mirror, DATASETS[name]!.file);
+    const file = join(mirror, INFO[name]!.file);
     for (const t of manifest.datasets[name]!.tables) {
       const parts = t.partition_columns;
       const cols = [...t.columns, ...parts];

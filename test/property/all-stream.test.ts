@@ -10,6 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { FIXED_NOW, isolatedEnv, runCli } from '../support/cli.js';
 import { getRoute } from '../support/route.js';
 import { buildDataset, cleanup, ctxFor, FIXTURES } from './mirror-helper.js';
+import { ds } from '../support/datasets.js';
 
 const env = isolatedEnv();
 const mirror = join(env.PUBLICDATA_DATA_DIR!, 'mirror');
@@ -86,7 +87,7 @@ describe('--all on the local backend', () => {
     const { openDataset } = await import('../../src/mirror/db.js');
     const r = await runCli(['property', 'price-paid', 'search', '--town', 'LONDON', '--all', '--format', 'ndjson', '--source', 'local'], { env });
     expect(r.code).toBe(0);
-    const conn = await openDataset('price-paid', mirror);
+    const conn = await openDataset(ds('price-paid'), mirror);
     // 512 MB = 512e6 / 2^20 = 488.28 MiB, as DuckDB reports it (its default is 80% of the machine's RAM).
     const v = (await conn.runAndReadAll("SELECT current_setting('memory_limit') AS m")).getRowObjects()[0]!.m;
     expect(v).toBe('488.2 MiB');

@@ -185,7 +185,14 @@ describe('GET /v1/property/council-tax', () => {
     expect(env.pagination).toEqual({ total: 0, page: 1, per_page: 25, total_pages: 0 });
   });
 
-  it.each([[{ band: 'I' }], [{ band: 'AB' }], [{ per_page: '0' }], [{ page: 'x' }]])('rejects %o with 400 invalid_parameter', async (q) => {
+  it.each([[{ band: 'I' }], [{ band: 'AB' }], [{ band: 'z' }]])('answers an unknown band %o with an empty 200 (spec doc 2: "unknown ... bands return empty 200")', async (q) => {
+    const r = await get(q as Record<string, string>);
+    expect(r.status).toBe(200);
+    expect((r.envelope as any).data).toEqual([]);
+    expect((r.envelope as any).pagination.total).toBe(0);
+  });
+
+  it.each([[{ per_page: '0' }], [{ page: 'x' }]])('rejects %o with 400 invalid_parameter', async (q) => {
     const r = await get(q as Record<string, string>);
     expect(r.status).toBe(400);
     expect((r.envelope as any).error.code).toBe('invalid_parameter');

@@ -63,7 +63,7 @@ describe('serve conformance', () => {
   it('has a sample for every route with a local handler, and the fixture mirror holds every dataset they read', () => {
     const want = ROUTES.filter((r) => r.local).map((r) => r.id);
     expect(ROUTE_SAMPLES.map((s) => s.route).sort()).toEqual([...want].sort());
-    const read = new Set(ROUTES.flatMap((r) => r.local?.datasets ?? []));
+    const read = new Set(ROUTES.flatMap((r) => (r.local?.datasets ?? []).map((d) => d.name)));
     expect([...read].filter((d) => !FIXTURE_DATASETS.includes(d))).toEqual([]);
     expect(want.filter((id) => !(ROUTES.find((r) => r.id === id)!.local!.datasets ?? []).length).length).toBeGreaterThan(30);
   });

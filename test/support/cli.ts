@@ -7,7 +7,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { run } from '../../src/cli.js';
-import { createContext, type Context } from '../../src/context.js';
+import type { Context } from '../../src/context.js';
+import { createContext } from '../../src/create-context.js';
 import { FIXED_NOW } from './handler-context.js';
 
 export { FIXED_NOW };

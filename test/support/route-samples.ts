@@ -111,6 +111,15 @@ export const ROUTE_SAMPLES: Sample[] = [
   { route: 'calendar.bank-holidays.next', method: 'GET', path: '/v1/calendar/bank-holidays/next' },
   { route: 'calendar.bank-holidays.year', method: 'GET', path: '/v1/calendar/bank-holidays/2026' },
   { route: 'calendar.regions', method: 'GET', path: '/v1/calendar/regions' },
+  { route: 'energy.price-cap.periods', method: 'GET', path: '/v1/energy/price-cap/periods?per_page=5' },
+  { route: 'energy.price-cap.periods.current', method: 'GET', path: '/v1/energy/price-cap/periods/current' },
+  { route: 'energy.price-cap.periods.get', method: 'GET', path: '/v1/energy/price-cap/periods/2025-10' },
+  { route: 'energy.price-cap.rates', method: 'GET', path: '/v1/energy/price-cap/rates?period=2025-10&fuel=gas' },
+  { route: 'energy.price-cap.regions', method: 'GET', path: '/v1/energy/price-cap/regions' },
+  { route: 'energy.price-cap.calculate', method: 'POST', path: '/v1/energy/price-cap/calculate', body: { electricity_kwh: 2700, gas_kwh: 11500, period: '2025-10' } },
+  { route: 'schools.search', method: 'GET', path: '/v1/schools?local_authority=Leeds&per_page=5' },
+  { route: 'schools.detail', method: 'GET', path: '/v1/schools/107848' },
+  { route: 'schools.inspections.statistics', method: 'GET', path: '/v1/schools/inspections/statistics?local_authority=383' },
   { route: 'companies.search', method: 'GET', path: '/v1/companies/search?q=nspired' },
   { route: 'companies.list', method: 'GET', path: '/v1/companies?postcode=AB&per_page=5' },
   { route: 'companies.get', method: 'GET', path: '/v1/companies/07687209' },
@@ -145,12 +154,15 @@ export const ERROR_SAMPLES: Sample[] = [
   { route: 'tax.vat.return.calculate', method: 'POST', path: '/v1/tax/vat/return/calculate', body: { transactions: 'nope' } },
   { route: 'tax.ni.calculate', method: 'POST', path: '/v1/tax/national-insurance/calculate', body: { annual_salary: 50000, type: 'self_employed', director: true } },
   { route: 'calendar.bank-holidays.year', method: 'GET', path: '/v1/calendar/bank-holidays/20x6' },
+  { route: 'energy.price-cap.periods.get', method: 'GET', path: '/v1/energy/price-cap/periods/2023-01' },
+  { route: 'energy.price-cap.calculate', method: 'POST', path: '/v1/energy/price-cap/calculate', body: { electricity_kwh: -1 } },
   { route: 'vehicles.licensing', method: 'GET', path: '/v1/vehicles/licensing?make=MA' },
 ];
 
 /** The datasets buildFixtureMirror syncs. */
 export const FIXTURE_DATASETS: readonly string[] = [
   'hpi', 'listed-buildings', 'conservation-areas', 'price-paid', 'council-tax', 'road-safety', 'road-traffic', 'companies', 'psc', 'accounts', 'vehicle-licensing', 'mot',
+  'schools',
 ];
 
 /**
@@ -170,6 +182,11 @@ export async function buildFixtureMirror(dataDir: string): Promise<string> {
   const vl = join(dataDir, 'vehicle-licensing');
   const mt = join(dataDir, 'mot');
   await Promise.all([
+    // Schools: the generated GIAS rows of the real Leeds MI excerpt's schools, and the real MI rows (test/fixtures/schools).
+    syncDataset('schools', {
+      mirrorDir: mirror, cacheDir, env: {},
+      from: ['GENERATED-gias-leeds-rows.csv', 'ofsted-mi-latest-inspections-28-Feb-2026-leeds-first-40.csv'].map((f) => join(FIXTURES, '..', 'schools', f)),
+    }),
     buildDataset('hpi', join(FIXTURES, 'uk-hpi', 'UK-HPI-full-file-sample.csv'), mirror),
     buildDataset('listed-buildings', join(FIXTURES, 'planning-data', 'listed-building.csv'), mirror),
     buildDataset('conservation-areas', join(FIXTURES, 'planning-data', 'conservation-area.csv'), mirror),

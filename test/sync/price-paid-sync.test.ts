@@ -15,6 +15,8 @@ import { indexPage, type UpstreamServer } from '../support/upstream-server.js';
 import { sqlOn } from '../property/mirror-helper.js';
 import { applyUpdate, fixture, readPpd } from './ppd-fixture.js';
 import { useUpstreamServer } from './upstream-harness.js';
+import { ds } from '../support/datasets.js';
+import { DATASETS } from '../../src/registry.js';
 
 const upstream = useUpstreamServer('pd-sync-');
 let server: UpstreamServer;
@@ -96,7 +98,7 @@ describe('price-paid sync: full load, then incremental updates', () => {
   it('--from a pp-monthly-update*.csv file applies A, C and D by transaction id', async () => {
     const before = applyUpdate(complete, realUpdate);
     // a reader opened before the sync keeps its (old) data; the next openDataset sees the new file
-    const oldConn = await openDataset('price-paid', d.mirrorDir);
+    const oldConn = await openDataset(ds('price-paid'), d.mirrorDir);
     const n = async (c: typeof oldConn) => (await query<{ n: number }>(c, 'SELECT count(*) AS n FROM price_paid'))[0]!.n;
     expect(await n(oldConn)).toBe(before.length);
     const [r] = await runSync(['price-paid'], { ...d, from: fixture('pp-monthly-update-acd-test.csv') });
@@ -109,7 +111,7 @@ describe('price-paid sync: full load, then incremental updates', () => {
     expect(await count(d.mirrorDir, `id = 'd893ee64-4464-44b5-b01b-8e62403ed83c'`)).toBe(0);
     expect(await rows(d.mirrorDir, `SELECT price FROM price_paid WHERE id = '00000000-0000-4000-8000-000000000002'`)).toEqual([{ price: 315000 }]);
     expect(await n(oldConn)).toBe(before.length);
-    const newConn = await openDataset('price-paid', d.mirrorDir);
+    const newConn = await openDataset(ds('price-paid'), d.mirrorDir);
     expect(newConn).not.toBe(oldConn);
     expect(await n(newConn)).toBe(expected.length);
     // the same local file again: hashed during the load, recognised, the new file discarded
@@ -137,31 +139,31 @@ describe('price-paid sync: full load, then incremental updates', () => {
 
   it('mirror status reports rows, dates, size, licence and staleness', async () => {
     const now = () => new Date('2026-11-21T12:00:00Z');
-    const [s] = await mirrorStatus({ env: {}, mirrorDir: d.mirrorDir, now, datasets: ['price-paid'] });
+    const [s] = await mirrorStatus({ env: {}, mirrorDir: d.mirrorDir, now, datasets: [ds('price-paid')] });
     expect(s).toMatchObject({ dataset: 'price-paid', present: true, rows: 300, published: '2026-10-28', stale: false, mode: 'full', licence: 'Open Government Licence v3.0' });
     expect(s!.size_bytes).toBeGreaterThan(0);
-    const [late] = await mirrorStatus({ env: {}, mirrorDir: d.mirrorDir, now: () => new Date('2027-01-31T00:00:00Z'), datasets: ['price-paid'] });
+    const [late] = await mirrorStatus({ env: {}, mirrorDir: d.mirrorDir, now: () => new Date('2027-01-31T00:00:00Z'), datasets: [ds('price-paid')] });
     expect(late!.stale).toBe(true);
-    const [hpi] = await mirrorStatus({ env: {}, mirrorDir: d.mirrorDir, now, datasets: ['hpi'] });
+    const [hpi] = await mirrorStatus({ env: {}, mirrorDir: d.mirrorDir, now, datasets: [ds('hpi')] });
     expect(hpi).toMatchObject({ present: false, stale: null });
     expect(hpi!.note).toContain('publicdata sync hpi');
   });
 
   it('runSql attaches the datasets read-only', async () => {
-    const r = await runSql(`SELECT count(*) AS n, max(price) AS top FROM price_paid.price_paid`, { env: {}, mirrorDir: d.mirrorDir });
+    const r = await runSql(`SELECT count(*) AS n, max(price) AS top FROM price_paid.price_paid`, { datasets: DATASETS, env: {}, mirrorDir: d.mirrorDir });
     expect(r.rows).toEqual([{ n: 300, top: Math.max(...complete.map((x) => x.price)) }]);
     expect(r.columns.map((c) => c.name)).toEqual(['n', 'top']);
-    const r2 = await runSql(`SELECT count(*) AS n FROM price_paid WHERE postcode = ?`, { env: {}, mirrorDir: d.mirrorDir, params: ['NE4 9DN'] });
+    const r2 = await runSql(`SELECT count(*) AS n FROM price_paid WHERE postcode = ?`, { datasets: DATASETS, env: {}, mirrorDir: d.mirrorDir, params: ['NE4 9DN'] });
     expect(r2.rows).toEqual([{ n: 1 }]);
-    const few = await runSql('SELECT id FROM price_paid ORDER BY id', { env: {}, mirrorDir: d.mirrorDir, maxRows: 3 });
+    const few = await runSql('SELECT id FROM price_paid ORDER BY id', { datasets: DATASETS, env: {}, mirrorDir: d.mirrorDir, maxRows: 3 });
     expect(few.rows).toHaveLength(3);
-    await expect(runSql('DELETE FROM price_paid.price_paid', { env: {}, mirrorDir: d.mirrorDir })).rejects.toThrow(/read-only/);
-    await expect(runSql(`SELECT * FROM read_csv('${fixture('pp-complete.csv')}')`, { env: {}, mirrorDir: d.mirrorDir })).rejects.toThrow(/disabled/);
+    await expect(runSql('DELETE FROM price_paid.price_paid', { datasets: DATASETS, env: {}, mirrorDir: d.mirrorDir })).rejects.toThrow(/read-only/);
+    await expect(runSql(`SELECT * FROM read_csv('${fixture('pp-complete.csv')}')`, { datasets: DATASETS, env: {}, mirrorDir: d.mirrorDir })).rejects.toThrow(/disabled/);
   });
 
   it('exportMirror writes Hive-partitioned Parquet and CSV', async () => {
     const out = join(root, 'export');
-    const t = await exportMirror({ env: {}, format: 'parquet', outDir: out, datasets: ['price-paid'], mirrorDir: d.mirrorDir });
+    const t = await exportMirror({ catalogue: DATASETS, env: {}, format: 'parquet', outDir: out, datasets: ['price-paid'], mirrorDir: d.mirrorDir });
     expect(t.find((x) => x.table === 'price_paid')).toMatchObject({ rows: 300, partitioned_by: 'year' });
     expect(existsSync(join(out, 'price-paid', 'price_paid', 'year=1995'))).toBe(true);
     const db = await DuckDBInstance.create(':memory:');
@@ -169,7 +171,7 @@ describe('price-paid sync: full load, then incremental updates', () => {
     const n = (await c.runAndReadAll(`SELECT count(*) FROM read_parquet('${join(out, 'price-paid', 'price_paid')}/**/*.parquet', hive_partitioning = true)`)).getRows()[0]![0];
     expect(Number(n)).toBe(300);
     // CSV goes to a directory of its own (one lake, one format): the same year partitions, a header each
-    const csv = await exportMirror({ env: {}, format: 'csv', outDir: join(root, 'export-csv'), datasets: ['price-paid'], mirrorDir: d.mirrorDir });
+    const csv = await exportMirror({ catalogue: DATASETS, env: {}, format: 'csv', outDir: join(root, 'export-csv'), datasets: ['price-paid'], mirrorDir: d.mirrorDir });
     const dir = csv.find((x) => x.table === 'price_paid')!.path;
     const lines = readdirSync(dir).flatMap((y) => readFileSync(join(dir, y, 'data_0.csv'), 'utf8').trim().split('\n').slice(1));
     expect(lines.length).toBe(300);

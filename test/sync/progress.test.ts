@@ -2,10 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { createProgressReporter } from '../../sync/progress.js';
 import type { SyncReport } from '../../sync/types.js';
 
+/** A reporter over a string, with a clock the test moves (`tick(ms)`) instead of waiting. */
 function sink(tty: boolean) {
   let out = '';
+  let t = 1_000_000;
   const stream = { write: (s: string) => ((out += s), true), isTTY: tty, columns: 120 } as unknown as NodeJS.WritableStream;
-  return { report: createProgressReporter({ stream }), out: () => out };
+  return { report: createProgressReporter({ stream, now: () => t }), out: () => out, tick: (ms: number) => void (t += ms) };
 }
 
 const report: SyncReport = {
@@ -17,11 +19,11 @@ describe('progress reporter', () => {
   it('draws a bar with bytes, rate and ETA on a TTY, then the load percentage, then a summary', async () => {
     const s = sink(true);
     s.report({ type: 'phase', dataset: 'price-paid', phase: 'download' });
-    await new Promise((r) => setTimeout(r, 120)); // redraws are throttled to 10 a second
+    s.tick(120); // redraws are throttled to 10 a second
     s.report({ type: 'download', dataset: 'price-paid', file: 'pp-complete.csv', bytes: 1024 * 1024 * 512, total: 1024 * 1024 * 1024 * 5, rate: 1024 * 1024 * 40 });
-    await new Promise((r) => setTimeout(r, 120));
+    s.tick(120);
     s.report({ type: 'phase', dataset: 'price-paid', phase: 'load' });
-    await new Promise((r) => setTimeout(r, 120));
+    s.tick(120);
     s.report({ type: 'load', dataset: 'price-paid', percentage: 50 });
     s.report({ type: 'done', dataset: 'price-paid', report });
     const out = s.out();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { calculateVatReturn } from '../../src/domains/tax/vat-return/handler.js';
-import { mixedBody } from './generate.js';
+import { mixedBody } from '../support/vat-gen.mjs';
 
 /**
  * Large bodies are computed completely. Speed (10,000 transactions in at most 50 ms) is shown by

@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { calculateVatReturn } from '../../src/domains/tax/vat-return/handler.js';
-import { KINDS, PCT } from './generate.js';
+import { KINDS, PCT } from '../support/vat-gen.mjs';
 
 const txArb = fc
   .record({

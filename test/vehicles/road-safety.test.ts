@@ -14,6 +14,7 @@ import type { SyncReport } from '../../sync/types.js';
 import { ctxFor, loadOnly, sqlOn, tempDir } from '../property/mirror-helper.js';
 import { useUpstreamServer } from '../sync/upstream-harness.js';
 import { codeLabels, type CsvRow, readRows, STATS19, writeStats19Year, type Stats19Year } from './stats19-fixture.js';
+import { DATASETS } from '../../src/registry.js';
 
 const up = useUpstreamServer('pd-stats19-');
 const labels = codeLabels();
@@ -82,6 +83,22 @@ function newestFirst(a: Record<string, any>, b: Record<string, any>): number {
     return a.collision_time < b.collision_time ? 1 : -1;
   }
   return a.collision_index < b.collision_index ? -1 : 1;
+}
+
+/**
+ * The UTC instant of a London wall-clock time, found with Intl's own Europe/London data (independent of
+ * src/uk-time.ts): the earlier of local-1h and local whose London reading is that wall time.
+ */
+function utcOfLondon(local: string): string {
+  const f = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/London', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
+  const wall = (ms: number) => {
+    const p = Object.fromEntries(f.formatToParts(new Date(ms)).map((x) => [x.type, x.value]));
+    return `${p.year}-${p.month}-${p.day}T${p.hour}:${p.minute}:${p.second}`;
+  };
+  const asUtc = Date.parse(`${local}Z`);
+  const hit = [asUtc - 3_600_000, asUtc].find((ms) => wall(ms) === local);
+  if (hit === undefined) throw new Error(`no instant shows ${local} in London`);
+  return `${new Date(hit).toISOString().slice(0, 19)}Z`;
 }
 
 describe('sync road-safety (local HTTP server, both layouts)', () => {
@@ -244,7 +261,8 @@ describe('GET /v1/vehicles/road-safety/collisions/{collision_index}', () => {
       const env = await ok(`/v1/vehicles/road-safety/collisions/${idx}`);
       expect(env.data).toEqual({
         ...item,
-        collision_time: item.collision_time === null ? null : `${item.collision_date}T${item.collision_time}`,
+        collision_time: item.collision_time === null ? null : utcOfLondon(`${item.collision_date}T${item.collision_time}`),
+        collision_local_time: item.collision_time === null ? null : `${item.collision_date}T${item.collision_time}`,
         vehicles: y.vehiclesNew.filter((v) => v.collision_index === idx).map(expectedVehicle),
         casualties: y.casualtiesNew.filter((c) => c.collision_index === idx).map(expectedCasualty),
       });
@@ -322,7 +340,7 @@ describe('mirror export road-safety', () => {
   it('Parquet partitioned by collision year', async () => {
     const { exportMirror } = await import('../../src/mirror/export.js');
     const out = tempDir('pd-stats19-export-');
-    const tables = await exportMirror({ outDir: out, datasets: ['road-safety'], format: 'parquet', mirrorDir: mirror, env: {} });
+    const tables = await exportMirror({ catalogue: DATASETS, outDir: out, datasets: ['road-safety'], format: 'parquet', mirrorDir: mirror, env: {} });
     const coll = tables.find((t) => t.table === 'collisions')!;
     expect(coll).toMatchObject({ rows: 55, partitioned_by: 'collision_year' });
     expect(readdirSync(coll.path).sort()).toEqual(['collision_year=2021', 'collision_year=2022']);

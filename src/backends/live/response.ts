@@ -3,6 +3,7 @@
  * body for byte-exact passthrough), or a synthesised error envelope when the body is not a v1 envelope,
  * plus the rate-limit and credit headers.
  */
+import { redactUrl } from '../../config.js';
 import { errorEnvelope } from '../../contract/errors.js';
 import type { CallResult, Envelope, ErrorEnvelope } from '../../contract/types.js';
 import { isErrorEnvelope } from '../../contract/types.js';
@@ -60,7 +61,7 @@ export function interpret(a: ResponseAttempt, attempts: number, baseUrl: string)
   if (status >= 500) env = errorEnvelope('server_error', SERVER_ERROR_MESSAGE);
   else if (status === 401) env = errorEnvelope('unauthorized', 'Invalid API key.');
   else if (status === 403) env = errorEnvelope('forbidden', 'The API key may not access this resource.');
-  else if (status === 404) env = errorEnvelope('not_found', `The API answered 404 for this path (is PUBLICDATA_BASE_URL right? it is ${baseUrl}).`);
+  else if (status === 404) env = errorEnvelope('not_found', `The API answered 404 for this path (is PUBLICDATA_BASE_URL right? it is ${redactUrl(baseUrl, { allQuery: true })}).`);
   else if (status === 429)
     env = errorEnvelope('rate_limit_exceeded', 'Rate limit exceeded. Please retry after the period indicated in the Retry-After header.');
   else {

@@ -8,14 +8,33 @@
  *   An unreachable server (refused, no such host, no route) gets at most UNREACHABLE_MAX_RETRIES
  *   retries: it is rarely back within seconds, and the user should hear so at once.
  * - 5xx: GET only; Retry-After when the server sends one (RFC 9110 §10.2.3), else the back-off.
- * - Everything else (insufficient_credits whatever its status, 401, 403, other 4xx, 2xx): never.
+ * - Never: an answer that says it is permanent (`isPermanent`: 501/505, or an error code that no wait
+ *   changes, such as serve's 503 dataset_not_synced), insufficient_credits whatever its status, 401,
+ *   403, other 4xx, 2xx.
  */
+import { ERROR_CODES } from '../../contract/errors.js';
 import type { HttpMethod } from '../../contract/types.js';
 import type { Attempt, NetworkAttempt } from './transport.js';
 
 /** Retries of a call whose server could not be reached at all (about 1.5 s of waiting in total). */
 export const UNREACHABLE_MAX_RETRIES = 2;
 const UNREACHABLE = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+/**
+ * 5xx error codes a later attempt may not get (the server was overloaded, slow, or failed once); every
+ * other code we know (ERROR_CODES) describes the request or the server's data and is sent again alike.
+ * An unknown code is treated as transient, as a bare 5xx is.
+ */
+const TRANSIENT_CODES = new Set(['server_error', 'internal_error', 'service_unavailable', 'timeout', 'network_error', 'rate_limit_exceeded']);
+
+/**
+ * Whether an answer says it will not change on a retry: 501 Not Implemented and 505, or an error code
+ * such as dataset_not_synced (serve: run the sync it names) or not_available_offline.
+ */
+export function isPermanent(status: number, code: string | undefined): boolean {
+  if (status === 501 || status === 505) return true;
+  return code !== undefined && Object.hasOwn(ERROR_CODES, code) && !TRANSIENT_CODES.has(code);
+}
 
 /** Parse Retry-After: delta-seconds or HTTP-date (RFC 9110 §10.2.3). Returns ms to wait, or undefined. */
 export function parseRetryAfter(value: string | undefined, nowMs: number): number | undefined {

@@ -11,13 +11,13 @@
  */
 import { meta as baseMeta } from '../../contract/envelope.js';
 import type { Handler, HandlerContext, Meta } from '../../contract/types.js';
-import { datasetInfo } from '../../mirror/catalog.js';
+import { BANK_HOLIDAYS_INFO } from './datasets.js';
 import { firstDate, inYears, lastDate, nextPerRegion, REGIONS, stalenessWarning, ukDate } from './holidays.js';
 import { loadHolidays, type HolidaySource } from './source.js';
 
 function calendarMeta(src?: HolidaySource, today?: string, extraWarnings: string[] = []): Meta {
   // source and source_url as the catalogue has them for the bank-holidays dataset (mirror or snapshot alike)
-  const info = datasetInfo('bank-holidays');
+  const info = BANK_HOLIDAYS_INFO;
   const m = baseMeta({ source: info.publisher, source_url: info.sourceUrl });
   if (!src || !today) return m;
   m.as_of = src.asOf;

@@ -3,7 +3,7 @@
  * /v1/calendar handlers share. Pure functions: no I/O here (see source.ts for where the data comes from).
  */
 
-import { REGION_SLUGS, type RegionSlug } from '../../contract/routes/calendar.js';
+import { REGION_SLUGS, type RegionSlug } from './routes.js';
 
 export { REGION_SLUGS, type RegionSlug };
 
@@ -64,13 +64,8 @@ export function sortHolidays(items: BankHoliday[]): BankHoliday[] {
   return items.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : rank(a.region) - rank(b.region)));
 }
 
-/** The calendar date (YYYY-MM-DD) of an instant in the UK (Europe/London). */
-export function ukDate(now: Date): string {
-  const parts = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/London', year: 'numeric', month: '2-digit', day: '2-digit' })
-    .formatToParts(now);
-  const get = (t: string) => parts.find((p) => p.type === t)!.value;
-  return `${get('year')}-${get('month')}-${get('day')}`;
-}
+/** The calendar date (YYYY-MM-DD) of an instant in the UK (Europe/London): src/uk-time.ts. */
+export { ukDate } from '../../uk-time.js';
 
 /** Whole days from `from` to `to` (both YYYY-MM-DD). */
 export function daysBetween(from: string, to: string): number {

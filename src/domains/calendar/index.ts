@@ -1,5 +1,5 @@
 /** The calendar domain: bank holidays from the mirror, else the snapshot shipped in data/. */
-import { calendarRoutes } from '../../contract/routes/calendar.js';
+import { calendarRoutes } from './routes.js';
 import type { DomainManifest, LocalSpec } from '../manifest.js';
 import { BANK_HOLIDAYS_INFO } from './datasets.js';
 
@@ -7,7 +7,7 @@ const handlers = () => import('./handlers.js');
 const local = (name: 'bankHolidays' | 'bankHolidaysNext' | 'bankHolidaysYear' | 'regions'): LocalSpec => ({
   handler: () => handlers().then((m) => m[name]),
   // The bank-holiday handlers read the synced copy when there is one (regions is shipped data only).
-  ...(name === 'regions' ? {} : { optionalDatasets: [BANK_HOLIDAYS_INFO.name] }),
+  ...(name === 'regions' ? {} : { optionalDatasets: [BANK_HOLIDAYS_INFO] }),
 });
 
 export const manifest: DomainManifest = {

@@ -9,8 +9,9 @@ import { loadJsonFile } from '../../data.js';
 import { openDataset, provenanceMeta, query } from '../../mirror/db.js';
 import { isDatasetPresent } from '../../mirror/paths.js';
 import { type BankHoliday, normaliseGovUk, sortHolidays, type RegionSlug } from './holidays.js';
+import { BANK_HOLIDAYS_INFO } from './datasets.js';
 
-const DATASET = 'bank-holidays';
+const DATASET = BANK_HOLIDAYS_INFO;
 
 /** Date the shipped snapshot was fetched from GOV.UK (data/calendar/SOURCE.md). */
 export const SNAPSHOT_AS_OF = '2025-08-17';

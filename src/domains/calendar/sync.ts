@@ -9,6 +9,7 @@ import { normaliseGovUk, REGION_SLUGS } from './holidays.js';
 import { query } from '../../mirror/db.js';
 import { catalogFields } from '../../../sync/common.js';
 import type { DatasetModule, DiscoverContext, LoadContext, LoadResult, UpstreamFile } from '../../../sync/types.js';
+import { BANK_HOLIDAYS_INFO } from './datasets.js';
 
 export const BANK_HOLIDAYS_DDL = `CREATE TABLE bank_holidays (
   date    DATE    NOT NULL,
@@ -19,7 +20,7 @@ export const BANK_HOLIDAYS_DDL = `CREATE TABLE bank_holidays (
 )`;
 
 const bankHolidays: DatasetModule = {
-  ...catalogFields('bank-holidays'),
+  ...catalogFields(BANK_HOLIDAYS_INFO),
   defaultBaseUrl: 'https://www.gov.uk',
   tables: ['bank_holidays'],
   rejectThreshold: 0,

@@ -13,11 +13,12 @@ import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ApiError } from '../../contract/errors.js';
 import type { HandlerContext, Meta } from '../../contract/types.js';
-import { DATASETS } from '../../mirror/catalog.js';
 import { provenanceMeta, query, queryOne } from '../../mirror/db.js';
+import { ACCOUNTS_INFO, COMPANIES_INFO } from './datasets.js';
+import { penceFromText, poundsFromPence } from '../../money.js';
 
-export const ACCOUNTS = 'accounts';
-const COMPANIES = 'companies';
+export const ACCOUNTS = ACCOUNTS_INFO;
+const COMPANIES = COMPANIES_INFO;
 
 const MONEY = [
   'revenue', 'cost_of_sales', 'gross_profit', 'profit_before_tax', 'total_assets', 'net_assets', 'current_assets',
@@ -43,22 +44,11 @@ export function normaliseCompanyNumber(raw: unknown): string {
   return /^\d+$/.test(s) ? s.padStart(8, '0') : s;
 }
 
-/** Exact pence from DuckDB's decimal text ('1234.56', '-5.00'); null stays null. */
-export function pence(v: unknown): bigint | null {
-  if (v === null || v === undefined) return null;
-  const m = /^(-?)(\d+)(?:\.(\d{1,2}))?$/.exec(String(v));
-  if (!m) throw new Error(`not a money value: ${String(v)}`);
-  const p = BigInt(m[2]!) * 100n + BigInt((m[3] ?? '').padEnd(2, '0') || '0');
-  return m[1] ? -p : p;
-}
+/** Exact pence from DuckDB's decimal text ('1234.56', '-5.00'); null stays null (src/money.ts). */
+export const pence = penceFromText;
 
-/** Pounds as a JSON number, from exact pence (the decimal text parsed once, no arithmetic in floats). */
-export function pounds(p: bigint | null): number | null {
-  if (p === null) return null;
-  const neg = p < 0n;
-  const a = (neg ? -p : p).toString().padStart(3, '0');
-  return Number(`${neg ? '-' : ''}${a.slice(0, -2)}.${a.slice(-2)}`);
-}
+/** Pounds as a JSON number, from exact pence (src/money.ts). */
+export const pounds = poundsFromPence;
 
 /** a / b rounded to `dp` decimals (a ratio of two exact amounts; null when undefined). */
 export function ratio(a: bigint | null, b: bigint | null, scale = 1, dp = 4): number | null {
@@ -142,7 +132,7 @@ export const filedAt = (r: Pick<FilingRow, 'published'>) => `${r.published}T00:0
 const attached = new WeakMap<DuckDBConnection, { ino: number; mtimeMs: number }>();
 
 export async function registerAttached(conn: DuckDBConnection, ctx: HandlerContext): Promise<boolean> {
-  const path = join(ctx.mirrorDir, DATASETS[COMPANIES]?.file ?? 'companies.duckdb');
+  const path = join(ctx.mirrorDir, COMPANIES.file);
   if (!existsSync(path)) return false;
   const st = statSync(path);
   if (st.size === 0) return false;

@@ -42,10 +42,10 @@ export const companiesCommands: RouteCommandSpec[] = [
 export function register(program: Command, kit: CommandKit): void {
   const c = program
     .command('companies')
-    .summary('Companies House: search, details, PSCs, filings, benchmarks (register and PSCs offline)')
+    .summary('Companies House: search, details, PSCs, financials, benchmarks (all offline after a sync)')
     .description(kit.help(
       "Company register, PSCs and filings (/v1/companies). Offline after 'publicdata sync companies psc' (SIC codes need no sync); " +
-        'financial routes are served by the live API (needs a key).', [
+        "financials, trends, health and benchmarks after 'publicdata sync accounts' too; otherwise the live API answers (needs a key).", [
       'publicdata companies show 00445790',
       'publicdata companies search tesco --status active',
     ]));

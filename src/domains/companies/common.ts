@@ -10,9 +10,11 @@ import { openDataset, queryOne, type Row } from '../../mirror/db.js';
 import { isDatasetPresent } from '../../mirror/paths.js';
 import { jurisdictionOf } from './register-values.js';
 import { sicCode, splitSicText } from './sic.js';
+import { COMPANIES_INFO, PSC_INFO } from './datasets.js';
+import type { DatasetInfo } from '../../mirror/catalog.js';
 
-export const COMPANIES = 'companies';
-export const PSC = 'psc';
+export const COMPANIES = COMPANIES_INFO;
+export const PSC = PSC_INFO;
 
 /** What `--source live` adds, for meta notes. */
 export const LIVE_HINT = "'--source live' (with an API key) answers from the live register";
@@ -32,7 +34,7 @@ export function companyNumber(raw: unknown): string {
   return n;
 }
 
-export const has = (ctx: HandlerContext, dataset: string): boolean => isDatasetPresent(dataset, ctx.mirrorDir);
+export const has = (ctx: HandlerContext, dataset: DatasetInfo): boolean => isDatasetPresent(dataset, ctx.mirrorDir);
 
 /** A row of `companies` (or of `departed`, with `gone_by` and `last_seen` set and `last_status` for company_status). */
 export interface CompanyRow extends Row {

@@ -3,15 +3,16 @@
  * (PSC snapshot) and SIC 2007 codes (shipped) answer offline from register.ts, psc.ts and sic.ts; the
  * financial routes answer from the accounts dataset (company-financials.ts, sector-financials.ts).
  */
-import { companiesRoutes } from '../../contract/routes/companies.js';
+import { companiesRoutes } from './routes.js';
 import type { Handler } from '../../contract/types.js';
 import type { DomainManifest, LocalSpec } from '../manifest.js';
 import { ACCOUNTS_INFO, COMPANIES_INFO, PSC_INFO } from './datasets.js';
+import type { DatasetInfo } from '../../mirror/catalog.js';
 
 type CompanyFinancials = typeof import('./company-financials.js');
 type SectorFinancials = typeof import('./sector-financials.js');
 /** A financial route: reads the accounts dataset (the register, when synced, only adds names and SIC codes). */
-const accounts = (load: () => Promise<Handler>): LocalSpec => ({ handler: load, datasets: [ACCOUNTS_INFO.name], optionalDatasets: [COMPANIES_INFO.name] });
+const accounts = (load: () => Promise<Handler>): LocalSpec => ({ handler: load, datasets: [ACCOUNTS_INFO], optionalDatasets: [COMPANIES_INFO] });
 /** A per-company financial route (financials, trends, health). */
 const company = (pick: (m: CompanyFinancials) => Handler): LocalSpec => accounts(() => import('./company-financials.js').then(pick));
 /** A sector financial route (benchmark(s), compare, recent-filings). */
@@ -23,13 +24,13 @@ type Handlers = typeof import('./handlers.js');
  * register names; filing status, sector analytics and the timeline add accounts data, the timeline PSC
  * events). Only `datasets` decide dataset_not_synced; `serve` queues on both (docs/serve.md).
  */
-const local = (datasets: string[], pick: (m: Handlers) => Handler, optionalDatasets: string[] = []): LocalSpec => ({
+const local = (datasets: DatasetInfo[], pick: (m: Handlers) => Handler, optionalDatasets: DatasetInfo[] = []): LocalSpec => ({
   handler: () => import('./handlers.js').then(pick),
   datasets,
   ...(optionalDatasets.length ? { optionalDatasets } : {}),
 });
-const register = [COMPANIES_INFO.name];
-const psc = [PSC_INFO.name];
+const register = [COMPANIES_INFO];
+const psc = [PSC_INFO];
 
 export const manifest: DomainManifest = {
   name: 'companies',
@@ -40,9 +41,9 @@ export const manifest: DomainManifest = {
     'companies.get': local(register, (m) => m.companyGet),
     'companies.statistics': local(register, (m) => m.companyStatistics),
     'companies.geography': local(register, (m) => m.companyGeography),
-    'companies.sector-analytics': local(register, (m) => m.sectorAnalytics, [ACCOUNTS_INFO.name]),
-    'companies.filing-status': local(register, (m) => m.filingStatus, [ACCOUNTS_INFO.name]),
-    'companies.timeline': local(register, (m) => m.companyTimeline, [ACCOUNTS_INFO.name, PSC_INFO.name]),
+    'companies.sector-analytics': local(register, (m) => m.sectorAnalytics, [ACCOUNTS_INFO]),
+    'companies.filing-status': local(register, (m) => m.filingStatus, [ACCOUNTS_INFO]),
+    'companies.timeline': local(register, (m) => m.companyTimeline, [ACCOUNTS_INFO, PSC_INFO]),
     'companies.sic-codes': local([], (m) => m.sicCodes),
     'companies.sic-codes.get': local([], (m) => m.sicCodeGet),
     'companies.psc': local(psc, (m) => m.companyPsc, register),

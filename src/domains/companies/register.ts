@@ -7,7 +7,7 @@ import { pagination } from '../../contract/envelope.js';
 import { errors } from '../../contract/errors.js';
 import type { Handler, HandlerContext, Meta } from '../../contract/types.js';
 import { openDataset, provenanceMeta, query, queryOne, Where } from '../../mirror/db.js';
-import { classifyPostcode, postcodeCondition } from '../property/price-paid.js';
+import { classifyPostcode, postcodeCondition } from '../../mirror/postcode.js';
 import { accountsNote, latestFiling, sectorFinancials } from './accounts-link.js';
 import {
   COMPANIES, companyNotFound, companyNumber, daysBetween, departedNote, DEPARTED_ROW_COLUMNS, detail, findCompany, LIVE_HINT,

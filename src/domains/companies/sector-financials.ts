@@ -13,6 +13,7 @@ import {
   ACCOUNTS, accountsMeta, currentFilings, FILING_SELECT, moneyOf, normaliseCompanyNumber, pounds, provenance, registerAttached,
   registerRows, type FilingRow,
 } from './accounts-query.js';
+import { divRoundBig, poundsFromPence } from '../../money.js';
 
 // ---------------------------------------------------------------------------------------------------
 // Sector statistics: benchmarks/{sic}, {n}/benchmark, sector analytics
@@ -34,15 +35,37 @@ const SECTOR_LATEST = `SELECT p.*, f.published FROM accounts_filings f JOIN acco
   WHERE p.is_current
   QUALIFY row_number() OVER (PARTITION BY f.company_number ORDER BY f.balance_sheet_date DESC, f.published DESC) = 1`;
 
+/** A percentage (not an amount) to 2 decimal places, for display. */
 const round2 = (v: unknown): number | null => (v === null || v === undefined ? null : Math.round(Number(v) * 100) / 100);
 
 /**
+ * A quartile of hundredths (pence, or employees x 100) as DuckDB's quantile_cont gives it: an integer plus
+ * 0, 1/4, 1/2 or 3/4 (linear interpolation at 0.25, 0.5, 0.75 of the way), which a double holds exactly;
+ * rounded half away from zero to whole hundredths, then to pounds from the exact text.
+ */
+function quartileOfHundredths(v: unknown): number | null {
+  if (v === null || v === undefined) return null;
+  const x = Number(v);
+  return poundsFromPence(BigInt(Math.sign(x) * Math.round(Math.abs(x))));
+}
+
+/** The mean of hundredths from their exact sum (HUGEINT text) and count, half away from zero. */
+function meanOfHundredths(sum: unknown, count: number): number | null {
+  if (sum === null || sum === undefined || count === 0) return null;
+  return poundsFromPence(divRoundBig(BigInt(String(sum)), BigInt(count), 'half-up'));
+}
+
+/**
  * median (quantile_cont 0.5), mean, p25, p75 (continuous quantiles, linear interpolation) and count of
- * each metric over the sector's latest filings; money rounded to the penny.
+ * each metric over the sector's latest filings; money to the penny, computed on integer pence (no
+ * floating-point arithmetic on an amount: docs/companies.md "Rounding").
  */
 async function sectorStats(conn: DuckDBConnection, sic: string): Promise<{ companies: number; stats: Record<BenchMetric, Stat>; margin: number | null; latest: string | null }> {
-  const cols = BENCH_METRICS.map((m) => `quantile_cont(${m}, 0.5) AS ${m}_median, avg(${m}) AS ${m}_mean, quantile_cont(${m}, 0.25) AS ${m}_p25,
-    quantile_cont(${m}, 0.75) AS ${m}_p75, count(${m})::INTEGER AS ${m}_count`).join(', ');
+  const cols = BENCH_METRICS.map((m) => {
+    const h = `(${m} * 100)::BIGINT`;
+    return `quantile_cont(${h}, 0.5) AS ${m}_median, sum(${h})::HUGEINT::VARCHAR AS ${m}_sum, quantile_cont(${h}, 0.25) AS ${m}_p25,
+    quantile_cont(${h}, 0.75) AS ${m}_p75, count(${m})::INTEGER AS ${m}_count`;
+  }).join(', ');
   const r = (await queryOne<Record<string, unknown>>(
     conn,
     `SELECT count(*)::INTEGER AS companies, max(published)::VARCHAR AS latest,
@@ -52,9 +75,11 @@ async function sectorStats(conn: DuckDBConnection, sic: string): Promise<{ compa
   ))!;
   const stats = {} as Record<BenchMetric, Stat>;
   for (const m of BENCH_METRICS) {
+    const count = Number(r[`${m}_count`] ?? 0);
     stats[m] = {
-      median: round2(r[`${m}_median`]), mean: round2(r[`${m}_mean`]), p25: round2(r[`${m}_p25`]), p75: round2(r[`${m}_p75`]),
-      count: Number(r[`${m}_count`] ?? 0),
+      median: quartileOfHundredths(r[`${m}_median`]), mean: meanOfHundredths(r[`${m}_sum`], count),
+      p25: quartileOfHundredths(r[`${m}_p25`]), p75: quartileOfHundredths(r[`${m}_p75`]),
+      count,
     };
   }
   return { companies: Number(r.companies ?? 0), stats, margin: round2(r.margin), latest: (r.latest as string | null) ?? null };

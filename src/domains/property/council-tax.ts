@@ -1,15 +1,17 @@
 /**
  * /v1/property/council-tax over the mirror's council_tax.duckdb (sync/council-tax.ts, MHCLG Table 9).
  * Record: {authority_code, authority_name, financial_year, band, amount}. Filters: authority_code exact,
- * authority_name case-insensitive substring (literal, no wildcards), band A–H (validated, any case),
+ * authority_name case-insensitive substring (literal, no wildcards), band A–H (any case; any other value
+ * matches nothing: an empty 200, as the spec says for unknown bands),
  * financial_year exact. Unknown values give an empty 200. Order: authority name (case-insensitive),
  * code, financial year (newest first), band A..H.
  */
 import { pagination } from '../../contract/envelope.js';
 import type { Handler } from '../../contract/types.js';
 import { openDataset, pagedQuery, provenanceMeta, Where } from '../../mirror/db.js';
+import { COUNCIL_TAX_INFO } from './datasets.js';
 
-const DATASET = 'council-tax';
+const DATASET = COUNCIL_TAX_INFO;
 
 export interface CouncilTaxRecord {
   authority_code: string;

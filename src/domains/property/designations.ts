@@ -15,6 +15,8 @@ import { pagination } from '../../contract/envelope.js';
 import { errors } from '../../contract/errors.js';
 import type { Handler, HandlerRequest } from '../../contract/types.js';
 import { openDataset, pagedQuery, provenanceMeta, queryOne, Where, type Row } from '../../mirror/db.js';
+import type { DatasetInfo } from '../../mirror/catalog.js';
+import { CONSERVATION_AREAS_INFO, LISTED_BUILDINGS_INFO } from './datasets.js';
 
 export type DesignationKind = 'listed-buildings' | 'conservation-areas';
 
@@ -83,9 +85,11 @@ export function boundingBox(req: HandlerRequest): { minLat: number; maxLat: numb
   return { minLat, maxLat, minLng, maxLng };
 }
 
+const INFO: Record<DesignationKind, DatasetInfo> = { 'listed-buildings': LISTED_BUILDINGS_INFO, 'conservation-areas': CONSERVATION_AREAS_INFO };
+
 export const designationList = (kind: DesignationKind): Handler => async (req, ctx) => {
   const box = boundingBox(req); // validate before touching the mirror
-  const conn = await openDataset(kind, ctx.mirrorDir);
+  const conn = await openDataset(INFO[kind], ctx.mirrorDir);
   const where = new Where();
   // literal prefix: starts_with has no wildcards, so '%' and '_' need no escaping
   if (typeof req.query.name === 'string' && req.query.name !== '') where.add('starts_with(lower(name), lower(?))', req.query.name);
@@ -102,14 +106,14 @@ export const designationList = (kind: DesignationKind): Handler => async (req, c
     perPage,
     stream: { sink: ctx.sink, map: toItem },
   });
-  return { data: rows.map(toItem), meta: await provenanceMeta(kind, conn), pagination: pagination(total, page, perPage) };
+  return { data: rows.map(toItem), meta: await provenanceMeta(INFO[kind], conn), pagination: pagination(total, page, perPage) };
 };
 
 export const designationGet = (kind: DesignationKind): Handler => async (req, ctx) => {
-  const conn = await openDataset(kind, ctx.mirrorDir);
+  const conn = await openDataset(INFO[kind], ctx.mirrorDir);
   const id = Number(req.params.entity_id);
   const row = await queryOne(conn, 'SELECT * FROM designations WHERE entity_id = ?', [id]);
   const label = kind === 'listed-buildings' ? 'Listed building' : 'Conservation area';
   if (!row) throw errors.notFound(`${label} with entity id ${id} not found.`);
-  return { data: toDetail(kind, row), meta: await provenanceMeta(kind, conn) };
+  return { data: toDetail(kind, row), meta: await provenanceMeta(INFO[kind], conn) };
 };

@@ -10,8 +10,9 @@
 import { pagination } from '../../contract/envelope.js';
 import type { Handler } from '../../contract/types.js';
 import { openDataset, pagedQuery, provenanceMeta, query, Where } from '../../mirror/db.js';
+import { HPI_INFO } from './datasets.js';
 
-const DATASET = 'hpi';
+const DATASET = HPI_INFO;
 
 const PLAIN = ['detached', 'semi_detached', 'terraced', 'flat', 'ftb', 'foo'] as const;
 const WITH_VOLUME = ['cash', 'mortgage', 'new_build', 'old'] as const;

@@ -1,5 +1,5 @@
 /** The property domain: designations, house price index, council tax and sold prices from the mirror. */
-import { propertyRoutes } from '../../contract/routes/property.js';
+import { propertyRoutes } from './routes.js';
 import type { Handler } from '../../contract/types.js';
 import type { DomainManifest, LocalSpec } from '../manifest.js';
 import {
@@ -9,10 +9,11 @@ import {
   LISTED_BUILDINGS_INFO,
   PRICE_PAID_INFO,
 } from './datasets.js';
+import type { DatasetInfo } from '../../mirror/catalog.js';
 
 type Handlers = typeof import('./handlers.js');
 const handlers = () => import('./handlers.js');
-const local = (dataset: string, pick: (m: Handlers) => Handler): LocalSpec => ({
+const local = (dataset: DatasetInfo, pick: (m: Handlers) => Handler): LocalSpec => ({
   handler: () => handlers().then(pick),
   datasets: [dataset],
 });
@@ -21,17 +22,17 @@ export const manifest: DomainManifest = {
   name: 'property',
   routes: propertyRoutes,
   local: {
-    'property.listed-buildings.list': local('listed-buildings', (m) => m.designationList('listed-buildings')),
-    'property.listed-buildings.get': local('listed-buildings', (m) => m.designationGet('listed-buildings')),
-    'property.conservation-areas.list': local('conservation-areas', (m) => m.designationList('conservation-areas')),
-    'property.conservation-areas.get': local('conservation-areas', (m) => m.designationGet('conservation-areas')),
-    'property.hpi': local('hpi', (m) => m.hpi),
-    'property.hpi.regions': local('hpi', (m) => m.hpiRegions),
-    'property.council-tax': local('council-tax', (m) => m.councilTax),
-    'property.price-paid.search': local('price-paid', (m) => m.pricePaidSearch),
-    'property.price-paid.address': local('price-paid', (m) => m.pricePaidAddress),
-    'property.price-paid.statistics': local('price-paid', (m) => m.pricePaidStatistics),
-    'property.price-paid.get': local('price-paid', (m) => m.pricePaidGet),
+    'property.listed-buildings.list': local(LISTED_BUILDINGS_INFO, (m) => m.designationList('listed-buildings')),
+    'property.listed-buildings.get': local(LISTED_BUILDINGS_INFO, (m) => m.designationGet('listed-buildings')),
+    'property.conservation-areas.list': local(CONSERVATION_AREAS_INFO, (m) => m.designationList('conservation-areas')),
+    'property.conservation-areas.get': local(CONSERVATION_AREAS_INFO, (m) => m.designationGet('conservation-areas')),
+    'property.hpi': local(HPI_INFO, (m) => m.hpi),
+    'property.hpi.regions': local(HPI_INFO, (m) => m.hpiRegions),
+    'property.council-tax': local(COUNCIL_TAX_INFO, (m) => m.councilTax),
+    'property.price-paid.search': local(PRICE_PAID_INFO, (m) => m.pricePaidSearch),
+    'property.price-paid.address': local(PRICE_PAID_INFO, (m) => m.pricePaidAddress),
+    'property.price-paid.statistics': local(PRICE_PAID_INFO, (m) => m.pricePaidStatistics),
+    'property.price-paid.get': local(PRICE_PAID_INFO, (m) => m.pricePaidGet),
   },
   datasets: [
     { info: PRICE_PAID_INFO, sync: () => import('./sync/price-paid.js').then((m) => m.pricePaid) },

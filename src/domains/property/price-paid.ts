@@ -18,10 +18,13 @@
  *    E.g. SAON `FLAT 3`, PAON `12`, street `DOWNING STREET`, town `LONDON` → `FLAT 3, 12 DOWNING STREET, LONDON`.
  */
 import { ApiError, errors } from '../../contract/errors.js';
+import { classifyPostcode, normText, postcodeCondition } from '../../mirror/postcode.js';
 import type { Handler, HandlerContext, Meta, SuccessEnvelope } from '../../contract/types.js';
 import { openDataset, pagedQuery, provenanceMeta, query, Where, type Param } from '../../mirror/db.js';
+import { divRoundBig } from '../../money.js';
+import { PRICE_PAID_INFO } from './datasets.js';
 
-const DATASET = 'price-paid';
+const DATASET = PRICE_PAID_INFO;
 export const PER_PAGE = 25;
 
 export const TYPE_CODES = { detached: 'D', semi_detached: 'S', terraced: 'T', flat: 'F' } as const;
@@ -66,9 +69,19 @@ export interface TransactionDetail extends TransactionItem {
   town: string | null;
   district: string | null;
   county: string | null;
+  /**
+   * The estate in land: HM Land Registry's linked-data name (`estateType`) for the same published field
+   * as `tenure` (the CSV's Duration column): `freehold` or `leasehold`; null where the file says U
+   * (unknown), with a meta.note.
+   */
+  estate_type: 'freehold' | 'leasehold' | null;
   /** A: standard price paid entry; B: additional (repossessions, buy-to-let, non-private buyers, ...). */
   ppd_category: string;
 }
+
+const ESTATE: Record<string, 'freehold' | 'leasehold'> = { F: 'freehold', L: 'leasehold' };
+const ESTATE_NOTE =
+  "estate_type is null: HM Land Registry publishes this sale's tenure (Duration) as U, unknown (estate_type is the linked-data name of the same field).";
 
 const HOUSE_NUMBER_END = /(^|[\s,])\d+[A-Z]?(\s*-\s*\d+[A-Z]?)?$/;
 
@@ -108,6 +121,7 @@ function detail(r: DbRow): TransactionDetail {
     town: r.town,
     district: r.district,
     county: r.county,
+    estate_type: ESTATE[r.duration] ?? null,
     ppd_category: r.ppd_category,
   };
 }
@@ -116,63 +130,6 @@ const COLUMNS = `id::VARCHAR AS id, price, date, postcode, property_type, old_ne
   locality, town, district, county, ppd_category`;
 const SELECT = `SELECT ${COLUMNS} FROM price_paid`;
 
-/** Upper case, trimmed, inner whitespace collapsed. */
-export function normText(s: string): string {
-  return s.trim().replace(/\s+/g, ' ').toUpperCase();
-}
-
-const FULL_RE = /^([A-Z]{1,2}\d[A-Z\d]?)(\d[A-Z]{2})$/;
-const OUTWARD_RE = /^[A-Z]{1,2}\d[A-Z\d]?$/;
-const AREA_RE = /^[A-Z]{1,2}$/;
-
-export type PostcodeMatch =
-  | { kind: 'full'; postcode: string }
-  | { kind: 'outward'; outward: string }
-  | { kind: 'area'; area: string }
-  | { kind: 'prefix'; prefix: string };
-
-/** Classify a postcode filter value (rule in the header comment). */
-export function classifyPostcode(raw: string): PostcodeMatch {
-  const s = normText(raw);
-  const compact = s.replace(/ /g, '');
-  const full = FULL_RE.exec(compact);
-  if (full) return { kind: 'full', postcode: `${full[1]} ${full[2]}` };
-  if (s.includes(' ')) return { kind: 'prefix', prefix: s }; // a sector like 'LS8 3' or 'LS8 3B'
-  if (OUTWARD_RE.test(compact)) return { kind: 'outward', outward: compact };
-  if (AREA_RE.test(compact)) return { kind: 'area', area: compact };
-  return { kind: 'prefix', prefix: s };
-}
-
-/** SQL condition (bound parameters only) for a postcode filter; ranges keep zonemap pruning useful. */
-export function postcodeCondition(raw: string): { sql: string; params: Param[] } {
-  const m = classifyPostcode(raw);
-  switch (m.kind) {
-    case 'full':
-      return { sql: 'postcode = ?', params: [m.postcode] };
-    case 'outward': {
-      // `OUT ` .. `OUT!` is exactly the postcodes of this outward code ('!' follows ' ').
-      const own = { sql: '(postcode >= ? AND postcode < ?)', params: [`${m.outward} `, `${m.outward}!`] as Param[] };
-      if (/\d$/.test(m.outward)) {
-        // Lettered sub-districts: SW1 → SW1A..SW1Z ('[' follows 'Z'). The enclosing range `OUT ` .. `OUT[`
-        // comes first as a plain conjunct so DuckDB prunes row groups with it (it does not prune on an OR).
-        return {
-          sql: `(postcode >= ? AND postcode < ? AND (${own.sql} OR (postcode >= ? AND postcode < ? AND substr(postcode, ?, 1) = ' ')))`,
-          params: [`${m.outward} `, `${m.outward}[`, ...own.params, `${m.outward}A`, `${m.outward}[`, m.outward.length + 2],
-        };
-      }
-      return own;
-    }
-    case 'area': {
-      const next = m.area.slice(0, -1) + String.fromCharCode(m.area.charCodeAt(m.area.length - 1) + 1);
-      return {
-        sql: `(postcode >= ? AND postcode < ? AND substr(postcode, ?, 1) BETWEEN '0' AND '9')`,
-        params: [m.area, next, m.area.length + 1],
-      };
-    }
-    case 'prefix':
-      return { sql: '(postcode >= ? AND postcode < ?)', params: [m.prefix, `${m.prefix}\u007f`] };
-  }
-}
 
 function str(v: unknown): string | undefined {
   return typeof v === 'string' && v.trim() !== '' ? v : undefined;
@@ -285,83 +242,85 @@ export const pricePaidGet: Handler = async (req, ctx) => {
     rows = await query<DbRow>(conn, `${SELECT} WHERE id = CAST(? AS UUID) LIMIT 1`, [id]);
   }
   if (!rows[0]) throw notFound();
-  return { data: detail(rows[0]), meta: await provenanceMeta(DATASET, conn) };
+  const d = detail(rows[0]);
+  const meta = await provenanceMeta(DATASET, conn);
+  return { data: d, meta: d.estate_type === null ? { ...meta, note: ESTATE_NOTE } : meta };
 };
 
 interface StatsRow {
   property_type: string | null;
   n: number;
-  avg: number | null;
+  /** sum(price) as HUGEINT text: the average is computed exactly from it (integer pounds). */
+  total: string | null;
   median: number | null;
   min: number | null;
   max: number | null;
   [k: string]: unknown;
 }
 
-export interface PriceStats {
-  transaction_count: number;
-  average_price: number | null;
-  median_price: number | null;
-  min_price: number | null;
-  max_price: number | null;
-}
+/** Whole pounds, half up: the mean from the exact sum, the median from quantile_cont (an integer or a half). */
+const meanPounds = (r: StatsRow | undefined): number | null =>
+  r && r.n > 0 && r.total !== null ? Number(divRoundBig(BigInt(r.total), BigInt(r.n), 'half-up')) : null;
+const medianPounds = (r: StatsRow | undefined): number | null => (r?.median === null || r?.median === undefined ? null : Math.round(r.median));
 
-const round = (v: number | null): number | null => (v === null ? null : Math.round(v));
+/** The spec's `by_type` keys (spec doc 2 "Sold-price statistics"): type O ('other') is in `overall` only. */
+const STAT_TYPES = ['flat', 'terraced', 'detached', 'semi_detached'] as const;
 
-function stats(r: StatsRow | undefined): PriceStats {
-  return {
-    transaction_count: r?.n ?? 0,
-    average_price: round(r?.avg ?? null),
-    median_price: round(r?.median ?? null),
-    min_price: r?.min ?? null,
-    max_price: r?.max ?? null,
-  };
-}
-
-/** GET /v1/property/price-paid/statistics?postcode|town|district[&from][&to] */
+/**
+ * GET /v1/property/price-paid/statistics?postcode|town|district[&from][&to], in the spec's shape (doc 2
+ * "Sold-price statistics"): `area` echoes the area queried (normalised: the postcode as classified, the
+ * town or district upper-cased; several filters joined with ", "), `transaction_count`, `overall`
+ * {average, median, min, max} and `by_type.<type>` {average, median, count}. Averages are exact (integer
+ * sum / count, half up), medians are quantile_cont rounded half up, both in whole pounds.
+ */
 export const pricePaidStatistics: Handler = async (req, ctx) => {
   const q = req.query;
   const { postcode, town, district } = areaFilter(q);
   const w = new Where();
-  const area: Record<string, string> = {};
+  const area: string[] = [];
   if (postcode) {
     const c = postcodeCondition(postcode);
     w.add(c.sql, ...c.params);
     const m = classifyPostcode(postcode);
-    area.postcode = m.kind === 'full' ? m.postcode : m.kind === 'outward' ? m.outward : m.kind === 'area' ? m.area : m.prefix;
+    area.push(m.kind === 'full' ? m.postcode : m.kind === 'outward' ? m.outward : m.kind === 'area' ? m.area : m.prefix);
   }
   if (town) {
     w.add('town = ?', normText(town));
-    area.town = normText(town);
+    area.push(normText(town));
   }
   if (district) {
     w.add('district = ?', normText(district));
-    area.district = normText(district);
+    area.push(normText(district));
   }
   dateRange(w, q);
   const conn = await openDataset(DATASET, ctx.mirrorDir);
   const rows = await query<StatsRow>(
     conn,
-    `SELECT property_type, count(*) AS n, avg(price) AS avg, quantile_cont(price, 0.5) AS median, min(price) AS min, max(price) AS max
+    `SELECT property_type, count(*)::INTEGER AS n, sum(price)::HUGEINT::VARCHAR AS total, quantile_cont(price, 0.5) AS median, min(price) AS min, max(price) AS max
      FROM price_paid ${w.sql}
      GROUP BY GROUPING SETS ((property_type), ())`,
     w.params,
   );
   const overall = rows.find((r) => r.property_type === null); // the () grouping set
-  const byType: Record<string, Omit<PriceStats, 'min_price' | 'max_price'>> = {};
-  for (const [code, name] of Object.entries(TYPE_NAMES)) {
-    const { min_price: _a, max_price: _b, ...rest } = stats(rows.find((r) => r.property_type === code));
-    byType[name] = rest;
+  const byType: Record<string, { average: number | null; median: number | null; count: number }> = {};
+  for (const name of STAT_TYPES) {
+    const r = rows.find((x) => x.property_type === TYPE_CODES[name]);
+    byType[name] = { average: meanPounds(r), median: medianPounds(r), count: r?.n ?? 0 };
   }
+  const other = rows.find((r) => r.property_type === 'O')?.n ?? 0;
   const from = str(q.from);
   const to = str(q.to);
+  const meta = await provenanceMeta(DATASET, conn);
   return {
     data: {
-      area,
+      area: area.join(', '),
       ...(from || to ? { period: { from: from ?? null, to: to ?? null } } : {}),
-      ...stats(overall),
+      transaction_count: overall?.n ?? 0,
+      overall: { average: meanPounds(overall), median: medianPounds(overall), min: overall?.min ?? null, max: overall?.max ?? null },
       by_type: byType,
     },
-    meta: await provenanceMeta(DATASET, conn),
+    meta: other
+      ? { ...meta, note: `overall includes ${other} sale(s) of type 'other' (commercial or unclassified, category B), which by_type does not list` }
+      : meta,
   };
 };

@@ -1,5 +1,5 @@
 /** Terminal renderers of the property routes: the HPI price chart (`property hpi --chart`). */
-import type { Renderer } from '../../output/renderers.js';
+import type { Renderer } from '../../output/types.js';
 
 export const hpiChart: Renderer = {
   name: 'hpi-chart',

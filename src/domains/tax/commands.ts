@@ -3,7 +3,7 @@ import { Command, Option } from 'commander';
 import { ApiError } from '../../contract/errors.js';
 import type { RouteCall } from '../../contract/types.js';
 import { meta } from '../../contract/envelope.js';
-import { PENSION_TYPES, STUDENT_LOAN_PLANS, CGT_ASSET_TYPES } from '../../contract/routes/tax.js';
+import { PENSION_TYPES, STUDENT_LOAN_PLANS, CGT_ASSET_TYPES } from './routes.js';
 import { withoutThousands } from '../../money.js';
 import type { CommandKit, CommandRun, FlagSpec, RouteCommandSpec } from '../command-kit.js';
 import { parseAmount } from '../../amount.js';
@@ -41,6 +41,10 @@ export function parseSweep(s: string): { from: number; to: number; step: number 
  */
 async function sweep(call: RouteCall, opts: Record<string, unknown>, run: CommandRun): Promise<number> {
   const { from, to, step } = parseSweep(String(opts.sweep));
+  // --max-credits is checked for the whole sweep before the first row is sent (a budget that covers only
+  // some rows would spend credits and print nothing).
+  const over = await run.budget({ ...call, body: { ...(call.body as object), gross_income: from } }, Math.floor((to - from) / step) + 1);
+  if (over) return run.fail(over);
   const rows: unknown[] = [];
   for (let gross = from; gross <= to; gross += step) {
     const r = await run.execute({ ...call, body: { ...(call.body as object), gross_income: gross } });

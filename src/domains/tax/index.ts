@@ -1,5 +1,5 @@
 /** The tax domain: calculators over shipped reference data (data/tax); no mirror datasets. */
-import { taxRoutes } from '../../contract/routes/tax.js';
+import { taxRoutes } from './routes.js';
 import type { DomainManifest, LocalSpec } from '../manifest.js';
 
 // Personal tax: one handler file per route family (src/domains/tax/personal/).

@@ -3,7 +3,7 @@
  * table and chart, `compare` as A / B / difference, and the VAT return's nine boxes. Each gives way to
  * the generic table with `--fields` or `--wide`. The tax manifest (index.ts) registers them.
  */
-import type { Renderer, RenderContext } from '../../output/renderers.js';
+import type { Renderer, RenderContext } from '../../output/types.js';
 
 const plain = (rc: RenderContext): boolean => !rc.fields && !rc.wide;
 const render = () => import('./render.js');

@@ -5,25 +5,9 @@
 import { errors } from '../../contract/errors.js';
 import { isValidTaxYear } from '../../contract/validate.js';
 
-/** Last Sunday of a month (UTC date number). */
-function lastSunday(year: number, month: number): number {
-  const last = new Date(Date.UTC(year, month + 1, 0));
-  return last.getUTCDate() - last.getUTCDay();
-}
+import { ukDate } from '../../uk-time.js';
 
-/**
- * The UK civil date (Europe/London) of an instant, YYYY-MM-DD. British Summer Time runs from 01:00 UTC
- * on the last Sunday of March to 01:00 UTC on the last Sunday of October (Summer Time Order 2002,
- * SI 2002/262). Computed directly: Intl's time-zone data costs ~20 ms at start-up.
- */
-export function ukDate(now: Date): string {
-  const y = now.getUTCFullYear();
-  const bstStart = Date.UTC(y, 2, lastSunday(y, 2), 1);
-  const bstEnd = Date.UTC(y, 9, lastSunday(y, 9), 1);
-  const t = now.getTime();
-  const local = new Date(t >= bstStart && t < bstEnd ? t + 3_600_000 : t);
-  return local.toISOString().slice(0, 10);
-}
+export { ukDate };
 
 /** The tax year containing a date (YYYY-MM-DD). */
 export function taxYearOfDate(date: string): string {

@@ -43,7 +43,8 @@ export const MOT_INFO: DatasetInfo = {
   file: 'mot.duckdb',
   schema: 'mot',
   publisher: 'Driver and Vehicle Standards Agency',
-  sourceUrl: 'https://www.data.gov.uk/dataset/e3939ef8-30c7-4ca8-9c7c-ad9475cc9b2f/anonymised_mot_test',
+  // DVSA's current publication page (the files were listed on data.gov.uk before)
+  sourceUrl: 'https://open.data.dvsa.gov.uk/mot-anonymised/',
   licence: OGL,
   attribution:
     'Contains public sector information licensed under the Open Government Licence v3.0 (Driver and Vehicle Standards Agency anonymised MOT data).',

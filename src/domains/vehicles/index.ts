@@ -3,7 +3,7 @@
  * `vehicle-licensing`) and MOT results, pass rates and failure reasons (DVSA, dataset `mot`).
  * Road safety (STATS19, dataset `road-safety`) and road traffic (DfT, `road-traffic`): traffic-manifest.ts.
  */
-import { vehiclesRoutes } from '../../contract/routes/vehicles.js';
+import { vehiclesRoutes } from './routes.js';
 import type { Handler } from '../../contract/types.js';
 import type { DomainManifest, LocalSpec } from '../manifest.js';
 import { MOT_INFO, VEHICLE_LICENSING_INFO } from './datasets.js';
@@ -13,11 +13,11 @@ type Licensing = typeof import('./licensing.js');
 type Mot = typeof import('./mot.js');
 const licensing = (pick: (m: Licensing) => Handler): LocalSpec => ({
   handler: () => import('./licensing.js').then(pick),
-  datasets: ['vehicle-licensing'],
+  datasets: [VEHICLE_LICENSING_INFO],
 });
 const mot = (pick: (m: Mot) => Handler): LocalSpec => ({
   handler: () => import('./mot.js').then(pick),
-  datasets: ['mot'],
+  datasets: [MOT_INFO],
 });
 
 export const manifest: DomainManifest = {

@@ -18,8 +18,9 @@ import { pagination } from '../../contract/envelope.js';
 import { ApiError } from '../../contract/errors.js';
 import type { Handler, HandlerRequest, SuccessEnvelope } from '../../contract/types.js';
 import { openDataset, pagedQuery, provenanceMeta, query, Where } from '../../mirror/db.js';
+import { VEHICLE_LICENSING_INFO } from './datasets.js';
 
-const DATASET = 'vehicle-licensing';
+const DATASET = VEHICLE_LICENSING_INFO;
 /** Most makes a licensing prefix may match (spec: more than 25 is 422). */
 export const MAX_PREFIX_MAKES = 25;
 

@@ -16,8 +16,9 @@ import { pagination } from '../../contract/envelope.js';
 import type { Handler, HandlerContext, Meta, SuccessEnvelope } from '../../contract/types.js';
 import { openDataset, pagedQuery, provenanceMeta, query, Where } from '../../mirror/db.js';
 import { AGE_BAND_LABELS } from './mot-codes.js';
+import { MOT_INFO } from './datasets.js';
 
-const DATASET = 'mot';
+const DATASET = MOT_INFO;
 
 export interface MotTestRecord {
   test_id: number;

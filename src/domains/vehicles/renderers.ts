@@ -4,7 +4,7 @@
  * includes GB, so the two are never added): GB when the answer has both. With one page only the rows of
  * that page are summed; the title says so and suggests --all.
  */
-import type { Renderer } from '../../output/renderers.js';
+import type { Renderer } from '../../output/types.js';
 
 interface Row {
   quarter?: string;

@@ -4,15 +4,19 @@
  * as published (-1 = unknown), labels from the DfT code list, collision indexes and references as strings,
  * longitude/latitude as the file's strings. List order: newest first (date, then time, unknown times
  * last), then collision index. The detail's `collision_time` is the local (UK) date and time of the
- * collision as `YYYY-MM-DDTHH:MM:SS` (null when the time is unknown); the list's is `HH:MM:SS`.
+ * collision as a UTC instant `YYYY-MM-DDTHH:MM:SSZ` (the spec's timestamps are UTC), and
+ * `collision_local_time` the UK clock time as recorded, `YYYY-MM-DDTHH:MM:SS` (both null when the time is
+ * unknown); the list's `collision_time` is the recorded `HH:MM:SS`.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { pagination } from '../../contract/envelope.js';
 import { ApiError } from '../../contract/errors.js';
 import type { Handler, Meta } from '../../contract/types.js';
 import { lastSync, openDataset, pagedQuery, provenanceMeta, query, queryOne, Where } from '../../mirror/db.js';
+import { ROAD_SAFETY_INFO } from './traffic-datasets.js';
+import { ukLocalToUtc } from '../../uk-time.js';
 
-const DATASET = 'road-safety';
+const DATASET = ROAD_SAFETY_INFO;
 
 const LIST_COLUMNS = `collision_index, collision_year, collision_ref_no AS collision_reference, longitude, latitude,
   collision_severity, collision_severity_label, number_of_vehicles, number_of_casualties, collision_date, collision_time,
@@ -98,6 +102,9 @@ export const collisionGet: Handler = async (req, ctx) => {
     await query(conn, `SELECT ${VEHICLE_COLUMNS} FROM vehicles WHERE collision_index = ? ORDER BY vehicle_reference`, [index]),
     await query(conn, `SELECT ${CASUALTY_COLUMNS} FROM casualties WHERE collision_index = ? ORDER BY casualty_reference`, [index]),
   ];
-  const time = row.collision_time === null ? null : `${String(row.collision_date)}T${String(row.collision_time)}`;
-  return { data: { ...row, collision_time: time, vehicles, casualties }, meta: await collisionsMeta(conn) };
+  // The spec's timestamps are UTC instants: collision_time is the UTC instant of the UK clock time the
+  // police recorded, which stays in collision_local_time (docs/vehicles.md "Road safety").
+  const local = row.collision_time === null ? null : `${String(row.collision_date)}T${String(row.collision_time)}`;
+  const utc = row.collision_time === null ? null : ukLocalToUtc(String(row.collision_date), String(row.collision_time));
+  return { data: { ...row, collision_time: utc, collision_local_time: local, vehicles, casualties }, meta: await collisionsMeta(conn) };
 };

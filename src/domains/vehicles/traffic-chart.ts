@@ -5,7 +5,7 @@
  * as the spec asks of presented figures; daily flows in vehicles per day.
  */
 import { fit, plot } from '../../output/chart.js';
-import type { Renderer } from '../../output/renderers.js';
+import type { Renderer } from '../../output/types.js';
 
 type Rec = Record<string, any>;
 

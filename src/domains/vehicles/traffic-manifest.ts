@@ -11,11 +11,11 @@ type RoadSafety = typeof import('./road-safety.js');
 type Traffic = typeof import('./traffic.js');
 const safety = (pick: (m: RoadSafety) => Handler): LocalSpec => ({
   handler: () => import('./road-safety.js').then(pick),
-  datasets: ['road-safety'],
+  datasets: [ROAD_SAFETY_INFO],
 });
 const traffic = (pick: (m: Traffic) => Handler): LocalSpec => ({
   handler: () => import('./traffic.js').then(pick),
-  datasets: ['road-traffic'],
+  datasets: [ROAD_TRAFFIC_INFO],
 });
 
 export const trafficLocal: Record<string, LocalSpec> = {

@@ -15,8 +15,9 @@ import { pagination } from '../../contract/envelope.js';
 import { ApiError } from '../../contract/errors.js';
 import type { Handler, HandlerRequest, Meta } from '../../contract/types.js';
 import { openDataset, pagedQuery, provenanceMeta, queryOne, type Row, Where } from '../../mirror/db.js';
+import { ROAD_TRAFFIC_INFO } from './traffic-datasets.js';
 
-const DATASET = 'road-traffic';
+const DATASET = ROAD_TRAFFIC_INFO;
 /** Mean Earth radius (IUGG), km. */
 export const EARTH_RADIUS_KM = 6371.0088;
 

@@ -1,4 +1,4 @@
-import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readlinkSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import fs from 'node:fs';
 import { syncBuiltinESMExports } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -11,9 +11,29 @@ const dir = mkdtempSync(join(tmpdir(), 'pd-zip-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Open descriptors of this process, once yauzl's asynchronous close of a listing has run. */
-const openFds = async () => {
-  await new Promise((r) => setTimeout(r, 20));
-  return readdirSync('/proc/self/fd').length;
+/**
+ * Descriptors this process holds on the test's own zip files (links under /proc/self/fd into `dir`): other
+ * descriptors of the process (the runner's pipes, sockets) come and go and would make a count flaky.
+ */
+const countFds = (): number => {
+  let n = 0;
+  for (const fd of readdirSync('/proc/self/fd')) {
+    try {
+      if (readlinkSync(`/proc/self/fd/${fd}`).startsWith(dir)) n++;
+    } catch {
+      // closed between the listing and the readlink
+    }
+  }
+  return n;
+};
+/** The count once the descriptors the last operation released are closed (a close completes on a later tick: polled, at most 1 s). */
+const openFds = async (): Promise<number> => {
+  let n = countFds();
+  for (let i = 0; i < 50 && n > 0; i++) {
+    await new Promise((r) => setTimeout(r, 20));
+    n = countFds();
+  }
+  return n;
 };
 
 const csv = (n: number) => ['CompanyName,CompanyNumber', ...Array.from({ length: n }, (_, i) => `"CO ${i} LIMITED","${String(i).padStart(8, '0')}"`)].join('\n') + '\n';

@@ -29,6 +29,7 @@ import { countEntries, isZipFile, listEntries } from '../../../../sync/formats/z
 import { createPool, spawnWorkers, warmUpThreads, workerCount, type ExtractPool, type SpawnedWorkers } from './accounts/pool.js';
 import { COLUMN_TYPES, FILING_COLUMNS, PERIOD_COLUMNS, type BatchResult, type MemberJob, type Reject } from './accounts/stage.js';
 import type { DatasetModule, DiscoverContext, LoadContext, LoadResult, UpstreamFile } from '../../../../sync/types.js';
+import { ACCOUNTS_INFO } from '../datasets.js';
 
 export const DEFAULT_BASE_URL = 'https://download.companieshouse.gov.uk';
 export const DAILY_PAGE = 'en_accountsdata.html';
@@ -332,7 +333,7 @@ async function load(ctx: LoadContext): Promise<LoadResult> {
 // ---------------------------------------------------------------------------------------------------
 
 const accounts: DatasetModule & { classifyFrom(name: string): Pick<UpstreamFile, 'kind' | 'published'> } = {
-  ...catalogFields('accounts'),
+  ...catalogFields(ACCOUNTS_INFO),
   defaultBaseUrl: DEFAULT_BASE_URL,
   // Broken members are expected (a few per daily zip); a zip that is mostly unreadable is not.
   rejectThreshold: 0.5,
@@ -351,6 +352,9 @@ const accounts: DatasetModule & { classifyFrom(name: string): Pick<UpstreamFile,
   async readPrevious(conn: DuckDBConnection) {
     return (await query<{ name: string }>(conn, 'SELECT name FROM accounts_zips')).map((r) => r.name);
   },
+
+  // `--from` a zip adds it to the zips already loaded (the framework's default for this dataset; --replace replaces)
+  fromAdds: () => true,
 
   classifyFrom(name: string) {
     const d = zipDate(name);

@@ -22,6 +22,8 @@ import { NAME_INDEX, NAME_INDEX_COLUMNS, NAME_INDEX_SELECT, normNameSql, sqlLite
 import { count, csvHeader, quoteIdent, snapshotDataset, storeStructuralRejects, MAX_STORED_REJECTS } from '../../../../sync/common.js';
 import { dataFiles, isZipFile, listZip } from '../../../../sync/formats/zip.js';
 import type { DatasetModule, DiscoverContext, LoadContext, LoadResult, UpstreamFile } from '../../../../sync/types.js';
+import { COMPANIES_INFO } from '../datasets.js';
+import { pickSnapshotFiles } from './snapshot.js';
 
 export const DEFAULT_BASE_URL = 'https://download.companieshouse.gov.uk';
 const PAGE = 'en_output.html';
@@ -258,33 +260,23 @@ async function buildDeparted(conn: DuckDBConnection, ctx: LoadContext, asOf: str
   await conn.run('ALTER TABLE _departed_sorted RENAME TO departed');
 }
 
-/** The files of one snapshot on the download page: the one-file zip when listed, else all parts. */
+/** The files of one snapshot on the download page: the one-file zip when listed, else all parts (not dated after this month). */
 export function pickSnapshot(links: Map<string, string>, now: Date): UpstreamFile[] | string {
-  const byDate = new Map<string, { one?: string; parts: Array<{ n: number; of: number; name: string }> }>();
-  for (const name of links.keys()) {
-    const m = FILE_RE.exec(name);
-    if (!m || m[6]!.toLowerCase() !== 'zip') continue;
-    const e = byDate.get(m[2]!) ?? { parts: [] };
-    if (m[1]) e.one = name;
-    else if (m[3]) e.parts.push({ n: Number(m[4]), of: Number(m[5]), name });
-    byDate.set(m[2]!, e);
-  }
-  const thisMonth = `${now.toISOString().slice(0, 7)}-31`;
-  const dates = [...byDate.keys()].filter((d) => d <= thisMonth).sort().reverse();
-  for (const d of dates) {
-    const e = byDate.get(d)!;
-    if (e.one) return [{ url: links.get(e.one)!, name: e.one, published: d, kind: 'full' }];
-    const of = e.parts[0]?.of ?? 0;
-    if (of && e.parts.length === of && e.parts.every((p) => p.of === of)) {
-      return e.parts.sort((a, b) => a.n - b.n).map((p) => ({ url: links.get(p.name)!, name: p.name, published: d, kind: 'full' as const }));
-    }
-  }
-  return 'no complete BasicCompanyData snapshot (one-file zip or every part) is linked';
+  return pickSnapshotFiles(
+    links,
+    (name) => {
+      const m = FILE_RE.exec(name);
+      if (!m || m[6]!.toLowerCase() !== 'zip') return undefined;
+      if (m[1]) return { date: m[2]!, one: true };
+      return m[3] ? { date: m[2]!, part: { k: Number(m[4]), n: Number(m[5]) } } : undefined;
+    },
+    { what: 'BasicCompanyData', notAfter: `${now.toISOString().slice(0, 7)}-31` },
+  );
 }
 
 const companies: DatasetModule = {
   ...snapshotDataset({
-    name: 'companies',
+    info: COMPANIES_INFO,
     baseUrl: DEFAULT_BASE_URL,
     page: PAGE,
     pageTitle: 'Companies House download page',

@@ -20,6 +20,8 @@ import { query, queryOne } from '../../../mirror/db.js';
 import { count, snapshotDataset, MAX_STORED_REJECTS } from '../../../../sync/common.js';
 import { dataFiles } from '../../../../sync/formats/zip.js';
 import type { DatasetModule, DiscoverContext, LoadContext, LoadResult, UpstreamFile } from '../../../../sync/types.js';
+import { PSC_INFO } from '../datasets.js';
+import { pickSnapshotFiles } from './snapshot.js';
 
 export const DEFAULT_BASE_URL = 'https://download.companieshouse.gov.uk';
 const PAGE = 'en_pscdata.html';
@@ -210,30 +212,20 @@ function snapshotDate(name: string): string | undefined {
 
 /** The one-file zip of the newest date on the page, else all its parts. */
 export function pickSnapshot(links: Map<string, string>): UpstreamFile[] | string {
-  const byDate = new Map<string, { one?: string; parts: Array<{ k: number; n: number; name: string }> }>();
-  for (const name of links.keys()) {
-    const m = FILE_RE.exec(name);
-    if (!m || m[6]!.toLowerCase() !== 'zip') continue;
-    const d = (m[2] ?? m[3])!;
-    const e = byDate.get(d) ?? { parts: [] };
-    if (m[2]) e.one = name;
-    else e.parts.push({ k: Number(m[4]), n: Number(m[5]), name });
-    byDate.set(d, e);
-  }
-  for (const d of [...byDate.keys()].sort().reverse()) {
-    const e = byDate.get(d)!;
-    if (e.one) return [{ url: links.get(e.one)!, name: e.one, published: d, kind: 'full' }];
-    const n = e.parts[0]?.n ?? 0;
-    if (n && e.parts.length === n) {
-      return e.parts.sort((a, b) => a.k - b.k).map((p) => ({ url: links.get(p.name)!, name: p.name, published: d, kind: 'full' as const }));
-    }
-  }
-  return 'no complete PSC snapshot (one-file zip or every part) is linked';
+  return pickSnapshotFiles(
+    links,
+    (name) => {
+      const m = FILE_RE.exec(name);
+      if (!m || m[6]!.toLowerCase() !== 'zip') return undefined;
+      return m[2] ? { date: m[2], one: true } : { date: m[3]!, part: { k: Number(m[4]), n: Number(m[5]) } };
+    },
+    { what: 'PSC' },
+  );
 }
 
 const psc: DatasetModule = {
   ...snapshotDataset({
-    name: 'psc',
+    info: PSC_INFO,
     baseUrl: DEFAULT_BASE_URL,
     page: PAGE,
     pageTitle: 'Companies House PSC download page',

@@ -15,6 +15,7 @@ import { queryOne } from '../../../mirror/db.js';
 import { catalogFields, discoverFromPages } from '../../../../sync/common.js';
 import { odsContentXml, readOdsTables, type OdsCell, type OdsTable } from '../../../../sync/formats/ods.js';
 import type { DatasetModule, DiscoverContext, LoadContext, LoadResult, UpstreamFile } from '../../../../sync/types.js';
+import { COUNCIL_TAX_INFO } from '../datasets.js';
 
 
 // ---------------------------------------------------------------------------------------------------
@@ -171,7 +172,7 @@ export function tablesLinks(html: string, pageUrl: string): Array<{ url: string;
 }
 
 const councilTax: DatasetModule = {
-  ...catalogFields('council-tax'),
+  ...catalogFields(COUNCIL_TAX_INFO),
   defaultBaseUrl: 'https://www.gov.uk',
   tables: ['council_tax'],
   rejectThreshold: 0.01,

@@ -18,6 +18,7 @@ import { ENTITY_URL, type DesignationKind } from '../designations.js';
 import { queryOne } from '../../../mirror/db.js';
 import { catalogFields, csvHeader, quoteIdent } from '../../../../sync/common.js';
 import type { DatasetModule, DatasetName, DiscoverContext, LoadContext, LoadResult, UpstreamFile } from '../../../../sync/types.js';
+import { CONSERVATION_AREAS_INFO, LISTED_BUILDINGS_INFO } from '../datasets.js';
 
 /** The platform's dataset name of each kind. */
 export const PLATFORM_DATASET: Record<DesignationKind, string> = {
@@ -53,7 +54,7 @@ const coord = (group: 1 | 2) => `TRY_CAST(nullif(regexp_extract(${quoteIdent('po
 function designationModule(kind: DesignationKind): DatasetModule {
   const platform = PLATFORM_DATASET[kind];
   return {
-    ...catalogFields(kind as DatasetName),
+    ...catalogFields(kind === 'listed-buildings' ? LISTED_BUILDINGS_INFO : CONSERVATION_AREAS_INFO),
     defaultBaseUrl: 'https://files.planning.data.gov.uk',
     tables: ['designations'],
     rejectThreshold: 0.01,

@@ -17,6 +17,7 @@ import { basename } from 'node:path';
 import { queryOne } from '../../../mirror/db.js';
 import { catalogFields, csvHeader, discoverFromPages, quoteIdent } from '../../../../sync/common.js';
 import type { DatasetModule, DiscoverContext, LoadContext, LoadResult, UpstreamFile } from '../../../../sync/types.js';
+import { HPI_INFO } from '../datasets.js';
 
 
 /** The publisher's 54 columns, in file order, with the table column each goes to. */
@@ -117,7 +118,7 @@ export function checkHeader(path: string): void {
 }
 
 const hpi: DatasetModule = {
-  ...catalogFields('hpi'),
+  ...catalogFields(HPI_INFO),
   defaultBaseUrl: 'https://www.gov.uk',
   tables: ['hpi'],
   rejectThreshold: 0.01,

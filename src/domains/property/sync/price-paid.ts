@@ -20,6 +20,8 @@ import { queryOne } from '../../../mirror/db.js';
 import { catalogFields, count, MAX_STORED_REJECTS, storeStructuralRejects } from '../../../../sync/common.js';
 import { DownloadError } from '../../../../sync/download.js';
 import type { DatasetModule, DiscoverContext, LoadContext, LoadResult, UpstreamFile } from '../../../../sync/types.js';
+import { PRICE_PAID_INFO } from '../datasets.js';
+import { addMonths, coveredThrough, dropYears, MAX_REPAIR_YEARS, planUpdate, recordFull, recordUpdate, repairYears } from './price-paid-months.js';
 
 
 export const DEFAULT_BASE_URL = 'http://prod.publicdata.landregistry.gov.uk.s3-website-eu-west-1.amazonaws.com';
@@ -144,6 +146,7 @@ async function loadFull(ctx: LoadContext): Promise<LoadResult> {
   ctx.log?.(`id lookup table sorted in ${((Date.now() - t) / 1000).toFixed(1)} s`);
   const rows = await count(conn, 'SELECT count(*) AS n FROM price_paid');
   ctx.progress(rows);
+  await recordFull(conn, ctx.files);
   const a = await asOf(conn);
   return { rows, rejected: structural + typed, mode: 'full', ...(a ? { asOf: a } : {}) };
 }
@@ -223,7 +226,7 @@ export function parseIndexPage(html: string, pageUrl: string): { links: Map<stri
 }
 
 const pricePaid: DatasetModule & { classifyFrom(name: string): Pick<UpstreamFile, 'kind' | 'published'> } = {
-  ...catalogFields('price-paid'),
+  ...catalogFields(PRICE_PAID_INFO),
   defaultBaseUrl: DEFAULT_BASE_URL,
   rejectThreshold: 0.01,
   // The 30M-row sort spills to disk instead of taking ~12 GB (measured no slower at 3 GB on 2 cores).
@@ -233,6 +236,10 @@ const pricePaid: DatasetModule & { classifyFrom(name: string): Pick<UpstreamFile
   classifyFrom(name: string) {
     return /^pp-monthly-update/i.test(name) ? { kind: 'update' } : { kind: 'full' };
   },
+
+  // `--from pp-YYYY.csv` adds that year's rows (by transaction id, as an update) to the data there;
+  // pp-complete.csv replaces it. --replace makes a yearly file replace it too.
+  fromAdds: (name: string) => /^pp-\d{4}\.csv$/i.test(name),
 
   /**
    * Full (complete file, or yearly files with --years) when there is no data or with --force; otherwise
@@ -257,12 +264,26 @@ const pricePaid: DatasetModule & { classifyFrom(name: string): Pick<UpstreamFile
     if (!ctx.previous || ctx.options.force) {
       return [{ url: link(COMPLETE_FILE), name: COMPLETE_FILE, kind: 'full', ...published }];
     }
-    return [{ url: link(UPDATE_FILE), name: UPDATE_FILE, kind: 'update', ...published }];
+    // the update expected on the server covers the month before its publication (else before today); the
+    // yearly files of any month missing in between come first (price-paid-months.ts)
+    const next = addMonths((page.published ?? ctx.now().toISOString()).slice(0, 7), -1);
+    const covered = typeof ctx.previous.module === 'string' ? ctx.previous.module : undefined;
+    const years = repairYears(covered, next);
+    const repair = (years.length > MAX_REPAIR_YEARS ? [] : years).map((y) => ({ url: link(yearFile(y)), name: yearFile(y), kind: 'update' as const, ...published }));
+    return [...repair, { url: link(UPDATE_FILE), name: UPDATE_FILE, kind: 'update', ...published }];
   },
 
+  // the month the live data covers up to (price-paid-months.ts), for discover to plan a repair
+  readPrevious: coveredThrough,
+
   async load(ctx: LoadContext): Promise<LoadResult> {
-    if (ctx.mode === 'incremental') return loadUpdate(ctx);
-    return loadFull(ctx);
+    if (ctx.mode !== 'incremental') return loadFull(ctx);
+    // a missed month: the yearly files replace their years' rows, then the update applies (or refused)
+    const plan = await planUpdate(ctx.conn, ctx.files);
+    await dropYears(ctx.conn, plan.replaceYears, ID_TABLE);
+    const r = await loadUpdate(ctx);
+    await recordUpdate(ctx.conn, plan);
+    return { ...r, ...(plan.note ? { note: plan.note } : {}) };
   },
 
   async verify(conn: DuckDBConnection): Promise<void> {

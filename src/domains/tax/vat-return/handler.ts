@@ -29,8 +29,9 @@ export const vatReturnDocument: DocumentValidator = (body) => {
 
 export const vatReturnCalculate: Handler = (req: HandlerRequest): SuccessEnvelope => {
   const detail = (req.query['breakdown_detail'] as BreakdownDetail | undefined) ?? 'summary';
-  // Validated up front (req.document); a batch line comes unvalidated and is checked here.
-  const data = req.document ? computeReturn(req.document as Prepared, detail) : calculateVatReturn(req.body, detail);
+  // The runner (src/runner.ts) checks the document before any handler runs, single calls and batch lines alike.
+  if (req.document === undefined) throw new Error('vat-return: called without its checked document (the handler runner checks it first)');
+  const data = computeReturn(req.document as Prepared, detail);
   return {
     data,
     meta: meta({

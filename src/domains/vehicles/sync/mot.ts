@@ -36,6 +36,8 @@ import { query, queryOne } from '../../../mirror/db.js';
 import { catalogFields, count, firstLine, MAX_STORED_REJECTS, quoteIdent, storeStructuralRejects } from '../../../../sync/common.js';
 import { extractMembers, isZipFile } from '../../../../sync/formats/zip.js';
 import type { DatasetModule, DiscoverContext, LoadContext, LoadResult, UpstreamFile } from '../../../../sync/types.js';
+import { MOT_INFO } from '../datasets.js';
+import { keepPreviousLookups, mergePreviousYears, setAsidePrevious } from './mot-merge.js';
 
 export const INDEX_PATH = '/mot-anonymised/';
 const DEFAULT_BASE_URL = 'https://open.data.dvsa.gov.uk';
@@ -64,7 +66,9 @@ const FROM_NAMES = /^(lookup.*\.zip|item_detail.*|item_group.*|.*(test_result|te
 
 /** Result and item files linked from an index page (HTML links or an S3 listing), by year. */
 export function motLinks(text: string, pageUrl: string): { years: Map<number, { results?: string; items?: string }>; lookup?: string } {
-  const years = new Map<number, { results?: string; items?: string }>();
+  // per year and publication: DVSA's current `dft_test_<kind>_extracts_<year>.zip`, or any older naming
+  // (2024 is published twice: `MOT+testing+data+results+(2024).zip` and the extracts)
+  const found = new Map<number, Record<'extracts' | 'older', { results?: string; items?: string }>>();
   let lookup: string | undefined;
   const candidates = [
     ...[...text.matchAll(/href\s*=\s*["']([^"']+)["']/gi)].map((m) => m[1]!),
@@ -82,19 +86,25 @@ export function motLinks(text: string, pageUrl: string): { years: Map<number, { 
     const c = classifyMotFile(name);
     if (c.kind === 'lookup') lookup ??= url;
     if ((c.kind === 'results' || c.kind === 'items') && c.year && /\.(zip|gz)$/i.test(name)) {
-      const e = years.get(c.year) ?? {};
-      e[c.kind] ??= url;
-      years.set(c.year, e);
+      const byPub = found.get(c.year) ?? { extracts: {}, older: {} };
+      byPub[/_extracts_\d{4}\.zip$/i.test(name) ? 'extracts' : 'older'][c.kind] ??= url;
+      found.set(c.year, byPub);
     }
   }
+  // Results and items of one publication, never one of each: the extracts when they have results (the
+  // newer publication), else the older one.
+  const years = new Map<number, { results?: string; items?: string }>();
+  for (const [y, p] of found) years.set(y, p.extracts.results ? p.extracts : p.older.results ? p.older : p.extracts);
   return { years, ...(lookup ? { lookup } : {}) };
 }
 
 const mot: DatasetModule = {
-  ...catalogFields('mot'),
+  ...catalogFields(MOT_INFO),
   defaultBaseUrl: DEFAULT_BASE_URL,
   tables: ['mot_tests'],
   fromNames: FROM_NAMES,
+  // `--from` MOT files add their years to the years there (--replace replaces)
+  fromAdds: (name: string) => classifyMotFile(name).kind !== 'other',
   rejectThreshold: 0.001,
   // The items ⨝ tests aggregate of a whole year needs to spill: half the RAM, 1 to 3 GB.
   memoryLimit: 'auto',
@@ -151,11 +161,15 @@ const mot: DatasetModule = {
     const itemFiles = byKind('items');
     if (!resultFiles.length) throw new Error('no test results file (dft_test_result_extracts_YYYY.zip or its members)');
     const work = mkdtempSync(join(tmpdir(), 'publicdata-mot-'));
+    // `--from` files added to the years there (mot-merge.ts): the previous tables are set aside
+    const adding = ctx.mode === 'incremental';
     try {
+      if (adding) await setAsidePrevious(conn);
       await conn.run(STAGE_DDL);
       await conn.run(ITEMS_DDL);
       // 1. lookups
       await loadLookups(ctx, work);
+      if (adding) await keepPreviousLookups(conn);
       const haveLookups = (await count(conn, 'SELECT count(*) AS n FROM mot_item_detail')) > 0;
       if (itemFiles.length && !haveLookups) {
         throw new Error('the test items need the lookup files to be described: add lookup.zip (or item_detail.csv and item_group.csv) with --from');
@@ -181,8 +195,10 @@ const mot: DatasetModule = {
       const rows = await count(conn, 'SELECT count(*) AS n FROM mot_tests');
       // 5. aggregates
       await aggregate(ctx);
+      const kept = adding ? await mergePreviousYears(conn) : [];
       const a = await queryOne<{ d: string | null }>(conn, "SELECT strftime(max(test_date), '%Y-%m-%d') AS d FROM mot_tests");
-      return { rows, rejected, mode: 'full', ...(a?.d ? { asOf: a.d } : {}) };
+      const note = kept.length ? `kept the years already there: ${kept.join(', ')}` : undefined;
+      return { rows, rejected, mode: adding ? 'incremental' : 'full', ...(a?.d ? { asOf: a.d } : {}), ...(note ? { note } : {}) };
     } finally {
       rmSync(work, { recursive: true, force: true });
     }

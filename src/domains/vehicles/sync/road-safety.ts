@@ -31,6 +31,7 @@ import {
   type ColumnKind, type ColumnSpec, mapHeader, normaliseHeader, parsesExpr, readCsvAllText, sqlString, sqlType, typedExpr,
 } from './header-alias.js';
 import type { DatasetModule, DiscoverContext, LoadContext, LoadResult, UpstreamFile } from '../../../../sync/types.js';
+import { ROAD_SAFETY_INFO } from '../traffic-datasets.js';
 
 export type Stats19Kind = 'collision' | 'vehicle' | 'casualty';
 export const STATS19_KINDS: readonly Stats19Kind[] = ['collision', 'vehicle', 'casualty'];
@@ -153,6 +154,12 @@ export function kindOfHeader(header: readonly string[]): Stats19Kind {
   return 'collision';
 }
 
+/**
+ * The first year DfT publishes a file of its own (`dft-road-casualty-statistics-<kind>-<year>.csv`, 2019
+ * onwards on data.dft.gov.uk); earlier years come from the `-1979-latest-published-year` files.
+ */
+export const FIRST_YEAR_FILE = 2019;
+
 /** The default years: 2021 to the latest year whose final data are out (end of September of the next year). */
 export function defaultYears(now: Date): { from: number; to: number } {
   const y = now.getUTCFullYear();
@@ -186,7 +193,7 @@ function fileSelect(kind: Stats19Kind, header: string[]): { select: string; ok: 
 }
 
 const roadSafety: DatasetModule = {
-  ...catalogFields('road-safety'),
+  ...catalogFields(ROAD_SAFETY_INFO),
   defaultBaseUrl: 'https://data.dft.gov.uk/road-accidents-safety-data',
   tables: ['collisions', 'vehicles', 'casualties'],
   rejectThreshold: 0.01,
@@ -198,6 +205,15 @@ const roadSafety: DatasetModule = {
       throw new Error(`road-safety: --years must lie within 1979 and the latest published year (got ${years.from}-${years.to})`);
     }
     const files: UpstreamFile[] = [];
+    if (years.from < FIRST_YEAR_FILE) {
+      // DfT publishes one file per year only for recent years; older years are in the whole-history files
+      // (filtered to --years by the load)
+      for (const kind of STATS19_KINDS) {
+        const name = `dft-road-casualty-statistics-${kind}-1979-latest-published-year.csv`;
+        files.push({ url: `${ctx.baseUrl}/${name}`, name, kind: 'full' });
+      }
+      return files;
+    }
     for (let y = years.from; y <= years.to; y++) {
       for (const kind of STATS19_KINDS) {
         const name = stats19FileName(kind, y);

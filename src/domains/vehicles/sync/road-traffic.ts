@@ -28,6 +28,7 @@ import {
   type ColumnKind, type ColumnSpec, mapHeader, normaliseHeader, parsesExpr, readCsvAllText, sqlString, sqlType, typedExpr,
 } from './header-alias.js';
 import type { DatasetModule, LoadContext, LoadResult, UpstreamFile } from '../../../../sync/types.js';
+import { ROAD_TRAFFIC_INFO } from '../traffic-datasets.js';
 
 export type TrafficPart = 'aadf' | 'regional_vehicle_type' | 'regional_road_type' | 'local_authority_traffic';
 export const TRAFFIC_PARTS: readonly TrafficPart[] = ['aadf', 'regional_vehicle_type', 'regional_road_type', 'local_authority_traffic'];
@@ -144,7 +145,7 @@ const ORDER: Record<TrafficPart, string> = {
 const CATEGORY_KEY_SQL = `trim(regexp_replace(lower(road_category_name), '[^a-z0-9]+', '_', 'g'), '_')`;
 
 const roadTraffic: DatasetModule = {
-  ...catalogFields('road-traffic'),
+  ...catalogFields(ROAD_TRAFFIC_INFO),
   defaultBaseUrl: 'https://storage.googleapis.com/dft-statistics/road-traffic/downloads/data-gov-uk',
   tables: TRAFFIC_PARTS,
   rejectThreshold: 0.01,

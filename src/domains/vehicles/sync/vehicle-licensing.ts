@@ -26,6 +26,7 @@ import { basename } from 'node:path';
 import { query, queryOne } from '../../../mirror/db.js';
 import { catalogFields, count, csvHeader, MAX_STORED_REJECTS, quoteIdent, storeStructuralRejects } from '../../../../sync/common.js';
 import type { DatasetModule, DiscoverContext, LoadContext, LoadResult, UpstreamFile } from '../../../../sync/types.js';
+import { VEHICLE_LICENSING_INFO } from '../datasets.js';
 
 export const CONTENT_API_PATH = '/api/content/government/statistical-data-sets/vehicle-licensing-statistics-data-files';
 export const VEH_FILES = ['df_VEH0120_GB.csv', 'df_VEH0120_UK.csv', 'df_VEH0160_GB.csv', 'df_VEH0160_UK.csv'] as const;
@@ -127,7 +128,7 @@ export function attachmentLinks(json: string, pageUrl: string): { files: Upstrea
 const DEFAULT_BASE_URL = 'https://www.gov.uk';
 
 const vehicleLicensing: DatasetModule = {
-  ...catalogFields('vehicle-licensing'),
+  ...catalogFields(VEHICLE_LICENSING_INFO),
   defaultBaseUrl: DEFAULT_BASE_URL,
   tables: ['licensing_counts', 'registrations_counts'],
   fromNames: FILE_RE,

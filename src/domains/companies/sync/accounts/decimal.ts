@@ -36,13 +36,8 @@ export function decEqual(a: Dec, b: Dec): boolean {
   return rescale(a, e) === rescale(b, e);
 }
 
-/** `123456` pence -> `'1234.56'`. */
-export function penceToString(p: bigint): string {
-  const neg = p < 0n;
-  const a = neg ? -p : p;
-  const s = a.toString().padStart(3, '0');
-  return `${neg ? '-' : ''}${s.slice(0, -2)}.${s.slice(-2)}`;
-}
+/** `123456` pence -> `'1234.56'` (src/money.ts). */
+export { penceToText as penceToString } from '../../../../money.js';
 
 /**
  * Parse the displayed text of an ix:nonFraction under its `format` (the ixt transformation registries

@@ -1,6 +1,7 @@
-/** Deterministic generator of mixed, valid VAT return bodies (tests; the bench has its own copy in plain JS). */
+// Deterministic generator of mixed, valid VAT return bodies: a plain module, so the tests and
+// bench/vat-return.bench.mjs share one generator (types: vat-gen.d.mts).
 
-function lcg(seed: number) {
+function lcg(seed) {
   let s = seed >>> 0;
   return () => {
     s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
@@ -8,7 +9,7 @@ function lcg(seed: number) {
   };
 }
 
-export const KINDS: ReadonlyArray<readonly [string, string, string]> = [
+export const KINDS = [
   // type, supply_type, vat_rate
   ['sale', 'domestic', 'standard'],
   ['sale', 'domestic', 'reduced'],
@@ -30,19 +31,19 @@ export const KINDS: ReadonlyArray<readonly [string, string, string]> = [
   ['debit_note_received', 'domestic', 'standard'],
 ];
 
-export const PCT: Record<string, number> = { standard: 20, reduced: 5, zero: 0, exempt: 0 };
+export const PCT = { standard: 20, reduced: 5, zero: 0, exempt: 0 };
 
-export function mixedBody(n: number, seed = 42, company?: Record<string, unknown>) {
+export function mixedBody(n, seed = 42, company) {
   const rnd = lcg(seed);
-  const transactions: Record<string, unknown>[] = [];
+  const transactions = [];
   for (let i = 0; i < n; i++) {
-    const [type, supply, rate] = KINDS[Math.floor(rnd() * KINDS.length)]!;
+    const [type, supply, rate] = KINDS[Math.floor(rnd() * KINDS.length)];
     const netP = 100 + Math.floor(rnd() * 500_000);
-    let vatP = supply === 'domestic_reverse_charge' && type === 'sale' ? 0 : Math.round((netP * PCT[rate]!) / 100);
+    const vatP = supply === 'domestic_reverse_charge' && type === 'sale' ? 0 : Math.round((netP * PCT[rate]) / 100);
     const sign = type.startsWith('credit_note') ? -1 : 1;
     const day = 1 + Math.floor(rnd() * 92);
     const d = new Date(Date.UTC(2026, 6, day));
-    const t: Record<string, unknown> = {
+    const t = {
       id: `TX${String(i).padStart(6, '0')}`,
       date: d.toISOString().slice(0, 10),
       type,

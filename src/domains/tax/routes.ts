@@ -2,8 +2,8 @@
  * /v1/tax routes (spec doc 3 §4 "Tax", GOVDATA-NOTES.md "Tax").
  * Every calculator accepts an optional `tax_year` (default: the current year by the clock).
  */
-import type { ParamSpec, RouteSpec } from '../route.js';
-import { GET_COST, POST_COST, paging, taxRegion, taxYearBody, taxYearPath } from './common.js';
+import type { ParamSpec, RouteSpec } from '../../contract/route.js';
+import { GET_COST, POST_COST, paging, taxRegion, taxYearBody, taxYearPath } from '../../contract/params.js';
 
 const YEAR_ERRORS = ['invalid_tax_year'] as const;
 const CALC_ERRORS = ['bad_request', 'invalid_tax_year'] as const;
@@ -21,6 +21,7 @@ const maFields: ParamSpec[] = [
   {
     name: 'marriage_allowance_transferor',
     type: 'boolean',
+    excludes: ['marriage_allowance_recipient'],
     description: 'transfers Marriage Allowance: own personal allowance reduced by the transferable amount',
   },
   {
@@ -43,6 +44,7 @@ export const scenarioFields: ParamSpec[] = [
     type: 'number',
     min: 0,
     max: 100,
+    maxDecimals: 4,
     description: 'employee pension contribution, percent of gross',
   },
   {
@@ -61,18 +63,21 @@ export const compareScenarioFields: ParamSpec[] = [
   ...scenarioFields,
 ];
 
+/** A reference-data route for the current tax year and its `/{tax_year}` form (both written out by the caller). */
 function byYear(
   id: string,
   path: string,
+  yearId: string,
+  yearPath: string,
   summary: string,
   records?: string,
 ): RouteSpec[] {
   return [
     { id, method: 'GET', path, domain: 'tax', summary: `${summary} (current tax year)`, cost: GET_COST, errors: [], ...(records ? { records } : {}) },
     {
-      id: `${id}.year`,
+      id: yearId,
       method: 'GET',
-      path: `${path}/{tax_year}`,
+      path: yearPath,
       domain: 'tax',
       summary: `${summary} for a tax year`,
       pathParams: [taxYearPath],
@@ -114,7 +119,7 @@ export const taxRoutes: RouteSpec[] = [
     cost: GET_COST,
     errors: YEAR_ERRORS,
   },
-  ...byYear('tax.income.bands', '/v1/tax/income/bands', 'Income tax bands, both regions'),
+  ...byYear('tax.income.bands', '/v1/tax/income/bands', 'tax.income.bands.year', '/v1/tax/income/bands/{tax_year}', 'Income tax bands, both regions'),
   {
     id: 'tax.income.calculate',
     method: 'POST',
@@ -131,10 +136,8 @@ export const taxRoutes: RouteSpec[] = [
     records: 'breakdown',
     errors: [...CALC_ERRORS, 'invalid_region', 'marriage_allowance_ineligible'],
   },
-  ...byYear('tax.ni.thresholds', '/v1/tax/national-insurance/thresholds', 'National Insurance thresholds'),
-  ...byYear(
-    'tax.ni.categories',
-    '/v1/tax/national-insurance/categories',
+  ...byYear('tax.ni.thresholds', '/v1/tax/national-insurance/thresholds', 'tax.ni.thresholds.year', '/v1/tax/national-insurance/thresholds/{tax_year}', 'National Insurance thresholds'),
+  ...byYear('tax.ni.categories', '/v1/tax/national-insurance/categories', 'tax.ni.categories.year', '/v1/tax/national-insurance/categories/{tax_year}',
     'National Insurance category letters',
     'categories',
   ),
@@ -201,7 +204,7 @@ export const taxRoutes: RouteSpec[] = [
     body: [
       { name: 'annual_salary', type: 'number', required: true, min: 0, description: 'gross, pounds' },
       taxYearBody,
-      { name: 'pension_rate', type: 'number', min: 0, max: 1, default: 0.03, description: 'employer pension rate as a decimal' },
+      { name: 'pension_rate', type: 'number', min: 0, max: 1, maxDecimals: 6, default: 0.03, description: 'employer pension rate as a decimal' },
       { name: 'num_employees', type: 'integer', min: 1, default: 1, description: 'number of employees' },
       { name: 'employment_allowance', type: 'boolean', default: false, description: 'self-attested Employment Allowance' },
     ],
@@ -209,9 +212,7 @@ export const taxRoutes: RouteSpec[] = [
     records: 'per_employee.employer_ni_breakdown',
     errors: CALC_ERRORS,
   },
-  ...byYear(
-    'tax.vat.rates',
-    '/v1/tax/vat/rates',
+  ...byYear('tax.vat.rates', '/v1/tax/vat/rates', 'tax.vat.rates.year', '/v1/tax/vat/rates/{tax_year}',
     'VAT rates and flat-rate scheme business types',
     'rates',
   ),
@@ -254,8 +255,8 @@ export const taxRoutes: RouteSpec[] = [
     cost: POST_COST,
     errors: ['VALIDATION_ERROR', 'bad_request', 'invalid_parameter'],
   },
-  ...byYear('tax.cgt.rates', '/v1/tax/capital-gains/rates', 'Capital gains tax rates', 'rates'),
-  ...byYear('tax.cgt.allowances', '/v1/tax/capital-gains/allowances', 'Capital gains allowances', 'allowances'),
+  ...byYear('tax.cgt.rates', '/v1/tax/capital-gains/rates', 'tax.cgt.rates.year', '/v1/tax/capital-gains/rates/{tax_year}', 'Capital gains tax rates', 'rates'),
+  ...byYear('tax.cgt.allowances', '/v1/tax/capital-gains/allowances', 'tax.cgt.allowances.year', '/v1/tax/capital-gains/allowances/{tax_year}', 'Capital gains allowances', 'allowances'),
   {
     id: 'tax.cgt.calculate',
     method: 'POST',
@@ -272,7 +273,7 @@ export const taxRoutes: RouteSpec[] = [
     cost: POST_COST,
     errors: CALC_ERRORS,
   },
-  ...byYear('tax.dividends.rates', '/v1/tax/dividends/rates', 'Dividend tax rates and allowance', 'rates'),
+  ...byYear('tax.dividends.rates', '/v1/tax/dividends/rates', 'tax.dividends.rates.year', '/v1/tax/dividends/rates/{tax_year}', 'Dividend tax rates and allowance', 'rates'),
   {
     id: 'tax.dividends.calculate',
     method: 'POST',
@@ -287,7 +288,7 @@ export const taxRoutes: RouteSpec[] = [
     cost: POST_COST,
     errors: CALC_ERRORS,
   },
-  ...byYear('tax.student-loan.thresholds', '/v1/tax/student-loan/thresholds', 'Student loan plan thresholds', 'thresholds'),
+  ...byYear('tax.student-loan.thresholds', '/v1/tax/student-loan/thresholds', 'tax.student-loan.thresholds.year', '/v1/tax/student-loan/thresholds/{tax_year}', 'Student loan plan thresholds', 'thresholds'),
   {
     id: 'tax.student-loan.calculate',
     method: 'POST',
@@ -303,8 +304,8 @@ export const taxRoutes: RouteSpec[] = [
     records: 'repayments',
     errors: CALC_ERRORS,
   },
-  ...byYear('tax.pension.allowances', '/v1/tax/pension/allowances', 'Pension allowances', 'allowances'),
-  ...byYear('tax.corporation.rates', '/v1/tax/corporation/rates', 'Corporation tax rates', 'rates'),
+  ...byYear('tax.pension.allowances', '/v1/tax/pension/allowances', 'tax.pension.allowances.year', '/v1/tax/pension/allowances/{tax_year}', 'Pension allowances', 'allowances'),
+  ...byYear('tax.corporation.rates', '/v1/tax/corporation/rates', 'tax.corporation.rates.year', '/v1/tax/corporation/rates/{tax_year}', 'Corporation tax rates', 'rates'),
   {
     id: 'tax.corporation.calculate',
     method: 'POST',

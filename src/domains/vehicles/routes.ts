@@ -1,6 +1,6 @@
 /** /v1/vehicles routes (spec doc 3 §4 "Vehicles"). No local handlers yet: served live. */
-import type { ParamSpec, RouteSpec } from '../route.js';
-import { GET_COST, paging } from './common.js';
+import type { ParamSpec, RouteSpec } from '../../contract/route.js';
+import { GET_COST, paging } from '../../contract/params.js';
 
 const str = (name: string, description: string): ParamSpec => ({ name, type: 'string', description });
 const int = (name: string, description: string): ParamSpec => ({ name, type: 'integer', description });
@@ -17,9 +17,9 @@ const TRAFFIC_ERRORS = ['invalid_parameter'] as const;
 
 function vehicles(id: string, path: string, summary: string, query: ParamSpec[], extra: Partial<RouteSpec> = {}): RouteSpec {
   return {
-    id: `vehicles.${id}`,
+    id,
     method: 'GET',
-    path: `/v1/vehicles/${path}`,
+    path,
     domain: 'vehicles',
     summary,
     query: [...query, ...paging],
@@ -31,8 +31,8 @@ function vehicles(id: string, path: string, summary: string, query: ParamSpec[],
 }
 
 export const vehiclesRoutes: RouteSpec[] = [
-  vehicles('licensing', 'licensing', 'Licensed vehicle stock by quarter (DfT VEH0120)', [
-    str('make', 'make prefix (2 to 25 matching makes)'),
+  vehicles('vehicles.licensing', '/v1/vehicles/licensing', 'Licensed vehicle stock by quarter (DfT VEH0120)', [
+    { name: 'make', type: 'string', minLength: 2, error: 'make_prefix_too_broad', errorStatus: 422, description: 'make prefix (2 to 25 matching makes)' },
     str('model', 'model prefix'),
     date('quarter_from', 'first quarter end, inclusive'),
     date('quarter_to', 'last quarter end, inclusive'),
@@ -40,7 +40,7 @@ export const vehiclesRoutes: RouteSpec[] = [
     { name: 'licence_status', type: 'string', enum: ['Licensed', 'SORN'], description: 'Licensed or SORN' },
     geography,
   ], { errors: ['invalid_parameter', 'make_prefix_too_broad'] }),
-  vehicles('registrations', 'registrations', 'First registrations by quarter (DfT VEH0160)', [
+  vehicles('vehicles.registrations', '/v1/vehicles/registrations', 'First registrations by quarter (DfT VEH0160)', [
     str('make', 'make prefix'),
     str('model', 'model prefix'),
     date('quarter_from', 'first quarter end, inclusive'),
@@ -48,7 +48,7 @@ export const vehiclesRoutes: RouteSpec[] = [
     str('body_type', 'exact body type'),
     geography,
   ]),
-  vehicles('mot-tests', 'mot-tests', 'Anonymised MOT test results', [
+  vehicles('vehicles.mot-tests', '/v1/vehicles/mot-tests', 'Anonymised MOT test results', [
     str('make', 'make'),
     str('model', 'model'),
     int('test_year', 'test year'),
@@ -58,21 +58,21 @@ export const vehiclesRoutes: RouteSpec[] = [
     int('first_use_year_from', 'first-use year from, inclusive'),
     int('first_use_year_to', 'first-use year to, inclusive'),
   ]),
-  vehicles('mot-pass-rates', 'mot-pass-rates', 'MOT pass rates by make, model, age band', [
+  vehicles('vehicles.mot-pass-rates', '/v1/vehicles/mot-pass-rates', 'MOT pass rates by make, model, age band', [
     str('make', 'make'),
     str('model', 'model'),
     fuelType,
     { name: 'vehicle_age_band', type: 'string', enum: ['0-3', '4-6', '7-9', '10-14', '15-19', '20+'], description: 'vehicle age band' },
     { name: 'test_year', type: 'integer', default: 2025, description: 'test year (default 2025)' },
   ]),
-  vehicles('mot-failures', 'mot-failures', 'MOT failure reasons', [
+  vehicles('vehicles.mot-failures', '/v1/vehicles/mot-failures', 'MOT failure reasons', [
     str('make', 'make'),
     str('model', 'model'),
     { name: 'rfr_type', type: 'string', enum: ['fail', 'prs', 'advisory', 'minor', 'unknown'], description: 'reason-for-rejection type' },
     { name: 'dangerous_only', type: 'boolean', default: false, description: 'only Dangerous deficiencies' },
     { name: 'test_year', type: 'integer', default: 2025, description: 'test year (default 2025)' },
   ]),
-  vehicles('collisions', 'road-safety/collisions', 'Road collisions (STATS19)', [
+  vehicles('vehicles.collisions', '/v1/vehicles/road-safety/collisions', 'Road collisions (STATS19)', [
     int('year', 'collision year'),
     { name: 'severity', type: 'integer', min: 1, max: 3, description: '1 fatal, 2 serious, 3 slight' },
     str('local_authority', 'exact ONS district code'),
@@ -89,14 +89,14 @@ export const vehiclesRoutes: RouteSpec[] = [
     cost: GET_COST,
     errors: ['not_found'],
   },
-  vehicles('traffic.count-points', 'traffic/count-points', 'Traffic count points', [
+  vehicles('vehicles.traffic.count-points', '/v1/vehicles/traffic/count-points', 'Traffic count points', [
     int('count_point', 'count point id'),
     ...yearRange,
     { name: 'lat', type: 'number', min: -90, max: 90, description: 'latitude (with lng)' },
     { name: 'lng', type: 'number', min: -180, max: 180, description: 'longitude (with lat)' },
     { name: 'radius_km', type: 'number', min: 0, max: 100, default: 5, description: 'radius, km (default 5, max 100)' },
   ], { errors: TRAFFIC_ERRORS }),
-  vehicles('traffic.aadf', 'traffic/aadf', 'Annual average daily flows', [
+  vehicles('vehicles.traffic.aadf', '/v1/vehicles/traffic/aadf', 'Annual average daily flows', [
     int('count_point', 'count point id'),
     ...yearRange,
     str('road_name', 'road name (substring)'),
@@ -104,12 +104,12 @@ export const vehiclesRoutes: RouteSpec[] = [
     str('region', 'region (substring)'),
     str('local_authority', 'local authority (substring)'),
   ], { errors: TRAFFIC_ERRORS }),
-  vehicles('traffic.regional', 'traffic/regional', 'Vehicle miles by region', [
+  vehicles('vehicles.traffic.regional', '/v1/vehicles/traffic/regional', 'Vehicle miles by region', [
     ...yearRange,
     str('region', 'region (substring)'),
     { name: 'breakdown', type: 'string', enum: ['vehicle_type', 'road_type'], description: 'vehicle_type or road_type' },
   ], { errors: TRAFFIC_ERRORS }),
-  vehicles('traffic.local-authority', 'traffic/local-authority', 'Vehicle miles by local authority', [
+  vehicles('vehicles.traffic.local-authority', '/v1/vehicles/traffic/local-authority', 'Vehicle miles by local authority', [
     ...yearRange,
     str('local_authority', 'local authority (substring)'),
   ], { errors: TRAFFIC_ERRORS }),

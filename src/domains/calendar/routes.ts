@@ -1,6 +1,6 @@
 /** /v1/calendar routes (spec doc 3 "Calendar"; shapes from GOVDATA-NOTES.md "Calendar"). */
-import type { ParamSpec, RouteSpec } from '../route.js';
-import { GET_COST } from './common.js';
+import type { ParamSpec, RouteSpec } from '../../contract/route.js';
+import { GET_COST } from '../../contract/params.js';
 
 /** Region slugs of the calendar routes, in the order of /v1/calendar/regions (also the order within a date). */
 export const REGION_SLUGS = ['england_and_wales', 'scotland', 'northern_ireland'] as const;

@@ -1,5 +1,5 @@
 /** Parameter specs shared by many routes (spec doc 1 §1 items 5 and 8: pagination limits). */
-import type { ParamSpec } from '../route.js';
+import type { ParamSpec } from './route.js';
 
 export const page: ParamSpec = { name: 'page', type: 'integer', min: 1, default: 1, description: 'page number, one-based' };
 export const perPage: ParamSpec = {
@@ -35,3 +35,15 @@ export const taxRegion: ParamSpec = {
 
 export const GET_COST = 1;
 export const POST_COST = 10;
+
+/**
+ * A full or partial UK postcode as a filter value: the area letters, then optionally the district, a space
+ * and the sector and unit (`LS`, `LS8`, `LS8 3`, `LS8 3BS`, `SW1A1AA`; any case). Checked before any data
+ * access or request, so a live call is never paid for a value no postcode can match.
+ */
+export const POSTCODE_PATTERN = String.raw`\s*[a-z]{1,2}(\d[a-z\d]?\s*(\d[a-z]{0,2})?)?\s*`;
+export const POSTCODE_HINT = 'a full or partial postcode such as LS8 3BS, LS8 3, LS8 or LS';
+
+/** A Companies House number as typed: 1 to 8 digits (zero-padded), or a 2-letter prefix and 6 digits. */
+export const COMPANY_NUMBER_PATTERN = String.raw`\s*(\d{1,8}|[a-z]{2}\s*\d{6}|r\d{7})\s*`;
+export const COMPANY_NUMBER_HINT = '8 characters: 8 digits (e.g. 00445790) or a 2-letter prefix and 6 digits (e.g. SC123456)';

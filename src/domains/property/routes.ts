@@ -1,6 +1,6 @@
 /** /v1/property routes (spec doc 2 §4 "Designations", "House price index", "Council tax", "Sold prices"). */
-import type { ParamSpec, RouteSpec } from '../route.js';
-import { GET_COST, page, paging } from './common.js';
+import type { ParamSpec, RouteSpec } from '../../contract/route.js';
+import { GET_COST, page, paging, POSTCODE_HINT, POSTCODE_PATTERN } from '../../contract/params.js';
 
 const designationQuery: ParamSpec[] = [
   { name: 'name', type: 'string', description: 'case-insensitive literal name prefix' },
@@ -12,12 +12,13 @@ const designationQuery: ParamSpec[] = [
   ...paging,
 ];
 
-function designation(kind: 'listed-buildings' | 'conservation-areas', label: string): RouteSpec[] {
+/** The list and detail routes of one designation dataset (ids and paths written out by the caller). */
+function designation(list: { id: string; path: string }, get: { id: string; path: string }, label: string): RouteSpec[] {
   return [
     {
-      id: `property.${kind}.list`,
+      id: list.id,
       method: 'GET',
-      path: `/v1/property/${kind}`,
+      path: list.path,
       domain: 'property',
       summary: `${label}: search by name prefix, organisation or bounding box`,
       query: designationQuery,
@@ -26,9 +27,9 @@ function designation(kind: 'listed-buildings' | 'conservation-areas', label: str
       errors: ['invalid_parameter'],
     },
     {
-      id: `property.${kind}.get`,
+      id: get.id,
       method: 'GET',
-      path: `/v1/property/${kind}/{entity_id}`,
+      path: get.path,
       domain: 'property',
       summary: `${label}: one entity`,
       pathParams: [{ name: 'entity_id', type: 'integer', description: 'platform entity id' }],
@@ -41,8 +42,16 @@ function designation(kind: 'listed-buildings' | 'conservation-areas', label: str
 const propertyTypes = ['detached', 'semi_detached', 'terraced', 'flat'] as const;
 
 export const propertyRoutes: RouteSpec[] = [
-  ...designation('listed-buildings', 'Listed buildings'),
-  ...designation('conservation-areas', 'Conservation areas'),
+  ...designation(
+    { id: 'property.listed-buildings.list', path: '/v1/property/listed-buildings' },
+    { id: 'property.listed-buildings.get', path: '/v1/property/listed-buildings/{entity_id}' },
+    'Listed buildings',
+  ),
+  ...designation(
+    { id: 'property.conservation-areas.list', path: '/v1/property/conservation-areas' },
+    { id: 'property.conservation-areas.get', path: '/v1/property/conservation-areas/{entity_id}' },
+    'Conservation areas',
+  ),
   {
     id: 'property.hpi',
     method: 'GET',
@@ -77,7 +86,8 @@ export const propertyRoutes: RouteSpec[] = [
     query: [
       { name: 'authority_code', type: 'string', description: 'exact billing-authority code' },
       { name: 'authority_name', type: 'string', description: 'case-insensitive partial name' },
-      { name: 'band', type: 'string', enum: ['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H'], caseInsensitive: true, description: 'A to H' },
+      // Not an enumeration: the spec answers an unknown band with an empty 200 (doc 2 "Council tax").
+      { name: 'band', type: 'string', description: 'A to H, case-insensitive (any other value matches nothing)' },
       { name: 'financial_year', type: 'string', description: 'financial year YYYY-YY' },
       ...paging,
     ],
@@ -92,7 +102,7 @@ export const propertyRoutes: RouteSpec[] = [
     domain: 'property',
     summary: 'Sold prices by postcode (full or partial), town or district',
     query: [
-      { name: 'postcode', type: 'string', description: 'full or partial postcode' },
+      { name: 'postcode', type: 'string', pattern: POSTCODE_PATTERN, patternHint: POSTCODE_HINT, description: 'full or partial postcode' },
       { name: 'town', type: 'string', description: 'town or city' },
       { name: 'district', type: 'string', description: 'local authority district' },
       { name: 'property_type', type: 'string', enum: propertyTypes, description: 'detached, semi_detached, terraced or flat' },
@@ -113,7 +123,7 @@ export const propertyRoutes: RouteSpec[] = [
     query: [
       { name: 'street', type: 'string', required: true, description: 'street name' },
       { name: 'number', type: 'string', description: 'house number or name' },
-      { name: 'postcode', type: 'string', description: 'narrows results' },
+      { name: 'postcode', type: 'string', pattern: POSTCODE_PATTERN, patternHint: POSTCODE_HINT, description: 'narrows results' },
       { name: 'town', type: 'string', description: 'town' },
       { name: 'from', type: 'date', description: 'start date YYYY-MM-DD' },
       { name: 'to', type: 'date', description: 'end date YYYY-MM-DD' },
@@ -131,7 +141,7 @@ export const propertyRoutes: RouteSpec[] = [
     domain: 'property',
     summary: 'Sold-price statistics for an area',
     query: [
-      { name: 'postcode', type: 'string', description: 'full or partial postcode' },
+      { name: 'postcode', type: 'string', pattern: POSTCODE_PATTERN, patternHint: POSTCODE_HINT, description: 'full or partial postcode' },
       { name: 'town', type: 'string', description: 'town or city' },
       { name: 'district', type: 'string', description: 'local authority district' },
       { name: 'from', type: 'date', description: 'start date YYYY-MM-DD' },

@@ -1,16 +1,22 @@
 /** /v1/companies routes (spec doc 2 §4 "Companies"). */
-import type { ParamSpec, RouteSpec } from '../route.js';
-import { GET_COST, POST_COST, paging } from './common.js';
+import type { ParamSpec, RouteSpec } from '../../contract/route.js';
+import { COMPANY_NUMBER_HINT, COMPANY_NUMBER_PATTERN, GET_COST, POST_COST, POSTCODE_HINT, POSTCODE_PATTERN, paging } from '../../contract/params.js';
 
-const companyNumber: ParamSpec = { name: 'company_number', type: 'string', description: 'company number, 8 characters (e.g. 00445790, SC123456)' };
+const companyNumber: ParamSpec = {
+  name: 'company_number',
+  type: 'string',
+  pattern: COMPANY_NUMBER_PATTERN,
+  patternHint: COMPANY_NUMBER_HINT,
+  description: 'company number, 8 characters (e.g. 00445790, SC123456)',
+};
 const status: ParamSpec = { name: 'status', type: 'string', enum: ['active', 'dissolved'], description: 'active or dissolved' };
 const sicPath: ParamSpec = { name: 'sic_code', type: 'string', description: 'SIC 2007 code' };
 
-function perCompany(id: string, suffix: string, summary: string, query?: ParamSpec[], records?: string): RouteSpec {
+function perCompany(id: string, path: string, summary: string, query?: ParamSpec[], records?: string): RouteSpec {
   return {
-    id: `companies.${id}`,
+    id,
     method: 'GET',
-    path: `/v1/companies/{company_number}${suffix}`,
+    path,
     domain: 'companies',
     summary,
     pathParams: [companyNumber],
@@ -39,7 +45,7 @@ export const companiesRoutes: RouteSpec[] = [
     path: '/v1/companies',
     domain: 'companies',
     summary: 'List companies by status, SIC code or postcode area',
-    query: [status, { name: 'sic_code', type: 'string', description: 'SIC code' }, { name: 'postcode', type: 'string', description: 'postcode area' }, ...paging],
+    query: [status, { name: 'sic_code', type: 'string', description: 'SIC code' }, { name: 'postcode', type: 'string', pattern: POSTCODE_PATTERN, patternHint: POSTCODE_HINT, description: 'postcode area' }, ...paging],
     cost: GET_COST,
     pagination: 'top',
     errors: ['invalid_parameter'],
@@ -80,7 +86,7 @@ export const companiesRoutes: RouteSpec[] = [
     path: '/v1/companies/compare',
     domain: 'companies',
     summary: 'Compare 2 to 10 companies',
-    body: [{ name: 'company_numbers', type: 'string[]', required: true, min: 2, max: 10, description: '2 to 10 company numbers' }],
+    body: [{ name: 'company_numbers', type: 'string[]', required: true, min: 2, max: 10, pattern: COMPANY_NUMBER_PATTERN, patternHint: COMPANY_NUMBER_HINT, description: '2 to 10 company numbers' }],
     cost: POST_COST,
     records: 'companies',
     errors: ['bad_request'],
@@ -111,7 +117,7 @@ export const companiesRoutes: RouteSpec[] = [
     path: '/v1/companies/geography/{postcode_prefix}',
     domain: 'companies',
     summary: 'Companies in a postcode area',
-    pathParams: [{ name: 'postcode_prefix', type: 'string', description: 'postcode prefix, e.g. EC1' }],
+    pathParams: [{ name: 'postcode_prefix', type: 'string', pattern: POSTCODE_PATTERN, patternHint: POSTCODE_HINT, description: 'postcode prefix, e.g. EC1' }],
     cost: GET_COST,
     errors: ['not_found'],
   },
@@ -133,16 +139,16 @@ export const companiesRoutes: RouteSpec[] = [
     pagination: 'top',
     errors: ['invalid_parameter'],
   },
-  perCompany('get', '', 'Company detail'),
-  perCompany('financials', '/financials', 'Financial filings', [
+  perCompany('companies.get', '/v1/companies/{company_number}', 'Company detail'),
+  perCompany('companies.financials', '/v1/companies/{company_number}/financials', 'Financial filings', [
     { name: 'limit', type: 'integer', min: 1, max: 50, default: 10, description: 'filings, 1 to 50' },
   ], 'filings'),
-  perCompany('psc', '/psc', 'Persons with significant control', undefined, 'psc_records'),
-  perCompany('psc.changes', '/psc/changes', 'PSC changes in order', undefined, 'events'),
-  perCompany('benchmark', '/benchmark', 'Company against its sector'),
-  perCompany('network', '/network', 'Controllers and related companies', undefined, 'controllers'),
-  perCompany('filing-status', '/filing-status', 'Filing compliance status'),
-  perCompany('trends', '/trends', 'Financial trends between filings', undefined, 'periods'),
-  perCompany('health', '/health', 'Financial health signals'),
-  perCompany('timeline', '/timeline', 'Company timeline, newest first', undefined, 'events'),
+  perCompany('companies.psc', '/v1/companies/{company_number}/psc', 'Persons with significant control', undefined, 'psc_records'),
+  perCompany('companies.psc.changes', '/v1/companies/{company_number}/psc/changes', 'PSC changes in order', undefined, 'events'),
+  perCompany('companies.benchmark', '/v1/companies/{company_number}/benchmark', 'Company against its sector'),
+  perCompany('companies.network', '/v1/companies/{company_number}/network', 'Controllers and related companies', undefined, 'controllers'),
+  perCompany('companies.filing-status', '/v1/companies/{company_number}/filing-status', 'Filing compliance status'),
+  perCompany('companies.trends', '/v1/companies/{company_number}/trends', 'Financial trends between filings', undefined, 'periods'),
+  perCompany('companies.health', '/v1/companies/{company_number}/health', 'Financial health signals'),
+  perCompany('companies.timeline', '/v1/companies/{company_number}/timeline', 'Company timeline, newest first', undefined, 'events'),
 ];

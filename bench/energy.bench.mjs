@@ -1,0 +1,79 @@
+#!/usr/bin/env node
+// Energy price cap (issue 25). Two measures, each against its baseline in the same run:
+//  1. cold start of `publicdata energy bill --electricity 2700 --gas 11500 --period 2025-10` (shipped data,
+//     no mirror) against `node -e 0`: BENCH_RUNS pairs (default 20), median pairwise ratio, target <= 1.5x;
+//  2. `publicdata energy bill --batch` over BENCH_ENERGY_LINES NDJSON lines (default 200,000) against a plain
+//     JSON.parse/JSON.stringify passthrough of the same file: BENCH_BATCH_PAIRS pairs (default 3), target >= 0.3x.
+// The batch lines price GB-average Direct Debit homes (the shipped figures) across the shipped periods.
+import { spawnSync } from 'node:child_process';
+import { createWriteStream, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { paired, pairLine, stats, timeProcess } from './lib/pairs.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const bin = join(root, 'bin', 'publicdata.cjs');
+const work = join(root, 'bench', '.work');
+mkdirSync(work, { recursive: true });
+const env = { PUBLICDATA_DATA_DIR: join(work, 'empty-data'), NO_COLOR: '1' };
+
+// 1. cold start
+const RUNS = Number(process.env.BENCH_RUNS ?? 20);
+const ms = async (args) => (await timeProcess(args, { env })).ms;
+const billArgs = [bin, 'energy', 'bill', '--electricity', '2700', '--gas', '11500', '--period', '2025-10'];
+const cold = await paired(RUNS, () => ms(billArgs), () => ms(['-e', '0']), { warmup: 2 });
+pairLine({ measure: `cold start publicdata energy bill (median of ${RUNS})`, unit: 'ms', what: 'node -e 0', target: 1.5, ...cold });
+
+// 2. batch
+const N = Number(process.env.BENCH_ENERGY_LINES ?? 200_000);
+async function makeInput(n) {
+  const file = join(work, `energy-bill-${n}.ndjson`);
+  if (existsSync(file)) return file;
+  const out = createWriteStream(file);
+  const periods = ['2024-01', '2024-04', '2024-07', '2024-10', '2025-01', '2025-04', '2025-07', '2025-10', '2026-01'];
+  let seed = 7;
+  const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  for (let i = 0; i < n; i++) {
+    const body = { electricity_kwh: Math.round(500 + rnd() * 6000), period: periods[i % periods.length] };
+    if (i % 4 !== 0) body.gas_kwh = Math.round(2000 + rnd() * 20000);
+    if (i % 10 === 0) body.electricity_kwh += 0.5;
+    if (!out.write(`${JSON.stringify(body)}\n`)) await new Promise((r) => out.once('drain', r));
+  }
+  await new Promise((r) => out.end(r));
+  return file;
+}
+const passthrough = join(work, 'passthrough.mjs');
+writeFileSync(
+  passthrough,
+  `import { createInterface } from 'node:readline';
+const rl = createInterface({ input: process.stdin, crlfDelay: Infinity });
+let buf = [];
+for await (const line of rl) {
+  if (!line) continue;
+  buf.push(JSON.stringify(JSON.parse(line)));
+  if (buf.length >= 1000) { if (!process.stdout.write(buf.join('\\n') + '\\n')) await new Promise((r) => process.stdout.once('drain', r)); buf = []; }
+}
+if (buf.length) process.stdout.write(buf.join('\\n') + '\\n');
+`,
+);
+function seconds(args, input) {
+  const t0 = process.hrtime.bigint();
+  const r = spawnSync('sh', ['-c', `"${process.execPath}" ${args.map((a) => `"${a}"`).join(' ')} < "${input}" > /dev/null`], { env: { ...process.env, ...env } });
+  if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}: ${r.stderr}`);
+  return Number(process.hrtime.bigint() - t0) / 1e9;
+}
+const input = await makeInput(N);
+const PAIRS = Number(process.env.BENCH_BATCH_PAIRS ?? 3);
+const rates = await paired(
+  PAIRS,
+  () => N / seconds([bin, 'energy', 'bill', '--batch'], input),
+  () => N / seconds([passthrough], input),
+);
+pairLine({
+  measure: `batch energy bill ${N.toLocaleString('en-GB')} lines (median ${Math.round(stats(rates.a).median).toLocaleString('en-GB')} lines/s)`,
+  unit: 'lines/s',
+  what: 'JSON parse/stringify passthrough',
+  target: 0.3,
+  cmp: '>=',
+  ...rates,
+});

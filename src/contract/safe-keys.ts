@@ -1,0 +1,40 @@
+/**
+ * Names that can never be field or parameter names (issue 21 item 13): `__proto__`, `constructor` and
+ * `prototype`. Assigning `obj['__proto__'] = …` changes an object's prototype instead of setting a field
+ * (`publicdata api -F __proto__.region=scotland` once changed Object.prototype and so a local result),
+ * and no route of the v1 API has such a field. Refused wherever a caller names keys: the query, the body
+ * (at any depth), `-F`/`-f` paths.
+ */
+export const UNSAFE_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+
+export function isUnsafeKey(k: string): boolean {
+  return UNSAFE_KEYS.has(k);
+}
+
+/** What a refusal says about the name. */
+export function unsafeKeyReason(name: string): string {
+  return `'${name}' is not allowed as a name (__proto__, constructor and prototype never are: they would change JavaScript's object prototypes, not set a field)`;
+}
+
+/**
+ * The first unsafe key in a JSON value and its dotted path (objects and arrays at any depth; iterative,
+ * so a deeply nested value cannot overflow the stack), or undefined.
+ */
+export function findUnsafeKey(value: unknown): { key: string; path: string } | undefined {
+  const stack: Array<[unknown, string]> = [[value, '']];
+  while (stack.length) {
+    const [v, path] = stack.pop()!;
+    if (typeof v !== 'object' || v === null) continue;
+    if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) stack.push([v[i], `${path}[${i}]`]);
+      continue;
+    }
+    // Own keys only (JSON.parse makes `__proto__` an own key; Object.keys lists it).
+    for (const k of Object.keys(v)) {
+      const p = path ? `${path}.${k}` : k;
+      if (isUnsafeKey(k)) return { key: k, path: p };
+      stack.push([(v as Record<string, unknown>)[k], p]);
+    }
+  }
+  return undefined;
+}

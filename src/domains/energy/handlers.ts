@@ -1,0 +1,211 @@
+/**
+ * Local handlers of the /v1/energy routes (spec doc 4, "Energy price cap"). Periods and the calculator
+ * answer from the shipped data with nothing synced; rates answer the GB average from the shipped data
+ * before a sync (meta.note says so) and every region after. Shapes and rules: docs/energy.md.
+ */
+import { meta as baseMeta, paged } from '../../contract/envelope.js';
+import { ApiError } from '../../contract/errors.js';
+import type { Handler, HandlerContext, Meta, SuccessEnvelope } from '../../contract/types.js';
+import { isDatasetPresent } from '../../mirror/paths.js';
+import { bill, ROUNDING_RULES } from './calc.js';
+import { allRegions, priceCapData, type RegionDef } from './shipped.js';
+import { checkPeriodArgs, DATASET, findRate, loadState, resolvePeriod, shippedOnly, type EnergyState, type PeriodEntry, type RateRow } from './source.js';
+
+const PAYMENT_KEYS = ['direct_debit', 'standard_credit', 'prepayment'] as const;
+
+/** `{code, name}` per region code, built once (frozen: answers share them). */
+let regionByCode: Map<string, Readonly<{ code: string; name: string }>> | undefined;
+function regionOf(code: string): Readonly<{ code: string; name: string }> {
+  regionByCode ??= new Map(allRegions().map((r: RegionDef) => [r.code, Object.freeze({ code: r.code, name: r.name })]));
+  return regionByCode.get(code) ?? { code, name: code };
+}
+
+function energyMeta(s: EnergyState, extra: Record<string, unknown> = {}): Meta {
+  const d = priceCapData();
+  return baseMeta({
+    source: 'Ofgem',
+    source_url: d.meta.levels_page,
+    as_of: s.mirror?.asOf ?? d.meta.as_of,
+    ...extra,
+  });
+}
+
+const money = (t: string | undefined): number | null => (t === undefined ? null : Number(t));
+
+/** A cap period as the spec shapes it, with the source of each value (`sources`). */
+export function periodRecord(p: PeriodEntry): Record<string, unknown> {
+  const sh = p.shipped;
+  const bills = Object.fromEntries(PAYMENT_KEYS.map((k) => [k, money(sh?.bills[k]?.pounds)]));
+  const billSources = Object.fromEntries(PAYMENT_KEYS.map((k) => [k, sh?.bills[k]?.source.url ?? null]));
+  return {
+    period_id: p.period_id,
+    start_date: p.start_date,
+    end_date: p.end_date,
+    typical_consumption: { electricity_kwh: sh?.consumption?.electricity_kwh ?? null, gas_kwh: sh?.consumption?.gas_kwh ?? null },
+    typical_annual_bill: bills,
+    regional_rates: p.synced,
+    sources: {
+      dates: sh?.dates_source.url ?? 'levels_model',
+      typical_consumption: sh?.consumption?.source.url ?? null,
+      typical_annual_bill: billSources,
+      gb_average_rates: sh?.rates?.electricity.source.url ?? null,
+    },
+  };
+}
+
+function periodsNote(s: EnergyState): string {
+  return (
+    'Figures are those Ofgem published (incl. VAT); null where no citable source gives one (the 2019-2021 periods carry only the ' +
+    "Direct Debit typical bill of Ofgem's data-portal chart). Periods between October 2021 and December 2023 are not shipped" +
+    (s.mirror ? '; periods from the synced levels model are listed with their rates.' : "; 'publicdata sync energy-price-cap' adds the periods of Ofgem's levels model.")
+  );
+}
+
+export const periods: Handler = async (req, ctx) => {
+  const s = await loadState(ctx);
+  const list = [...s.periods].reverse().map(periodRecord);
+  return paged(list, req.query.page as number, req.query.per_page as number, energyMeta(s, { note: periodsNote(s) }));
+};
+
+export const period: Handler = async (req, ctx) => {
+  const id = req.params.period_id as string;
+  const s = await loadState(ctx);
+  const r = resolvePeriod(s, id, undefined, ctx);
+  return { data: periodRecord(r.period), meta: energyMeta(s, r.note ? { note: r.note } : {}) };
+};
+
+export const periodCurrent: Handler = (_req, ctx) => period({ params: { period_id: 'current' }, query: {}, body: undefined }, ctx);
+
+export const regions: Handler = () => ({
+  data: allRegions().map((r) => ({ code: r.code, name: r.name })),
+  meta: baseMeta({ source: 'Ofgem', source_url: priceCapData().meta.levels_page }),
+});
+
+function rateRecord(r: RateRow): Record<string, unknown> {
+  return {
+    period_id: r.period_id,
+    region: regionOf(r.region_code),
+    fuel: r.fuel,
+    payment_method: r.payment_method,
+    meter: r.meter,
+    unit_rate: Number(r.unit_rate),
+    standing_charge: Number(r.standing_charge),
+    excluding_vat: { unit_rate: Number(r.unit_rate_ex_vat), standing_charge: Number(r.standing_charge_ex_vat) },
+    origin: r.origin,
+    ...(r.source ? { source_url: r.source.url } : {}),
+  };
+}
+
+const SHIPPED_RATES_NOTE =
+  "The energy-price-cap dataset is not synced: these are the GB-average Direct Debit single-rate figures Ofgem published (shipped data, incl. VAT; excluding_vat derived). Regional rates, other payment methods and Economy 7 need 'publicdata sync energy-price-cap'.";
+const SYNCED_RATES_NOTE =
+  "Regional rates derived from Ofgem's levels model (synced): standing charge = nil-kWh level / 365, unit rate = (benchmark level - nil level) / benchmark kWh (docs/energy.md); gb_average rows are the figures Ofgem published (shipped data).";
+
+export const rates: Handler = async (req, ctx) => {
+  const q = req.query;
+  checkPeriodArgs(q.period, q.date);
+  const s = await loadState(ctx);
+  const r = resolvePeriod(s, q.period as string | undefined, q.date as string | undefined, ctx);
+  const out = s.rates.filter(
+    (x) =>
+      x.period_id === r.period.period_id &&
+      (q.region === undefined || x.region_code === q.region) &&
+      (q.fuel === undefined || x.fuel === q.fuel) &&
+      (q.payment_method === undefined || x.payment_method === q.payment_method) &&
+      (q.meter === undefined || x.meter === q.meter),
+  );
+  const notes = [s.mirror ? SYNCED_RATES_NOTE : SHIPPED_RATES_NOTE];
+  if (r.note) notes.push(r.note);
+  if (out.length === 0) notes.push(`No rates for period ${r.period.period_id} match these filters in the loaded data.`);
+  return { data: out.map(rateRecord), meta: energyMeta(s, { note: notes.join(' ') }) };
+};
+
+function fuelRates(s: EnergyState, periodId: string, region: string, payment: string, meter: string, fuel: 'electricity' | 'gas'): RateRow | undefined {
+  // Gas has no multi-register meters: an Economy 7 home's gas is priced at the single-rate cap.
+  const m = fuel === 'gas' ? 'single_rate' : meter;
+  return findRate(s, periodId, region, payment, m, fuel);
+}
+
+/**
+ * Whether the mirror holds the dataset, per handler context, looked at again after a second: a batch
+ * (one context for all its lines) stats the file once, not once per line; `serve` sees a new sync soon.
+ */
+const presence = new WeakMap<HandlerContext, { at: number; present: boolean }>();
+function mirrorPresent(ctx: HandlerContext): boolean {
+  const now = Date.now();
+  const p = presence.get(ctx);
+  if (p && now - p.at < 1000) return p.present;
+  const present = isDatasetPresent(DATASET, ctx.mirrorDir);
+  presence.set(ctx, { at: now, present });
+  return present;
+}
+
+const metaCache = new WeakMap<EnergyState, Map<string, Meta>>();
+/** The calculator's meta for a state and origin (built once: a batch answers 100,000s of lines). */
+function calcMeta(s: EnergyState, origin: RateRow['origin'], notes: string[]): Meta {
+  const key = notes.length === 0 ? origin : `${origin}|${notes.join('|')}`;
+  let byKey = metaCache.get(s);
+  if (!byKey) metaCache.set(s, (byKey = new Map()));
+  let m = byKey.get(key);
+  if (!m) {
+    m = energyMeta(s, {
+      rounding: { ...ROUNDING_RULES },
+      rates_origin: origin === 'published' ? 'published (shipped GB average)' : 'levels_model (synced)',
+      ...(notes.length ? { note: notes.join(' ') } : {}),
+    });
+    byKey.set(key, m);
+  }
+  return m;
+}
+
+const NO_NOTES: string[] = [];
+
+function calculateWith(s: EnergyState, b: Record<string, unknown>, ctx: HandlerContext): SuccessEnvelope {
+  const r = resolvePeriod(s, b.period as string | undefined, b.date as string | undefined, ctx);
+  const pid = r.period.period_id;
+  const region = b.region as string;
+  const payment = b.payment_method as string;
+  const meter = b.meter as string;
+  const ekwh = b.electricity_kwh as number | undefined;
+  const gkwh = b.gas_kwh as number | undefined;
+  const er = ekwh === undefined ? undefined : fuelRates(s, pid, region, payment, meter, 'electricity');
+  const gr = gkwh === undefined ? undefined : fuelRates(s, pid, region, payment, meter, 'gas');
+  if ((ekwh !== undefined && !er) || (gkwh !== undefined && !gr)) {
+    const what = `${region} ${payment} ${meter} rates for period ${pid}`;
+    if (s.mirror) throw new ApiError(404, 'not_found', `No ${what} in the loaded data (neither the synced levels model nor the shipped figures hold them).`);
+    throw new ApiError(
+      503,
+      'dataset_not_synced',
+      `No ${what} without a sync: the shipped data holds only the GB-average Direct Debit single-rate figures Ofgem published` +
+        `${r.period.shipped?.rates ? '' : ' (and none for this period)'}. Run 'publicdata sync energy-price-cap'.`,
+    );
+  }
+  const t = bill(ekwh, gkwh, { electricity: er, gas: gr });
+  const notes: string[] = r.note === undefined && meter !== 'multi_register' ? NO_NOTES : [];
+  if (r.note) notes.push(r.note);
+  if (meter === 'multi_register' && gkwh !== undefined) notes.push('Gas has no multi-register meters: gas is priced at the single-rate cap.');
+  if (meter === 'multi_register' && ekwh !== undefined)
+    notes.push("The Economy 7 unit rate is the levels model's single blended rate at its assumed day/night split; actual day and night rates differ.");
+  return {
+    data: {
+      period_id: pid,
+      region: regionOf(region),
+      payment_method: payment,
+      meter,
+      electricity: t.electricity,
+      gas: t.gas,
+      total_annual: t.total_annual,
+      monthly: t.monthly,
+    },
+    // One meta object per state and origin, shared by the answers (nothing downstream writes to meta).
+    meta: calcMeta(s, (er ?? gr)!.origin, notes),
+  };
+}
+
+/** Synchronous with nothing synced (the shipped data alone, no DuckDB): a batch runs no promise per line. */
+export const calculate: Handler = (req, ctx: HandlerContext) => {
+  const b = req.body as Record<string, unknown>;
+  checkPeriodArgs(b.period, b.date);
+  if (!mirrorPresent(ctx)) return calculateWith(shippedOnly(), b, ctx);
+  return loadState(ctx).then((s) => calculateWith(s, b, ctx));
+};

@@ -1,0 +1,31 @@
+/** The energy domain: Ofgem price cap periods, regional rates and a bill calculator (spec doc 4, `/v1/energy`). */
+import type { DomainManifest, LocalSpec } from '../manifest.js';
+import { ENERGY_PRICE_CAP_INFO } from './datasets.js';
+import { energyRoutes } from './routes.js';
+
+const handlers = () => import('./handlers.js');
+const renderers = () => import('./renderers.js');
+const local = (name: 'periods' | 'period' | 'periodCurrent' | 'rates' | 'regions' | 'calculate'): LocalSpec => ({
+  handler: () => handlers().then((m) => m[name]),
+  // Shipped data answers without a sync; the synced levels model adds regions and periods when present.
+  ...(name === 'regions' ? {} : { optionalDatasets: [ENERGY_PRICE_CAP_INFO] }),
+});
+
+export const manifest: DomainManifest = {
+  name: 'energy',
+  routes: energyRoutes,
+  local: {
+    'energy.price-cap.periods': local('periods'),
+    'energy.price-cap.periods.current': local('periodCurrent'),
+    'energy.price-cap.periods.get': local('period'),
+    'energy.price-cap.rates': local('rates'),
+    'energy.price-cap.regions': local('regions'),
+    'energy.price-cap.calculate': local('calculate'),
+  },
+  datasets: [{ info: ENERGY_PRICE_CAP_INFO, sync: () => import('./sync/index.js').then((m) => m.energyPriceCap) }],
+  renderers: {
+    'energy.price-cap.calculate': () => renderers().then((m) => m.bill),
+    'energy.price-cap.periods': () => renderers().then((m) => m.periodsChart),
+  },
+  commands: { name: 'energy', load: () => import('./commands.js').then((m) => m.register) },
+};

@@ -1,0 +1,75 @@
+/**
+ * Terminal rendering of the energy answers: the bill breakdown (`energy bill`, laid out like `tax
+ * take-home`) and the cap over time (`energy periods --chart`). Plain text with optional ANSI colour;
+ * asciichart loads only when a chart is drawn (src/output/chart.ts).
+ */
+import { fit, plot } from '../../output/chart.js';
+import type { FuelBill } from './calc.js';
+
+export interface BillData {
+  period_id: string;
+  region: { code: string; name: string };
+  payment_method: string;
+  meter: string;
+  electricity: FuelBill | null;
+  gas: FuelBill | null;
+  total_annual: number;
+  monthly: number;
+}
+
+const ansi = (code: string, on: boolean) => (s: string) => (on ? `\u001b[${code}m${s}\u001b[0m` : s);
+const visible = (s: string): number => s.replace(/\u001b\[[0-9;]*m/g, '').length;
+
+/** £12,345.67 */
+export function money(n: number): string {
+  const [int, dec] = Math.abs(n).toFixed(2).split('.');
+  return `${n < 0 ? '-' : ''}£${int!.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${dec}`;
+}
+
+const kwh = (n: number) => `${n.toLocaleString('en-GB', { maximumFractionDigits: 3 })} kWh`;
+const PAYMENT: Record<string, string> = { direct_debit: 'Direct Debit', standard_credit: 'standard credit', prepayment: 'prepayment' };
+
+function table(rows: Array<[string, string, string?]>, bold: (s: string) => string, dim: (s: string) => string): string {
+  const w0 = Math.max(...rows.map((r) => visible(r[0])));
+  const w1 = Math.max(...rows.map((r) => visible(r[1])));
+  return rows
+    .map(([a, b, c]) => {
+      if (a === '---') return dim('─'.repeat(w0 + w1 + 4));
+      const line = `  ${a.padEnd(w0)}  ${' '.repeat(w1 - visible(b))}${b}${c ? `  ${dim(c)}` : ''}`;
+      return a.startsWith('Total') || a === 'Monthly' ? bold(line) : line;
+    })
+    .join('\n');
+}
+
+export function renderBill(d: BillData, opts: { color: boolean }): string {
+  const bold = ansi('1', opts.color);
+  const dim = ansi('2', opts.color);
+  const rows: Array<[string, string, string?]> = [];
+  for (const [name, f] of [['Electricity', d.electricity], ['Gas', d.gas]] as const) {
+    if (!f) continue;
+    rows.push([name, money(f.total)]);
+    rows.push(['  energy', money(f.energy_cost), `${kwh(f.kwh)} x ${f.unit_rate.toFixed(2)}p`]);
+    rows.push(['  standing charge', money(f.standing_cost), `365 days x ${f.standing_charge.toFixed(2)}p`]);
+  }
+  rows.push(['---', '']);
+  rows.push(['Total a year', money(d.total_annual)]);
+  rows.push(['Monthly', money(d.monthly), 'a twelfth of the year']);
+  const meter = d.meter === 'multi_register' ? ' · Economy 7' : '';
+  const title = bold(`Energy bill under the cap ${d.period_id} · ${d.region.name} · ${PAYMENT[d.payment_method] ?? d.payment_method}${meter}`);
+  return `${title}\n${table(rows, bold, dim)}\n  ${dim('incl. VAT at 5%; rates as the cap sets them (maximums)')}\n`;
+}
+
+interface PeriodRow {
+  period_id: string;
+  typical_annual_bill: { direct_debit: number | null };
+}
+
+/** The typical Direct Debit dual-fuel bill per period, oldest first (periods without one are skipped). */
+export async function periodsChart(rows: PeriodRow[], columns: number): Promise<string> {
+  const pts = [...rows].reverse().filter((r) => typeof r.typical_annual_bill?.direct_debit === 'number');
+  if (pts.length < 2) return 'not enough periods with a typical bill to chart (need 2 or more)\n';
+  const values = fit(pts.map((r) => r.typical_annual_bill.direct_debit as number), Math.max(20, columns - 16));
+  const chart = await plot([values], { format: (x) => `£${Math.round(x).toLocaleString('en-GB')}`.padStart(8) });
+  const gaps = pts.length < rows.length ? `; ${rows.length - pts.length} period(s) without a published figure left out` : '';
+  return `Typical dual-fuel bill under the cap (Direct Debit, £/year), ${pts[0]!.period_id} to ${pts[pts.length - 1]!.period_id}, one point per period (periods are not evenly spaced${gaps})\n${chart}\n`;
+}

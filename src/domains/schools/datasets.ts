@@ -1,0 +1,19 @@
+/** The schools domain's mirror dataset (catalogue entry; see src/mirror/catalog.ts for the fields). */
+import { OGL } from '../../contract/types.js';
+import type { DatasetInfo } from '../../mirror/catalog.js';
+
+export const SCHOOLS_INFO: DatasetInfo = {
+  name: 'schools',
+  title: 'Schools register (DfE GIAS) with the latest Ofsted inspections (state-funded schools)',
+  file: 'schools.duckdb',
+  schema: 'schools',
+  publisher: 'Ofsted and Department for Education (Get Information about Schools)',
+  sourceUrl: 'https://www.gov.uk/government/statistical-data-sets/monthly-management-information-ofsteds-school-inspections-outcomes',
+  licence: OGL,
+  attribution:
+    'Contains public sector information licensed under the Open Government Licence v3.0 (Ofsted management information; ' +
+    'Department for Education, Get Information about Schools).',
+  approxDownload: '80 MB',
+  cadence: 'monthly',
+  staleAfterDays: 45,
+};

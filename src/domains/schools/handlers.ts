@@ -1,0 +1,159 @@
+/**
+ * Local handlers of /v1/schools over the mirror's schools.duckdb (sync/index.ts): search, detail and
+ * inspection statistics. Records: record.ts. meta: provenance (licence, source, as_of = the management
+ * information's "as at" date), `register_as_of` (the GIAS file's date), `note` (why an overall effectiveness
+ * is null), and `warning`: Ofsted's display warning (an outcome is never to be shown without its date).
+ */
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { pagination } from '../../contract/envelope.js';
+import { ApiError } from '../../contract/errors.js';
+import type { Handler, Meta } from '../../contract/types.js';
+import { openDataset, provenanceMeta, query, queryOne, Where, type Param } from '../../mirror/db.js';
+import { SCHOOLS_INFO } from './datasets.js';
+import { overallNote, overallSlug, schoolDetail, schoolItem } from './record.js';
+
+const DATASET = SCHOOLS_INFO;
+
+export const DISPLAY_WARNING =
+  'Show every inspection outcome with its inspection date: Ofsted warns that displaying an invalid or inaccurate rating ' +
+  'may constitute a criminal offence. Outcomes are those of the synced monthly management information (meta.as_of).';
+export const LIST_NOTE =
+  'overall_effectiveness is given only for graded inspections that judged it (before September 2024); it is null for ' +
+  'report-card inspections (from 10 November 2025), ungraded inspections, and graded inspections without an overall judgement.';
+
+/** Mean Earth radius, km (IUGG), for the haversine distance. */
+const EARTH_RADIUS_KM = 6371.0088;
+
+const metaCache = new WeakMap<DuckDBConnection, Promise<Record<string, unknown>>>();
+function facts(conn: DuckDBConnection): Promise<Record<string, unknown>> {
+  let p = metaCache.get(conn);
+  if (!p) {
+    p = query<{ source: string; d: string | null }>(conn, "SELECT source, strftime(published, '%Y-%m-%d') AS d FROM sources").then((rows) => ({
+      register_as_of: rows.find((r) => r.source === 'gias')?.d ?? null,
+      inspections_as_of: rows.find((r) => r.source === 'mi')?.d ?? null,
+      warning: DISPLAY_WARNING,
+    }));
+    metaCache.set(conn, p);
+  }
+  return p;
+}
+
+async function schoolsMeta(conn: DuckDBConnection, extra: Record<string, unknown> = {}): Promise<Meta> {
+  const f = await facts(conn);
+  const m = await provenanceMeta(DATASET, conn, { ...f, ...extra });
+  // as_of is the management information's "as at" date. A file loaded with --from under another name states
+  // none: then no as_of is given (the sync date would pass for the outcomes' date) and the warning says so.
+  if (typeof f.inspections_as_of === 'string') m.as_of = f.inspections_as_of;
+  else {
+    delete m.as_of;
+    m.warning = `${DISPLAY_WARNING} The management information's date is not known (its file was loaded under a name that does not state it).`;
+  }
+  return m;
+}
+
+const FROM = 'schools s LEFT JOIN inspections i ON i.urn = s.urn';
+
+/** Filters shared by search and statistics. */
+function areaFilters(q: Record<string, unknown>, where: Where): void {
+  if (q.local_authority !== undefined) {
+    const la = String(q.local_authority).trim();
+    where.add('(s.la_code = ? OR upper(s.la_gss) = upper(?) OR contains(lower(s.la_name), lower(?)))', la, la, la);
+  }
+  if (q.phase !== undefined) where.add('s.phase = ?', String(q.phase));
+}
+
+export const search: Handler = async (req, ctx) => {
+  const q = req.query;
+  const conn = await openDataset(DATASET, ctx.mirrorDir);
+  const where = new Where();
+  areaFilters(q, where);
+  if (q.name !== undefined) where.add('contains(lower(s.name), lower(?))', String(q.name).trim());
+  if (q.postcode !== undefined) where.add('starts_with(s.postcode_key, ?)', String(q.postcode).replace(/\s+/g, '').toUpperCase());
+  if (q.type !== undefined) where.add('(s.type_code = ? OR contains(lower(s.type_name), lower(?)))', String(q.type).trim(), String(q.type).trim());
+  if (q.status !== undefined && q.status !== 'all') where.add('s.status = ?', String(q.status));
+  const page = Number(q.page ?? 1);
+  const perPage = Number(q.per_page ?? 25);
+  const offset = (page - 1) * perPage;
+  let select = `SELECT s.*, i.* EXCLUDE (urn) FROM ${FROM} ${where.sql}`;
+  let params: Param[] = [...where.params];
+  let order = 's.name, s.urn';
+  if (q.lat !== undefined && q.lng !== undefined) {
+    const lat = Number(q.lat);
+    const lng = Number(q.lng);
+    const radius = Number(q.radius_km ?? 2);
+    // a bounding box first (cheap), then the haversine distance on the mean Earth radius
+    const dLat = (radius / EARTH_RADIUS_KM) * (180 / Math.PI);
+    const dLng = dLat / Math.max(Math.cos((lat * Math.PI) / 180), 1e-6);
+    const dist = `round(2 * ${EARTH_RADIUS_KM} * asin(sqrt(pow(sin(radians(s.latitude - ?) / 2), 2) +
+      cos(radians(?)) * cos(radians(s.latitude)) * pow(sin(radians(s.longitude - ?) / 2), 2))), 3)`;
+    const box = `s.latitude BETWEEN ? AND ? AND s.longitude BETWEEN ? AND ?`;
+    select = `SELECT * FROM (SELECT s.*, i.* EXCLUDE (urn), ${dist} AS distance_km FROM ${FROM} ${where.sql ? `${where.sql} AND` : 'WHERE'} ${box})
+      WHERE distance_km <= ?`;
+    params = [lat, lat, lng, ...where.params, lat - dLat, lat + dLat, lng - dLng, lng + dLng, radius];
+    order = 'distance_km, urn';
+  }
+  const total = (await queryOne<{ n: number }>(conn, `SELECT count(*) AS n FROM (${select})`, params))?.n ?? 0;
+  const rows = total > offset ? await query(conn, `${select} ORDER BY ${order} LIMIT ? OFFSET ?`, [...params, perPage, offset]) : [];
+  return { data: rows.map(schoolItem), meta: await schoolsMeta(conn, { note: LIST_NOTE }), pagination: pagination(total, page, perPage) };
+};
+
+export const detail: Handler = async (req, ctx) => {
+  const urn = Number(req.params.urn);
+  const conn = await openDataset(DATASET, ctx.mirrorDir);
+  const row = await queryOne(conn, `SELECT s.*, i.* EXCLUDE (urn) FROM ${FROM} WHERE s.urn = ?`, [urn]);
+  if (!row) throw new ApiError(404, 'not_found', `No school with URN ${urn} in the GIAS register (meta of any /v1/schools answer gives its date).`);
+  const note = overallNote(row);
+  return { data: schoolDetail(row), meta: await schoolsMeta(conn, note ? { note } : {}) };
+};
+
+const FRAMEWORKS = ['report_card', 'graded', 'ungraded'] as const;
+
+export const statistics: Handler = async (req, ctx) => {
+  const q = req.query;
+  const conn = await openDataset(DATASET, ctx.mirrorDir);
+  const where = new Where().add("s.status = 'open'");
+  areaFilters(q, where);
+  if (q.region !== undefined) where.add('(upper(s.region_code) = upper(?) OR lower(s.region_name) = lower(?))', String(q.region).trim(), String(q.region).trim());
+  const counts = (await queryOne<Record<string, number>>(
+    conn,
+    `SELECT count(*) AS school_count, count(i.latest_framework) AS inspected_count,
+       ${FRAMEWORKS.map((f) => `count(*) FILTER (WHERE i.latest_framework = '${f}') AS ${f}`).join(', ')}
+     FROM ${FROM} ${where.sql}`,
+    where.params,
+  ))!;
+  const overall: Record<string, number> = { outstanding: 0, good: 0, requires_improvement: 0, inadequate: 0, not_judged: 0 };
+  for (const r of await query<{ v: string | null; n: number }>(
+    conn, `SELECT i.g_overall AS v, count(*) AS n FROM ${FROM} ${where.sql} AND i.latest_framework = 'graded' GROUP BY ALL`, where.params,
+  )) {
+    const slug = overallSlug(r.v) ?? 'not_judged';
+    overall[slug] = (overall[slug] ?? 0) + r.n;
+  }
+  const areas = await query<{ area: string; grade: string; n: number }>(
+    conn,
+    `SELECT replace(area, 'rc_', '') AS area, grade, count(*) AS n FROM (
+       UNPIVOT (SELECT i.rc_safeguarding, i.rc_inclusion, i.rc_curriculum_and_teaching, i.rc_achievement, i.rc_attendance_and_behaviour,
+                       i.rc_personal_development_and_wellbeing, i.rc_early_years, i.rc_post_16, i.rc_leadership_and_governance
+                FROM ${FROM} ${where.sql} AND i.latest_framework = 'report_card')
+       ON COLUMNS(*) INTO NAME area VALUE grade)
+     GROUP BY ALL ORDER BY area, grade`,
+    where.params,
+  );
+  const reportCard: Record<string, Record<string, number>> = {};
+  for (const a of areas) (reportCard[a.area] ??= {})[a.grade] = a.n;
+  const m = await schoolsMeta(conn, {
+    note: 'Open schools only; each school counts once, under the framework of its latest inspection. overall_effectiveness counts ' +
+      "schools whose latest inspection is graded ('not_judged': no overall judgement, e.g. from September 2024); report_card counts " +
+      'grades as published per evaluation area.',
+  });
+  return {
+    data: {
+      school_count: counts.school_count,
+      inspected_count: counts.inspected_count,
+      by_framework: Object.fromEntries(FRAMEWORKS.map((f) => [f, counts[f]])),
+      overall_effectiveness: overall,
+      report_card: reportCard,
+      as_of: typeof m.as_of === 'string' ? m.as_of : null,
+    },
+    meta: m,
+  };
+};

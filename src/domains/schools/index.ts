@@ -1,0 +1,23 @@
+/** The schools domain: the GIAS register joined to Ofsted's latest inspections, from the mirror (docs/schools.md). */
+import type { DomainManifest, LocalSpec } from '../manifest.js';
+import { SCHOOLS_INFO } from './datasets.js';
+import { schoolRoutes } from './routes.js';
+
+const handlers = () => import('./handlers.js');
+const local = (name: 'search' | 'detail' | 'statistics'): LocalSpec => ({
+  handler: () => handlers().then((m) => m[name]),
+  datasets: [SCHOOLS_INFO],
+});
+
+export const manifest: DomainManifest = {
+  name: 'schools',
+  routes: schoolRoutes,
+  local: {
+    'schools.search': local('search'),
+    'schools.detail': local('detail'),
+    'schools.inspections.statistics': local('statistics'),
+  },
+  datasets: [{ info: SCHOOLS_INFO, sync: () => import('./sync/index.js').then((m) => m.schools) }],
+  renderers: { 'schools.inspections.statistics': () => import('./renderers.js').then((m) => m.statisticsChart) },
+  commands: { name: 'schools', load: () => import('./commands.js').then((m) => m.register) },
+};

@@ -1,0 +1,75 @@
+/**
+ * /v1/schools routes (spec doc 4 "School inspections"). Pure specs: every parameter is checked here, before
+ * any data access or request (integer URN, phase/status enumerations, radius_km at most 25, lat with lng).
+ * The phase slugs are GIAS's PhaseOfEducation names in snake case (data/schools/reference.json lists them with
+ * their GIAS codes; test/schools checks the two agree).
+ */
+import type { ParamSpec, RouteSpec } from '../../contract/route.js';
+import { GET_COST, paging } from '../../contract/params.js';
+
+/** GIAS PhaseOfEducation, as slugs. */
+export const SCHOOL_PHASES = [
+  'not_applicable', 'nursery', 'primary', 'middle_deemed_primary', 'secondary', 'middle_deemed_secondary', '16_plus', 'all_through',
+] as const;
+/** School status: GIAS EstablishmentStatus grouped (docs/schools.md); `all` for every status. */
+export const SCHOOL_STATUSES = ['open', 'closed', 'proposed_to_open', 'all'] as const;
+
+const phase: ParamSpec = {
+  name: 'phase', type: 'string', enum: SCHOOL_PHASES, caseInsensitive: true,
+  description: `phase of education: ${SCHOOL_PHASES.join(', ')}`,
+};
+const localAuthority: ParamSpec = {
+  name: 'local_authority', type: 'string', minLength: 2,
+  description: 'local authority: exact code (3-digit DfE code such as 383, or ONS code such as E08000035) or a name substring',
+};
+
+export const schoolRoutes: RouteSpec[] = [
+  {
+    id: 'schools.search',
+    method: 'GET',
+    path: '/v1/schools',
+    domain: 'schools',
+    summary: 'Search schools (GIAS register joined to the latest Ofsted inspection)',
+    query: [
+      { name: 'name', type: 'string', minLength: 2, description: 'name substring (case-insensitive)' },
+      { name: 'postcode', type: 'string', minLength: 2, description: 'postcode prefix (spaces and case ignored)' },
+      localAuthority,
+      phase,
+      { name: 'type', type: 'string', minLength: 2, description: 'establishment type: GIAS code (e.g. 02) or a name substring (e.g. academy)' },
+      { name: 'status', type: 'string', enum: SCHOOL_STATUSES, caseInsensitive: true, default: 'open', description: 'open (default), closed, proposed_to_open or all' },
+      { name: 'lat', type: 'number', min: 49, max: 61, requires: ['lng'], description: 'latitude (WGS84) of the centre of a radius search; needs lng' },
+      { name: 'lng', type: 'number', min: -9, max: 2.5, requires: ['lat'], description: 'longitude (WGS84) of the centre of a radius search; needs lat' },
+      { name: 'radius_km', type: 'number', min: 0.01, max: 25, default: 2, description: 'radius of a lat/lng search in km (default 2, at most 25)' },
+      ...paging,
+    ],
+    cost: GET_COST,
+    pagination: 'top',
+    errors: ['invalid_parameter', 'dataset_not_synced'],
+    notes: 'With lat/lng each school has distance_km and the list is nearest first; otherwise by name, then URN.',
+  },
+  {
+    id: 'schools.inspections.statistics',
+    method: 'GET',
+    path: '/v1/schools/inspections/statistics',
+    domain: 'schools',
+    summary: 'Inspection outcome counts (by framework, graded judgement and report-card grade)',
+    query: [
+      localAuthority,
+      { name: 'region', type: 'string', minLength: 1, description: 'region: GIAS GOR name (e.g. London) or one-letter code (e.g. H), case-insensitive' },
+      phase,
+    ],
+    cost: GET_COST,
+    errors: ['invalid_parameter', 'dataset_not_synced'],
+    notes: 'Open schools only; an inspection counts under the framework of its latest outcome.',
+  },
+  {
+    id: 'schools.detail',
+    method: 'GET',
+    path: '/v1/schools/{urn}',
+    domain: 'schools',
+    summary: 'One school by URN with its latest inspection',
+    pathParams: [{ name: 'urn', type: 'integer', min: 1, description: 'unique reference number (URN), an integer' }],
+    cost: GET_COST,
+    errors: ['invalid_parameter', 'not_found', 'dataset_not_synced'],
+  },
+];

@@ -1,0 +1,152 @@
+/**
+ * Checks that a sync can prove what it loaded (docs/mirror.md "What a sync verifies"):
+ *  - `incompleteReason`: a file that ends early. A server that sends no Content-Length (HTTP/1.0, a
+ *    close-delimited body) ends the body by closing the connection, so a dropped connection looks like the
+ *    end of the file. Checked from the file itself: a zip (and xlsx/ods, which are zips) must end with its
+ *    end-of-central-directory record; a CSV's last line must be whole (a line end, or the first line's
+ *    number of fields with every quote closed); a JSON file must parse.
+ *  - `damagedReason`: a mirror file DuckDB cannot read whole (a checksum mismatch, a file cut short): every
+ *    block of every table is read once.
+ *  - `shrinkReason`: a full load of the same files as the previous full load with far fewer rows.
+ */
+import { closeSync, fstatSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { loadDuckDB, query, quoteIdent } from '../src/mirror/db.js';
+import { countEntries, isZipFile } from './formats/zip.js';
+
+/** Share of rows a full reload of the same file(s) may lose against the previous load (default). */
+export const DEFAULT_MAX_SHRINK = 0.1;
+
+const ZIP_NAMES = /\.(zip|xlsx|ods|docx)$/i;
+const CSV_NAMES = /\.(csv|txt|tsv)$/i;
+
+function readAt(path: string, position: number, length: number): Buffer {
+  const fd = openSync(path, 'r');
+  try {
+    const b = Buffer.alloc(length);
+    const n = readSync(fd, b, 0, length, position);
+    return b.subarray(0, n);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Fields of one CSV line, quote-aware; `open` when a quoted field is not closed by the end of the line. */
+export function csvFields(line: string, delim: string): { fields: number; open: boolean } {
+  let fields = 1;
+  let inQuote = false;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (c === '"') {
+      if (inQuote && line[i + 1] === '"') i++;
+      else inQuote = !inQuote;
+    } else if (c === delim && !inQuote) fields++;
+  }
+  return { fields, open: inQuote };
+}
+
+/** The delimiter of a CSV from its first line: the most frequent of , | tab ; outside quotes. */
+function delimiterOf(first: string): string {
+  let best = ',';
+  let most = -1;
+  for (const d of [',', '|', '\t', ';']) {
+    const n = csvFields(first, d).fields;
+    if (n > most) {
+      most = n;
+      best = d;
+    }
+  }
+  return best;
+}
+
+/** Why the CSV at `path` looks cut short, or undefined when its last line is whole. */
+export function csvIncomplete(path: string): string | undefined {
+  const size = statSync(path).size;
+  if (size === 0) return 'the file is empty';
+  const tail = readAt(path, Math.max(0, size - 65536), Math.min(size, 65536)).toString('latin1');
+  if (tail.endsWith('\n')) return undefined;
+  const head = readAt(path, 0, Math.min(size, 65536)).toString('latin1').replace(/^\uFEFF|^\xEF\xBB\xBF/, '');
+  const first = head.split(/\r?\n/)[0] ?? '';
+  const last = tail.slice(tail.lastIndexOf('\n') + 1);
+  if (last === first) return undefined; // a one-line file
+  const delim = delimiterOf(first);
+  const want = csvFields(first, delim).fields;
+  const got = csvFields(last, delim);
+  if (got.open) return `its last line ends inside a quoted field (${JSON.stringify(last.slice(-40))})`;
+  if (got.fields !== want) return `its last line has ${got.fields} fields, the first has ${want} (${JSON.stringify(last.slice(-40))})`;
+  return undefined;
+}
+
+/** Why the zip at `path` looks cut short (no end-of-central-directory record, a directory past the end). */
+export async function zipIncomplete(path: string): Promise<string | undefined> {
+  if (statSync(path).size === 0) return 'the file is empty';
+  // not a zip at all (an HTML error page, another format): the module's reader says what it is
+  if (!isZipFile(path)) return undefined;
+  try {
+    await countEntries(path);
+    return undefined;
+  } catch (e) {
+    return `its zip central directory cannot be read: ${(e as Error).message}`;
+  }
+}
+
+/**
+ * Why the downloaded or given file looks incomplete, or undefined when it looks whole (or is of a kind we
+ * cannot check: xls, XML, gzip members are checked when read). By name, then by content for zips.
+ */
+export async function incompleteReason(path: string, name: string): Promise<string | undefined> {
+  if (ZIP_NAMES.test(name) || (statSync(path).size >= 4 && isZipFile(path))) return zipIncomplete(path);
+  if (CSV_NAMES.test(name)) return csvIncomplete(path);
+  if (/\.json$/i.test(name)) {
+    const fd = openSync(path, 'r');
+    const size = fstatSync(fd).size;
+    closeSync(fd);
+    if (size > 64 * 1024 * 1024) return undefined;
+    try {
+      JSON.parse(readFileSync(path, 'utf8'));
+      return undefined;
+    } catch (e) {
+      return `it is not complete JSON (${(e as Error).message})`;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Read every block of every table of a mirror file (DuckDB checks each block's checksum as it reads it).
+ * Undefined when the whole file reads; else what DuckDB said. `tables` limits the scan (default: all).
+ */
+export async function damagedReason(path: string): Promise<string | undefined> {
+  const duck = await loadDuckDB();
+  let inst;
+  try {
+    inst = await duck.DuckDBInstance.create(path, { access_mode: 'READ_ONLY' });
+    const conn = await inst.connect();
+    try {
+      await scanAll(conn);
+    } finally {
+      conn.closeSync();
+    }
+    return undefined;
+  } catch (e) {
+    return (e as Error).message.split('\n')[0];
+  } finally {
+    inst?.closeSync();
+  }
+}
+
+/** Hash every column of every base table: each block is read (and its checksum checked) once. */
+export async function scanAll(conn: DuckDBConnection): Promise<void> {
+  const tables = await query<{ t: string }>(conn, 'SELECT table_name AS t FROM duckdb_tables() WHERE database_name = current_database() AND NOT temporary');
+  for (const { t } of tables) await conn.run(`SELECT bit_xor(hash(COLUMNS(*))) FROM ${quoteIdent(t)}`);
+}
+
+/**
+ * A full load of the same file names as the last full load that holds more than `maxShrink` fewer rows
+ * than the mirror did: what a cut-short download whose cut fell on a line end looks like.
+ */
+export function shrinkReason(o: { rows: number; previousRows: number | null | undefined; sameFiles: boolean; maxShrink: number }): string | undefined {
+  if (!o.sameFiles || !o.previousRows || o.rows >= o.previousRows * (1 - o.maxShrink)) return undefined;
+  const pct = ((1 - o.rows / o.previousRows) * 100).toFixed(1);
+  return `the new load has ${o.rows} rows, ${pct}% fewer than the ${o.previousRows} of the previous load of the same file(s) (more than the ${(o.maxShrink * 100).toFixed(0)}% allowed)`;
+}
