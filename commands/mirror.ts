@@ -213,14 +213,18 @@ export function registerMirror(program: Command, ctx: Context): void {
   mirror
     .command('export')
     .description(
-      helpWithExamples('Export datasets as Hive-partitioned Parquet (or CSV) for Spark, Trino or a warehouse.', [
-        'publicdata mirror export --format parquet --out ./export',
+      helpWithExamples('Export datasets as a Hive-partitioned Parquet lake (or CSV) with manifest.json and DDL for Spark, Trino, BigQuery and DuckDB (docs/export.md).', [
+        'publicdata mirror export --format parquet --out ./lake',
+        'publicdata mirror export --out ./lake --since ./lake price-paid',
+        'publicdata mirror export --out ./lake --location gs://my-bucket/lake',
         'publicdata mirror export --format csv --out ./csv hpi council-tax',
       ]),
     )
     .argument('[dataset...]', 'datasets (default: every synced one)')
     .requiredOption('--out <dir>', 'output directory')
-    .action((names: string[], o: { out: string }, self: Command) =>
+    .option('--since <export>', 'an earlier export (directory or manifest.json): write only the partitions whose rows changed')
+    .option('--location <uri>', 'lake root the DDL names, where the files will be read from (default: the --out directory)')
+    .action((names: string[], o: { out: string; since?: string; location?: string }, self: Command) =>
       run(self, async () => {
         const fmt = (self.optsWithGlobals() as { format?: string }).format ?? 'parquet';
         if (fmt !== 'parquet' && fmt !== 'csv') throw new ApiError(400, 'usage_error', `mirror export: --format parquet or csv, not '${fmt}'.`);
@@ -236,11 +240,15 @@ export function registerMirror(program: Command, ctx: Context): void {
             list.length ? `mirror export: ${list.join(', ')} not synced yet: run 'publicdata sync ${list.join(' ')}' first.` : "mirror export: nothing is synced yet: run 'publicdata sync <dataset>' first.",
           );
         }
-        const { exportMirror } = await import('../src/mirror/export.js');
+        const { exportMirror, ExportUsageError } = await import('../src/mirror/export.js');
+        const { createExportProgress } = await import('../src/mirror/export-progress.js');
+        const g = globalOptions(self, ctx, { ignoreFormat: true });
+        const progress = createExportProgress({ stream: ctx.io.stderr, tty: !!ctx.io.stderrIsTTY, quiet: g.quiet });
         let out;
         try {
-          out = await exportMirror({ env: ctx.env, format: fmt, outDir: o.out, catalogue: CATALOGUE, ...(names.length ? { datasets: names } : {}) });
+          out = await exportMirror({ env: ctx.env, format: fmt, outDir: o.out, catalogue: CATALOGUE, progress, ...(names.length ? { datasets: names } : {}), ...(o.since ? { since: o.since } : {}), ...(o.location ? { location: o.location } : {}) });
         } catch (e) {
+          if (e instanceof ExportUsageError) throw new ApiError(400, 'usage_error', e.message);
           const code = (e as NodeJS.ErrnoException).code;
           if (code && ['EACCES', 'EPERM', 'EROFS', 'ENOTDIR', 'EEXIST'].includes(code)) {
             throw new ApiError(400, 'usage_error', `mirror export: cannot write to '${o.out}' (${code}).`);
@@ -248,7 +256,6 @@ export function registerMirror(program: Command, ctx: Context): void {
           throw e;
         }
         // --format names the export's file format here; the report prints as a table on a terminal, else JSON.
-        const g = globalOptions(self, ctx, { ignoreFormat: true });
         await writeRows(ctx, g, 'mirror.export', out as unknown as Row[]);
         return EXIT.OK;
       }),

@@ -189,11 +189,6 @@ export interface DatasetModule {
   fromNames?: RegExp;
   /** Optional: main tables and their row counts for `mirror status` (default: every table but sync_log/rejects). */
   tables?: readonly string[];
-  /** Optional: Hive partitioning for `mirror export --format parquet`, per table (e.g. { price_paid: 'year' }),
-   *  where the value is a column (or the name of a column the export adds, see exportColumns). */
-  partitionBy?: Record<string, string>;
-  /** Optional: extra SELECT expressions for export per table (e.g. { price_paid: 'year(date) AS year' }). */
-  exportColumns?: Record<string, string>;
   /**
    * Optional: DuckDB memory_limit for this module's load ('3GB', or 'auto' = half the RAM, 1 to 3 GB, so a
    * big sort spills to disk). Default: DuckDB's own (80% of RAM). Env PUBLICDATA_SYNC_MEMORY overrides.

@@ -6,6 +6,7 @@
  * from the registry (DATASETS in src/registry.ts) and handed to what lists them all (`mirror status`,
  * `sql`, `mirror export`, `serve`).
  */
+import type { DatasetExportSpec } from './export-spec.js';
 
 export interface DatasetInfo {
   name: string;
@@ -26,6 +27,11 @@ export interface DatasetInfo {
   cadence: 'daily' | 'weekly' | 'monthly' | 'quarterly' | 'yearly';
   /** Days after the last sync (or after the upstream publication date) before `mirror status` calls it stale. */
   staleAfterDays: number;
+  /**
+   * What `mirror export` writes (tables incl. dimensions or joined views, Hive partitions, sort order);
+   * see src/mirror/export-spec.ts. Without it the dataset's tables are exported as they are, unpartitioned.
+   */
+  export?: DatasetExportSpec;
 }
 
 /** The attribution line with the year filled in. */

@@ -67,8 +67,17 @@ describe('mirror commands', () => {
     const bad = await runCli(['mirror', 'export', '--format', 'xml', '--out', out], { env });
     expect(bad.code).toBe(2);
     // --fields works on the export report too (issue 10 item 8).
-    const picked = json(await runCli(['mirror', 'export', '--format', 'csv', '--out', out, 'price-paid', '--fields', 'table,rows'], { env }));
+    const picked = json(await runCli(['mirror', 'export', '--format', 'csv', '--out', `${out}-csv`, 'price-paid', '--fields', 'table,rows'], { env }));
     expect(picked.data.find((f: { table: string }) => f.table === 'price_paid')).toEqual({ table: 'price_paid', rows: ppRows().length });
+    // the catalogue beside the data; not a terminal: one summary line on stderr
+    for (const f of ['manifest.json', 'ddl/spark.sql', 'ddl/trino.sql', 'ddl/bigquery.json', 'ddl/duckdb.sql']) expect(existsSync(join(out, f)), f).toBe(true);
+    expect(r.stderr).toMatch(/^exported 1 dataset\(s\), 2 tables, [\d,]+ rows, \d+ partitions \(\d+ written, 0 unchanged\), .* to .*\n$/);
+    // --since the same directory with nothing synced since: nothing written
+    const again = json(await runCli(['mirror', 'export', '--out', out, '--since', out, 'price-paid'], { env }));
+    expect(again.data.map((t: { written: number }) => t.written)).toEqual([0, 0]);
+    const noManifest = await runCli(['mirror', 'export', '--out', out, '--since', join(out, 'price-paid'), 'price-paid'], { env });
+    expect(noManifest.code).toBe(2);
+    expect(json(noManifest).error.message).toMatch(/--since .* has no manifest\.json/);
   });
 
   it('sync reports through the same renderers: --fields and csv', async () => {

@@ -14,4 +14,7 @@ export const BANK_HOLIDAYS_INFO: DatasetInfo = {
   approxDownload: '20 KB',
   cadence: 'weekly',
   staleAfterDays: 30,
+  export: {
+    tables: [{ name: 'bank_holidays', description: 'one row per bank holiday and division (england_and_wales, scotland, northern_ireland)', sortBy: ['region', 'date'] }],
+  },
 };

@@ -15,6 +15,23 @@ export const ACCOUNTS_INFO: DatasetInfo = {
   approxDownload: '25-35 GB for 12 months (--days 30: about 3 GB)',
   cadence: 'daily',
   staleAfterDays: 7,
+  export: {
+    tables: [
+      {
+        name: 'accounts_filings',
+        description: 'one row per accounts filing (iXBRL/XBRL document): company, balance sheet date, type, standard, quality counts',
+        partitionBy: [{ column: 'year', expr: 'CAST(year(balance_sheet_date) AS INTEGER)' }],
+        sortBy: ['company_number', 'balance_sheet_date'],
+      },
+      {
+        name: 'accounts_periods',
+        description: 'one row per filing and reporting period (the current one and its comparative): the figures, joined to accounts_filings on filing_id',
+        partitionBy: [{ column: 'year', expr: 'CAST(year(period_end) AS INTEGER)' }],
+        sortBy: ['company_number', 'period_end'],
+      },
+      { name: 'accounts_zips', description: 'one row per bulk zip loaded: name, URL, publication date, documents, rejects', sortBy: ['published', 'name'] },
+    ],
+  },
 };
 
 const CH_ATTRIBUTION =
@@ -33,6 +50,12 @@ export const COMPANIES_INFO: DatasetInfo = {
   cadence: 'monthly',
   // Named after the 1st of each month and released within its first days: stale after ~6 weeks.
   staleAfterDays: 40,
+  export: {
+    tables: [
+      { name: 'companies', description: 'one row per company on the live register (BasicCompanyData)', sortBy: ['company_number'], stored: true },
+      { name: 'departed', description: 'one row per company that left the register between monthly snapshots, with its last known details', sortBy: ['company_number'], stored: true },
+    ],
+  },
 };
 
 export const PSC_INFO: DatasetInfo = {
@@ -48,4 +71,10 @@ export const PSC_INFO: DatasetInfo = {
   cadence: 'daily',
   // Published every morning, but each pull is ~2 GB: a week is the default freshness.
   staleAfterDays: 7,
+  export: {
+    tables: [
+      { name: 'psc', description: 'one row per person with significant control, statement or exemption, by company', sortBy: ['company_number'], stored: true },
+      { name: 'psc_totals', description: 'the snapshot totals stated by Companies House (persons, statements, exemptions)', select: 'SELECT * EXCLUDE (file) FROM psc_totals' },
+    ],
+  },
 };

@@ -20,6 +20,18 @@ export const PRICE_PAID_INFO: DatasetInfo = {
   cadence: 'monthly',
   // Published around the 20th working day of each month: stale once more than ~6 weeks old.
   staleAfterDays: 45,
+  export: {
+    tables: [
+      {
+        name: 'price_paid',
+        description: 'one row per registered sale (transaction id, price in pounds, date, address, property type, tenure, category)',
+        partitionBy: [{ column: 'year', expr: 'CAST(year(date) AS INTEGER)' }],
+        // The load sorts the table on postcode (sync/price-paid.ts): each year's file keeps that order.
+        sortBy: ['postcode'],
+        stored: true,
+      },
+    ],
+  },
 };
 
 export const HPI_INFO: DatasetInfo = {
@@ -34,6 +46,9 @@ export const HPI_INFO: DatasetInfo = {
   approxDownload: '60 MB',
   cadence: 'monthly',
   staleAfterDays: 45,
+  export: {
+    tables: [{ name: 'hpi', description: 'one row per region and month: index, average prices and sales volumes', sortBy: ['region_code', 'date'], stored: true }],
+  },
 };
 
 export const COUNCIL_TAX_INFO: DatasetInfo = {
@@ -48,6 +63,9 @@ export const COUNCIL_TAX_INFO: DatasetInfo = {
   approxDownload: '1 MB',
   cadence: 'yearly',
   staleAfterDays: 400,
+  export: {
+    tables: [{ name: 'council_tax', description: 'one row per billing authority, financial year and band: the annual amount in pounds', sortBy: ['authority_code', 'financial_year', 'band'] }],
+  },
 };
 
 export const LISTED_BUILDINGS_INFO: DatasetInfo = {
@@ -63,6 +81,9 @@ export const LISTED_BUILDINGS_INFO: DatasetInfo = {
   approxDownload: '250 MB',
   cadence: 'weekly',
   staleAfterDays: 30,
+  export: {
+    tables: [{ name: 'designations', description: 'one row per designated entity (planning.data.gov.uk): name, reference, point, dates', sortBy: ['entity_id'] }],
+  },
 };
 
 export const CONSERVATION_AREAS_INFO: DatasetInfo = {
@@ -77,4 +98,7 @@ export const CONSERVATION_AREAS_INFO: DatasetInfo = {
   approxDownload: '40 MB',
   cadence: 'weekly',
   staleAfterDays: 30,
+  export: {
+    tables: [{ name: 'designations', description: 'one row per designated entity (planning.data.gov.uk): name, reference, point, dates', sortBy: ['entity_id'] }],
+  },
 };

@@ -17,6 +17,34 @@ export const ROAD_SAFETY_INFO: DatasetInfo = {
   cadence: 'yearly',
   // Final data for a year are published each September.
   staleAfterDays: 400,
+  export: {
+    // The load sorts each table on collision_index (which starts with the year), then vehicle/casualty reference.
+    tables: [
+      {
+        name: 'collisions',
+        description: 'one row per reported personal-injury collision (coded fields with their labels beside them)',
+        partitionBy: [{ column: 'collision_year', expr: 'collision_year' }],
+        sortBy: ['collision_index'],
+        stored: true,
+      },
+      {
+        name: 'vehicles',
+        description: 'one row per vehicle in a collision, joined to collisions on collision_index',
+        partitionBy: [{ column: 'collision_year', expr: 'collision_year' }],
+        sortBy: ['collision_index', 'vehicle_reference'],
+        stored: true,
+      },
+      {
+        name: 'casualties',
+        description: 'one row per casualty of a collision, joined to collisions on collision_index (and vehicles on vehicle_reference)',
+        partitionBy: [{ column: 'collision_year', expr: 'collision_year' }],
+        sortBy: ['collision_index', 'casualty_reference'],
+        stored: true,
+      },
+      { name: 'code_labels', description: 'the STATS19 code list: table, field, code, label (the dimension of every coded field)', sortBy: ['table_name', 'field', 'code'], stored: true },
+      { name: 'coverage', description: 'the years and dates held' },
+    ],
+  },
 };
 
 export const ROAD_TRAFFIC_INFO: DatasetInfo = {
@@ -31,4 +59,18 @@ export const ROAD_TRAFFIC_INFO: DatasetInfo = {
   approxDownload: '25 MB (AADF zip) + 1 MB',
   cadence: 'yearly',
   staleAfterDays: 400,
+  export: {
+    tables: [
+      {
+        name: 'aadf',
+        description: 'annual average daily flow by count point and year, by vehicle type',
+        partitionBy: [{ column: 'year', expr: 'year' }],
+        sortBy: ['count_point_id'],
+      },
+      { name: 'count_points', description: 'one row per count point: its latest road, position, region and local authority', sortBy: ['count_point_id'], stored: true },
+      { name: 'regional_vehicle_type', description: 'vehicle miles by region, year and vehicle type', sortBy: ['year', 'region_id', 'region_name'], stored: true },
+      { name: 'regional_road_type', description: 'vehicle miles by region, year and road category', sortBy: ['year', 'region_id', 'region_name', 'road_category_id'], stored: true },
+      { name: 'local_authority_traffic', description: 'vehicle miles by local authority and year', sortBy: ['year', 'local_authority_name'], stored: true },
+    ],
+  },
 };

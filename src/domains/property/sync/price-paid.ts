@@ -232,8 +232,6 @@ const pricePaid: DatasetModule & { classifyFrom(name: string): Pick<UpstreamFile
   // The 30M-row sort spills to disk instead of taking ~12 GB (measured no slower at 3 GB on 2 cores).
   memoryLimit: 'auto',
   tables: ['price_paid'],
-  partitionBy: { price_paid: 'year' },
-  exportColumns: { price_paid: 'year(date) AS year' },
 
   classifyFrom(name: string) {
     return /^pp-monthly-update/i.test(name) ? { kind: 'update' } : { kind: 'full' };

@@ -196,7 +196,6 @@ const roadSafety: DatasetModule = {
   ...catalogFields(ROAD_SAFETY_INFO),
   defaultBaseUrl: 'https://data.dft.gov.uk/road-accidents-safety-data',
   tables: ['collisions', 'vehicles', 'casualties'],
-  partitionBy: { collisions: 'collision_year', vehicles: 'collision_year', casualties: 'collision_year' },
   rejectThreshold: 0.01,
   fromNames: STATS19_NAME_RE,
 

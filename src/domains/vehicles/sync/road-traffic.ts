@@ -148,7 +148,6 @@ const roadTraffic: DatasetModule = {
   ...catalogFields(ROAD_TRAFFIC_INFO),
   defaultBaseUrl: 'https://storage.googleapis.com/dft-statistics/road-traffic/downloads/data-gov-uk',
   tables: TRAFFIC_PARTS,
-  partitionBy: { aadf: 'year' },
   rejectThreshold: 0.01,
   fromNames: TRAFFIC_NAME_RE,
 

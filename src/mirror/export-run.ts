@@ -1,0 +1,111 @@
+/**
+ * One lake table of an export run: plan, fingerprint, decide which partitions to write (all, or with an
+ * earlier export only those whose fingerprint changed), write them to staging, check the row counts
+ * COPY reports against the fingerprints, swap each partition in, drop partitions that left the data.
+ */
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ManifestDataset, ManifestPartition, ManifestTable } from './export-manifest.js';
+import { parquetLogicalType } from './export-manifest.js';
+import type { ExportEvent } from './export-progress.js';
+import type { ExportTableSpec } from './export-spec.js';
+import { fingerprints, planTable, type ExportFormat, type PartitionPrint, type TablePlan } from './export-table.js';
+import { dropPartition, listPartitions, stageCopy, stagingDir, swapIn, writeStaged, type LakeFile } from './export-write.js';
+
+export interface TableRun {
+  conn: DuckDBConnection;
+  format: ExportFormat;
+  outDir: string;
+  dataset: string;
+  schema: string;
+  /** The dataset in the earlier export's manifest (`since`), if any. */
+  prev: ManifestDataset | undefined;
+  /** Root of the earlier export, where unchanged partitions are (may be outDir itself). */
+  sinceRoot: string | undefined;
+  progress: ((e: ExportEvent) => void) | undefined;
+}
+
+/** The earlier export's files of a partition are all there, at the sizes it recorded. */
+function present(dir: string, p: ManifestPartition): boolean {
+  return p.files.every((f) => {
+    const file = join(dir, p.path, f.name);
+    return existsSync(file) && statSync(file).size === f.bytes;
+  });
+}
+
+function tableEntry(run: TableRun, plan: TablePlan, partitions: ManifestPartition[]): ManifestTable {
+  const spec = plan.spec;
+  const files = partitions.flatMap((p) => p.files);
+  const col = (c: { name: string; type: string }) => ({ name: c.name, type: c.type, logical_type: parquetLogicalType(c.type) });
+  return {
+    name: spec.name,
+    sql_name: `${run.schema}.${spec.name}`,
+    description: spec.description,
+    path: `${run.dataset}/${spec.name}`,
+    columns: plan.columns.map(col),
+    partition_columns: plan.partitionColumns.map((c, i) => ({ ...col(c), expr: spec.partitionBy![i]!.expr })),
+    sort_columns: [...(spec.sortBy ?? [])],
+    order: !spec.sortBy?.length ? 'none' : spec.stored && plan.partitionColumns.length ? 'clustered' : 'sorted',
+    rows: partitions.reduce((s, p) => s + p.rows, 0),
+    files: files.length,
+    bytes: files.reduce((s, f) => s + f.bytes, 0),
+    layout_hash: plan.layoutHash,
+    partitions,
+  };
+}
+
+/** Rows COPY wrote for a partition must be the rows fingerprinted (CSV: COPY reports none; the count stands). */
+function checkWritten(run: TableRun, name: string, p: PartitionPrint, files: LakeFile[]): LakeFile[] {
+  if (p.rows > 0 && files.length === 0) {
+    throw new Error(`export of ${run.dataset}/${name}: partition ${p.path} was not written where expected`);
+  }
+  if (run.format === 'parquet') {
+    const got = files.reduce((s, f) => s + (f.rows ?? 0), 0);
+    if (got !== p.rows) throw new Error(`export of ${run.dataset}/${name} ${p.path || '(table)'}: wrote ${got} rows, the mirror has ${p.rows}`);
+    return files;
+  }
+  return files.map((f) => ({ ...f, rows: files.length === 1 ? p.rows : null }));
+}
+
+export async function exportTable(run: TableRun, spec: ExportTableSpec, index: number, total: number): Promise<{ table: ManifestTable; written: number }> {
+  const ev = (step: 'fingerprint' | 'write' | 'swap', partitions?: number) =>
+    run.progress?.({ type: 'table', dataset: run.dataset, table: spec.name, index, total, step, ...(partitions !== undefined ? { partitions } : {}) });
+  ev('fingerprint');
+  const plan = await planTable(run.conn, spec, run.format).catch((e: Error) => {
+    throw new Error(`export of ${run.dataset}/${spec.name}: ${e.message.split('\n')[0]} (a mirror file from an older sync? 'publicdata sync ${run.dataset}' rebuilds it)`);
+  });
+  const prints = await fingerprints(run.conn, plan);
+  const tableDir = join(run.outDir, run.dataset, spec.name);
+  const prevTable = run.prev?.tables.find((t) => t.name === spec.name && t.layout_hash === plan.layoutHash);
+  const fromDir = prevTable && run.sinceRoot ? join(run.sinceRoot, prevTable.path) : undefined;
+  const old = new Map((prevTable?.partitions ?? []).map((p) => [p.path, p]));
+  const keep: ManifestPartition[] = [];
+  const change: PartitionPrint[] = [];
+  for (const p of prints) {
+    const o = old.get(p.path);
+    if (o && fromDir && o.fingerprint === p.fingerprint && present(fromDir, o)) keep.push(o);
+    else change.push(p);
+  }
+  const staging = stagingDir(tableDir);
+  mkdirSync(tableDir, { recursive: true });
+  const out = new Map<string, ManifestPartition>(keep.map((k) => [k.path, k]));
+  try {
+    if (change.length) {
+      ev('write', change.length);
+      const written = await writeStaged(run.conn, plan, run.format, staging, change.length === prints.length ? undefined : change);
+      for (const p of change) out.set(p.path, { ...p, files: checkWritten(run, spec.name, p, written.get(p.path) ?? []) });
+      const unexpected = [...written.keys()].filter((k) => !out.has(k));
+      if (unexpected.length) throw new Error(`export of ${run.dataset}/${spec.name}: DuckDB wrote partition(s) ${unexpected.join(', ')} the fingerprints do not name`);
+    }
+    ev('swap');
+    const copied = fromDir && fromDir !== tableDir ? keep : [];
+    for (const k of copied) stageCopy(fromDir!, staging, k.path);
+    for (const p of [...change, ...copied]) swapIn(staging, tableDir, p.path, out.get(p.path)!.files.map((f) => f.name));
+    for (const path of listPartitions(tableDir).keys()) if (!out.has(path)) dropPartition(staging, tableDir, path);
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
+  }
+  const partitions = prints.map((p) => out.get(p.path)!);
+  return { table: tableEntry(run, plan, partitions), written: change.length };
+}
