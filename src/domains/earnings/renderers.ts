@@ -4,7 +4,7 @@
  * per percentile (length proportional to pay) with the amount's bar marked. Outside p10..p90 the amount
  * is shown below p10 or above p90, never given a percentile.
  */
-import type { Renderer } from '../../output/renderers.js';
+import type { Renderer } from '../../output/types.js';
 
 interface Reference {
   year?: number;
