@@ -14,6 +14,8 @@ import { DOMAINS } from './registry.js';
 import { registerApi } from '../commands/api.js';
 import { registerMeta } from '../commands/meta.js';
 import { registerMirror } from '../commands/mirror.js';
+import { registerSql } from '../commands/sql.js';
+import { registerSync } from '../commands/sync.js';
 import { registerServe } from '../commands/serve.js';
 
 
@@ -29,9 +31,9 @@ const domainRegistrar =
 /** The CLI's own groups (not a domain's): top-level word -> registrar. */
 const OWN: Record<string, Registrar> = {
   api: registerApi,
-  sync: registerMirror,
+  sync: registerSync,
   mirror: registerMirror,
-  sql: registerMirror,
+  sql: registerSql,
   auth: registerMeta,
   completion: registerMeta,
   help: registerMeta,
