@@ -462,6 +462,27 @@ async function verifyPart(a: Attempt, bytes: number, total: number | undefined):
   return sha256;
 }
 
+/**
+ * The size of a remote file without downloading it: a one-byte ranged GET (some servers refuse HEAD),
+ * read from Content-Range's total, or from Content-Length when the server ignores the range (the body is
+ * then dropped unread). Undefined when the server does not say or cannot be reached: a size is only ever
+ * stated to the user, never relied on, so this is not retried.
+ */
+export async function remoteSize(url: string, idleTimeoutMs = 15_000): Promise<number | undefined> {
+  try {
+    const res = await httpGet(url, { headers: { range: 'bytes=0-0', 'accept-encoding': 'identity' }, idleTimeoutMs });
+    const status = res.statusCode ?? 0;
+    const total = /\/(\d+)\s*$/.exec(String(res.headers['content-range'] ?? ''))?.[1];
+    const length = res.headers['content-length'];
+    res.destroy();
+    if (status === 206 && total !== undefined) return Number(total);
+    if (status === 200 && length !== undefined && /^\d+$/.test(length)) return Number(length);
+    return undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Download `url` to `dest` with resume, retries, checksum and progress. */
 export async function download(opts: DownloadOptions): Promise<DownloadResult> {
   const part = `${opts.dest}.part`;

@@ -17,7 +17,7 @@ import { cacheDir as defaultCacheDir, mirrorDir as defaultMirrorDir, type Env } 
 import { REJECTS_DDL, SYNC_LOG_DDL } from '../src/mirror/schema.js';
 import { readSyncHistory, type SyncHistory } from '../src/mirror/sync-log.js';
 import { VERSION } from '../src/version.js';
-import { download, fetchText, sha256File, type RetryOptions } from './download.js';
+import { download, fetchText, remoteSize, sha256File, type RetryOptions } from './download.js';
 import { damagedReason, DEFAULT_MAX_SHRINK, incompleteReason, shrinkReason } from './integrity.js';
 import { acquireLock, cleanStaleTemps, fsyncPath, SyncError } from './lock.js';
 import { fmtBytes } from './progress.js';
@@ -201,6 +201,7 @@ async function discoverFiles(run: Run): Promise<UpstreamFile[]> {
     mod.discover({
       baseUrl,
       fetchText: (u) => fetchText(u, { ...retryOptions(run), retries: opts.retries ?? 3 }),
+      sizeOf: (u) => remoteSize(u),
       options: opts,
       now: run.now,
       ...(prev ? { previous: prev.state } : {}),

@@ -75,6 +75,11 @@ export interface DiscoverContext {
   baseUrl: string;
   /** Fetch text (index pages, JSON APIs) with the framework's retrying client. */
   fetchText(url: string): Promise<string>;
+  /**
+   * The size of a remote file in bytes (a one-byte ranged request), to state before a large download
+   * whose size the publisher does not print; undefined when the server does not say.
+   */
+  sizeOf?(url: string): Promise<number | undefined>;
   options: SyncOptions;
   now(): Date;
   /** The live file, when the dataset has been synced before (lets discover pick an update file). */

@@ -273,8 +273,12 @@ export const crime: DatasetModule = {
   fromNames: /^(\d{4}-\d{2}|latest)\.zip$|^\d{4}-\d{2}-[a-z0-9-]+-(street|outcomes)\.csv$/,
 
   async discover(ctx: DiscoverContext): Promise<UpstreamFile[]> {
-    // latest.zip is the newest archive (data.police.uk/about); <YYYY-MM>.zip names a past one (--from)
-    return [{ url: `${ctx.baseUrl}/latest.zip`, name: 'latest.zip', kind: 'full' }];
+    // latest.zip is the newest archive (data.police.uk/about); <YYYY-MM>.zip names a past one (--from).
+    // data.police.uk prints no size for it and it runs to gigabytes: the server is asked, so the sync can
+    // say how much it is about to download before it starts.
+    const url = `${ctx.baseUrl}/latest.zip`;
+    const size = await ctx.sizeOf?.(url);
+    return [{ url, name: 'latest.zip', kind: 'full', ...(size !== undefined ? { approxBytes: size } : {}) }];
   },
 
   async load(ctx: LoadContext): Promise<LoadResult> {
