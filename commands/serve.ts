@@ -201,12 +201,13 @@ async function reloadOnHup(ctx: Context, o: ServeCommandOptions, server: Pick<Ru
     return 0;
   }
   let now = before;
+  let reloaded = false;
   try {
     const { parseKeysFile } = await import('../src/server/keys.js');
     const plans = parseKeysFile(readFileSync(o.keys, 'utf8'), o.keys);
     server.reloadKeys(plans);
     now = plans.length;
-    say(`SIGHUP: reloaded ${plans.length} key(s) from ${o.keys} (${before} before); still serving`);
+    reloaded = true;
   } catch (e) {
     const why = (e as NodeJS.ErrnoException).code ?? (e as Error).message;
     ctx.io.stderr.write(errorLine(errorEnvelope('usage_error', `SIGHUP: the keys file was not reloaded (${why}); the ${before} key(s) loaded before still apply.`), false));
@@ -216,6 +217,8 @@ async function reloadOnHup(ctx: Context, o: ServeCommandOptions, server: Pick<Ru
   } catch (e) {
     ctx.io.stderr.write(errorLine(errorEnvelope('internal_error', `SIGHUP: ${(e as Error).message}`), false));
   }
+  // Said once the credit state is written, so the line means both are done.
+  if (reloaded) say(`SIGHUP: reloaded ${now} key(s) from ${o.keys} (${before} before); still serving`);
   return now;
 }
 

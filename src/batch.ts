@@ -273,6 +273,7 @@ export async function runBatch(ctx: Context, target: BatchTarget, backend: Backe
   const { route } = target.prepared;
   if (backend.kind === 'local' && route.local) return runLocal(ctx, target, ctx.mirror());
   const out = new BlockWriter(ctx.io.stdout);
+  const document = await loadDocument(route);
   let firstFailure: number = EXIT.OK;
   let lineNo = 0;
   for await (const raw of lines(ctx.io.stdin)) {
@@ -283,7 +284,7 @@ export async function runBatch(ctx: Context, target: BatchTarget, backend: Backe
     let exit: number = EXIT.OK;
     try {
       const body = parseLine(line, lineNo, target.baseBody);
-      const prepared = await prepareBody(target.prepared, body);
+      const prepared = prepareBody(target.prepared, body, document);
       const result = await execute({ method: route.method, path: target.path, query: target.query, body }, ctx, opts, prepared);
       json = JSON.stringify(result.envelope);
       if (isErrorEnvelope(result.envelope)) exit = exitCodeFor(result.envelope.error.code, result.status);

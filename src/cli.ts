@@ -111,7 +111,7 @@ export async function buildProgram(ctx: Context, argv?: readonly string[]): Prom
     if (wantsHelp || argv.length === 0) for (const r of ALL) await r(program, ctx);
     return program;
   }
-  const registrar = word !== 'help' && word !== 'completion' ? REGISTRARS[word] : undefined;
+  const registrar = word !== 'help' && word !== 'completion' && Object.hasOwn(REGISTRARS, word) ? REGISTRARS[word] : undefined;
   if (registrar) await registrar(program, ctx, wantsHelp ? undefined : sub);
   else for (const r of ALL) await r(program, ctx);
   return program;

@@ -34,9 +34,12 @@ export async function prepare(call: RouteCall, match?: Match<Route>): Promise<Pr
   return checkDocument({ route: m.route, pathValues: m.pathValues, request: validateCall(m.route, m.pathValues, call.query, call.body) });
 }
 
-/** The prepared call for a new body on an already validated path and query (one batch line). */
-export async function prepareBody(base: Prepared, body: unknown): Promise<Prepared> {
-  return { ...base, request: requestForBody(base.route, base.request, body, await loadDocument(base.route)) };
+/**
+ * The prepared call for a new body on an already validated path and query (one batch line), checked with
+ * the route's document validator loaded once for the batch (`loadDocument`).
+ */
+export function prepareBody(base: Prepared, body: unknown, validate: DocumentValidator | undefined): Prepared {
+  return { ...base, request: requestForBody(base.route, base.request, body, validate) };
 }
 
 /** Run the route's document validator (bodyDocument routes): 400 VALIDATION_ERROR with every detail. */

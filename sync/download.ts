@@ -186,8 +186,14 @@ function httpStatusError(url: string, res: IncomingMessage): DownloadError {
  * is not read and finishes cleanly when the server then closes the connection). No connection reuse:
  * a bulk file is one connection, and no idle socket keeps the process alive afterwards.
  */
+/** The named headers of a set (lower-case names), for a request to another origin. */
+function pick(headers: Record<string, string>, names: readonly string[]): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).filter(([k]) => names.includes(k.toLowerCase())));
+}
+
 async function httpGet(url: string, o: { headers: Record<string, string>; signal?: AbortSignal; idleTimeoutMs: number }): Promise<IncomingMessage> {
   let current = url;
+  const origin = new URL(url).origin;
   for (let hop = 0; ; hop++) {
     let target: URL;
     try {
@@ -202,7 +208,8 @@ async function httpGet(url: string, o: { headers: Record<string, string>; signal
     const res = await new Promise<IncomingMessage>((resolve, reject) => {
       const req = mod.request(target, {
         method: 'GET',
-        headers: { 'user-agent': USER_AGENT, ...o.headers },
+        // A module's own request headers go to its publisher only, never to another host a redirect names.
+        headers: { 'user-agent': USER_AGENT, ...(target.origin === origin ? o.headers : pick(o.headers, ['range', 'if-range', 'accept-encoding'])) },
         agent: false,
         ...(o.signal ? { signal: o.signal } : {}),
       });

@@ -41,9 +41,9 @@ export const POST_COST = 10;
  * and the sector and unit (`LS`, `LS8`, `LS8 3`, `LS8 3BS`, `SW1A1AA`; any case). Checked before any data
  * access or request, so a live call is never paid for a value no postcode can match.
  */
-export const POSTCODE_PATTERN = String.raw`\s*[a-z]{1,2}(\d[a-z\d]?\s*(\d[a-z]{0,2})?)?\s*`;
+export const POSTCODE_PATTERN = String.raw`\s*[A-Za-z]{1,2}(\d[A-Za-z\d]?\s*(\d[A-Za-z]{0,2})?)?\s*`;
 export const POSTCODE_HINT = 'a full or partial postcode such as LS8 3BS, LS8 3, LS8 or LS';
 
 /** A Companies House number as typed: 1 to 8 digits (zero-padded), or a 2-letter prefix and 6 digits. */
-export const COMPANY_NUMBER_PATTERN = String.raw`\s*(\d{1,8}|[a-z]{2}\s*\d{6}|r\d{7})\s*`;
+export const COMPANY_NUMBER_PATTERN = String.raw`\s*(\d{1,8}|[A-Za-z]{2}\s*\d{6}|[Rr]\d{7})\s*`;
 export const COMPANY_NUMBER_HINT = '8 characters: 8 digits (e.g. 00445790) or a 2-letter prefix and 6 digits (e.g. SC123456)';

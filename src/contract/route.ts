@@ -48,8 +48,9 @@ export interface ParamSpec {
   /** `object` body fields: the fields of the nested object, validated like a body (errors name `parent.field`). */
   fields?: readonly ParamSpec[];
   /**
-   * A string value must match this regular expression (its source; the validator anchors it and ignores
-   * case), e.g. a company number. `patternHint` says what is expected, for the error message.
+   * A string value must match this regular expression (its source; the validator anchors it; case
+   * matters, as in the OpenAPI document's JSON Schema pattern: write `[A-Za-z]` where either case is
+   * accepted), e.g. a company number. `patternHint` says what is expected, for the error message.
    */
   pattern?: string;
   patternHint?: string;

@@ -99,7 +99,7 @@ const patterns = new WeakMap<ParamSpec, RegExp>();
 function checkPattern(spec: ParamSpec, s: string, where: Where): void {
   let re = patterns.get(spec);
   if (!re) {
-    re = new RegExp(`^(?:${spec.pattern})$`, 'i');
+    re = new RegExp(`^(?:${spec.pattern})$`);
     patterns.set(spec, re);
   }
   if (!re.test(s)) fail(spec, where, `Invalid ${describe(where, spec.name)}: '${s}'${spec.patternHint ? `; expected ${spec.patternHint}` : ''}.`);
@@ -314,7 +314,7 @@ export function validateParams(
   if (route.query && hasRelations(route.query)) {
     checkRelations(route.query, Object.fromEntries(route.query.filter((sp) => !isBlank(query[sp.name])).map((sp) => [sp.name, q[sp.name]])), 'query');
   }
-  if (route.requireOneOf && route.method !== 'POST' && !route.requireOneOf.some((k) => q[k] !== undefined)) {
+  if (route.requireOneOf && route.method !== 'POST' && !route.requireOneOf.some((k) => !isBlank(query[k]))) {
     throw new ApiError(400, 'invalid_parameter', `One of ${route.requireOneOf.map((k) => `'${k}'`).join(', ')} is required.`);
   }
   return { params, query: q };
@@ -340,7 +340,9 @@ export function validateBody(route: RouteSpec, body: unknown): unknown {
   if (unsafe) throw new ApiError(400, 'bad_request', `Request body field '${unsafe.path}' is refused: ${unsafeKeyReason(unsafe.key)}.`);
   if (route.method !== 'POST' || route.bodyDocument) return body;
   const out = validateBodyFields(route.body ?? [], body ?? {});
-  if (route.requireOneOf && !route.requireOneOf.some((k) => out[k] !== undefined)) {
+  // What the caller sent, as for excludes/requires: a default filled in is not one of them given.
+  const sent = (body ?? {}) as Record<string, unknown>;
+  if (route.requireOneOf && !route.requireOneOf.some((k) => !isBlank(sent[k]))) {
     throw new ApiError(400, 'invalid_parameter', `One of ${route.requireOneOf.map((k) => `'${k}'`).join(', ')} is required.`);
   }
   return out;

@@ -44,6 +44,7 @@ export function paramSchema(p: ParamSpec, where: 'query' | 'path' | 'body'): Sch
     case 'string[]': {
       const items: Schema = { type: 'string' };
       if (p.enum) items.enum = [...p.enum];
+      if (p.pattern !== undefined) items.pattern = `^(?:${p.pattern})$`;
       s.type = 'array';
       s.items = items;
       if (p.min !== undefined) s.minItems = p.min;

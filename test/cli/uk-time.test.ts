@@ -27,5 +27,7 @@ describe('uk time', () => {
     expect(ukLocalToUtc('2021-07-07', '12:30:00')).toBe('2021-07-07T11:30:00Z');
     expect(ukLocalToUtc('2021-01-07', '12:30')).toBe('2021-01-07T12:30:00Z');
     expect(ukLocalToUtc('2021-10-31', '01:30:00')).toBe('2021-10-31T00:30:00Z');
+    // 01:30 on 28 March 2021 never showed on a UK clock (01:00 GMT became 02:00 BST): read as GMT
+    expect(ukLocalToUtc('2021-03-28', '01:30:00')).toBe('2021-03-28T01:30:00Z');
   });
 });

@@ -42,7 +42,7 @@ const area: ParamSpec[] = [
     description: `radius around lat/lng, km (default ${CRIME_DEFAULT_RADIUS_KM}, at most ${CRIME_MAX_RADIUS_KM})`,
   },
   {
-    name: 'lsoa', type: 'string', pattern: '[A-Z]\\d{8}', patternHint: 'an LSOA code such as E01000916',
+    name: 'lsoa', type: 'string', pattern: '[A-Za-z]\\d{8}', patternHint: 'an LSOA code such as E01000916',
     description: 'LSOA code (exact), e.g. E01000916',
   },
   { name: 'force', type: 'string', enum: CRIME_FORCE_SLUGS, description: 'police force slug, e.g. metropolitan' },
@@ -88,7 +88,7 @@ export const crimeRoutes: RouteSpec[] = [
     summary: 'One crime and its outcomes, oldest first',
     pathParams: [
       {
-        name: 'crime_id', type: 'string', pattern: '[0-9a-f]{64}', patternHint: 'the 64-character hexadecimal Crime ID',
+        name: 'crime_id', type: 'string', pattern: '[0-9a-fA-F]{64}', patternHint: 'the 64-character hexadecimal Crime ID',
         description: 'Crime ID (64 hexadecimal characters; the API calls it persistent_id)',
       },
     ],

@@ -108,7 +108,7 @@ export const earningsRoutes: RouteSpec[] = [
       { ...measure, error: 'invalid_parameter' },
       { ...population, error: 'invalid_parameter' },
       {
-        name: 'geography', type: 'string', default: 'K02000001', pattern: String.raw`[A-Z]\d{8}`, patternHint: 'a GSS code such as K02000001', error: 'invalid_parameter',
+        name: 'geography', type: 'string', default: 'K02000001', pattern: String.raw`[A-Za-z]\d{8}`, patternHint: 'a GSS code such as K02000001', error: 'invalid_parameter',
         description: 'GSS code of the area (default K02000001, the United Kingdom)',
       },
       {

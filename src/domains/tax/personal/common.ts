@@ -53,9 +53,3 @@ export function maErrorToApi(e: unknown, region: Region): never {
   }
   throw e;
 }
-
-export function checkMaFlags(body: Record<string, unknown>): void {
-  if (body.marriage_allowance_recipient === true && body.marriage_allowance_transferor === true) {
-    throw errors.badRequest("Fields 'marriage_allowance_recipient' and 'marriage_allowance_transferor' cannot both be true.");
-  }
-}

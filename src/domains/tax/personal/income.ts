@@ -3,7 +3,7 @@ import { meta, ok } from '../../../contract/envelope.js';
 import type { Handler } from '../../../contract/types.js';
 import { incomeTax, MaIneligible, type IncomeTaxResult, type Region } from '../personal-calc.js';
 import { type Band, type YearParams } from '../personal-params.js';
-import { HMRC, URL_INCOME_TAX, gbp, amountP, ratio4, calcYear, maErrorToApi, checkMaFlags } from './common.js';
+import { HMRC, URL_INCOME_TAX, gbp, amountP, ratio4, calcYear, maErrorToApi } from './common.js';
 
 /**
  * Band edges on GROSS income with the standard allowance (GOVDATA-NOTES): from = PA + lower limit, to = PA +
@@ -56,7 +56,6 @@ export function maOut(y: YearParams, it: IncomeTaxResult, body: Record<string, u
 
 export const incomeCalculate: Handler = (req, ctx) => {
   const b = req.body as Record<string, unknown>;
-  checkMaFlags(b);
   const y = calcYear(b.tax_year, ctx);
   const region = b.region as Region;
   const grossP = amountP(b.gross_income as number, 'gross_income');

@@ -5,7 +5,7 @@ import type { Handler } from '../../../contract/types.js';
 import { divRound, ratePpm } from '../../../money.js';
 import { MaIneligible, takeHomeCore, type PensionType, type Region, type TakeHomeResult } from '../personal-calc.js';
 import { raw, type YearParams } from '../personal-params.js';
-import { HMRC, URL_INCOME_TAX, gbp, amountP, ratio4, calcYear, maErrorToApi, checkMaFlags } from './common.js';
+import { HMRC, URL_INCOME_TAX, gbp, amountP, ratio4, calcYear, maErrorToApi } from './common.js';
 import { breakdownOut, maOut } from './income.js';
 import { niSlicesOut } from './ni.js';
 
@@ -21,7 +21,6 @@ export interface ScenarioBody {
 }
 
 export function runTakeHome(y: YearParams, b: ScenarioBody): TakeHomeResult {
-  checkMaFlags(b as unknown as Record<string, unknown>);
   const plans = b.student_loan_plans ?? [];
   if (plans.length && !y.studentLoans) {
     throw errors.badRequest(`Invalid field 'student_loan_plans': student loan thresholds are available from ${Object.keys(raw.studentLoans().years)[0]} (asked ${y.year}).`);
