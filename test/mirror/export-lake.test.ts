@@ -181,6 +181,9 @@ describe('mirror export: every dataset, read back by two readers', () => {
     const outcomes = await lakeRows('crime', 'outcomes');
     expect(outcomes.length).toBe(met.length);
     expect(new Set(outcomes.map((r) => r.crime_id))).toEqual(new Set(met.map((r) => r['Crime ID'])));
+    // loads: one row per month and force of the files given (the 2024-01 archive's three forces, then the lone 2025-05 file)
+    const loads = (await lakeRows('crime', 'loads')).map((r) => `${String(r.month)} ${String(r.force)}`).sort();
+    expect(loads).toEqual(['2024-01 city-of-london', '2024-01 metropolitan', '2024-01 surrey', '2025-05 city-of-london']);
     // food hygiene: one row per <FHRSID> of the four real FSA files (no establishment is in two of them)
     const xml = readdirSync(join(FIXTURE_DIR, 'food-hygiene')).filter((f) => f.endsWith('.xml'));
     const fhrs = xml.flatMap((f) => [...readFileSync(join(FIXTURE_DIR, 'food-hygiene', f), 'utf8').matchAll(/<FHRSID>(\d+)<\/FHRSID>/g)].map((m) => m[1]!));

@@ -36,6 +36,7 @@ export const CRIME_INFO: DatasetInfo = {
       { name: 'categories', description: 'the crime category code list: category slug and its label (data/crime/categories.json)', sortBy: ['category'] },
       { name: 'forces', description: 'one row per force in the mirror: name, first and last month, street rows', sortBy: ['force'] },
       { name: 'coverage', description: 'one row per month held: street and outcome rows, the archives it came from', sortBy: ['month'] },
+      { name: 'loads', description: 'one row per month and force held: the archive or file its rows came from', sortBy: ['month', 'force'] },
     ],
   },
 };
