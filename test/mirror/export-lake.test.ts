@@ -193,7 +193,13 @@ describe('mirror export: every dataset, read back by two readers', () => {
     // schools: one row per data line of the GIAS and MI files (lines counted, header off)
     const lines = (f: string) => readFileSync(join(FIXTURE_DIR, 'schools', f), 'latin1').split(/\r?\n/).filter((l) => l.trim() !== '').length - 1;
     expect((await lakeRows('schools', 'schools')).length).toBe(lines('GENERATED-gias-leeds-rows.csv'));
-    expect((await lakeRows('schools', 'inspections')).length).toBe(lines('ofsted-mi-latest-inspections-28-Feb-2026-leeds-first-40.csv'));
+    const inspections = await lakeRows('schools', 'inspections');
+    expect(inspections.length).toBe(lines('ofsted-mi-latest-inspections-28-Feb-2026-leeds-first-40.csv'));
+    // both declared stored in urn order (the loads' ORDER BY urn): each single file ascends numerically
+    for (const rows of [await lakeRows('schools', 'schools'), inspections]) {
+      const urns = rows.map((r) => Number(r.urn));
+      expect(urns).toEqual([...urns].sort((a, b) => a - b));
+    }
     // energy: the generated model's 6 periods x 14 regions x 9 fuel/meter/payment combinations (nil and benchmark levels)
     expect((await lakeRows('energy-price-cap', 'periods')).length).toBe(6);
     expect((await lakeRows('energy-price-cap', 'rates')).length).toBe(6 * 14 * 9);
