@@ -38,9 +38,9 @@ afterAll(() => cleanup([root]));
 const tables = (): ManifestTable[] => Object.values(m.datasets).flatMap((d) => d.tables);
 /** Expected type names per dialect for the DuckDB types the lake holds (as the parser reports them). */
 const TYPES: Record<string, Record<string, string>> = {
-  spark: { VARCHAR: 'STRING', BIGINT: 'BIGINT', INTEGER: 'INT', SMALLINT: 'SMALLINT', BOOLEAN: 'BOOLEAN', DATE: 'DATE', TIMESTAMP: 'TIMESTAMP', DOUBLE: 'DOUBLE', DECIMAL: 'DECIMAL' },
-  trino: { VARCHAR: 'VARCHAR', BIGINT: 'BIGINT', INTEGER: 'INTEGER', SMALLINT: 'SMALLINT', BOOLEAN: 'BOOLEAN', DATE: 'DATE', TIMESTAMP: 'TIMESTAMP', DOUBLE: 'DOUBLE', DECIMAL: 'DECIMAL' },
-  bigquery: { VARCHAR: 'STRING', BIGINT: 'INT64', INTEGER: 'INT64', SMALLINT: 'INT64', BOOLEAN: 'BOOL', DATE: 'DATE', TIMESTAMP: 'DATETIME', DOUBLE: 'FLOAT64', DECIMAL: 'NUMERIC' },
+  spark: { VARCHAR: 'STRING', BIGINT: 'BIGINT', INTEGER: 'INT', SMALLINT: 'SMALLINT', TINYINT: 'TINYINT', BOOLEAN: 'BOOLEAN', DATE: 'DATE', TIMESTAMP: 'TIMESTAMP', DOUBLE: 'DOUBLE', DECIMAL: 'DECIMAL' },
+  trino: { VARCHAR: 'VARCHAR', BIGINT: 'BIGINT', INTEGER: 'INTEGER', SMALLINT: 'SMALLINT', TINYINT: 'TINYINT', BOOLEAN: 'BOOLEAN', DATE: 'DATE', TIMESTAMP: 'TIMESTAMP', DOUBLE: 'DOUBLE', DECIMAL: 'DECIMAL' },
+  bigquery: { VARCHAR: 'STRING', BIGINT: 'INT64', INTEGER: 'INT64', SMALLINT: 'INT64', TINYINT: 'INT64', BOOLEAN: 'BOOL', DATE: 'DATE', TIMESTAMP: 'DATETIME', DOUBLE: 'FLOAT64', DECIMAL: 'NUMERIC' },
 };
 const baseType = (t: string) => t.replace(/\(.*$/, '').toUpperCase();
 
@@ -157,8 +157,9 @@ describe('mirror export: DDL', () => {
       expect(def.sourceUris).toEqual([`file://${join(lake, t.path)}/*`]);
       expect(def.schema.fields.map((f: { name: string }) => f.name)).toEqual(t.columns.map((c) => c.name));
       if (t.partition_columns.length) {
-        // BigQuery's custom key schema names STRING, INTEGER, DATE or TIMESTAMP
-        expect(def.hivePartitioningOptions).toEqual({ mode: 'CUSTOM', sourceUriPrefix: `file://${join(lake, t.path)}/${t.partition_columns.map((c) => `{${c.name}:INTEGER}`).join('/')}`, requirePartitionFilter: false });
+        // BigQuery's custom key schema names STRING, INTEGER, DATE or TIMESTAMP (years are INTEGER, crime's 'YYYY-MM' month STRING)
+        const key = (type: string) => (/^(BIGINT|INTEGER|SMALLINT|TINYINT)$/.test(type) ? 'INTEGER' : type === 'VARCHAR' ? 'STRING' : type);
+        expect(def.hivePartitioningOptions).toEqual({ mode: 'CUSTOM', sourceUriPrefix: `file://${join(lake, t.path)}/${t.partition_columns.map((c) => `{${c.name}:${key(c.type)}}`).join('/')}`, requirePartitionFilter: false });
       } else expect(def.hivePartitioningOptions).toBeUndefined();
     }
   });

@@ -17,11 +17,15 @@ import { generateMot, itemDetailCsv, itemGroupCsv, itemsCsv, resultsCsv } from '
 import { writeStats19Year } from '../vehicles/stats19-fixture.js';
 import { REAL, writeAadfZip, writeRoadTypeFile } from '../vehicles/traffic-fixture.js';
 import { generateVeh, vehCsv } from '../vehicles/veh-fixture.js';
+import { archive, bytesOf, FILES, month2401 } from '../crime/fixture.js';
+// @ts-expect-error plain ESM generator shared with the bench
+import { generateLevelsWorkbook } from '../../bench/lib/energy-workbook.mjs';
 
 /** Datasets built by buildAll (every dataset with a fixture builder in test/ today). */
 export const BUILT = [
   'price-paid', 'hpi', 'council-tax', 'listed-buildings', 'conservation-areas', 'bank-holidays',
   'companies', 'psc', 'accounts', 'vehicle-licensing', 'mot', 'road-safety', 'road-traffic',
+  'crime', 'food-hygiene', 'schools', 'energy-price-cap', 'earnings',
 ] as const;
 
 const sync = (name: string, mirror: string, src: string, from: string | string[], extra: Record<string, unknown> = {}) =>
@@ -76,7 +80,31 @@ export async function buildAll(dir: string): Promise<string> {
   await writeAadfZip(join(rt, 'dft_traffic_counts_aadf.zip'));
   writeRoadTypeFile(join(rt, 'region_traffic_by_road_type.csv'), [2019, 2020]);
   await sync('road-traffic', mirror, src, [join(rt, 'dft_traffic_counts_aadf.zip'), REAL.regional2025, join(rt, 'region_traffic_by_road_type.csv'), REAL.localAuthority]);
+  await buildNewDomains(mirror, src);
   return mirror;
+}
+
+const TEST_FIXTURES = join(__dirname, '..', 'fixtures');
+
+/** The five later domains, from the fixtures their own tests use (test/fixtures/<domain>/). */
+async function buildNewDomains(mirror: string, src: string): Promise<void> {
+  // Crime: the real 2024-01 City and Surrey street files and Met outcomes in an archive (zip built here),
+  // then the real 2025-05 City street file as a lone member CSV: two months, so two `month` partitions.
+  const cr = join(src, 'crime');
+  mkdirSync(cr);
+  writeFileSync(join(cr, 'latest.zip'), await archive(month2401('new')));
+  await sync('crime', mirror, src, join(cr, 'latest.zip'));
+  writeFileSync(join(cr, '2025-05-city-of-london-street.csv'), bytesOf(FILES.city2505));
+  await sync('crime', mirror, src, join(cr, '2025-05-city-of-london-street.csv'));
+  // Food hygiene: the four real FSA files; schools: the generated GIAS rows of the real Leeds MI schools and the real MI rows.
+  await sync('food-hygiene', mirror, src, join(TEST_FIXTURES, 'food-hygiene'));
+  await sync('schools', mirror, src, ['GENERATED-gias-leeds-rows.csv', 'ofsted-mi-latest-inspections-28-Feb-2026-leeds-first-40.csv'].map((f) => join(TEST_FIXTURES, 'schools', f)));
+  // Energy: a GENERATED format-true levels-model workbook (bench/lib/energy-workbook.mjs), as test/energy uses.
+  const wb = join(src, 'energy-price-cap-levels-pre-levelised-rates-model.xlsx');
+  writeFileSync(wb, (generateLevelsWorkbook() as { buffer: Buffer }).buffer);
+  await sync('energy-price-cap', mirror, src, wb);
+  // Earnings: the real ONS ASHE Table 8.7a 2020 workbook.
+  await sync('earnings', mirror, src, join(TEST_FIXTURES, 'earnings', 'Home Geography Table 8.7a   Annual pay - Gross 2020.xls'));
 }
 
 /** Every .parquet file under a table directory with the Hive values of its path. */

@@ -16,4 +16,27 @@ export const CRIME_INFO: DatasetInfo = {
   approxDownload: 'several GB (the whole rolling archive, ~36 months; the newest 12 are loaded)',
   cadence: 'monthly',
   staleAfterDays: 45,
+  export: {
+    tables: [
+      {
+        name: 'street',
+        description: 'one row per street-level crime (or anti-social behaviour incident): month, force, snapped point, LSOA, category and its label, last outcome',
+        partitionBy: [{ column: 'month', expr: 'month' }],
+        // The load orders street on a spatial key computed from latitude/longitude (0.01-degree bands,
+        // src/domains/crime/sync.ts), not a column of the rows: the exporter sorts each month on lsoa_code.
+        sortBy: ['lsoa_code'],
+      },
+      {
+        name: 'outcomes',
+        description: 'one row per outcome published for a crime: crime_id, month, force, point, LSOA, outcome',
+        // The load orders outcomes on crime_id (sync.ts): one directory, files in crime_id order.
+        sortBy: ['crime_id'],
+        stored: true,
+      },
+      { name: 'categories', description: 'the crime category code list: category slug and its label (data/crime/categories.json)', sortBy: ['category'] },
+      { name: 'forces', description: 'one row per force in the mirror: name, first and last month, street rows', sortBy: ['force'] },
+      { name: 'coverage', description: 'one row per month held: street and outcome rows, the archives it came from', sortBy: ['month'] },
+      { name: 'loads', description: 'one row per month and force held: the archive or file its rows came from', sortBy: ['month', 'force'] },
+    ],
+  },
 };

@@ -14,4 +14,14 @@ export const EARNINGS_INFO: DatasetInfo = {
   approxDownload: '150 MB',
   cadence: 'yearly',
   staleAfterDays: 400,
+  export: {
+    tables: [
+      {
+        name: 'earnings',
+        description: 'ASHE estimates: one row per table, year, basis, population, measure and area/industry/occupation code: median, mean and percentiles',
+        sortBy: ['ons_table', 'measure', 'year', 'population', 'code'],
+      },
+      { name: 'earnings_sources', description: 'one row per ONS table, measure and year loaded: status, file, sheets, rows', sortBy: ['ons_table', 'measure', 'year'] },
+    ],
+  },
 };

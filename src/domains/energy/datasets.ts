@@ -14,4 +14,11 @@ export const ENERGY_PRICE_CAP_INFO: DatasetInfo = {
   approxDownload: '5 MB',
   cadence: 'quarterly',
   staleAfterDays: 100,
+  export: {
+    tables: [
+      { name: 'rates', description: 'one row per period, region, fuel, payment method and meter: unit rate and standing charge, incl. and excl. VAT', sortBy: ['period_id', 'region_code', 'fuel', 'payment_method', 'meter'] },
+      { name: 'levels', description: 'every nil and benchmark level as the workbook states it (pounds a year, VAT basis, sheet and cell)', sortBy: ['period_id', 'region_code', 'fuel', 'payment_method', 'meter', 'kwh'] },
+      { name: 'periods', description: 'one row per cap period: id, start and end date, label', sortBy: ['period_id'] },
+    ],
+  },
 };

@@ -15,4 +15,14 @@ export const FOOD_HYGIENE_INFO: DatasetInfo = {
   approxDownload: '500 MB',
   cadence: 'daily',
   staleAfterDays: 14,
+  export: {
+    tables: [
+      {
+        name: 'establishments',
+        description: 'one row per FHRS establishment: business, address, rating and scores, local authority, point',
+        sortBy: ['fhrs_id'],
+      },
+      { name: 'authorities', description: 'one row per local authority file loaded: name, region, scheme, file, extract date, counts', sortBy: ['code'] },
+    ],
+  },
 };

@@ -16,4 +16,14 @@ export const SCHOOLS_INFO: DatasetInfo = {
   approxDownload: '80 MB',
   cadence: 'monthly',
   staleAfterDays: 45,
+  export: {
+    tables: [
+      // both loads end with ORDER BY urn (src/domains/schools/sync/index.ts)
+      { name: 'schools', description: 'one row per GIAS establishment: name, type, phase, status, address, point, local authority', sortBy: ['urn'], stored: true },
+      { name: 'inspections', description: 'one row per school in Ofsted management information: its latest inspections and judgements', sortBy: ['urn'], stored: true },
+      { name: 'phases', description: 'the GIAS phase code list: code, name, slug (data/schools/reference.json)', sortBy: ['code'] },
+      { name: 'statuses', description: 'the GIAS status code list: code, name, slug (data/schools/reference.json)', sortBy: ['code'] },
+      { name: 'sources', description: 'one row per source file loaded (GIAS, MI): file, URL, sha256, published date, layout, rows', sortBy: ['source'] },
+    ],
+  },
 };
