@@ -7,7 +7,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CRIME_CATEGORY_SLUGS, CRIME_FORCE_SLUGS } from '../../src/domains/crime/routes.js';
-import { monthsBack, nearToQuery } from '../../src/domains/crime/commands.js';
+import { monthsBack } from '../../src/domains/crime/commands.js';
+import { parseNear as nearToQuery } from '../../src/amount.js';
 import { errorOf, getRoute } from '../support/route.js';
 
 const data = (f: string) => JSON.parse(readFileSync(join(__dirname, '..', '..', 'data', 'crime', f), 'utf8'));

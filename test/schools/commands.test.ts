@@ -28,11 +28,11 @@ describe('schools commands build the route calls', () => {
     const { call } = await callOf(['schools', 'stats', '--authority', 'E08000035', '--region', 'London', '--phase', 'secondary']);
     expect(call).toMatchObject({ path: '/v1/schools/inspections/statistics', query: { local_authority: 'E08000035', region: 'London', phase: 'secondary' } });
   });
-  it('--near with one number is a usage error with exit code 2', async () => {
+  it('--near with one number is invalid_parameter with exit code 2 (one rule for --near in every domain: src/amount.ts parseNear)', async () => {
     const r = await callOf(['schools', '--near', '51.45']);
     expect(r.call).toBeUndefined();
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/--near takes LAT,LNG/);
+    expect(r.stderr).toMatch(/--near takes a latitude and a longitude, LAT,LNG/);
   });
 });
 

@@ -3,15 +3,8 @@ import { Command, Option } from 'commander';
 import { ApiError } from '../../contract/errors.js';
 import type { RouteCall } from '../../contract/types.js';
 import type { CommandKit, CommandRun } from '../command-kit.js';
+import { parseNear } from '../../amount.js';
 
-/** `--near LAT,LNG` as the route's lat and lng. */
-export function nearToQuery(near: string): { lat: string; lng: string } {
-  const parts = near.split(',').map((s) => s.trim());
-  if (parts.length !== 2 || parts.some((p) => p === '')) {
-    throw new ApiError(400, 'usage_error', `--near: give LAT,LNG (e.g. 53.80,-1.55), got '${near}'.`);
-  }
-  return { lat: parts[0]!, lng: parts[1]! };
-}
 
 /** The month `n - 1` months before `month` (YYYY-MM), so that `n` months end at `month`. */
 export function monthsBack(month: string, n: number): string {
@@ -23,7 +16,7 @@ export function monthsBack(month: string, n: number): string {
 /** `--near` and `--months N` (the newest N months loaded, or published when live: read from /v1/crime/forces). */
 async function prepareArea(call: RouteCall, opts: Record<string, unknown>, run: CommandRun): Promise<RouteCall | number> {
   const query = { ...call.query };
-  if (typeof opts.near === 'string') Object.assign(query, nearToQuery(opts.near));
+  if (typeof opts.near === 'string') Object.assign(query, parseNear(opts.near));
   if (opts.months !== undefined) {
     const n = Number(opts.months);
     if (!Number.isInteger(n) || n < 1 || n > 120) throw new ApiError(400, 'usage_error', `--months: a whole number of months from 1 to 120, got '${String(opts.months)}'.`);

@@ -1,17 +1,12 @@
 /** `publicdata food-hygiene ...`: search establishments, show one, authorities, business types, statistics. */
 import { Command, Option } from 'commander';
-import { ApiError } from '../../contract/errors.js';
 import type { RouteCall } from '../../contract/types.js';
 import type { CommandKit } from '../command-kit.js';
+import { parseNear } from '../../amount.js';
 
 /** `--near LAT,LNG` sets lat and lng (the route checks the numbers). */
 function near(call: RouteCall, opts: Record<string, unknown>): RouteCall {
-  if (opts.near === undefined) return call;
-  const parts = String(opts.near).split(',').map((s) => s.trim());
-  if (parts.length !== 2 || parts.some((p) => p === '')) {
-    throw new ApiError(400, 'invalid_parameter', "--near takes a latitude and a longitude: --near 53.8008,-1.5491.");
-  }
-  Object.assign(call.query, { lat: parts[0], lng: parts[1] });
+  if (opts.near !== undefined) Object.assign(call.query, parseNear(String(opts.near)));
   return call;
 }
 

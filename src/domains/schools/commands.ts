@@ -1,16 +1,12 @@
 /** `publicdata schools ...`: search (by name, postcode, near a point), one school, inspection statistics. */
 import { Command, Option } from 'commander';
-import { ApiError } from '../../contract/errors.js';
 import type { RouteCall } from '../../contract/types.js';
 import type { CommandKit } from '../command-kit.js';
+import { parseNear } from '../../amount.js';
 
 /** `--near LAT,LNG` sets lat and lng (the route checks their ranges). */
 function near(call: RouteCall, opts: Record<string, unknown>): RouteCall {
-  if (opts.near === undefined) return call;
-  const parts = String(opts.near).split(',').map((s) => s.trim());
-  if (parts.length !== 2 || parts.some((p) => p === '')) throw new ApiError(400, 'invalid_parameter', '--near takes LAT,LNG (e.g. 51.45,-2.59).');
-  call.query.lat = parts[0]!;
-  call.query.lng = parts[1]!;
+  if (opts.near !== undefined) Object.assign(call.query, parseNear(String(opts.near)));
   return call;
 }
 
