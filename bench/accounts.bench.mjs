@@ -48,12 +48,12 @@ const cpuMedian = (xs) => stats(xs).median.toFixed(2);
 const url = (p) => pathToFileURL(p).href;
 mkdirSync(work, { recursive: true });
 
-if (!existsSync(join(dist, 'sync', 'accounts', 'extract.js'))) {
+if (!existsSync(join(dist, 'src', 'domains', 'companies', 'sync', 'accounts', 'extract.js'))) {
   console.error('dist/ is missing: run `npm run build` first');
   process.exit(1);
 }
-const { extractDocument, bareParse } = await import(url(join(dist, 'sync', 'accounts', 'extract.js')));
-const { createPool } = await import(url(join(dist, 'sync', 'accounts', 'pool.js')));
+const { extractDocument, bareParse } = await import(url(join(dist, 'src', 'domains', 'companies', 'sync', 'accounts', 'extract.js')));
+const { createPool } = await import(url(join(dist, 'src', 'domains', 'companies', 'sync', 'accounts', 'pool.js')));
 const { listEntries } = await import(url(join(dist, 'sync', 'formats', 'zip.js')));
 
 // ------------------------------------------------------------------------------------------------

@@ -12,12 +12,12 @@ import { redact, redactUrl, redactUrlsIn, keyKind, keyProblem, maskKey } from '.
 import { ApiError, errorEnvelope } from '../contract/errors.js';
 import { matchRoute } from '../registry.js';
 import type { PreparedCall } from '../runner.js';
-import type { ErrorEnvelope, RouteCall } from '../contract/types.js';
+import type { RouteCall } from '../contract/types.js';
 import { isErrorEnvelope } from '../contract/types.js';
 import { Pacer } from './live/pacer.js';
 import { interpret, num, result, type LiveCallResult } from './live/response.js';
 import { describeNetworkCode, isPermanent, parseRetryAfter, RetryPolicy } from './live/retry.js';
-import { buildUrl, createTransport, type Attempt, type ResponseAttempt } from './live/transport.js';
+import { buildUrl, createTransport, type Attempt, type NetworkAttempt, type ResponseAttempt, type Transport } from './live/transport.js';
 import type { Backend } from './types.js';
 
 export { buildUrl, PASSED_HEADERS } from './live/transport.js';
@@ -133,9 +133,26 @@ function defaultSleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, Math.max(0, ms)));
 }
 
-export function createLiveBackend(opts: LiveOptions): LiveBackend {
-  const env = opts.env;
-  const baseUrl = (opts.baseUrl || env.PUBLICDATA_BASE_URL || DEFAULT_BASE_URL).replace(/\/+$/, '');
+/** The settings of one backend, resolved from LiveOptions. */
+interface LiveConfig {
+  baseUrl: string;
+  /** host[:port] of the base URL, for messages. */
+  baseHost: string;
+  apiKey: string;
+  maxWaitMs: number;
+  maxRetries: number;
+  maxCredits: number | undefined;
+  now: () => number;
+  /** Verbose lines, redacted. */
+  log: ((line: string) => void) | undefined;
+  /** Wait lines: to the verbose log, or else to the terminal notice; redacted. */
+  waitLine: ((line: string) => void) | undefined;
+  /** Why the key is malformed (then no request is sent). */
+  keyIssue: string | undefined;
+}
+
+function resolveConfig(opts: LiveOptions): LiveConfig {
+  const baseUrl = (opts.baseUrl || opts.env.PUBLICDATA_BASE_URL || DEFAULT_BASE_URL).replace(/\/+$/, '');
   // A malformed base URL is a usage error now, not a network error retried for seconds later.
   let parsedBase: URL | undefined;
   try {
@@ -146,28 +163,35 @@ export function createLiveBackend(opts: LiveOptions): LiveBackend {
   if (!parsedBase || (parsedBase.protocol !== 'https:' && parsedBase.protocol !== 'http:')) {
     throw new ApiError(400, 'usage_error', `PUBLICDATA_BASE_URL must be an http(s) URL such as ${DEFAULT_BASE_URL}; got '${redactUrl(baseUrl, { allQuery: true })}'.`);
   }
-  const baseHost = parsedBase.host;
   const apiKey = opts.apiKey;
-  const maxWaitMs = Math.max(0, (opts.maxWait ?? DEFAULT_MAX_WAIT_S) * 1000);
-  const maxRetries = Math.min(10, Math.max(0, Math.floor(opts.maxRetries ?? DEFAULT_MAX_RETRIES)));
-  const maxCredits = opts.maxCredits;
-  const now = opts.now ?? Date.now;
-  const sleep = opts.sleep ?? defaultSleep;
-  const resetMarginMs = opts.resetMarginMs ?? 100;
   // Lines name URLs: userinfo in the base URL and credential-named query values are masked too.
   const log = opts.log ? (line: string) => opts.log!(redact(redactUrlsIn(line), apiKey)) : undefined;
-  // Wait lines go to the verbose log, or else to the terminal notice.
-  const waitLine = log ?? (opts.notice ? (line: string) => opts.notice!(redact(redactUrlsIn(line), apiKey)) : undefined);
+  return {
+    baseUrl,
+    baseHost: parsedBase.host,
+    apiKey,
+    maxWaitMs: Math.max(0, (opts.maxWait ?? DEFAULT_MAX_WAIT_S) * 1000),
+    maxRetries: Math.min(10, Math.max(0, Math.floor(opts.maxRetries ?? DEFAULT_MAX_RETRIES))),
+    maxCredits: opts.maxCredits,
+    now: opts.now ?? Date.now,
+    log,
+    waitLine: log ?? (opts.notice ? (line: string) => opts.notice!(redact(redactUrlsIn(line), apiKey)) : undefined),
+    keyIssue: keyProblem(apiKey),
+  };
+}
 
+function keyWarnings(apiKey: string, baseUrl: string): string[] {
   const warnings: string[] = [];
   if (keyKind(apiKey) === 'test' && baseUrl === DEFAULT_BASE_URL) {
     warnings.push(
       `Using a test key (${maskKey(apiKey)}) against the production API ${DEFAULT_BASE_URL}: test keys are for development (10 requests/minute, no live credits). Use a gd_live_ key for live work.`,
     );
   }
-  const keyIssue = keyProblem(apiKey);
+  return warnings;
+}
 
-  const stats: LiveStats = {
+function newStats(): LiveStats {
+  return {
     clockOffsetMs: 0,
     requests: 0,
     calls: 0,
@@ -180,185 +204,245 @@ export function createLiveBackend(opts: LiveOptions): LiveBackend {
     waitedMs: 0,
     pacingWaits: 0,
   };
+}
 
-  async function wait(ms: number): Promise<void> {
+/** Header bookkeeping: the last X-RateLimit-* seen. */
+function observeRateLimit(stats: LiveStats, headers: Record<string, string>): void {
+  const limit = num(headers['x-ratelimit-limit']);
+  const remaining = num(headers['x-ratelimit-remaining']);
+  const reset = num(headers['x-ratelimit-reset']);
+  if (limit !== undefined) stats.rateLimit.limit = limit;
+  if (remaining !== undefined) stats.rateLimit.remaining = remaining;
+  if (reset !== undefined) stats.rateLimit.reset = reset;
+}
+
+/** Header bookkeeping: credits from X-Credits-Cost / X-Credits-Remaining, else the route's cost. */
+function spendCredits(stats: LiveStats, a: ResponseAttempt, cost: number): void {
+  const headerCost = num(a.headers['x-credits-cost']);
+  const rem = num(a.headers['x-credits-remaining']);
+  if (rem !== undefined) stats.creditsRemaining = rem;
+  if (headerCost !== undefined) {
+    stats.lastCost = headerCost;
+    stats.creditsSpent += headerCost;
+  } else if (a.status < 500 && ![401, 402, 403, 429].includes(a.status)) {
+    // No header: assume the documented cost of an answered request.
+    stats.creditsSpent += cost;
+  }
+}
+
+/** The verbose log line of a response (the caller's log redacts it). */
+function describeResponse(call: RouteCall, a: ResponseAttempt, path: string): string {
+  const h = a.headers;
+  const parts = [`← ${a.status} ${call.method} ${path} ${Math.round(a.ms)} ms`];
+  if (h['x-credits-remaining'] !== undefined || h['x-credits-cost'] !== undefined)
+    parts.push(`credits remaining ${h['x-credits-remaining'] ?? '?'} (cost ${h['x-credits-cost'] ?? '?'})`);
+  if (h['x-ratelimit-remaining'] !== undefined)
+    parts.push(
+      `rate ${h['x-ratelimit-remaining']}/${h['x-ratelimit-limit'] ?? '?'} reset ${h['x-ratelimit-reset'] ?? '?'}`,
+    );
+  if (h['retry-after'] !== undefined) parts.push(`retry-after ${h['retry-after']}`);
+  return parts.join(' · ');
+}
+
+/** One call's progress across its attempts. */
+interface CallProgress {
+  c: PreparedCall;
+  url: string;
+  pathForLog: string;
+  cost: number;
+  started: number;
+  /** Waited so far (pacing and retry waits), ms, against --max-wait. */
+  waited: number;
+  attempts: number;
+  last5xx?: LiveCallResult;
+  last429?: LiveCallResult;
+}
+
+/** What an attempt leads to: an answer, or a retry after retryWaitMs (undefined: not retryable). */
+type Verdict = { answer: LiveCallResult } | { retryWaitMs: number | undefined; reason: string };
+
+/** The call loop of one backend, in named steps; its state is the stats, the pacer and the transport. */
+class LiveCaller {
+  readonly stats: LiveStats = newStats();
+  readonly transport: Transport;
+  readonly pacer: Pacer;
+  private readonly policy: RetryPolicy;
+  private readonly cfg: LiveConfig;
+  private readonly sleep: (ms: number) => Promise<void>;
+
+  constructor(cfg: LiveConfig, opts: LiveOptions) {
+    this.cfg = cfg;
+    this.sleep = opts.sleep ?? defaultSleep;
+    this.transport = createTransport({
+      apiKey: cfg.apiKey,
+      userAgent: opts.userAgent ?? 'publicdata',
+      timeoutMs: opts.timeoutMs ?? 30_000,
+      connectTimeoutMs: opts.connectTimeoutMs ?? 10_000,
+      now: cfg.now,
+    });
+    this.pacer = new Pacer({
+      now: cfg.now,
+      wait: (ms) => this.wait(ms),
+      resetMarginMs: opts.resetMarginMs ?? 100,
+      onWindowWait: (ms, limit) => {
+        cfg.waitLine?.(`… rate-limit window used up (${limit ?? '?'} requests): waiting ${secs(ms)} for the reset`);
+        this.stats.pacingWaits++;
+      },
+    });
+    this.policy = new RetryPolicy({
+      maxRetries: cfg.maxRetries,
+      backoffBaseMs: opts.backoffBaseMs ?? 500,
+      backoffMaxMs: opts.backoffMaxMs ?? 30_000,
+      random: opts.random ?? Math.random,
+    });
+  }
+
+  async wait(ms: number): Promise<void> {
     if (ms <= 0) return;
-    stats.waitedMs += ms;
-    await sleep(ms);
+    this.stats.waitedMs += ms;
+    await this.sleep(ms);
   }
 
-  const transport = createTransport({
-    apiKey,
-    userAgent: opts.userAgent ?? 'publicdata',
-    timeoutMs: opts.timeoutMs ?? 30_000,
-    connectTimeoutMs: opts.connectTimeoutMs ?? 10_000,
-    now,
-  });
-  const pacer = new Pacer({
-    now,
-    wait,
-    resetMarginMs,
-    onWindowWait: (ms, limit) => {
-      waitLine?.(`… rate-limit window used up (${limit ?? '?'} requests): waiting ${secs(ms)} for the reset`);
-      stats.pacingWaits++;
-    },
-  });
-  const policy = new RetryPolicy({
-    maxRetries,
-    backoffBaseMs: opts.backoffBaseMs ?? 500,
-    backoffMaxMs: opts.backoffMaxMs ?? 30_000,
-    random: opts.random ?? Math.random,
-  });
-
-  function observeStats(headers: Record<string, string>): void {
-    const limit = num(headers['x-ratelimit-limit']);
-    const remaining = num(headers['x-ratelimit-remaining']);
-    const reset = num(headers['x-ratelimit-reset']);
-    if (limit !== undefined) stats.rateLimit.limit = limit;
-    if (remaining !== undefined) stats.rateLimit.remaining = remaining;
-    if (reset !== undefined) stats.rateLimit.reset = reset;
-  }
-
-  function describeResponse(call: RouteCall, a: ResponseAttempt, path: string): string {
-    const h = a.headers;
-    const parts = [`← ${a.status} ${call.method} ${path} ${Math.round(a.ms)} ms`];
-    if (h['x-credits-remaining'] !== undefined || h['x-credits-cost'] !== undefined)
-      parts.push(`credits remaining ${h['x-credits-remaining'] ?? '?'} (cost ${h['x-credits-cost'] ?? '?'})`);
-    if (h['x-ratelimit-remaining'] !== undefined)
-      parts.push(
-        `rate ${h['x-ratelimit-remaining']}/${h['x-ratelimit-limit'] ?? '?'} reset ${h['x-ratelimit-reset'] ?? '?'}`,
-      );
-    if (h['retry-after'] !== undefined) parts.push(`retry-after ${h['retry-after']}`);
-    return parts.join(' · ');
-  }
-
-  function synthesised(status: number, e: ErrorEnvelope, attempts: number, a?: ResponseAttempt): LiveCallResult {
-    return result(status, e, attempts, a);
-  }
-
-  function spend(a: ResponseAttempt, cost: number): void {
-    const headerCost = num(a.headers['x-credits-cost']);
-    const rem = num(a.headers['x-credits-remaining']);
-    if (rem !== undefined) stats.creditsRemaining = rem;
-    if (headerCost !== undefined) {
-      stats.lastCost = headerCost;
-      stats.creditsSpent += headerCost;
-    } else if (a.status < 500 && ![401, 402, 403, 429].includes(a.status)) {
-      // No header: assume the documented cost of an answered request.
-      stats.creditsSpent += cost;
+  async call(c: PreparedCall): Promise<LiveCallResult> {
+    const { cfg } = this;
+    this.stats.calls++;
+    if (cfg.keyIssue) {
+      return result(401, errorEnvelope('unauthorized', `The API key is malformed: ${cfg.keyIssue}.`), 0);
     }
-  }
-
-  async function call(c: PreparedCall): Promise<LiveCallResult> {
-    stats.calls++;
-    if (keyIssue) {
-      return synthesised(401, errorEnvelope('unauthorized', `The API key is malformed: ${keyIssue}.`), 0);
-    }
-    const url = buildUrl(baseUrl, c.path, c.query);
-    const pathForLog = url.slice(baseUrl.replace(/\/v1$/, '').length);
-    const cost = costOf(c);
-    const started = now();
-    let waitedThisCall = 0;
-    let attempts = 0;
-    let last5xx: LiveCallResult | undefined;
-    let last429: LiveCallResult | undefined;
-
+    const url = buildUrl(cfg.baseUrl, c.path, c.query);
+    const pathForLog = url.slice(cfg.baseUrl.replace(/\/v1$/, '').length);
+    const p: CallProgress = { c, url, pathForLog, cost: costOf(c), started: cfg.now(), waited: 0, attempts: 0 };
     for (let retry = 0; ; retry++) {
-      if (maxCredits !== undefined && stats.creditsSpent + cost > maxCredits) {
-        const e = errorEnvelope(
-          'credit_budget_exceeded',
-          `Not sent: ${c.method} ${c.path} costs ${cost} credit(s); ${stats.creditsSpent} of the ${maxCredits} allowed by --max-credits are spent.`,
-        );
-        log?.(`✗ ${e.error.message}`);
-        return synthesised(402, e, attempts);
-      }
-      const slot = await pacer.acquire(maxWaitMs - waitedThisCall);
-      waitedThisCall += slot.waitedMs;
-      if (slot.overBudgetMs !== undefined) {
-        const e = errorEnvelope(
-          'rate_limit_exceeded',
-          `Rate limit window used up; it resets in ${secs(slot.overBudgetMs)}, longer than the remaining wait budget (--max-wait ${maxWaitMs / 1000} s).`,
-        );
-        log?.(`✗ ${e.error.message}`);
-        return synthesised(429, e, attempts);
-      }
-      attempts++;
-      if (retry > 0) stats.retries++;
-      stats.requests++;
-      log?.(`→ ${c.method} ${url}`);
-      let a: Attempt;
-      try {
-        a = await transport.send(c, url);
-      } catch (e) {
-        pacer.settle();
-        throw e;
-      }
-      if (a.kind === 'response') observeStats(a.headers);
-      pacer.settle(a.kind === 'response' ? { headers: a.headers, sentAt: a.sentAt, receivedAt: now() } : undefined);
-
-      let retryWaitMs: number | undefined;
-      let reason = '';
-      if (a.kind === 'network') {
-        stats.networkErrors++;
-        log?.(`✗ ${c.method} ${pathForLog} ${a.code} after ${Math.round(a.ms)} ms`);
-        retryWaitMs = policy.afterNetwork(c.method, a, retry);
-        reason = `${baseHost}: ${describeNetworkCode(a.code)}`;
-      } else {
-        spend(a, cost);
-        log?.(describeResponse(c, a, pathForLog));
-        const res = interpret(a, attempts, baseUrl);
-        const code = isErrorEnvelope(res.envelope) ? res.envelope.error.code : undefined;
-        // Never retried, whatever the status: insufficient_credits, and answers that say they are
-        // permanent (serve's 503 dataset_not_synced, a 501).
-        if (code === 'insufficient_credits' || isPermanent(a.status, code)) return res;
-        const ra = parseRetryAfter(a.headers['retry-after'], now() + pacer.clockOffset());
-        if (a.status === 429) {
-          stats.rateLimited++;
-          last429 = res;
-          retryWaitMs = policy.after429(ra, retry);
-          reason = `429 ${code ?? ''}`.trim();
-          // Concurrent calls hold back too until Retry-After has passed.
-          pacer.holdFor(ra);
-        } else if (a.status >= 500) {
-          stats.serverErrors++;
-          last5xx = res;
-          retryWaitMs = policy.after5xx(c.method, ra, retry);
-          reason = `HTTP ${a.status} from ${baseHost}`;
-        }
-        if (retryWaitMs === undefined) return res;
-      }
-
-      // Retry or give up.
-      const budgetLeft = maxWaitMs - waitedThisCall;
-      const allowed = policy.maxRetriesAfter(a);
-      if (retryWaitMs === undefined || retry >= allowed || retryWaitMs > budgetLeft) {
-        const why =
-          retryWaitMs === undefined
-            ? 'not retried'
-            : retry >= allowed
-              ? `retry budget (${allowed}${allowed < maxRetries ? ' for an unreachable server' : ''}) used`
-              : `next wait ${secs(retryWaitMs)} exceeds --max-wait`;
-        log?.(`✗ giving up after ${attempts} attempt(s), ${secs(now() - started)}: ${why}`);
-        if (a.kind === 'network') {
-          const e = errorEnvelope(
-            'network_error',
-            `Could not reach ${baseHost} (${a.code}${a.message && a.message !== a.code ? `: ${a.message}` : ''}) after ${attempts} attempt(s).`,
-          );
-          return synthesised(503, e, attempts);
-        }
-        return (a.status === 429 ? last429 : last5xx) ?? interpret(a, attempts, baseUrl);
-      }
-      waitLine?.(`… ${reason}: retry ${retry + 1}/${allowed} in ${secs(retryWaitMs)}`);
-      await wait(retryWaitMs);
-      waitedThisCall += retryWaitMs;
+      const refused = this.overCredits(p) ?? (await this.acquireSlot(p));
+      if (refused) return refused;
+      const a = await this.attempt(p, retry);
+      const verdict = a.kind === 'network' ? this.afterNetwork(p, a, retry) : this.afterResponse(p, a, retry);
+      if ('answer' in verdict) return verdict.answer;
+      const next = this.decideRetry(p, a, verdict.retryWaitMs, retry);
+      if ('answer' in next) return next.answer;
+      cfg.waitLine?.(`… ${verdict.reason}: retry ${retry + 1}/${next.allowed} in ${secs(next.waitMs)}`);
+      await this.wait(next.waitMs);
+      p.waited += next.waitMs;
     }
   }
 
+  /** The --max-credits check: a request that would pass the budget is not sent. */
+  private overCredits(p: CallProgress): LiveCallResult | undefined {
+    const { maxCredits } = this.cfg;
+    if (maxCredits !== undefined && this.stats.creditsSpent + p.cost > maxCredits) {
+      const e = errorEnvelope(
+        'credit_budget_exceeded',
+        `Not sent: ${p.c.method} ${p.c.path} costs ${p.cost} credit(s); ${this.stats.creditsSpent} of the ${maxCredits} allowed by --max-credits are spent.`,
+      );
+      this.cfg.log?.(`✗ ${e.error.message}`);
+      return result(402, e, p.attempts);
+    }
+    return undefined;
+  }
+
+  /** A slot in the rate-limit window, or a 429 when waiting for it would pass --max-wait. */
+  private async acquireSlot(p: CallProgress): Promise<LiveCallResult | undefined> {
+    const { maxWaitMs } = this.cfg;
+    const slot = await this.pacer.acquire(maxWaitMs - p.waited);
+    p.waited += slot.waitedMs;
+    if (slot.overBudgetMs === undefined) return undefined;
+    const e = errorEnvelope(
+      'rate_limit_exceeded',
+      `Rate limit window used up; it resets in ${secs(slot.overBudgetMs)}, longer than the remaining wait budget (--max-wait ${maxWaitMs / 1000} s).`,
+    );
+    this.cfg.log?.(`✗ ${e.error.message}`);
+    return result(429, e, p.attempts);
+  }
+
+  /** One HTTP attempt: counted, logged, sent, and the pacer told what came back. */
+  private async attempt(p: CallProgress, retry: number): Promise<Attempt> {
+    p.attempts++;
+    if (retry > 0) this.stats.retries++;
+    this.stats.requests++;
+    this.cfg.log?.(`→ ${p.c.method} ${p.url}`);
+    let a: Attempt;
+    try {
+      a = await this.transport.send(p.c, p.url);
+    } catch (e) {
+      this.pacer.settle();
+      throw e;
+    }
+    if (a.kind === 'response') observeRateLimit(this.stats, a.headers);
+    this.pacer.settle(a.kind === 'response' ? { headers: a.headers, sentAt: a.sentAt, receivedAt: this.cfg.now() } : undefined);
+    return a;
+  }
+
+  private afterNetwork(p: CallProgress, a: NetworkAttempt, retry: number): Verdict {
+    this.stats.networkErrors++;
+    this.cfg.log?.(`✗ ${p.c.method} ${p.pathForLog} ${a.code} after ${Math.round(a.ms)} ms`);
+    const retryWaitMs = this.policy.afterNetwork(p.c.method, a, retry);
+    return { retryWaitMs, reason: `${this.cfg.baseHost}: ${describeNetworkCode(a.code)}` };
+  }
+
+  private afterResponse(p: CallProgress, a: ResponseAttempt, retry: number): Verdict {
+    const { stats, cfg } = this;
+    spendCredits(stats, a, p.cost);
+    cfg.log?.(describeResponse(p.c, a, p.pathForLog));
+    const res = interpret(a, p.attempts, cfg.baseUrl);
+    const code = isErrorEnvelope(res.envelope) ? res.envelope.error.code : undefined;
+    // Never retried, whatever the status: insufficient_credits, and answers that say they are
+    // permanent (serve's 503 dataset_not_synced, a 501).
+    if (code === 'insufficient_credits' || isPermanent(a.status, code)) return { answer: res };
+    const ra = parseRetryAfter(a.headers['retry-after'], cfg.now() + this.pacer.clockOffset());
+    let retryWaitMs: number | undefined;
+    let reason = '';
+    if (a.status === 429) {
+      stats.rateLimited++;
+      p.last429 = res;
+      retryWaitMs = this.policy.after429(ra, retry);
+      reason = `429 ${code ?? ''}`.trim();
+      // Concurrent calls hold back too until Retry-After has passed.
+      this.pacer.holdFor(ra);
+    } else if (a.status >= 500) {
+      stats.serverErrors++;
+      p.last5xx = res;
+      retryWaitMs = this.policy.after5xx(p.c.method, ra, retry);
+      reason = `HTTP ${a.status} from ${cfg.baseHost}`;
+    }
+    if (retryWaitMs === undefined) return { answer: res };
+    return { retryWaitMs, reason };
+  }
+
+  /** Retry (after waitMs, of `allowed` retries) or give up with the answer to return. */
+  private decideRetry(p: CallProgress, a: Attempt, retryWaitMs: number | undefined, retry: number): { answer: LiveCallResult } | { waitMs: number; allowed: number } {
+    const { cfg } = this;
+    const budgetLeft = cfg.maxWaitMs - p.waited;
+    const allowed = this.policy.maxRetriesAfter(a);
+    if (retryWaitMs !== undefined && !(retry >= allowed || retryWaitMs > budgetLeft)) return { waitMs: retryWaitMs, allowed };
+    const why =
+      retryWaitMs === undefined
+        ? 'not retried'
+        : retry >= allowed
+          ? `retry budget (${allowed}${allowed < cfg.maxRetries ? ' for an unreachable server' : ''}) used`
+          : `next wait ${secs(retryWaitMs)} exceeds --max-wait`;
+    cfg.log?.(`✗ giving up after ${p.attempts} attempt(s), ${secs(cfg.now() - p.started)}: ${why}`);
+    if (a.kind === 'network') {
+      const e = errorEnvelope(
+        'network_error',
+        `Could not reach ${cfg.baseHost} (${a.code}${a.message && a.message !== a.code ? `: ${a.message}` : ''}) after ${p.attempts} attempt(s).`,
+      );
+      return { answer: result(503, e, p.attempts) };
+    }
+    return { answer: (a.status === 429 ? p.last429 : p.last5xx) ?? interpret(a, p.attempts, cfg.baseUrl) };
+  }
+}
+
+export function createLiveBackend(opts: LiveOptions): LiveBackend {
+  const cfg = resolveConfig(opts);
+  const warnings = keyWarnings(cfg.apiKey, cfg.baseUrl);
+  const caller = new LiveCaller(cfg, opts);
+  const { stats, pacer, transport } = caller;
+  const maxCredits = cfg.maxCredits;
   return {
     kind: 'live',
-    baseUrl,
+    baseUrl: cfg.baseUrl,
     warnings,
-    call,
+    call: (c: PreparedCall) => caller.call(c),
     stats: () => ({ ...stats, clockOffsetMs: pacer.clockOffset(), rateLimit: { ...stats.rateLimit } }),
     creditsSpent: () => stats.creditsSpent,
     canSpend: (n: number) => maxCredits === undefined || stats.creditsSpent + n <= maxCredits,

@@ -110,253 +110,296 @@ function wantedConcept(C: ReturnType<typeof compile>, name: string): string | nu
  *  - text is only requested from the parser while a kept fact, a context field or a continuation is open.
  */
 export function extractText(text: string, name: string): ExtractResult {
-  const C = compile();
-  const contexts = new Map<string, Context>();
-  const facts: RawFact[] = [];
-  const continuations = new Map<string, { text: string; next?: string }>();
+  const c = new Collector();
+  c.parser.write(text);
+  c.parser.close();
+  return c.result(name);
+}
+
+/**
+ * The state of one pass over one document and its SAX handlers (one per event, set on the parser when
+ * constructed; the text and close handlers only while needed, see syncText and syncClose).
+ */
+class Collector {
+  readonly C = compile();
+  readonly contexts = new Map<string, Context>();
+  readonly facts: RawFact[] = [];
+  readonly continuations = new Map<string, { text: string; next?: string }>();
+  readonly parser = newParser();
 
   // Namespace scopes: prefix -> URI; the bindings an element added are undone when it closes.
-  const ns = new Map<string, string>();
-  const kinds = new Map<string, number>();
-  // set by the attribute handler for the element being opened: it declares a namespace / has a *:nil
-  let declares = false;
-  let nilAttr = false;
-
-  let root: 'ixbrl' | 'xbrl' | undefined;
-  let depth = 0;
-  const open: OpenFact[] = [];
-  let excludeDepth = 0;
-  let factCount = 0;
-  // context being read
-  let ctxId: string | undefined;
-  let ctx: Context | undefined;
-  let ctxField: 'start' | 'end' | 'instant' | 'member' | undefined;
-  let ctxDim = '';
-  let ctxBuf = '';
-  // continuation being read
-  const contStack: Array<{ id: string; next?: string; buf: string[] }> = [];
-  const scopes: Array<Array<[string, string | undefined]>> = [];
-  // watched elements: the tag object saxes hands to opentag is the one it hands to closetag
-  const wTags: SaxesTagPlain[] = [];
-  const wKinds: number[] = [];
-  const watch = (tag: SaxesTagPlain, kind: number) => {
-    wTags.push(tag);
-    wKinds.push(kind);
-    if (!closeOn) syncClose();
-  };
+  private readonly ns = new Map<string, string>();
+  private readonly kinds = new Map<string, number>();
+  private readonly scopes: Array<Array<[string, string | undefined]>> = [];
   // Unprefixed names are XHTML (or plain-instance concepts) unless the default namespace is ix/xbrli/xbrldi.
-  let plainDefault = true;
-  const bindingsChanged = () => {
-    kinds.clear();
-    plainDefault = kindOf(ns.get(''), '') === K_OTHER;
-  };
+  private plainDefault = true;
+  // set by the attribute handler for the element being opened: it declares a namespace / has a *:nil
+  private declares = false;
+  private nilAttr = false;
 
-  const parser = newParser();
+  root: 'ixbrl' | 'xbrl' | undefined = undefined;
+  private depth = 0;
+  private readonly open: OpenFact[] = [];
+  private excludeDepth = 0;
+  factCount = 0;
+  // context being read
+  private ctxId: string | undefined = undefined;
+  private ctx: Context | undefined = undefined;
+  private ctxField: 'start' | 'end' | 'instant' | 'member' | undefined = undefined;
+  private ctxDim = '';
+  private ctxBuf = '';
+  // continuation being read
+  private readonly contStack: Array<{ id: string; next?: string; buf: string[] }> = [];
+  // watched elements: the tag object saxes hands to opentag is the one it hands to closetag
+  private readonly wTags: SaxesTagPlain[] = [];
+  private readonly wKinds: number[] = [];
   // Close events only matter for watched elements (and, in a plain instance, for the depth of its facts):
   // the handler is only set while one is needed, so most XHTML elements close without a call.
-  let closeOn = false;
-  const syncClose = () => {
-    const need = root === 'xbrl' || wTags.length > 0;
-    if (need === closeOn) return;
-    closeOn = need;
-    if (need) parser.on('closetag', onclose);
-    else parser.off('closetag');
-  };
+  private closeOn = false;
   // Text is only needed inside kept facts, context dates/members and continuations: saxes skips building
   // text (and decoding entities) while no text handler is set, so the handler is set only while one is open.
-  let textOn = false;
-  const syncText = () => {
-    const need = open.length > 0 || ctxField !== undefined || contStack.length > 0;
-    if (need === textOn) return;
-    textOn = need;
-    if (need) parser.on('text', ontext);
-    else parser.off('text');
-  };
-  parser.on('attribute', (a: { name: string }) => {
+  private textOn = false;
+
+  constructor() {
+    this.parser.on('attribute', this.onattribute);
+    this.parser.on('opentag', this.onopen);
+    this.parser.on('cdata', this.ontext);
+  }
+
+  private watch(tag: SaxesTagPlain, kind: number): void {
+    this.wTags.push(tag);
+    this.wKinds.push(kind);
+    if (!this.closeOn) this.syncClose();
+  }
+
+  private syncClose(): void {
+    const need = this.root === 'xbrl' || this.wTags.length > 0;
+    if (need === this.closeOn) return;
+    this.closeOn = need;
+    if (need) this.parser.on('closetag', this.onclose);
+    else this.parser.off('closetag');
+  }
+
+  private syncText(): void {
+    const need = this.open.length > 0 || this.ctxField !== undefined || this.contStack.length > 0;
+    if (need === this.textOn) return;
+    this.textOn = need;
+    if (need) this.parser.on('text', this.ontext);
+    else this.parser.off('text');
+  }
+
+  private readonly onattribute = (a: { name: string }): void => {
     const n = a.name;
-    if (n.charCodeAt(0) === 120 /* x */ && n.startsWith('xmlns')) declares = true;
-    else if (n.charCodeAt(n.length - 1) === 108 /* l */ && n.endsWith(':nil')) nilAttr = true;
-  });
-  parser.on('opentag', (tag: SaxesTagPlain) => {
+    if (n.charCodeAt(0) === 120 /* x */ && n.startsWith('xmlns')) this.declares = true;
+    else if (n.charCodeAt(n.length - 1) === 108 /* l */ && n.endsWith(':nil')) this.nilAttr = true;
+  };
+
+  /** The element's xmlns declarations bound; undone when it closes (the root's last to the end). */
+  private declareNamespaces(tag: SaxesTagPlain, attrs: Record<string, string>): void {
+    const ns = this.ns;
+    let undo: Array<[string, string | undefined]> | null = null;
+    for (const k in attrs) {
+      if (k === 'xmlns' || k.startsWith('xmlns:')) {
+        const p = k === 'xmlns' ? '' : k.slice(6);
+        (undo ??= []).push([p, ns.get(p)]);
+        ns.set(p, attrs[k]!);
+      }
+    }
+    if (undo) {
+      // the root's bindings last to the end of the document: nothing to undo
+      if (this.root !== undefined) {
+        this.scopes.push(undo);
+        this.watch(tag, W_SCOPE);
+      }
+      this.bindingsChanged();
+    }
+  }
+
+  private bindingsChanged(): void {
+    this.kinds.clear();
+    this.plainDefault = kindOf(this.ns.get(''), '') === K_OTHER;
+  }
+
+  /** What an element is (K_*), from its QName under the bindings in scope. */
+  private kindOfName(qn: string): number {
+    if (this.plainDefault && qn.indexOf(':') < 0) return K_OTHER;
+    let kind = this.kinds.get(qn);
+    if (kind === undefined) {
+      const ci = qn.indexOf(':');
+      kind = kindOf(this.ns.get(ci < 0 ? '' : qn.slice(0, ci)), ci < 0 ? qn : qn.slice(ci + 1));
+      this.kinds.set(qn, kind);
+    }
+    return kind;
+  }
+
+  private readonly onopen = (tag: SaxesTagPlain): void => {
     const attrs = tag.attributes as Record<string, string>;
-    const nil = nilAttr;
-    nilAttr = false;
-    if (declares) {
-      declares = false;
-      let undo: Array<[string, string | undefined]> | null = null;
-      for (const k in attrs) {
-        if (k === 'xmlns' || k.startsWith('xmlns:')) {
-          const p = k === 'xmlns' ? '' : k.slice(6);
-          (undo ??= []).push([p, ns.get(p)]);
-          ns.set(p, attrs[k]!);
-        }
-      }
-      if (undo) {
-        // the root's bindings last to the end of the document: nothing to undo
-        if (root !== undefined) {
-          scopes.push(undo);
-          watch(tag, W_SCOPE);
-        }
-        bindingsChanged();
-      }
+    const nil = this.nilAttr;
+    this.nilAttr = false;
+    if (this.declares) {
+      this.declares = false;
+      this.declareNamespaces(tag, attrs);
     }
     const qn = tag.name;
-    let kind: number | undefined;
-    if (plainDefault && qn.indexOf(':') < 0) kind = K_OTHER;
-    else {
-      kind = kinds.get(qn);
-      if (kind === undefined) {
-        const ci = qn.indexOf(':');
-        kind = kindOf(ns.get(ci < 0 ? '' : qn.slice(0, ci)), ci < 0 ? qn : qn.slice(ci + 1));
-        kinds.set(qn, kind);
-      }
-    }
-    if (root === undefined) {
-      root = kind === K_XBRLI_ROOT ? 'xbrl' : 'ixbrl';
-      depth = 1;
-      syncClose();
-    } else if (root === 'xbrl') depth++;
+    const kind = this.kindOfName(qn);
+    if (this.root === undefined) {
+      this.root = kind === K_XBRLI_ROOT ? 'xbrl' : 'ixbrl';
+      this.depth = 1;
+      this.syncClose();
+    } else if (this.root === 'xbrl') this.depth++;
     switch (kind) {
       case K_OTHER:
         // plain XBRL: a fact is a child of the root with a contextRef
-        if (root === 'xbrl' && depth === 2 && attrs.contextRef) {
-          factCount++;
+        if (this.root === 'xbrl' && this.depth === 2 && attrs.contextRef) {
+          this.factCount++;
           const concept = local(qn);
-          if (C.wanted.has(concept)) {
-            open.push({ concept, attrs, numeric: attrs.unitRef !== undefined, nil: nil && attrsNil(attrs, ns), buf: [] });
-            watch(tag, W_FACT);
-            syncText();
-          }
+          if (this.C.wanted.has(concept)) this.openFact(tag, concept, attrs, attrs.unitRef !== undefined, nil);
         }
         return;
       case K_NONFRACTION:
       case K_NONNUMERIC: {
         if (!attrs.contextRef) return;
-        factCount++;
-        const concept = attrs.name ? wantedConcept(C, attrs.name) : C.wanted.has('') ? '' : null;
-        if (concept === null) return;
-        open.push({ concept, attrs, numeric: kind === K_NONFRACTION, nil: nil && attrsNil(attrs, ns), buf: [] });
-        watch(tag, W_FACT);
-        syncText();
+        this.factCount++;
+        const concept = attrs.name ? wantedConcept(this.C, attrs.name) : this.C.wanted.has('') ? '' : null;
+        if (concept !== null) this.openFact(tag, concept, attrs, kind === K_NONFRACTION, nil);
         return;
       }
       case K_EXCLUDE:
-        excludeDepth++;
-        watch(tag, W_EXCLUDE);
+        this.excludeDepth++;
+        this.watch(tag, W_EXCLUDE);
         return;
       case K_CONTINUATION:
-        contStack.push({ id: attrs.id ?? '', ...(attrs.continuedAt ? { next: attrs.continuedAt } : {}), buf: [] });
-        watch(tag, W_CONTINUATION);
-        syncText();
+        this.contStack.push({ id: attrs.id ?? '', ...(attrs.continuedAt ? { next: attrs.continuedAt } : {}), buf: [] });
+        this.watch(tag, W_CONTINUATION);
+        this.syncText();
         return;
+      default:
+        this.openContextPart(tag, kind, attrs);
+    }
+  };
+
+  private openFact(tag: SaxesTagPlain, concept: string, attrs: Record<string, string>, numeric: boolean, nil: boolean): void {
+    this.open.push({ concept, attrs, numeric, nil: nil && attrsNil(attrs, this.ns), buf: [] });
+    this.watch(tag, W_FACT);
+    this.syncText();
+  }
+
+  /** xbrli:context and its period dates, xbrldi members. */
+  private openContextPart(tag: SaxesTagPlain, kind: number, attrs: Record<string, string>): void {
+    switch (kind) {
       case K_CONTEXT:
-        ctxId = attrs.id;
-        ctx = { dims: new Map(), typed: false };
-        watch(tag, W_CONTEXT);
+        this.ctxId = attrs.id;
+        this.ctx = { dims: new Map(), typed: false };
+        this.watch(tag, W_CONTEXT);
         return;
       case K_START:
       case K_END:
       case K_INSTANT:
-        if (!ctx) return;
-        ctxField = kind === K_START ? 'start' : kind === K_END ? 'end' : 'instant';
-        ctxBuf = '';
-        watch(tag, W_FIELD);
-        syncText();
+        if (!this.ctx) return;
+        this.ctxField = kind === K_START ? 'start' : kind === K_END ? 'end' : 'instant';
+        this.ctxBuf = '';
+        this.watch(tag, W_FIELD);
+        this.syncText();
         return;
       case K_EXPLICIT:
-        if (!ctx) return;
-        ctxField = 'member';
-        ctxDim = local(attrs.dimension ?? '');
-        ctxBuf = '';
-        watch(tag, W_MEMBER);
-        syncText();
+        if (!this.ctx) return;
+        this.ctxField = 'member';
+        this.ctxDim = local(attrs.dimension ?? '');
+        this.ctxBuf = '';
+        this.watch(tag, W_MEMBER);
+        this.syncText();
         return;
       case K_TYPED:
-        if (ctx) ctx.typed = true;
+        if (this.ctx) this.ctx.typed = true;
         return;
       default:
         return;
     }
-  });
+  }
 
-  const ontext = (t: string) => {
-    if (ctxField) ctxBuf += t;
-    if (excludeDepth > 0) return;
-    for (const f of open) f.buf.push(t);
-    for (const c of contStack) c.buf.push(t);
+  private readonly ontext = (t: string): void => {
+    if (this.ctxField) this.ctxBuf += t;
+    if (this.excludeDepth > 0) return;
+    for (const f of this.open) f.buf.push(t);
+    for (const c of this.contStack) c.buf.push(t);
   };
-  parser.on('cdata', ontext);
 
-  const onclose = (tag: SaxesTagPlain) => {
-    if (root === 'xbrl') depth--;
+  private readonly onclose = (tag: SaxesTagPlain): void => {
+    if (this.root === 'xbrl') this.depth--;
+    const wTags = this.wTags;
     let n = wTags.length;
     if (n === 0 || wTags[n - 1] !== tag) return;
     do {
       wTags.pop();
-      switch (wKinds.pop()) {
-        case W_FACT: {
-          const f = open.pop()!;
-          facts.push(finishFact(f, f.nil));
-          break;
-        }
-        case W_EXCLUDE:
-          excludeDepth--;
-          break;
-        case W_CONTINUATION: {
-          const c = contStack.pop()!;
-          continuations.set(c.id, { text: c.buf.join(''), ...(c.next ? { next: c.next } : {}) });
-          break;
-        }
-        case W_CONTEXT:
-          if (ctxId) contexts.set(ctxId, ctx!);
-          ctx = undefined;
-          ctxId = undefined;
-          ctxField = undefined;
-          break;
-        case W_FIELD:
-          if (ctx && ctxField && ctxField !== 'member') ctx[ctxField] = ctxBuf.trim();
-          ctxField = undefined;
-          break;
-        case W_MEMBER:
-          if (ctx && ctxField === 'member') ctx.dims.set(ctxDim, local(ctxBuf.trim()));
-          ctxField = undefined;
-          break;
-        case W_SCOPE: {
-          const undo = scopes.pop()!;
-          for (let i = undo.length - 1; i >= 0; i--) {
-            const [p, prev] = undo[i]!;
-            if (prev === undefined) ns.delete(p);
-            else ns.set(p, prev);
-          }
-          bindingsChanged();
-          break;
-        }
-      }
+      this.closeWatched(this.wKinds.pop());
       n--;
     } while (n > 0 && wTags[n - 1] === tag);
-    syncText();
-    if (n === 0) syncClose();
+    this.syncText();
+    if (n === 0) this.syncClose();
   };
 
-  parser.write(text);
-  parser.close();
-
-  if (!root) return { ok: false, reason: 'no root element' };
-  if (factCount === 0) return { ok: false, reason: root === 'xbrl' ? 'no XBRL facts in the instance' : 'no Inline XBRL facts in the document' };
-
-  // continuation chains of nonNumeric facts
-  for (const f of facts) {
-    let next = f.continuedAt;
-    const seen = new Set<string>();
-    while (next && !seen.has(next)) {
-      seen.add(next);
-      const c = continuations.get(next);
-      if (!c) break;
-      f.text += c.text;
-      next = c.next;
+  /** The closing of a watched element (W_*). */
+  private closeWatched(w: number | undefined): void {
+    switch (w) {
+      case W_FACT: {
+        const f = this.open.pop()!;
+        this.facts.push(finishFact(f, f.nil));
+        break;
+      }
+      case W_EXCLUDE:
+        this.excludeDepth--;
+        break;
+      case W_CONTINUATION: {
+        const c = this.contStack.pop()!;
+        this.continuations.set(c.id, { text: c.buf.join(''), ...(c.next ? { next: c.next } : {}) });
+        break;
+      }
+      case W_CONTEXT:
+        if (this.ctxId) this.contexts.set(this.ctxId, this.ctx!);
+        this.ctx = undefined;
+        this.ctxId = undefined;
+        this.ctxField = undefined;
+        break;
+      case W_FIELD:
+        if (this.ctx && this.ctxField && this.ctxField !== 'member') this.ctx[this.ctxField] = this.ctxBuf.trim();
+        this.ctxField = undefined;
+        break;
+      case W_MEMBER:
+        if (this.ctx && this.ctxField === 'member') this.ctx.dims.set(this.ctxDim, local(this.ctxBuf.trim()));
+        this.ctxField = undefined;
+        break;
+      case W_SCOPE: {
+        const undo = this.scopes.pop()!;
+        for (let i = undo.length - 1; i >= 0; i--) {
+          const [p, prev] = undo[i]!;
+          if (prev === undefined) this.ns.delete(p);
+          else this.ns.set(p, prev);
+        }
+        this.bindingsChanged();
+        break;
+      }
     }
   }
-  return assemble(C, name, root, contexts, facts, factCount);
+
+  /** After the pass: continuation chains joined, then the figures assembled. */
+  result(name: string): ExtractResult {
+    const root = this.root;
+    if (!root) return { ok: false, reason: 'no root element' };
+    if (this.factCount === 0) return { ok: false, reason: root === 'xbrl' ? 'no XBRL facts in the instance' : 'no Inline XBRL facts in the document' };
+    // continuation chains of nonNumeric facts
+    for (const f of this.facts) {
+      let next = f.continuedAt;
+      const seen = new Set<string>();
+      while (next && !seen.has(next)) {
+        seen.add(next);
+        const c = this.continuations.get(next);
+        if (!c) break;
+        f.text += c.text;
+        next = c.next;
+      }
+    }
+    return assemble(this.C, name, root, this.contexts, this.facts, this.factCount);
+  }
 }
 
 function attrsNil(attrs: Record<string, string>, ns: Map<string, string>): boolean {
