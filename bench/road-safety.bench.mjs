@@ -31,7 +31,7 @@ const log = (...a) => console.error('[road-safety bench]', ...a);
 const fmt = (n, d = 2) => Number(n).toFixed(d);
 const url = (p) => pathToFileURL(p).href;
 
-if (!existsSync(join(dist, 'sync', 'road-safety.js'))) {
+if (!existsSync(join(dist, 'src', 'domains', 'vehicles', 'sync', 'road-safety.js'))) {
   console.error('dist/ is missing: run `npm run build` first');
   process.exit(1);
 }
@@ -61,7 +61,7 @@ function valueSql(name, kind, year) {
 
 async function generate() {
   if (existsSync(input)) return;
-  const { STATS19_COLUMNS } = await import(url(join(dist, 'sync', 'road-safety.js')));
+  const { STATS19_COLUMNS } = await import(url(join(dist, 'src', 'domains', 'vehicles', 'sync', 'road-safety.js')));
   const tmp = `${input}.tmp`;
   rmSync(tmp, { recursive: true, force: true });
   mkdirSync(tmp, { recursive: true });
