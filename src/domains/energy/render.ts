@@ -5,6 +5,7 @@
  */
 import { fit, plot } from '../../output/chart.js';
 import type { FuelBill } from './calc.js';
+import { ansi, money, statementTable } from '../../output/statement.js';
 
 export interface BillData {
   period_id: string;
@@ -17,29 +18,13 @@ export interface BillData {
   monthly: number;
 }
 
-const ansi = (code: string, on: boolean) => (s: string) => (on ? `\u001b[${code}m${s}\u001b[0m` : s);
-const visible = (s: string): number => s.replace(/\u001b\[[0-9;]*m/g, '').length;
-
-/** £12,345.67 */
-export function money(n: number): string {
-  const [int, dec] = Math.abs(n).toFixed(2).split('.');
-  return `${n < 0 ? '-' : ''}£${int!.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${dec}`;
-}
+export { money };
 
 const kwh = (n: number) => `${n.toLocaleString('en-GB', { maximumFractionDigits: 3 })} kWh`;
 const PAYMENT: Record<string, string> = { direct_debit: 'Direct Debit', standard_credit: 'standard credit', prepayment: 'prepayment' };
 
-function table(rows: Array<[string, string, string?]>, bold: (s: string) => string, dim: (s: string) => string): string {
-  const w0 = Math.max(...rows.map((r) => visible(r[0])));
-  const w1 = Math.max(...rows.map((r) => visible(r[1])));
-  return rows
-    .map(([a, b, c]) => {
-      if (a === '---') return dim('─'.repeat(w0 + w1 + 4));
-      const line = `  ${a.padEnd(w0)}  ${' '.repeat(w1 - visible(b))}${b}${c ? `  ${dim(c)}` : ''}`;
-      return a.startsWith('Total') || a === 'Monthly' ? bold(line) : line;
-    })
-    .join('\n');
-}
+const table = (rows: Array<[string, string, string?]>, bold: (s: string) => string, dim: (s: string) => string): string =>
+  statementTable(rows, { bold, dim, isBold: (a) => a.startsWith('Total') || a === 'Monthly' });
 
 export function renderBill(d: BillData, opts: { color: boolean }): string {
   const bold = ansi('1', opts.color);

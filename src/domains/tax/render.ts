@@ -4,6 +4,7 @@
  * Plain text with optional ANSI colour; asciichart loads only when a chart is drawn (src/output/chart.ts).
  */
 import { fit, plot } from '../../output/chart.js';
+import { ansi, money, statementTable } from '../../output/statement.js';
 
 /** The take-home `data` object (POST /v1/tax/take-home/calculate), as far as rendering needs it. */
 export interface TakeHomeData {
@@ -51,14 +52,7 @@ function rankRow(data: TakeHomeData): [string, string, string?] | undefined {
   return ['Gross among full-time jobs', where, `${r.area}, April ${r.year}${r.median !== null ? `, median ${money(r.median)}` : ''} (ONS ASHE)`];
 }
 
-const ansi = (code: string, on: boolean) => (s: string) => (on ? `\u001b[${code}m${s}\u001b[0m` : s);
-
-/** £12,345.67 */
-export function money(n: number): string {
-  const neg = n < 0;
-  const [int, dec] = Math.abs(n).toFixed(2).split('.');
-  return `${neg ? '-' : ''}£${int!.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${dec}`;
-}
+export { money };
 
 /** 0.2 -> 20%, 0.1273 -> 12.73%, 0.675 -> 67.5% */
 export function pct(r: number): string {
@@ -69,20 +63,8 @@ const REGION: Record<string, string> = { england_wales_ni: 'England, Wales & NI'
 
 const bandLabel = (b: string) => b.replace(/_rate$/, '').replace(/_/g, ' ');
 
-/** Length as displayed (without ANSI colour codes). */
-const visible = (s: string): number => s.replace(/\u001b\[[0-9;]*m/g, '').length;
-
-function table(rows: Array<[string, string, string?]>, bold: (s: string) => string, dim: (s: string) => string): string {
-  const w0 = Math.max(...rows.map((r) => visible(r[0])));
-  const w1 = Math.max(...rows.map((r) => visible(r[1])));
-  return rows
-    .map(([a, b, c]) => {
-      if (a === '---') return dim('─'.repeat(w0 + w1 + 4));
-      const line = `  ${a.padEnd(w0)}  ${' '.repeat(w1 - visible(b))}${b}${c ? `  ${dim(c)}` : ''}`;
-      return a.startsWith('Net ') || a === 'Gross income' ? bold(line) : line;
-    })
-    .join('\n');
-}
+const table = (rows: Array<[string, string, string?]>, bold: (s: string) => string, dim: (s: string) => string): string =>
+  statementTable(rows, { bold, dim, isBold: (a) => a.startsWith('Net ') || a === 'Gross income' });
 
 export function renderTakeHome(data: TakeHomeData, opts: { color: boolean }): string {
   const bold = ansi('1', opts.color);
