@@ -1,5 +1,5 @@
 /** `publicdata sync`: download and load datasets into the mirror (sync/framework.ts; docs/mirror.md). */
-import { Command } from 'commander';
+import { Command, Option } from 'commander';
 import { ApiError, EXIT } from '../src/contract/errors.js';
 import type { Context } from '../src/context.js';
 import { SYNC_DATASETS } from '../sync/registry.js';
@@ -7,6 +7,8 @@ import { globalOptions } from './global.js';
 import { parseRateOption, parseYearsOption } from './sync-options.js';
 import { helpWithExamples } from './route-command.js';
 import { commandRunner, writeRows } from './mirror-common.js';
+import { DATASETS as CATALOGUE } from '../src/registry.js';
+import type { SyncListOption } from '../src/mirror/catalog.js';
 
 /** Every dataset with a sync module (the registry imports none of them until used). */
 const DATASETS: readonly string[] = SYNC_DATASETS;
@@ -17,9 +19,26 @@ function fail(e: unknown): never {
   throw new ApiError(500, 'sync_failed', err?.message ?? String(e));
 }
 
+/** The datasets' own narrowing options (DatasetInfo.syncLists), once each. */
+const LIST_OPTIONS: readonly SyncListOption[] = [...new Map(CATALOGUE.flatMap((d) => d.syncLists ?? []).map((l) => [l.name, l])).values()];
+
+/** The lists given with the datasets' own options, each checked item by item (usage error, exit 2). */
+function syncLists(o: Record<string, unknown>): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const l of LIST_OPTIONS) {
+    const raw = o[new Option(`--${l.name} <${l.placeholder}>`).attributeName()];
+    if (raw === undefined) continue;
+    const items = String(raw).split(',').map((x) => x.trim()).filter(Boolean);
+    const re = new RegExp(`^(?:${l.item})$`);
+    if (!items.length || items.some((x) => !re.test(x))) throw new ApiError(400, 'usage_error', `sync: --${l.name} takes ${l.example}, got '${String(raw)}'.`);
+    out[l.name] = items;
+  }
+  return out;
+}
+
 export function registerSync(program: Command, ctx: Context): void {
   const run = commandRunner(ctx);
-  program
+  const cmd = program
     .command('sync')
     .summary('download upstream open data into the local DuckDB mirror')
     .description(
@@ -33,16 +52,16 @@ export function registerSync(program: Command, ctx: Context): void {
     .option('--from <file-or-url>', 'use this file, folder or URL (prefix ending in /) instead of discovering the upstream files; repeatable', (v: string, prev: string[] = []) => [...prev, v])
     .option('--years <from-to>', 'price-paid yearly files; road-safety years (default 2021 to the latest final year); e.g. 2020-2025')
     .option('--days <n>', 'accounts: the daily zips of the last N days (quick start: --days 30)')
-    .option('--authorities <codes>', "food-hygiene: only these FSA local authority codes, comma-separated (quick start: one council, e.g. 314)")
     .option('--months <n>', 'accounts: the last N months (default 12; 60 matches the live five years); crime: the newest N months of the archive (default 12)')
-    .option('--forces <slugs>', 'crime: only these police forces, comma-separated slugs (e.g. metropolitan,city-of-london)')
     .option('--force', 'full reload even when up to date (or when an update could be applied); with --from, replaces instead of adding')
     .option('--replace', 'with --from: replace the data of a dataset that accumulates (accounts zips, MOT years, price-paid yearly files) instead of adding to it')
     .option('--keep-downloads', 'keep the downloaded files in the cache (default: removed once loaded and verified)')
     .option('--allow-shrink', 'accept a full reload of the same file(s) with more than 10% fewer rows than before')
-    .option('--limit-rate <rate>', 'cap the download bandwidth, bytes per second (e.g. 500k, 2M)')
+    .option('--limit-rate <rate>', 'cap the download bandwidth, bytes per second (e.g. 500k, 2M)');
+  for (const l of LIST_OPTIONS) cmd.option(`--${l.name} <${l.placeholder}>`, l.description);
+  cmd
     .action((names: string[], o: {
-      all?: boolean; from?: string[]; years?: string; days?: string; months?: string; authorities?: string; forces?: string; force?: boolean; limitRate?: string;
+      all?: boolean; from?: string[]; years?: string; days?: string; months?: string; force?: boolean; limitRate?: string;
       replace?: boolean; keepDownloads?: boolean; allowShrink?: boolean;
     }, self: Command) =>
       run(self, async () => {
@@ -81,14 +100,7 @@ export function registerSync(program: Command, ctx: Context): void {
           scope[k] = n;
         }
         if (scope.days !== undefined && scope.months !== undefined) throw new ApiError(400, 'usage_error', 'sync: give --days or --months, not both.');
-        const authorities = o.authorities?.split(',').map((a) => a.trim()).filter(Boolean);
-        if (authorities && (!authorities.length || authorities.some((a) => !/^\d{1,4}$/.test(a)))) {
-          throw new ApiError(400, 'usage_error', `sync: --authorities takes FSA authority codes such as 314,760, got '${o.authorities}'.`);
-        }
-        const forces = o.forces?.split(',').map((f) => f.trim()).filter(Boolean);
-        if (forces && (!forces.length || forces.some((f) => !/^[a-z0-9]+(-[a-z0-9]+)*$/.test(f)))) {
-          throw new ApiError(400, 'usage_error', `sync: --forces takes comma-separated force slugs such as metropolitan,city-of-london, got '${o.forces}'.`);
-        }
+        const lists = syncLists(o as Record<string, unknown>);
         const { createProgressReporter } = await import('../sync/progress.js');
         const progress = createProgressReporter({
           stream: ctx.io.stderr as NodeJS.WritableStream,
@@ -105,9 +117,7 @@ export function registerSync(program: Command, ctx: Context): void {
             ...(o.from ? { from: o.from } : {}),
             ...(years ? { years } : {}),
             ...scope,
-            ...(authorities ? { authorities } : {}),
-
-            ...(forces ? { forces } : {}),
+            ...(Object.keys(lists).length ? { lists } : {}),
             ...(o.force ? { force: true } : {}),
             ...(o.replace ? { replace: true } : {}),
             ...(o.keepDownloads ? { keepDownloads: true } : {}),

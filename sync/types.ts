@@ -47,11 +47,12 @@ export interface SyncOptions {
   /** `--days N` / `--months N` (accounts): the scope of dated upstream files. */
   days?: number;
   months?: number;
-  /** `--authorities 314,760` (food-hygiene): the FSA local authority codes to sync. */
-  authorities?: readonly string[];
+  /**
+   * The lists of a dataset's own narrowing options (`--authorities 314,760` for food-hygiene, `--forces`
+   * for crime), by option name: declared in its DatasetInfo `syncLists`.
+   */
+  lists?: Readonly<Record<string, readonly string[]>>;
 
-  /** `--forces a,b` (crime): load only these forces (slugs as in the upstream file names). */
-  forces?: readonly string[];
   /** Full reload even when up to date; with `--from`, replaces the data instead of adding to it. */
   force?: boolean;
   /** `--replace`: a `--from` file replaces the data of a dataset that accumulates, instead of adding to it. */

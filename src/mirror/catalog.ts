@@ -8,6 +8,22 @@
  */
 import type { DatasetExportSpec } from './export-spec.js';
 
+/**
+ * A `publicdata sync` option that narrows a dataset to some of its parts, as a comma-separated list
+ * (`--authorities 314,760`, `--forces metropolitan`): declared with the dataset, so the sync command needs
+ * no line of its own per dataset. The module reads the list as `options.lists[name]`.
+ */
+export interface SyncListOption {
+  /** The option's name: `--<name> <placeholder>`, and its key in SyncOptions.lists. */
+  name: string;
+  placeholder: string;
+  description: string;
+  /** A regular expression (source, anchored) every item must match. */
+  item: string;
+  /** What the items look like, for the error message (e.g. "FSA authority codes such as 314,760"). */
+  example: string;
+}
+
 export interface DatasetInfo {
   name: string;
   title: string;
@@ -27,6 +43,8 @@ export interface DatasetInfo {
   cadence: 'daily' | 'weekly' | 'monthly' | 'quarterly' | 'yearly';
   /** Days after the last sync (or after the upstream publication date) before `mirror status` calls it stale. */
   staleAfterDays: number;
+  /** Sync options that narrow this dataset to some of its parts (see SyncListOption). */
+  syncLists?: readonly SyncListOption[];
   /**
    * What `mirror export` writes (tables incl. dimensions or joined views, Hive partitions, sort order);
    * see src/mirror/export-spec.ts. Without it the dataset's tables are exported as they are, unpartitioned.

@@ -99,4 +99,19 @@ describe('mirror commands', () => {
     expect((await runCli(['sync'], { env })).code).toBe(2);
     expect((await runCli(['calendar', 'regions', '--format', 'yaml'], { env })).code).toBe(2);
   });
+
+  it("a dataset's own narrowing options come from its catalogue entry (DatasetInfo.syncLists) and are checked item by item", async () => {
+    const help = (await runCli(['sync', '--help'], { env })).stdout;
+    expect(help).toContain('--authorities <codes>');
+    expect(help).toContain('--forces <slugs>');
+    for (const [args, shape] of [
+      [['sync', 'food-hygiene', '--authorities', '314,abc'], 'FSA authority codes'],
+      [['sync', 'crime', '--forces', 'Metropolitan Police'], 'force slugs'],
+    ] as const) {
+      const r = await runCli([...args, '--format', 'json'], { env });
+      expect(r.code).toBe(2);
+      expect(JSON.parse(r.stdout).error).toMatchObject({ code: 'usage_error' });
+      expect(JSON.parse(r.stdout).error.message).toContain(shape);
+    }
+  });
 });

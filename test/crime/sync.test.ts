@@ -265,10 +265,10 @@ describe('sync crime: months kept, --months, unknown labels', () => {
   it('--forces loads only those forces; a force the archive lacks fails the sync before loading', async () => {
     const opts = up.syncOptions();
     up.server.set('/crime/latest.zip', await archive([...month2401('new'), ...month2505()]), { contentType: 'application/zip' });
-    const r = await syncDataset('crime', { ...opts, forces: ['surrey'] });
+    const r = await syncDataset('crime', { ...opts, lists: { forces: ['surrey'] } });
     expect(r.rows_loaded).toBe(surrey2401().length);
     // the same archive again: --force, or the framework answers up to date without loading
-    await expect(syncDataset('crime', { ...opts, forces: ['surrey', 'kent'], force: true })).rejects.toThrow(/kent not in the files given/);
+    await expect(syncDataset('crime', { ...opts, lists: { forces: ['surrey', 'kent'] }, force: true })).rejects.toThrow(/kent not in the files given/);
     const forces = await sqlOn(join(opts.mirrorDir, 'crime.duckdb'), 'SELECT force FROM forces');
     expect(forces).toEqual([{ force: 'surrey' }]);
   });

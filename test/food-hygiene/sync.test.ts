@@ -156,14 +156,14 @@ describe('sync food-hygiene from the authorities list', () => {
   it('--authorities narrows the sync, meta says so, and a later full sync of the same list loads the rest', async () => {
     serveAll();
     const o = up.syncOptions();
-    const r = await syncDataset('food-hygiene', { ...o, authorities: ['648'] });
+    const r = await syncDataset('food-hygiene', { ...o, lists: { authorities: ['648'] } });
     expect(r.rows_total).toBe(readXml('FHRS648en-GB.xml').length);
     const s = await get(o.mirrorDir, '/v1/food-hygiene/establishments');
     expect(s.meta.note).toMatch(/only the authorities 648/);
     const r2 = await syncDataset('food-hygiene', o);
     expect(r2.status).toBe('synced');
     expect(r2.rows_total).toBe(all.length);
-    await expect(syncDataset('food-hygiene', { ...o, authorities: ['999'] })).rejects.toThrow(/999 not in the authorities list/);
+    await expect(syncDataset('food-hygiene', { ...o, lists: { authorities: ['999'] } })).rejects.toThrow(/999 not in the authorities list/);
   });
 
   it('--from a folder of the files loads exactly those files', async () => {

@@ -15,6 +15,15 @@ export const CRIME_INFO: DatasetInfo = {
   // are not published; the archive page lists it in the gigabytes).
   approxDownload: 'several GB (the whole rolling archive, ~36 months; the newest 12 are loaded)',
   cadence: 'monthly',
+  syncLists: [
+    {
+      name: 'forces',
+      placeholder: 'slugs',
+      description: 'crime: only these police forces, comma-separated slugs (e.g. metropolitan,city-of-london)',
+      item: '[a-z0-9]+(-[a-z0-9]+)*',
+      example: 'comma-separated force slugs such as metropolitan,city-of-london',
+    },
+  ],
   staleAfterDays: 45,
   export: {
     tables: [

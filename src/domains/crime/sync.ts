@@ -284,7 +284,7 @@ export const crime: DatasetModule = {
   async load(ctx: LoadContext): Promise<LoadResult> {
     const conn = ctx.conn;
     const months = ctx.options.months ?? DEFAULT_MONTHS;
-    const plans = await planMonths(ctx.files, months, ctx.options.forces);
+    const plans = await planMonths(ctx.files, months, ctx.options.lists?.forces);
     if (!plans.length) throw new Error('no month with a street file in the archive');
     ctx.log?.(`crime: months ${plans[0]!.month} to ${plans.at(-1)!.month} (${plans.length}) from ${[...new Set(plans.map((p) => p.source))].join(', ')}`);
     await createStaging(conn);

@@ -14,6 +14,15 @@ export const FOOD_HYGIENE_INFO: DatasetInfo = {
     'Contains Food Standards Agency food hygiene rating data licensed under the Open Government Licence v3.0 (daily static copy; ratings.food.gov.uk is the authoritative current rating).',
   approxDownload: '500 MB',
   cadence: 'daily',
+  syncLists: [
+    {
+      name: 'authorities',
+      placeholder: 'codes',
+      description: 'food-hygiene: only these FSA local authority codes, comma-separated (quick start: one council, e.g. 314)',
+      item: String.raw`\d{1,4}`,
+      example: 'FSA authority codes such as 314,760',
+    },
+  ],
   staleAfterDays: 14,
   export: {
     tables: [

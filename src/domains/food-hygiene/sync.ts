@@ -178,7 +178,7 @@ async function buildTable(conn: DuckDBConnection, staged: string, incremental: b
 async function planLoad(ctx: LoadContext, incremental: boolean): Promise<{ plans: PlannedFile[]; fetch: PlannedFile[]; removed: string[] }> {
   const list = ctx.files.find((f) => f.name === LIST_NAME || f.name.toLowerCase().endsWith('.json'));
   const xml = ctx.files.filter((f) => FILE_NAME_RE.test(f.name));
-  const selected = ctx.options.authorities;
+  const selected = ctx.options.lists?.authorities;
   const plans = list ? planFromList(readFileSync(list.path, 'utf8'), list.url, selected) : planFromFiles(xml, selected);
   if (!incremental) return { plans, fetch: plans, removed: [] };
   const prev = await query<PreviousAuthority & Record<string, unknown>>(ctx.conn, 'SELECT code, last_published FROM authorities');
@@ -207,7 +207,7 @@ const foodHygiene: DatasetModule = {
     return [{
       url: `${ctx.baseUrl}/Authorities`, name: LIST_NAME, headers: API_HEADERS,
       kind: incremental ? 'update' : 'full',
-      ...(prevScope !== scopeOf(ctx.options.authorities) ? { reload: true } : {}),
+      ...(prevScope !== scopeOf(ctx.options.lists?.authorities) ? { reload: true } : {}),
     }];
   },
 
@@ -234,7 +234,7 @@ const foodHygiene: DatasetModule = {
       await conn.run(
         `UPDATE authorities SET establishments = coalesce((SELECT count(*) FROM establishments e WHERE e.source_code = authorities.code), 0)`,
       );
-      await conn.run('CREATE OR REPLACE TABLE scope AS SELECT ? AS authorities', [scopeOf(ctx.options.authorities)]);
+      await conn.run('CREATE OR REPLACE TABLE scope AS SELECT ? AS authorities', [scopeOf(ctx.options.lists?.authorities)]);
       const staged = ok.reduce((n, r) => n + r.rows, 0);
       const total = (await queryOne<{ n: number }>(conn, 'SELECT count(*) AS n FROM establishments'))!.n;
       if (rejected > 0 && rejected / (total + rejected) > REJECTED_SHARE) {
