@@ -2,8 +2,10 @@
  * What a new user met (issue 28): each case run in process as a user would type it.
  * Expected values come from the sources named in each test, not from the code's output.
  */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { json, runCli } from '../support/cli.js';
+import { isolatedEnv, json, runCli } from '../support/cli.js';
 
 describe('SIC 99999 (Companies House "Dormant Company") has no section', () => {
   test('99999 is in no section; 99000 (ONS SIC 2007 class 99.00) is section U', async () => {
@@ -15,5 +17,17 @@ describe('SIC 99999 (Companies House "Dormant Company") has no section', () => {
     // The section U list holds 99000 only (the ONS structure: division 99 has one class).
     const u = await runCli(['companies', 'sic-codes', '--section', 'U', '--format', 'json']);
     expect(json(u).data.map((c: { code: string }) => c.code)).toEqual(['99000']);
+  });
+});
+
+describe('auth login checks the key shape', () => {
+  test('a 5-character key is refused (exit 2, nothing saved, not echoed)', async () => {
+    const env = isolatedEnv();
+    const r = await runCli(['auth', 'login'], { env, stdin: 'ab3de\n' });
+    expect(r.code).toBe(2);
+    expect(json(r).error.code).toBe('usage_error');
+    expect(json(r).error.message).toMatch(/too short/);
+    expect(r.stdout + r.stderr).not.toContain('ab3de');
+    expect(existsSync(join(env.PUBLICDATA_CONFIG_DIR!, 'config.json'))).toBe(false);
   });
 });
