@@ -168,7 +168,11 @@ export function addRouteCommand(parent: Command, spec: RouteCommandSpec, ctx: Co
       for (const [name, v] of values) {
         const p = params.get(name);
         const where = p && allParams(target).some((x) => x.spec.name === name) ? p.where : 'body';
-        if (where === 'path') pathValues[name] = v;
+        if (where === 'path') {
+          // An empty path segment would name another route (or none): refuse it as the argument's own error.
+          if (String(v).trim() === '') throw new ApiError(400, 'invalid_parameter', `Invalid parameter '${name}': empty; give a value.`);
+          pathValues[name] = v;
+        }
         else if (where === 'query') query[name] = Array.isArray(v) ? v.join(',') : String(v);
         else if (body) body[name] = Array.isArray(v) ? v : bodyValue(p?.spec, v);
       }

@@ -31,3 +31,20 @@ describe('auth login checks the key shape', () => {
     expect(existsSync(join(env.PUBLICDATA_CONFIG_DIR!, 'config.json'))).toBe(false);
   });
 });
+
+describe('an empty positional argument for a path parameter', () => {
+  test('companies show "" is 400 invalid_parameter naming <company_number>, not "No route"', async () => {
+    const r = await runCli(['companies', 'show', '', '--format', 'json']);
+    expect(r.code).toBe(2);
+    const e = json(r).error;
+    expect(e.code).toBe('invalid_parameter');
+    expect(e.message).toContain('argument <company_number>');
+    expect(e.message).not.toContain('No route');
+  });
+  test('the same for another path argument (whitespace only counts as empty)', async () => {
+    const r = await runCli(['companies', 'sic-codes', ' ', '--format', 'json']);
+    expect(r.code).toBe(2);
+    expect(json(r).error).toMatchObject({ code: 'invalid_parameter' });
+    expect(json(r).error.message).toContain('argument <code>');
+  });
+});
