@@ -2,10 +2,13 @@
  * What a new user met (issue 28): each case run in process as a user would type it.
  * Expected values come from the sources named in each test, not from the code's output.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { isolatedEnv, json, runCli } from '../support/cli.js';
+import { writeZip } from '../support/zip.js';
+import { chFixture } from '../companies/fixture.js';
 
 describe('SIC 99999 (Companies House "Dormant Company") has no section', () => {
   test('99999 is in no section; 99000 (ONS SIC 2007 class 99.00) is section U', async () => {
@@ -46,5 +49,20 @@ describe('an empty positional argument for a path parameter', () => {
     expect(r.code).toBe(2);
     expect(json(r).error).toMatchObject({ code: 'invalid_parameter' });
     expect(json(r).error.message).toContain('argument <code>');
+  });
+});
+
+describe('a sync warning shows without -v', () => {
+  test('sync psc --from one part whose trailer counts more records: the warning on stderr, not only with -v', async () => {
+    // The real PSC snapshot lines (fixture) with the real trailer of 2024-11-22 counting 13,574,320 records.
+    const lines = readFileSync(chFixture('DERIVED-psc-snapshot-lines.txt'), 'utf8').split('\n').filter(Boolean);
+    const dir = mkdtempSync(join(tmpdir(), 'pd-psc-warn-'));
+    const file = join(dir, 'psc-snapshot-2022-02-09_1of2.zip');
+    await writeZip(file, [{ name: 'psc-snapshot-2022-02-09_1of2.txt', data: lines.join('\n') + '\n' }]);
+    const quiet = await runCli(['sync', 'psc', '--from', file]);
+    expect(quiet.code).toBe(0);
+    expect(quiet.stderr).toMatch(/^psc: warning: the snapshot's trailer counts 13574320 records .* the download may be incomplete/m);
+    // Other messages (e.g. "trailer verified") stay -v only: the warning is the only extra line.
+    expect(quiet.stderr.split('\n').filter((l) => l.startsWith('psc: ') && !l.includes('synced')).length).toBe(1);
   });
 });
