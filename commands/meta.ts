@@ -4,7 +4,7 @@ import { ApiError, ERROR_CODES, EXIT_CODE_DOCS } from '../src/contract/errors.js
 import type { Context } from '../src/context.js';
 import { printError, resultExit } from '../src/invoke.js';
 import { globalOptions } from './global.js';
-import { helpWithExamples, setExit } from './route-command.js';
+import { COMPLETION_VALUES, helpWithExamples, setExit } from './route-command.js';
 import { FORMATS } from '../src/output/render.js';
 
 const HELP_TOPICS: Record<string, () => string> = {
@@ -92,7 +92,7 @@ function optionValues(program: Command): Map<string, string[]> {
   const values = new Map<string, Set<string>>([['--format', new Set([...FORMATS, 'parquet'])]]);
   const walk = (cmd: Command) => {
     for (const o of cmd.options) {
-      const choices = (o as { argChoices?: string[] }).argChoices;
+      const choices = COMPLETION_VALUES.get(o) ?? (o as { argChoices?: string[] }).argChoices;
       if (o.long && choices?.length) for (const c of choices) (values.get(o.long) ?? values.set(o.long, new Set()).get(o.long)!).add(c);
     }
     cmd.commands.forEach(walk);

@@ -66,3 +66,37 @@ describe('a sync warning shows without -v', () => {
     expect(quiet.stderr.split('\n').filter((l) => l.startsWith('psc: ') && !l.includes('synced')).length).toBe(1);
   });
 });
+
+describe('choices are matched without case; one error code for one kind of mistake', () => {
+  test('tax --region Scotland answers as --region scotland (the spec spelling is passed on)', async () => {
+    const canonical = await runCli(['tax', 'income-tax', '30000', '--region', 'scotland', '--format', 'json']);
+    const typed = await runCli(['tax', 'income-tax', '30000', '--region', 'Scotland', '--format', 'json']);
+    expect(typed.code).toBe(0);
+    expect(json(typed).data).toEqual(json(canonical).data);
+    expect(json(typed).data.region).toBe('scotland');
+  });
+  test('vehicles licensing --geography uk passes UK on', async () => {
+    const calls: Array<{ query?: Record<string, unknown> }> = [];
+    const r = await runCli(['vehicles', 'licensing', '--make', 'TESLA', '--geography', 'uk'], { runCall: async (c) => (calls.push(c), 0) });
+    expect(r.code).toBe(0);
+    expect(calls[0]!.query!.geography).toBe('UK');
+  });
+  test('a flag with its own choices (dividends --band, a body field) is case-insensitive too', async () => {
+    const a = await runCli(['tax', 'dividends', '10000', '--band', 'HIGHER', '--format', 'json']);
+    const b = await runCli(['tax', 'dividends', '10000', '--band', 'higher', '--format', 'json']);
+    expect(a.code).toBe(0);
+    expect(json(a).data).toEqual(json(b).data);
+  });
+  test('a value outside the choices: the spec code (query invalid_parameter, body bad_request, tax region invalid_region), never usage_error', async () => {
+    const query = await runCli(['energy', 'rates', '--region', 'atlantis', '--format', 'json']);
+    expect([query.code, json(query).error.code]).toEqual([2, 'invalid_parameter']);
+    expect(json(query).error.message).toContain('--region');
+    const body = await runCli(['tax', 'dividends', '10000', '--band', 'top', '--format', 'json']);
+    expect([body.code, json(body).error.code]).toEqual([2, 'bad_request']);
+    expect(json(body).error.message).toContain('--band');
+    const region = await runCli(['tax', 'income-tax', '30000', '--region', 'wales', '--format', 'json']);
+    expect([region.code, json(region).error.code]).toEqual([2, 'invalid_region']);
+    const geo = await runCli(['vehicles', 'licensing', '--make', 'TESLA', '--geography', 'EU', '--format', 'json']);
+    expect([geo.code, json(geo).error.code]).toEqual([2, 'invalid_parameter']);
+  });
+});
