@@ -2,6 +2,7 @@
  * What a new user met (issue 28): each case run in process as a user would type it.
  * Expected values come from the sources named in each test, not from the code's output.
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -98,5 +99,30 @@ describe('choices are matched without case; one error code for one kind of mista
     expect([region.code, json(region).error.code]).toEqual([2, 'invalid_region']);
     const geo = await runCli(['vehicles', 'licensing', '--make', 'TESLA', '--geography', 'EU', '--format', 'json']);
     expect([geo.code, json(geo).error.code]).toEqual([2, 'invalid_parameter']);
+  });
+});
+
+describe('completions offer a flag\'s own values only', () => {
+  const complete = (script: string, ...words: string[]) => {
+    const all = ['publicdata', ...words];
+    const r = spawnSync('bash', ['-c', `${script}\nCOMP_WORDS=(${all.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${all.length - 1}; _publicdata; printf '%s\\n' "\${COMPREPLY[@]}"`], { encoding: 'utf8' });
+    return r.stdout.trim().split('\n').filter(Boolean);
+  };
+  test('bash: council-tax --band offers no tax bands; dividends --band its own; --format parquet only for mirror export', async () => {
+    const script = (await runCli(['completion', 'bash'])).stdout;
+    // council-tax's band (A to H, free text in the spec: an unknown band is an empty 200) has no enum here
+    expect(complete(script, 'property', 'council-tax', '--band', '')).not.toContain('higher');
+    expect(complete(script, 'tax', 'dividends', '--band', '')).toEqual(['basic', 'higher', 'additional']);
+    expect(complete(script, 'tax', 'cgt', '--band', '')).toEqual(['basic', 'higher']);
+    expect(complete(script, 'vehicles', 'licensing', '--geography', '')).toEqual(['GB', 'UK']);
+    expect(complete(script, 'tax', 'take-home', '--format', '')).not.toContain('parquet');
+    expect(complete(script, 'mirror', 'export', '--format', '')).toEqual(['parquet', 'csv']);
+  });
+  test('fish: the same per command', async () => {
+    const fish = (await runCli(['completion', 'fish'])).stdout;
+    expect(fish).toContain("complete -c publicdata -n '__fish_seen_subcommand_from dividends' -l band -xa 'basic higher additional'");
+    expect(fish).toContain("complete -c publicdata -n '__fish_seen_subcommand_from export' -l format -xa 'parquet csv'");
+    expect(fish).toContain("complete -c publicdata -n 'not __fish_seen_subcommand_from export' -l format -xa 'table json ndjson csv'");
+    expect(fish).not.toMatch(/council-tax' -l band -xa/);
   });
 });
