@@ -126,3 +126,25 @@ describe('completions offer a flag\'s own values only', () => {
     expect(fish).not.toMatch(/council-tax' -l band -xa/);
   });
 });
+
+describe('an empty CSV answer', () => {
+  // Section U holds one code (99000), so page 2 of 25 per page is empty.
+  test('with --fields: the header of those fields, no bare line break', async () => {
+    const r = await runCli(['companies', 'sic-codes', '--section', 'U', '--page', '2', '--format', 'csv', '--fields', 'code,description']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('code,description\r\n');
+  });
+  test('without --fields the columns are not known: nothing on stdout, "no records" on stderr (not with --quiet)', async () => {
+    const r = await runCli(['companies', 'sic-codes', '--section', 'U', '--page', '2', '--format', 'csv']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe('no records\n');
+    const q = await runCli(['companies', 'sic-codes', '--section', 'U', '--page', '2', '--format', 'csv', '--quiet']);
+    expect([q.stdout, q.stderr]).toEqual(['', '']);
+  });
+  test('a page with records still prints its header once', async () => {
+    const r = await runCli(['companies', 'sic-codes', '--section', 'U', '--format', 'csv']);
+    expect(r.stdout.split('\r\n')[0]).toBe('code,description,section');
+    expect(r.stdout.split('\r\n')[1]).toMatch(/^99000,/);
+  });
+});
