@@ -148,3 +148,29 @@ describe('an empty CSV answer', () => {
     expect(r.stdout.split('\r\n')[1]).toMatch(/^99000,/);
   });
 });
+
+describe('--fields is checked before any request', () => {
+  test('an ill-formed field path is a usage error and no call is made (nothing paid for)', async () => {
+    for (const fields of ['co de', 'region..name', '.date', 'date,', 'a[0]', ',']) {
+      const calls: unknown[] = [];
+      const r = await runCli(['tax', 'income-tax', '60000', '--source', 'live', '--fields', fields, '--format', 'json'], { runCall: async (c) => (calls.push(c), 0) });
+      if (fields === 'date,') {
+        expect(r.code, fields).toBe(0); // a trailing comma is only an empty item
+        continue;
+      }
+      expect([r.code, json(r).error.code], fields).toEqual([2, 'usage_error']);
+      expect(json(r).error.message).toContain('--fields');
+      expect(calls, fields).toEqual([]);
+    }
+  });
+  test('an empty answer still reports an ill-formed field', async () => {
+    const r = await runCli(['companies', 'sic-codes', '--section', 'U', '--page', '2', '--format', 'csv', '--fields', 'co de']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/^error usage_error: --fields: 'co de' is not a field path/);
+    expect(r.stdout).toBe('');
+  });
+  test('a well-formed field of an empty answer cannot be checked and passes (documented)', async () => {
+    const r = await runCli(['companies', 'sic-codes', '--section', 'U', '--page', '2', '--format', 'csv', '--fields', 'nosuch']);
+    expect([r.code, r.stdout]).toEqual([0, 'nosuch\r\n']);
+  });
+});
