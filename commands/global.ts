@@ -38,7 +38,7 @@ export function globalOptions(cmd: Command, ctx: Context, how: { ignoreFormat?: 
     throw new ApiError(400, 'usage_error', `option '--format <format>' argument '${raw}' is invalid. Allowed choices are ${FORMATS.join(', ')}.`);
   }
   const format: Format = (raw as Format | undefined) ?? defaultFormat(ctx.io);
-  const fields = typeof o.fields === 'string' ? o.fields.split(',').map((s) => s.trim()).filter(Boolean) : undefined;
+  const fields = typeof o.fields === 'string' ? checkFieldsSyntax(o.fields) : undefined;
   return {
     source,
     format,
@@ -51,4 +51,26 @@ export function globalOptions(cmd: Command, ctx: Context, how: { ignoreFormat?: 
     ...(typeof o.maxCredits === 'number' ? { maxCredits: o.maxCredits } : {}),
     ...(typeof o.maxWait === 'number' ? { maxWait: o.maxWait } : {}),
   };
+}
+
+/** A field path: dot-separated keys of letters, digits, `_` or `-` (`date`, `region.name`, `by_type.flat`). */
+const FIELD_PATH = /^[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*$/;
+
+/**
+ * `--fields`: its syntax is checked here, before any request is made or credit spent; whether each
+ * field exists can be known only from the answer (routes declare no record shape), so that is checked
+ * when the answer is printed (applyFields), and not at all when there is no record to look in.
+ */
+export function checkFieldsSyntax(raw: string): string[] {
+  const fields = raw.split(',').map((s) => s.trim());
+  if (fields.every((f) => f === '')) throw new ApiError(400, 'usage_error', '--fields: no field given; list dotted paths separated by commas, e.g. date,region.name.');
+  const bad = fields.filter((f) => f !== '' && !FIELD_PATH.test(f));
+  if (bad.length) {
+    throw new ApiError(
+      400,
+      'usage_error',
+      `--fields: ${bad.map((b) => `'${b}'`).join(', ')} is not a field path; use dotted names of letters, digits, _ or -, separated by commas (e.g. date,region.name).`,
+    );
+  }
+  return fields.filter(Boolean);
 }

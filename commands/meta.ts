@@ -4,7 +4,7 @@ import { ApiError, ERROR_CODES, EXIT_CODE_DOCS } from '../src/contract/errors.js
 import type { Context } from '../src/context.js';
 import { printError, resultExit } from '../src/invoke.js';
 import { globalOptions } from './global.js';
-import { helpWithExamples, setExit } from './route-command.js';
+import { COMPLETION_VALUES, helpWithExamples, setExit } from './route-command.js';
 import { FORMATS } from '../src/output/render.js';
 
 const HELP_TOPICS: Record<string, () => string> = {
@@ -87,47 +87,56 @@ async function readSecret(ctx: Context): Promise<string | undefined> {
   });
 }
 
-/** Values completed after an option: its choices, and --format's (checked by hand, see global.ts). */
-function optionValues(program: Command): Map<string, string[]> {
-  const values = new Map<string, Set<string>>([['--format', new Set([...FORMATS, 'parquet'])]]);
-  const walk = (cmd: Command) => {
-    for (const o of cmd.options) {
-      const choices = (o as { argChoices?: string[] }).argChoices;
-      if (o.long && choices?.length) for (const c of choices) (values.get(o.long) ?? values.set(o.long, new Set()).get(o.long)!).add(c);
-    }
-    cmd.commands.forEach(walk);
-  };
-  walk(program);
-  return new Map([...values].map(([k, v]) => [k, [...v]]));
+/** The values an option of one command takes: its own enum or choices (route-command.ts), else commander's. */
+function ownValues(cmd: Command): Map<string, readonly string[]> {
+  const values = new Map<string, readonly string[]>();
+  for (const o of cmd.options) {
+    const v = COMPLETION_VALUES.get(o) ?? (o as { argChoices?: string[] }).argChoices;
+    if (o.long && v?.length) values.set(o.long, v);
+  }
+  return values;
 }
+
+/** The global options' values: --format takes the output formats (checked by hand, see global.ts). */
+function globalValues(program: Command): Map<string, readonly string[]> {
+  const values = ownValues(program);
+  values.set('--format', FORMATS);
+  return values;
+}
+
+/** `mirror export --format`: its own formats (parquet, csv), the only place parquet is offered. */
+const COMMAND_FORMATS: ReadonlyMap<string, readonly string[]> = new Map([['mirror export', ['parquet', 'csv']]]);
 
 /** Commands whose arguments are dataset names. */
 const DATASET_COMMANDS = new Set(['sync', 'mirror status', 'mirror path', 'mirror export']);
 
 export function completionScript(program: Command, shell: string, datasets: readonly string[] = []): string {
-  const tree: Array<{ path: string[]; subs: string[]; opts: string[] }> = [];
+  const tree: Array<{ path: string[]; subs: string[]; opts: string[]; values: Map<string, readonly string[]> }> = [];
   const walk = (cmd: Command, path: string[]) => {
     const subs = cmd.commands.map((c) => c.name());
     const opts = cmd.options.map((o) => o.long ?? o.short ?? '').filter(Boolean);
-    tree.push({ path, subs, opts });
+    const values = path.length ? ownValues(cmd) : new Map<string, readonly string[]>();
+    const formats = COMMAND_FORMATS.get(path.join(' '));
+    if (formats) values.set('--format', formats);
+    tree.push({ path, subs, opts, values });
     for (const c of cmd.commands) walk(c, [...path, c.name()]);
   };
   walk(program, []);
   const globals = program.options.map((o) => o.long).filter(Boolean) as string[];
-  const values = optionValues(program);
+  const values = globalValues(program);
   // Each path: its subcommands, its own options, the global ones (once), dataset names where they go.
   const words = (t: (typeof tree)[number]) =>
     [...new Set([...t.subs, ...(DATASET_COMMANDS.has(t.path.join(' ')) ? datasets : []), ...t.opts, ...globals])].join(' ');
   if (shell === 'bash' || shell === 'zsh') {
     const cases = tree.map((t) => `    "${t.path.join(' ')}") words="${words(t)}" ;;`).join('\n');
-    const valueCases = [...values].map(([flag, v]) => `    ${flag}) COMPREPLY=( $(compgen -W "${v.join(' ')}" -- "$cur") ); return ;;`).join('\n');
+    const reply = (v: readonly string[]) => `COMPREPLY=( $(compgen -W "${v.join(' ')}" -- "$cur") ); return ;;`;
+    const valueCases = [...values].map(([flag, v]) => `    ${flag}) ${reply(v)}`).join('\n');
+    // A command's own option values (council-tax --band: its bands), keyed by the command path and the flag.
+    const ownCases = tree.flatMap((t) => [...t.values].map(([flag, v]) => `    "${t.path.join(' ')} ${flag}") ${reply(v)}`)).join('\n');
     const body = `_publicdata() {
   local cur prev path i w
   cur="\${COMP_WORDS[COMP_CWORD]}"
   prev="\${COMP_WORDS[COMP_CWORD-1]}"
-  case "$prev" in
-${valueCases}
-  esac
   path=""
   for ((i=1; i<COMP_CWORD; i++)); do
     w="\${COMP_WORDS[i]}"
@@ -136,6 +145,12 @@ ${valueCases}
 ${tree.map((t) => `      "${t.path.join(' ')}") path="${t.path.join(' ')}" ;;`).filter((l) => !l.includes('"" ')).join('\n')}
     esac
   done
+  case "$path $prev" in
+${ownCases}
+  esac
+  case "$prev" in
+${valueCases}
+  esac
   local words=""
   case "$path" in
 ${cases}
@@ -158,9 +173,18 @@ ${body}if [[ \${funcstack[1]-} == _publicdata ]]; then _bash_complete -F _public
     const cond = t.path.length === 0 ? '__fish_use_subcommand' : `__fish_seen_subcommand_from ${t.path[t.path.length - 1]}`;
     for (const s of t.subs) lines.push(`complete -c publicdata -n '${cond}' -a ${s}`);
     if (DATASET_COMMANDS.has(t.path.join(' ')) && datasets.length) lines.push(`complete -c publicdata -n '${cond}' -a '${datasets.join(' ')}'`);
-    for (const o of t.opts) if (o.startsWith('--') && !globals.includes(o)) lines.push(`complete -c publicdata -n '${cond}' -l ${o.slice(2)}`);
+    for (const o of t.opts) {
+      const v = t.values.get(o);
+      if (o.startsWith('--') && !globals.includes(o)) lines.push(`complete -c publicdata -n '${cond}' -l ${o.slice(2)}${v ? ` -xa '${v.join(' ')}'` : ''}`);
+    }
+    for (const [o, v] of t.values) if (globals.includes(o)) lines.push(`complete -c publicdata -n '${cond}' -l ${o.slice(2)} -xa '${v.join(' ')}'`);
   }
-  for (const g of globals) lines.push(`complete -c publicdata -l ${g.slice(2)}${values.has(g) ? ` -xa '${values.get(g)!.join(' ')}'` : ''}`);
+  for (const g of globals) {
+    // Not where a command has its own values for the flag (mirror export --format).
+    const own = tree.filter((t) => t.path.length && t.values.has(g)).map((t) => t.path[t.path.length - 1]);
+    const cond = own.length ? ` -n 'not __fish_seen_subcommand_from ${own.join(' ')}'` : '';
+    lines.push(`complete -c publicdata${cond} -l ${g.slice(2)}${values.has(g) ? ` -xa '${values.get(g)!.join(' ')}'` : ''}`);
+  }
   return `${lines.join('\n')}\n`;
 }
 

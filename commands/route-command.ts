@@ -10,6 +10,7 @@ import { ApiError } from '../src/contract/errors.js';
 import { parseAmount } from '../src/amount.js';
 import type { ParamSpec, RouteSpec } from '../src/contract/route.js';
 import { matchRoute, routeById } from '../src/registry.js';
+import { enumValue } from '../src/contract/validate.js';
 import type { RouteCall } from '../src/contract/types.js';
 import type { Context } from '../src/context.js';
 import { backendOptions, invoke, printError, renderContext, type GlobalOptions } from '../src/invoke.js';
@@ -112,7 +113,8 @@ export function addRouteCommand(parent: Command, spec: RouteCommandSpec, ctx: Co
   const flagKeys: Array<{ key: string; f: FlagSpec }> = [];
   for (const f of spec.flags ?? []) {
     const o = new Option(f.flags, f.description);
-    if (f.choices) o.choices([...f.choices]);
+    // Not commander's .choices (case-sensitive, a usage_error): checked in the action like the route's enums.
+    if (f.choices) COMPLETION_VALUES.set(o, f.choices);
     cmd.addOption(o);
     flagKeys.push({ key: o.attributeName(), f });
     mapped.add(f.param);
@@ -124,7 +126,8 @@ export function addRouteCommand(parent: Command, spec: RouteCommandSpec, ctx: Co
     const flag = p.spec.type === 'boolean' ? `--${kebab(name)}` : `--${kebab(name)} <value>`;
     const desc = p.spec.description + (p.spec.default !== undefined ? ` (default ${String(p.spec.default)})` : '');
     const o = new Option(flag, desc);
-    if (p.spec.enum && !p.spec.caseInsensitive) o.choices([...p.spec.enum]);
+    // Enums are validated with the route (case-insensitive, the spec's error code); completion offers them.
+    if (p.spec.enum) COMPLETION_VALUES.set(o, p.spec.enum);
     cmd.addOption(o);
     autoKeys.push({ key: o.attributeName(), name });
   }
@@ -165,10 +168,15 @@ export function addRouteCommand(parent: Command, spec: RouteCommandSpec, ctx: Co
         if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) throw new ApiError(400, 'usage_error', '--body: the JSON must be an object.');
         body = { ...(doc as Record<string, unknown>) };
       }
+      canonicalChoices(values, flagKeys.map(({ f }) => f), params, target);
       for (const [name, v] of values) {
         const p = params.get(name);
         const where = p && allParams(target).some((x) => x.spec.name === name) ? p.where : 'body';
-        if (where === 'path') pathValues[name] = v;
+        if (where === 'path') {
+          // An empty path segment would name another route (or none): refuse it as the argument's own error.
+          if (String(v).trim() === '') throw new ApiError(400, 'invalid_parameter', `Invalid parameter '${name}': empty; give a value.`);
+          pathValues[name] = v;
+        }
         else if (where === 'query') query[name] = Array.isArray(v) ? v.join(',') : String(v);
         else if (body) body[name] = Array.isArray(v) ? v : bodyValue(p?.spec, v);
       }
@@ -192,6 +200,39 @@ export function addRouteCommand(parent: Command, spec: RouteCommandSpec, ctx: Co
     }
   });
   return cmd;
+}
+
+/** The values a shell completes after an option (its own enum or choices only); read by `completion`. */
+export const COMPLETION_VALUES = new WeakMap<Option, readonly string[]>();
+
+/**
+ * Choice and enum values in their canonical spelling, matched without case (`--region Scotland`). A value
+ * outside a flag's own choices is the route's error for that parameter (its `error` code, else
+ * invalid_parameter for query/path and bad_request for body), as validation would report it.
+ */
+function canonicalChoices(
+  values: Map<string, unknown>,
+  flags: readonly FlagSpec[],
+  params: ReadonlyMap<string, { spec: ParamSpec; where: 'path' | 'query' | 'body' }>,
+  target: RouteSpec,
+): void {
+  for (const [name, v] of values) {
+    if (typeof v !== 'string') continue;
+    const p = params.get(name);
+    const choices = flags.find((f) => f.param === name && f.choices)?.choices;
+    if (choices) {
+      const hit = choices.find((c) => c === v) ?? choices.find((c) => c.toLowerCase() === v.toLowerCase());
+      if (hit === undefined) {
+        const where = p && allParams(target).some((x) => x.spec.name === name) ? p.where : 'body';
+        const code = p?.spec.error ?? (where === 'body' ? 'bad_request' : 'invalid_parameter');
+        throw new ApiError(p?.spec.errorStatus ?? 400, code, `Invalid parameter '${name}': '${v}'. Allowed: ${choices.join(', ')}.`);
+      }
+      values.set(name, hit);
+    } else if (p?.spec.enum && p.spec.type === 'string') {
+      const hit = enumValue(p.spec, v);
+      if (hit !== undefined) values.set(name, hit);
+    }
+  }
 }
 
 /** Commands report their exit code through the root command (read by cli.ts). */

@@ -18,6 +18,8 @@ export type KeySource = 'env' | 'config';
 export const CONFIG_FILE = 'config.json';
 const TEST_PREFIX = 'gd_test_';
 const LIVE_PREFIX = 'gd_live_';
+/** The prefix (8) and 8 more: keys seen are `gd_live_`/`gd_test_` and 16+ characters (test/support/keys.ts). */
+export const MIN_KEY_LENGTH = 16;
 
 export class KeyFormatError extends Error {
   constructor(message: string) {
@@ -30,11 +32,16 @@ export function configPath(env: Env): string {
   return join(configDir(env), CONFIG_FILE);
 }
 
-/** Loose format check: non-empty, no whitespace or control characters. Returns a problem or undefined. */
+/**
+ * Format check (the spec does not show the key format): non-empty, no whitespace or control characters,
+ * at least MIN_KEY_LENGTH characters (a paste cut short, e.g. 5 characters, is refused by `auth login`
+ * and by the live client before any request), at most 512. Returns a problem or undefined.
+ */
 export function keyProblem(key: string): string | undefined {
   if (key.length === 0) return 'the key is empty';
   // eslint-disable-next-line no-control-regex
   if (/[\s\u0000-\u001f\u007f]/.test(key)) return 'the key contains whitespace or control characters';
+  if (key.length < MIN_KEY_LENGTH) return `the key is too short (an API key has at least ${MIN_KEY_LENGTH} characters)`;
   if (key.length > 512) return 'the key is implausibly long';
   return undefined;
 }

@@ -133,7 +133,8 @@ async function callAll(
     if (streamOut) {
       // Rendered into a string, then written honouring back-pressure; CSV writes its header once.
       const text = await captureStdout(ctx.io, (io) => writeResult(io, result, route, { ...render, continuation: csvHeaderDone }));
-      csvHeaderDone = true;
+      // An empty first chunk prints no header (columns unknown): the first chunk with records prints it.
+      if (text) csvHeaderDone = true;
       await drainWrite(ctx.io.stdout, text);
     } else for (const r of recs) merged.push(r);
   };

@@ -90,7 +90,8 @@ export function createProgressReporter(o: ProgressReporterOptions): ProgressSink
         if (tty) draw(`${e.dataset}: ${e.text}`, true);
         break;
       case 'message':
-        if (o.verbose && !o.quiet) {
+        // A dataset's warnings (`warning: …` from ctx.log) show without --verbose; other messages with it.
+        if (!o.quiet && (o.verbose || e.text.startsWith('warning:'))) {
           endLine();
           o.stream.write(`${e.dataset}: ${e.text}\n`);
         }

@@ -39,7 +39,10 @@ export interface ParamSpec {
   exclusiveMin?: number;
   minLength?: number;
   enum?: readonly string[];
-  /** Enumerations compared without case (e.g. council tax band). The canonical spelling is passed on. */
+  /**
+   * Enumerations are compared without case (validate.ts enumValue) unless two values differ only in case;
+   * the canonical spelling is passed on. Kept as documentation where the spec says "case-insensitive".
+   */
   caseInsensitive?: boolean;
   /** Error code when the value is invalid (default: invalid_parameter for query/path, bad_request for body). */
   error?: ParamErrorCode;

@@ -141,22 +141,36 @@ function checkString(spec: ParamSpec, s: string, where: Where): string {
     fail(spec, where, `Invalid ${describe(where, spec.name)}: must be at least ${spec.minLength} characters.`);
   if (spec.pattern !== undefined) checkPattern(spec, s, where);
   if (spec.enum) {
-    const hit = enumLookup(spec).get(spec.caseInsensitive ? s.toLowerCase() : s);
+    const hit = enumValue(spec, s);
     if (hit === undefined) fail(spec, where, `Invalid ${describe(where, spec.name)}: '${s}'. Allowed: ${spec.enum.join(', ')}.`);
     return hit;
   }
   return s;
 }
 
-/** Enum value -> canonical spelling, built once per spec (batch validation is a hot path). */
+/**
+ * Enum value -> canonical spelling, built once per spec (batch validation is a hot path). Every enum is
+ * matched without case (`Scotland`, `uk`), the canonical spelling passed on, unless two of its values
+ * differ only in case: then only the exact spelling matches.
+ */
 const enumMaps = new WeakMap<ParamSpec, Map<string, string>>();
 function enumLookup(spec: ParamSpec): Map<string, string> {
   let m = enumMaps.get(spec);
   if (!m) {
-    m = new Map((spec.enum ?? []).map((e) => [spec.caseInsensitive ? e.toLowerCase() : e, e]));
+    const values = spec.enum ?? [];
+    const folded = new Set(values.map((e) => e.toLowerCase()));
+    const fold = folded.size === values.length;
+    m = new Map(values.map((e) => [e, e]));
+    if (fold) for (const e of values) m.set(e.toLowerCase(), e);
     enumMaps.set(spec, m);
   }
   return m;
+}
+
+/** The canonical spelling of an enum value (exact first, then without case), or undefined. */
+export function enumValue(spec: ParamSpec, s: string): string | undefined {
+  const m = enumLookup(spec);
+  return m.get(s) ?? m.get(s.toLowerCase());
 }
 
 function checkArray(spec: ParamSpec, items: unknown[], where: Where): unknown[] {
@@ -171,7 +185,7 @@ function checkArray(spec: ParamSpec, items: unknown[], where: Where): unknown[] 
       if (typeof it !== 'string') fail(spec, where, `Invalid ${describe(where, spec.name)}: item ${i} is not a string.`);
       if (spec.pattern !== undefined) checkPattern(spec, it, where);
       if (spec.enum) {
-        const hit = enumLookup(spec).get(spec.caseInsensitive ? it.toLowerCase() : it);
+        const hit = enumValue(spec, it);
         if (hit === undefined) fail(spec, where, `Invalid ${describe(where, spec.name)}: '${it}'. Allowed: ${spec.enum.join(', ')}.`);
         out[i] = hit;
       } else out[i] = it;

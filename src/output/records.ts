@@ -70,6 +70,11 @@ function csvCell(v: unknown): string {
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
+/** One CSV line (no line break) of these values. */
+export function csvLine(values: readonly unknown[]): string {
+  return values.map(csvCell).join(',');
+}
+
 /** RFC 4180 CSV of flattened records; columns in first-seen order (--fields has already picked them). */
 export function toCsv(rows: readonly Row[]): string {
   const flat = rows.map((r) => flatten(r));

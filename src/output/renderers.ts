@@ -17,7 +17,7 @@ import type { RouteSpec } from '../contract/route.js';
 import type { CallResult, ErrorEnvelope, SuccessEnvelope } from '../contract/types.js';
 import { isErrorEnvelope } from '../contract/types.js';
 import type { IO } from '../io.js';
-import { cell, flatten, getPath, pick, recordsOf, toCsv, type Row } from './records.js';
+import { cell, csvLine, flatten, getPath, pick, recordsOf, toCsv, type Row } from './records.js';
 import { errorLine, footerLine, paint } from './render.js';
 import type { Format, Output, RenderContext, Renderer, RendererMap } from './types.js';
 import { terminalView } from './view.js';
@@ -46,7 +46,11 @@ const csv: Renderer = {
   name: 'csv',
   canRender: (_o, rc) => rc.format === 'csv',
   render: (out, rc) => {
-    const text = toCsv(recordsFor(out) ?? [out.envelope.data as Row]);
+    const recs = recordsFor(out) ?? [out.envelope.data as Row];
+    // No records: the header when --fields names the columns; else nothing (the columns are not known
+    // without a record, and are not invented), and writeOutput says "no records" on stderr.
+    if (recs.length === 0) return rc.fields?.length && !rc.continuation ? `${csvLine(rc.fields)}\r\n` : '';
+    const text = toCsv(recs);
     return rc.continuation ? text.slice(text.indexOf('\r\n') + 2) : text;
   },
 };
@@ -148,6 +152,9 @@ export async function writeOutput(io: IO, out: Output, rc: RenderContext): Promi
   const o = applyFields(out, rc.fields);
   const renderer = await rendererFor(o, rc.fields ? { ...rc, fields: rc.fields } : rc);
   io.stdout.write(await renderer.render(o, rc));
+  if (rc.format === 'csv' && !rc.fields?.length && !rc.continuation && !(rc as { quiet?: boolean }).quiet && recordsFor(o)?.length === 0) {
+    io.stderr.write('no records\n');
+  }
   if (rc.format !== 'table') return;
   const warnings = o.envelope.meta?.warnings;
   if (Array.isArray(warnings)) for (const w of warnings) io.stderr.write(`${paint.yellow('warning', rc.color)} ${cell(w)}\n`);

@@ -203,14 +203,14 @@ describe('help', () => {
     expect(root.filter((w) => w === '--format')).toHaveLength(1);
     expect(root).toContain('tax');
     expect(complete('sync', '')).toEqual(expect.arrayContaining(['price-paid', 'hpi', 'bank-holidays', '--all']));
-    expect(complete('tax', 'take-home', '--format', '')).toEqual(['table', 'json', 'ndjson', 'csv', 'parquet']);
+    expect(complete('tax', 'take-home', '--format', '')).toEqual(['table', 'json', 'ndjson', 'csv']);
     expect(complete('tax', 'take-home', '--format', 'nd')).toEqual(['ndjson']);
     expect(complete('--source', '')).toEqual(['auto', 'live', 'local']);
   });
 
   it('zsh completion starts with #compdef; fish completes --format values', async () => {
     expect((await runCli(['completion', 'zsh'])).stdout.split('\n')[0]).toBe('#compdef publicdata');
-    expect((await runCli(['completion', 'fish'])).stdout).toContain("complete -c publicdata -l format -xa 'table json ndjson csv parquet'");
+    expect((await runCli(['completion', 'fish'])).stdout).toContain("-l format -xa 'table json ndjson csv'");
   });
 
   it('leaf --help lists the inherited global options; -v alone prints the version', async () => {

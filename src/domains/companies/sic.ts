@@ -9,7 +9,7 @@ import type { Handler, Meta } from '../../contract/types.js';
 import { loadData } from '../../data.js';
 
 interface SicData {
-  sections: { source: string; as_of: string; values: Array<{ section: string; description: string; divisions: [number, number] }> };
+  sections: { source: string; as_of: string; no_section?: Array<{ code: string; note: string }>; values: Array<{ section: string; description: string; divisions: [number, number] }> };
   codes: { source: string; as_of: string; values: Array<[string, string]> };
 }
 
@@ -38,6 +38,7 @@ function sic() {
 function sectionOf(code: string, data: SicData): string | null {
   const division = Number(code.slice(0, 2));
   if (!/^\d{4,5}$/.test(code)) return null;
+  if (data.sections.no_section?.some((x) => x.code === code)) return null;
   return data.sections.values.find((s) => division >= s.divisions[0] && division <= s.divisions[1])?.section ?? null;
 }
 
