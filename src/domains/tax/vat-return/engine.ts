@@ -259,14 +259,19 @@ export function computeReturn(p: Prepared, detail: BreakdownDetail) {
  */
 function sumTransactions(p: Prepared, detail: BreakdownDetail, W: WarningSet): Sums {
   const pe = p.company.partially_exempt;
-  let b1 = 0, b2 = 0, b4 = 0, b6 = 0, b7 = 0, b8 = 0, b9 = 0;
-  const frsTurnover = new Map<number, number>(); // pctH -> pence
-  const frsRelief = new Map<number, number>();
-  const peT: PeTotals = { taxable_input_tax: 0, exempt_input_tax: 0, residual_input_tax: 0, taxable_supplies: 0, exempt_supplies: 0 };
-  const counts = new Map<SchemeEntry, number>();
-  const perTx: unknown[] | null = detail === 'full' ? [] : null;
-  const cats = new Map<number, Category>();
-  let usedFrs = false;
+  // made before the loop and summed into: an object made after this long loop would cost V8 a
+  // deoptimisation on every request (no type feedback there when the loop is compiled)
+  const s: Sums = {
+    b1: 0, b2: 0, b4: 0, b6: 0, b7: 0, b8: 0, b9: 0,
+    frsTurnover: new Map<number, number>(), // pctH -> pence
+    frsRelief: new Map<number, number>(),
+    peT: { taxable_input_tax: 0, exempt_input_tax: 0, residual_input_tax: 0, taxable_supplies: 0, exempt_supplies: 0 },
+    counts: new Map<SchemeEntry, number>(),
+    cats: new Map<number, Category>(),
+    perTx: detail === 'full' ? [] : null,
+    usedFrs: false,
+  };
+  const { frsTurnover, frsRelief, peT, counts, cats, perTx } = s;
   const ni = p.company.northern_ireland;
 
   for (const r of p.transactions) {
@@ -278,10 +283,10 @@ function sumTransactions(p: Prepared, detail: BreakdownDetail, W: WarningSet): S
     }
     counts.set(r.entry, (counts.get(r.entry) ?? 0) + 1);
     const c = contribution(r, pe && r.scheme !== 'flat_rate');
-    b1 += c.b1; b2 += c.b2; b4 += c.b4; b6 += c.b6; b7 += c.b7; b8 += c.b8; b9 += c.b9;
+    s.b1 += c.b1; s.b2 += c.b2; s.b4 += c.b4; s.b6 += c.b6; s.b7 += c.b7; s.b8 += c.b8; s.b9 += c.b9;
     if (c.frsTurnover) frsTurnover.set(c.pctH, (frsTurnover.get(c.pctH) ?? 0) + c.frsTurnover);
     if (c.frsRelief) frsRelief.set(c.pctH, (frsRelief.get(c.pctH) ?? 0) + c.frsRelief);
-    if (r.scheme === 'flat_rate') usedFrs = true;
+    if (r.scheme === 'flat_rate') s.usedFrs = true;
 
     if (pe && r.scheme !== 'flat_rate') addPartialExemption(peT, r, c);
     else if (!pe && t.attribution) W.tx('ATTRIBUTION_IGNORED', 'input_tax_attribution is ignored: the company is not partially exempt', t.id);
@@ -291,7 +296,7 @@ function sumTransactions(p: Prepared, detail: BreakdownDetail, W: WarningSet): S
     if (detail !== 'none') addToCategory(cats, r, c, frs1, frs4);
     if (perTx) perTx.push(transactionRow(r, c, frs1, frs4));
   }
-  return { b1, b2, b4, b6, b7, b8, b9, frsTurnover, frsRelief, peT, counts, cats, perTx, usedFrs };
+  return s;
 }
 
 /** Partial exemption inputs by attribution, and the supplies of the standard-method fraction (Notice 706). */

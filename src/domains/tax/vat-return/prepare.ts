@@ -118,7 +118,9 @@ export function prepare(body: unknown): { ok: true; prepared: Prepared } | { ok:
   }
   const { start, end, periodOk } = checkPeriod(c, body['period']);
   const company = prepareCompany(c, body['company'], warnings);
-  const { txns, byId } = parseTransactions(c, body['transactions']);
+  const txns: Txn[] = [];
+  const byId = new Map<string, Txn>();
+  parseTransactions(c, body['transactions'], txns, byId);
   const x: Ctx = {
     c,
     warnings,
@@ -173,8 +175,12 @@ function checkPeriod(c: Collector, p: unknown): { start: string | undefined; end
   return { start, end, periodOk };
 }
 
-/** The transactions list: present, within the limit, each parsed (validate.ts), ids unique. */
-function parseTransactions(c: Collector, rawTx: unknown): { txns: Txn[]; byId: Map<string, Txn> } {
+/**
+ * The transactions list: present, within the limit, each parsed (validate.ts) into `txns`, ids unique (`byId`).
+ * The caller makes both containers: code after this long loop runs once per call, and an object made there
+ * would cost V8 a deoptimisation on every request (it has no type feedback when the loop is compiled).
+ */
+function parseTransactions(c: Collector, rawTx: unknown, txns: Txn[], byId: Map<string, Txn>): void {
   let list: unknown[] = [];
   if (rawTx === undefined || rawTx === null) c.add('transactions', 'MISSING_FIELD', "'transactions' (an array, possibly empty) is required.");
   else if (!Array.isArray(rawTx)) c.add('transactions', 'INVALID_FIELD_TYPE', "'transactions' must be an array.");
@@ -182,8 +188,6 @@ function parseTransactions(c: Collector, rawTx: unknown): { txns: Txn[]; byId: M
   if (list.length > MAX_TRANSACTIONS)
     c.add('transactions', 'TRANSACTION_LIMIT_EXCEEDED', `At most ${MAX_TRANSACTIONS.toLocaleString('en-GB')} transactions per request; got ${list.length.toLocaleString('en-GB')}.`);
 
-  const txns: Txn[] = [];
-  const byId = new Map<string, Txn>();
   for (let i = 0; i < list.length; i++) {
     const t = parseTxn(c, list[i], i);
     if (!t) {
@@ -201,7 +205,6 @@ function parseTransactions(c: Collector, rawTx: unknown): { txns: Txn[]; byId: M
     else byId.set(t.id, t);
     txns.push(t);
   }
-  return { txns, byId };
 }
 
 /** The implied standard-accounting entry for the period (no vat_schemes, or an override to standard outside any standard entry). */
