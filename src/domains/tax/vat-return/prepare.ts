@@ -84,6 +84,31 @@ function cashDated(t: Txn): boolean {
   return t.type !== 'bad_debt_relief' && t.type !== 'journal' && CASH_ELIGIBLE.has(t.supply);
 }
 
+/** What the stages of `prepare` share: made once per request, never per transaction. */
+interface Ctx {
+  c: Collector;
+  warnings: Warning[];
+  company: Company;
+  start: string | undefined;
+  end: string | undefined;
+  /** Both dates valid, in order and at most 12 months apart. */
+  periodOk: boolean;
+  /** The company's scheme entries sorted by start date. */
+  schemes: SchemeEntry[];
+  schemeNames: Set<Scheme>;
+  byId: Map<string, Txn>;
+  /** First anniversary of registration (the flat rate scheme's first-year discount ends then). */
+  regAnniversary: string | undefined;
+  synthetic: SchemeEntry[];
+  standardFallback: SchemeEntry | undefined;
+}
+
+/**
+ * The body checked and resolved, stage by stage (docs/vat-return.md): the period, the company (validate.ts), the
+ * transactions list, the schemes (overlaps, gaps, coverage, flat-rate categories), each transaction resolved
+ * (bad debt relief, scheme entry and accounting date, inclusion in the period, flat-rate percentage), then the
+ * fuel scale charges. Every failure is collected; the answer is the failures or the prepared request.
+ */
 export function prepare(body: unknown): { ok: true; prepared: Prepared } | { ok: false; details: ErrorDetail[] } {
   const c = new Collector();
   const warnings: Warning[] = [];
@@ -91,11 +116,50 @@ export function prepare(body: unknown): { ok: true; prepared: Prepared } | { ok:
     c.add('body', 'INVALID_BODY', 'The request body must be a JSON object with company, period and transactions.');
     return { ok: false, details: c.details };
   }
-  // period
+  const { start, end, periodOk } = checkPeriod(c, body['period']);
+  const company = prepareCompany(c, body['company'], warnings);
+  const txns: Txn[] = [];
+  const byId = new Map<string, Txn>();
+  parseTransactions(c, body['transactions'], txns, byId);
+  const x: Ctx = {
+    c,
+    warnings,
+    company,
+    start,
+    end,
+    periodOk,
+    schemes: [...company.schemes].sort((a, b) => (a.effective_from < b.effective_from ? -1 : a.effective_from > b.effective_from ? 1 : a.index - b.index)),
+    schemeNames: new Set(company.schemes.map((s) => s.scheme)),
+    byId,
+    regAnniversary: company.vat_registration_date ? addMonths(company.vat_registration_date, 12) : undefined,
+    synthetic: [],
+    standardFallback: undefined,
+  };
+  checkSchemes(x, body['company'] !== undefined);
+  checkFlatRateEntries(x);
+  const resolved = resolveTransactions(x, txns);
+  const fuel = resolveFuelCharges(x);
+
+  if (c.details.length) return { ok: false, details: c.details };
+  const pm = periodMonths(start!, end!);
+  return {
+    ok: true,
+    prepared: {
+      company,
+      period: { start_date: start!, end_date: end!, months: pm.months, whole_months: pm.whole },
+      transactions: resolved,
+      warnings,
+      synthetic: x.synthetic,
+      fuel,
+    },
+  };
+}
+
+/** The period: both dates, end not before start, at most 12 months. */
+function checkPeriod(c: Collector, p: unknown): { start: string | undefined; end: string | undefined; periodOk: boolean } {
   let start: string | undefined;
   let end: string | undefined;
   let periodOk = false;
-  const p = body['period'];
   if (p === undefined || p === null) c.add('period', 'MISSING_FIELD', "'period' with start_date and end_date is required.");
   else if (!isObj(p)) c.add('period', 'INVALID_FIELD_TYPE', "'period' must be an object with start_date and end_date.");
   else {
@@ -108,10 +172,15 @@ export function prepare(body: unknown): { ok: true; prepared: Prepared } | { ok:
       else periodOk = true;
     }
   }
-  const company = prepareCompany(c, body['company'], warnings);
+  return { start, end, periodOk };
+}
 
-  // transactions
-  const rawTx = body['transactions'];
+/**
+ * The transactions list: present, within the limit, each parsed (validate.ts) into `txns`, ids unique (`byId`).
+ * The caller makes both containers: code after this long loop runs once per call, and an object made there
+ * would cost V8 a deoptimisation on every request (it has no type feedback when the loop is compiled).
+ */
+function parseTransactions(c: Collector, rawTx: unknown, txns: Txn[], byId: Map<string, Txn>): void {
   let list: unknown[] = [];
   if (rawTx === undefined || rawTx === null) c.add('transactions', 'MISSING_FIELD', "'transactions' (an array, possibly empty) is required.");
   else if (!Array.isArray(rawTx)) c.add('transactions', 'INVALID_FIELD_TYPE', "'transactions' must be an array.");
@@ -119,8 +188,6 @@ export function prepare(body: unknown): { ok: true; prepared: Prepared } | { ok:
   if (list.length > MAX_TRANSACTIONS)
     c.add('transactions', 'TRANSACTION_LIMIT_EXCEEDED', `At most ${MAX_TRANSACTIONS.toLocaleString('en-GB')} transactions per request; got ${list.length.toLocaleString('en-GB')}.`);
 
-  const txns: Txn[] = [];
-  const byId = new Map<string, Txn>();
   for (let i = 0; i < list.length; i++) {
     const t = parseTxn(c, list[i], i);
     if (!t) {
@@ -138,9 +205,20 @@ export function prepare(body: unknown): { ok: true; prepared: Prepared } | { ok:
     else byId.set(t.id, t);
     txns.push(t);
   }
+}
 
-  // schemes: overlap and gaps (sorted by start)
-  const schemes = [...company.schemes].sort((a, b) => (a.effective_from < b.effective_from ? -1 : a.effective_from > b.effective_from ? 1 : a.index - b.index));
+/** The implied standard-accounting entry for the period (no vat_schemes, or an override to standard outside any standard entry). */
+function fallback(x: Ctx): SchemeEntry {
+  if (!x.standardFallback) {
+    x.standardFallback = { index: -1, scheme: 'standard', effective_from: x.start ?? '0000-01-01', effective_to: x.end ?? null, limited_cost_trader: false };
+    x.synthetic.push(x.standardFallback);
+  }
+  return x.standardFallback;
+}
+
+/** Scheme entries: overlaps and gaps inside the period, then the implied entry or the period's coverage. */
+function checkSchemes(x: Ctx, companyGiven: boolean): void {
+  const { c, schemes, start, end, periodOk } = x;
   for (let k = 1; k < schemes.length; k++) {
     const a = schemes[k - 1]!;
     const b = schemes[k]!;
@@ -152,191 +230,213 @@ export function prepare(body: unknown): { ok: true; prepared: Prepared } | { ok:
         c.add(`company.vat_schemes[${b.index}]`, 'SCHEME_GAP', `No scheme applies from ${gapFrom} to ${addDays(b.effective_from, -1)} (between vat_schemes[${a.index}] and vat_schemes[${b.index}]).`);
     }
   }
-  const synthetic: SchemeEntry[] = [];
-  let standardFallback: SchemeEntry | undefined;
-  const fallback = (): SchemeEntry => {
-    if (!standardFallback) {
-      standardFallback = { index: -1, scheme: 'standard', effective_from: start ?? '0000-01-01', effective_to: end ?? null, limited_cost_trader: false };
-      synthetic.push(standardFallback);
-    }
-    return standardFallback;
-  };
-  if (!company.schemes_given) {
-    fallback();
-    if (body['company'] !== undefined) warnings.push({ code: 'NO_VAT_SCHEMES', field: 'company.vat_schemes', message: 'No vat_schemes given: standard accounting assumed for the whole period.' });
+  if (!x.company.schemes_given) {
+    fallback(x);
+    if (companyGiven) x.warnings.push({ code: 'NO_VAT_SCHEMES', field: 'company.vat_schemes', message: 'No vat_schemes given: standard accounting assumed for the whole period.' });
   } else if (periodOk && schemes.length) {
-    if (!schemeAt(schemes, start!)) warnings.push({ code: 'PERIOD_START_NOT_COVERED', field: 'company.vat_schemes', message: `No scheme entry covers the period start ${start}.` });
-    if (!schemeAt(schemes, end!)) warnings.push({ code: 'PERIOD_END_NOT_COVERED', field: 'company.vat_schemes', message: `No scheme entry covers the period end ${end}.` });
+    if (!schemeAt(schemes, start!)) x.warnings.push({ code: 'PERIOD_START_NOT_COVERED', field: 'company.vat_schemes', message: `No scheme entry covers the period start ${start}.` });
+    if (!schemeAt(schemes, end!)) x.warnings.push({ code: 'PERIOD_END_NOT_COVERED', field: 'company.vat_schemes', message: `No scheme entry covers the period end ${end}.` });
   }
-  const schemeNames = new Set(company.schemes.map((s) => s.scheme));
+}
 
-  // flat-rate entries: resolve a category (or report it unknown)
-  for (const s of company.schemes) {
+/** Flat-rate entries: a category must be one in force (else FRS_MISSING_PERCENTAGE). */
+function checkFlatRateEntries(x: Ctx): void {
+  for (const s of x.company.schemes) {
     if (s.scheme !== 'flat_rate') continue;
-    const probe = periodOk ? (s.effective_from > start! ? s.effective_from : start!) : s.effective_from;
+    const probe = x.periodOk ? (s.effective_from > x.start! ? s.effective_from : x.start!) : s.effective_from;
     if (s.flat_rate_category && !s.limited_cost_trader && s.flat_rate_percentage === undefined && !frsCategory(s.flat_rate_category, probe))
-      c.add(`company.vat_schemes[${s.index}].flat_rate_category`, 'FRS_MISSING_PERCENTAGE', `'${s.flat_rate_category}' is not a flat rate scheme category in force on ${probe} (see GET /v1/tax/vat/flat-rate-percentages), so no percentage can be found.`);
+      x.c.add(`company.vat_schemes[${s.index}].flat_rate_category`, 'FRS_MISSING_PERCENTAGE', `'${s.flat_rate_category}' is not a flat rate scheme category in force on ${probe} (see GET /v1/tax/vat/flat-rate-percentages), so no percentage can be found.`);
   }
+}
 
-  // bad debt relief originals
+/**
+ * Each transaction in turn: bad debt relief checks, its scheme entry and accounting date, its place in the
+ * period, its flat-rate percentage. A transaction that fails a stage is reported and left out.
+ */
+function resolveTransactions(x: Ctx, txns: readonly Txn[]): Resolved[] {
   const resolved: Resolved[] = [];
-  const regAnniversary = company.vat_registration_date ? addMonths(company.vat_registration_date, 12) : undefined;
   for (const t of txns) {
     // field names (`transactions[i].date`) are built only where a failure or warning is reported
-    if (t.type === 'bad_debt_relief') {
-      let origDate = t.original_transaction_date;
-      let due = t.payment_due_date;
-      const o = t.original_transaction_id ? byId.get(t.original_transaction_id) : undefined;
-      if (o && o.date) {
-        if (o.side !== 'output' || (o.type !== 'sale' && o.type !== 'debit_note_issued'))
-          c.add(`transactions[${t.index}].original_transaction_id`, 'BAD_DEBT_RELIEF_MISSING_ORIGINAL', `transactions[${o.index}] ('${o.id}') is a ${o.type}, not a sale: bad debt relief is claimed on an unpaid supply you made.`);
-        origDate = o.date;
-        due = due ?? o.payment_due_date;
-        if (o.vat > 0 && -t.vat > o.vat) warnings.push({ code: 'BAD_DEBT_RELIEF_EXCEEDS_ORIGINAL_VAT', field: `transactions[${t.index}].vat_amount`, message: `The relief ${fmtGBP(-t.vat)} exceeds the VAT of the original sale ${fmtGBP(o.vat)}.` });
-      }
-      if (!t.original_transaction_id || (!o && !origDate)) {
-        c.add(`transactions[${t.index}].original_transaction_id`, 'BAD_DEBT_RELIEF_MISSING_ORIGINAL', t.original_transaction_id
-          ? `No transaction '${t.original_transaction_id}' in this request: give original_transaction_date (and payment_due_date) for a sale from an earlier period.`
-          : 'Bad debt relief must name the unpaid sale in original_transaction_id (with original_transaction_date when that sale is not in this request).');
-      } else if (origDate) {
-        const from = due && due > origDate ? due : origDate;
-        const eligible = addMonths(from, 6);
-        if (t.date < eligible)
-          c.add(`transactions[${t.index}].date`, 'BAD_DEBT_RELIEF_TOO_EARLY', `Relief can be claimed once six months have passed from the later of the supply date and the payment due date (${from}): not before ${eligible} (VAT Notice 700/18).`);
-        else if (t.date > addMonths(from, 54))
-          warnings.push({ code: 'BAD_DEBT_RELIEF_OUT_OF_TIME', field: `transactions[${t.index}].date`, message: `Relief must be claimed within 4 years and 6 months of ${from}.` });
-      }
-    }
-
-    // scheme resolution
-    let entry: SchemeEntry | undefined;
-    let scheme: Scheme;
-    let accDate = t.date;
-    if (t.scheme_override) {
-      scheme = t.scheme_override;
-      if (scheme !== 'standard' && !schemeNames.has(scheme)) {
-        c.add(`transactions[${t.index}].scheme_override`, 'INVALID_SCHEME_OVERRIDE', `scheme_override '${scheme}' is not one of the company's vat_schemes (${[...schemeNames].join(', ') || 'none'}).`);
-        continue;
-      }
-      if (scheme === 'cash_accounting' && cashDated(t) && t.payment_date) accDate = t.payment_date;
-      entry = company.schemes.find((s) => s.scheme === scheme && inForceOn(s, accDate));
-      if (!entry) {
-        if (scheme === 'standard') entry = fallback();
-        else {
-          c.add(`transactions[${t.index}].scheme_override`, 'SCHEME_OVERRIDE_DATE_MISMATCH', `No '${scheme}' entry of vat_schemes is in force on ${accDate}, the ${accDate === t.date ? 'transaction date' : 'payment date'}.`);
-          continue;
-        }
-      }
-    } else {
-      entry = company.schemes_given ? schemeAt(schemes, t.date) : fallback();
-      if (!entry && t.payment_date && company.schemes_given) {
-        const e2 = schemeAt(schemes, t.payment_date);
-        if (e2 && e2.scheme === 'cash_accounting' && cashDated(t)) entry = e2;
-      }
-      scheme = entry?.scheme ?? 'standard';
-      if (entry && scheme === 'cash_accounting' && cashDated(t) && t.payment_date) accDate = t.payment_date;
-    }
-    const r: Resolved = { t, entry: entry!, scheme, accounting_date: accDate, included: true, net: t.net, vat: t.vat, gross: t.gross };
-    if (entry && scheme === 'cash_accounting' && cashDated(t)) {
-      if (!t.payment_date) {
-        r.included = false;
-        r.excluded = 'unpaid under cash accounting';
-      } else if (periodOk && (accDate < start! || accDate > end!)) {
-        r.included = false;
-        r.excluded = `paid on ${accDate}, outside this period (cash accounting)`;
-      } else if (t.amount_paid !== undefined && t.amount_paid !== t.gross && t.gross !== 0) {
-        // part payment: VAT fraction of the amount paid (Notice 731)
-        const paid = t.amount_paid;
-        // gross may be negative (credit notes): divide by |gross| with the sign moved to the VAT; half-up is half away from zero
-        const vatPart = t.gross < 0 ? mulDiv(-t.vat, paid, -t.gross, 'half-up') : mulDiv(t.vat, paid, t.gross, 'half-up');
-        r.vat = vatPart;
-        r.gross = paid;
-        r.net = paid - vatPart;
-        if (Math.abs(paid) > Math.abs(t.gross)) warnings.push({ code: 'AMOUNT_PAID_EXCEEDS_GROSS', field: `transactions[${t.index}].amount_paid`, message: `amount_paid ${fmtGBP(paid)} exceeds gross_amount ${fmtGBP(t.gross)}.` });
-      }
-    } else if (periodOk && (accDate < start! || accDate > end!)) {
-      c.add(`transactions[${t.index}].date`, 'TRANSACTION_OUTSIDE_PERIOD', `Dated ${accDate}, outside the return period ${start} to ${end}.`);
-      continue;
-    }
-    if (!entry) {
-      if (periodOk) c.add(`transactions[${t.index}].date`, 'TRANSACTION_NO_MATCHING_SCHEME', `No entry of company.vat_schemes is in force on ${t.date}.`);
-      continue;
-    }
-    // flat-rate percentage
-    if (scheme === 'flat_rate' && r.included && (t.side === 'output' || t.type === 'bad_debt_relief')) {
-      let pct = t.flat_rate_percentage;
-      const firstYear = entry.first_year ?? (regAnniversary !== undefined && accDate < regAnniversary);
-      if (pct === undefined && entry.flat_rate_percentage !== undefined) {
-        // the appropriate percentage of the entry, less the first-year point (reg 55JB)
-        pct = firstYear ? firstYearPercentage(entry.flat_rate_percentage) : entry.flat_rate_percentage;
-      }
-      if (pct === undefined) {
-        const code = entry.limited_cost_trader ? LIMITED_COST_TRADER_CODE : entry.flat_rate_category;
-        const cat = code ? frsCategory(code, accDate) : null;
-        if (cat) {
-          pct = firstYear ? cat.first_year_percentage : cat.percentage;
-        }
-      }
-      if (pct === undefined) {
-        if (!entry.flat_rate_category && !entry.limited_cost_trader)
-          c.add(`transactions[${t.index}].flat_rate_percentage`, 'FRS_MISSING_PERCENTAGE', `No flat-rate percentage for this transaction: vat_schemes[${entry.index}] has no flat_rate_category, flat_rate_percentage or limited_cost_trader, and the transaction has no flat_rate_percentage.`);
-        else if (entry.limited_cost_trader)
-          c.add(`transactions[${t.index}].flat_rate_percentage`, 'FRS_MISSING_PERCENTAGE', `No limited cost trader percentage is in force on ${accDate}.`);
-      } else r.frs_percentage = pct;
-    }
+    if (t.type === 'bad_debt_relief') checkBadDebtRelief(x, t);
+    const r = resolveScheme(x, t);
+    if (!r || !placeInPeriod(x, r)) continue;
+    if (r.scheme === 'flat_rate' && r.included && (t.side === 'output' || t.type === 'bad_debt_relief')) flatRatePercentage(x, r);
     resolved.push(r);
   }
+  return resolved;
+}
 
-  // fuel scale charges: resolve the charge for the period
-  const fuel: Prepared['fuel'] = [];
-  if (periodOk) {
-    const pm = periodMonths(start!, end!);
-    for (const fc of company.fuel) {
-      const f = `company.fuel_scale_charges[${fc.index}]`;
-      if (fc.fuel_type === 'electric' && fc.vat_inclusive_charge === undefined) {
-        warnings.push({ code: 'FUEL_SCALE_ELECTRIC', field: f, message: 'Electricity is not road fuel for the fuel scale charge: no charge for an electric car.' });
-        continue;
+/** Bad debt relief (VAT Notice 700/18): the original sale, the six-month wait and the 4½-year limit. */
+function checkBadDebtRelief(x: Ctx, t: Txn): void {
+  const { c, warnings } = x;
+  let origDate = t.original_transaction_date;
+  let due = t.payment_due_date;
+  const o = t.original_transaction_id ? x.byId.get(t.original_transaction_id) : undefined;
+  if (o && o.date) {
+    if (o.side !== 'output' || (o.type !== 'sale' && o.type !== 'debit_note_issued'))
+      c.add(`transactions[${t.index}].original_transaction_id`, 'BAD_DEBT_RELIEF_MISSING_ORIGINAL', `transactions[${o.index}] ('${o.id}') is a ${o.type}, not a sale: bad debt relief is claimed on an unpaid supply you made.`);
+    origDate = o.date;
+    due = due ?? o.payment_due_date;
+    if (o.vat > 0 && -t.vat > o.vat) warnings.push({ code: 'BAD_DEBT_RELIEF_EXCEEDS_ORIGINAL_VAT', field: `transactions[${t.index}].vat_amount`, message: `The relief ${fmtGBP(-t.vat)} exceeds the VAT of the original sale ${fmtGBP(o.vat)}.` });
+  }
+  if (!t.original_transaction_id || (!o && !origDate)) {
+    c.add(`transactions[${t.index}].original_transaction_id`, 'BAD_DEBT_RELIEF_MISSING_ORIGINAL', t.original_transaction_id
+      ? `No transaction '${t.original_transaction_id}' in this request: give original_transaction_date (and payment_due_date) for a sale from an earlier period.`
+      : 'Bad debt relief must name the unpaid sale in original_transaction_id (with original_transaction_date when that sale is not in this request).');
+  } else if (origDate) {
+    const from = due && due > origDate ? due : origDate;
+    const eligible = addMonths(from, 6);
+    if (t.date < eligible)
+      c.add(`transactions[${t.index}].date`, 'BAD_DEBT_RELIEF_TOO_EARLY', `Relief can be claimed once six months have passed from the later of the supply date and the payment due date (${from}): not before ${eligible} (VAT Notice 700/18).`);
+    else if (t.date > addMonths(from, 54))
+      warnings.push({ code: 'BAD_DEBT_RELIEF_OUT_OF_TIME', field: `transactions[${t.index}].date`, message: `Relief must be claimed within 4 years and 6 months of ${from}.` });
+  }
+}
+
+/**
+ * The transaction's scheme entry and accounting date (the payment date under cash accounting), by its
+ * scheme_override or by date. Undefined when the override is refused. The entry may be missing (no scheme in
+ * force on the date): placeInPeriod reports that.
+ */
+function resolveScheme(x: Ctx, t: Txn): Resolved | undefined {
+  const { c, company, schemes } = x;
+  let entry: SchemeEntry | undefined;
+  let scheme: Scheme;
+  let accDate = t.date;
+  if (t.scheme_override) {
+    scheme = t.scheme_override;
+    if (scheme !== 'standard' && !x.schemeNames.has(scheme)) {
+      c.add(`transactions[${t.index}].scheme_override`, 'INVALID_SCHEME_OVERRIDE', `scheme_override '${scheme}' is not one of the company's vat_schemes (${[...x.schemeNames].join(', ') || 'none'}).`);
+      return undefined;
+    }
+    if (scheme === 'cash_accounting' && cashDated(t) && t.payment_date) accDate = t.payment_date;
+    entry = company.schemes.find((s) => s.scheme === scheme && inForceOn(s, accDate));
+    if (!entry) {
+      if (scheme === 'standard') entry = fallback(x);
+      else {
+        c.add(`transactions[${t.index}].scheme_override`, 'SCHEME_OVERRIDE_DATE_MISMATCH', `No '${scheme}' entry of vat_schemes is in force on ${accDate}, the ${accDate === t.date ? 'transaction date' : 'payment date'}.`);
+        return undefined;
       }
-      let months: 1 | 3 | 12;
-      let basis: string;
-      let multiplier = 1;
-      if (fc.period_months) {
-        months = fc.period_months as 1 | 3 | 12;
-        basis = `period_months ${months}`;
-      } else if (pm.whole && (pm.months === 1 || pm.months === 3 || pm.months === 12)) {
-        months = pm.months as 1 | 3 | 12;
-        basis = `${months}-month return period`;
-      } else {
-        months = 1;
-        multiplier = Math.max(1, Math.round(pm.months));
-        basis = `${multiplier} x the 1-month charge (the period is ${pm.months} months)`;
-        warnings.push({ code: 'FUEL_SCALE_PERIOD_LENGTH', field: f, message: `The period is ${pm.months} months, not 1, 3 or 12: the charge is ${basis}. Give period_months to choose a table.` });
-      }
-      if (fc.vat_inclusive_charge !== undefined) {
-        fuel.push({ ...fc, charge: fc.vat_inclusive_charge, months_basis: 'vat_inclusive_charge given' });
-        continue;
-      }
-      if (!fc.band) continue; // already reported
-      const look = fuelCharge(fc.band, months, start!);
-      if (!look.ok) {
-        c.add(`${f}.co2_band`, 'INVALID_CO2_BAND', `No fuel scale charge for CO2 band ${fc.band}: ${look.reason}.`);
-        continue;
-      }
-      fuel.push({ ...fc, charge: look.charge_pounds * 100 * multiplier, table_valid_from: look.table_valid_from, months_basis: basis });
+    }
+  } else {
+    entry = company.schemes_given ? schemeAt(schemes, t.date) : fallback(x);
+    if (!entry && t.payment_date && company.schemes_given) {
+      const e2 = schemeAt(schemes, t.payment_date);
+      if (e2 && e2.scheme === 'cash_accounting' && cashDated(t)) entry = e2;
+    }
+    scheme = entry?.scheme ?? 'standard';
+    if (entry && scheme === 'cash_accounting' && cashDated(t) && t.payment_date) accDate = t.payment_date;
+  }
+  // entry may be undefined here: placeInPeriod reports it before the transaction is kept
+  return { t, entry: entry!, scheme, accounting_date: accDate, included: true, net: t.net, vat: t.vat, gross: t.gross };
+}
+
+/**
+ * The transaction's place in the period: under cash accounting, excluded when unpaid or paid outside the
+ * period and scaled for a part payment (Notice 731); otherwise refused when dated outside the period or
+ * when no scheme entry is in force. False: reported, not kept.
+ */
+function placeInPeriod(x: Ctx, r: Resolved): boolean {
+  const { c, start, end, periodOk } = x;
+  const t = r.t;
+  const entry = r.entry as SchemeEntry | undefined;
+  const accDate = r.accounting_date;
+  if (entry && r.scheme === 'cash_accounting' && cashDated(t)) {
+    if (!t.payment_date) {
+      r.included = false;
+      r.excluded = 'unpaid under cash accounting';
+    } else if (periodOk && (accDate < start! || accDate > end!)) {
+      r.included = false;
+      r.excluded = `paid on ${accDate}, outside this period (cash accounting)`;
+    } else if (t.amount_paid !== undefined && t.amount_paid !== t.gross && t.gross !== 0) {
+      // part payment: VAT fraction of the amount paid (Notice 731)
+      const paid = t.amount_paid;
+      // gross may be negative (credit notes): divide by |gross| with the sign moved to the VAT; half-up is half away from zero
+      const vatPart = t.gross < 0 ? mulDiv(-t.vat, paid, -t.gross, 'half-up') : mulDiv(t.vat, paid, t.gross, 'half-up');
+      r.vat = vatPart;
+      r.gross = paid;
+      r.net = paid - vatPart;
+      if (Math.abs(paid) > Math.abs(t.gross)) x.warnings.push({ code: 'AMOUNT_PAID_EXCEEDS_GROSS', field: `transactions[${t.index}].amount_paid`, message: `amount_paid ${fmtGBP(paid)} exceeds gross_amount ${fmtGBP(t.gross)}.` });
+    }
+  } else if (periodOk && (accDate < start! || accDate > end!)) {
+    c.add(`transactions[${t.index}].date`, 'TRANSACTION_OUTSIDE_PERIOD', `Dated ${accDate}, outside the return period ${start} to ${end}.`);
+    return false;
+  }
+  if (!entry) {
+    if (periodOk) c.add(`transactions[${t.index}].date`, 'TRANSACTION_NO_MATCHING_SCHEME', `No entry of company.vat_schemes is in force on ${t.date}.`);
+    return false;
+  }
+  return true;
+}
+
+/**
+ * The flat-rate percentage of an included flat-rate output or bad debt relief (Notice 733): the transaction's
+ * own, else the entry's, else its category's (or the limited cost trader's) on the accounting date, less the
+ * first-year point (reg 55JB) in the first year of registration.
+ */
+function flatRatePercentage(x: Ctx, r: Resolved): void {
+  const { t, entry } = r;
+  const accDate = r.accounting_date;
+  let pct = t.flat_rate_percentage;
+  const firstYear = entry.first_year ?? (x.regAnniversary !== undefined && accDate < x.regAnniversary);
+  if (pct === undefined && entry.flat_rate_percentage !== undefined) {
+    // the appropriate percentage of the entry, less the first-year point (reg 55JB)
+    pct = firstYear ? firstYearPercentage(entry.flat_rate_percentage) : entry.flat_rate_percentage;
+  }
+  if (pct === undefined) {
+    const code = entry.limited_cost_trader ? LIMITED_COST_TRADER_CODE : entry.flat_rate_category;
+    const cat = code ? frsCategory(code, accDate) : null;
+    if (cat) {
+      pct = firstYear ? cat.first_year_percentage : cat.percentage;
     }
   }
+  if (pct === undefined) {
+    if (!entry.flat_rate_category && !entry.limited_cost_trader)
+      x.c.add(`transactions[${t.index}].flat_rate_percentage`, 'FRS_MISSING_PERCENTAGE', `No flat-rate percentage for this transaction: vat_schemes[${entry.index}] has no flat_rate_category, flat_rate_percentage or limited_cost_trader, and the transaction has no flat_rate_percentage.`);
+    else if (entry.limited_cost_trader)
+      x.c.add(`transactions[${t.index}].flat_rate_percentage`, 'FRS_MISSING_PERCENTAGE', `No limited cost trader percentage is in force on ${accDate}.`);
+  } else r.frs_percentage = pct;
+}
 
-  if (c.details.length) return { ok: false, details: c.details };
-  const pm = periodMonths(start!, end!);
-  return {
-    ok: true,
-    prepared: {
-      company,
-      period: { start_date: start!, end_date: end!, months: pm.months, whole_months: pm.whole },
-      transactions: resolved,
-      warnings,
-      synthetic,
-      fuel,
-    },
-  };
+/** Fuel scale charges (Notice 700/64): the table and basis for the period's length, the charge in pence. */
+function resolveFuelCharges(x: Ctx): Prepared['fuel'] {
+  const fuel: Prepared['fuel'] = [];
+  if (!x.periodOk) return fuel;
+  const { c, warnings } = x;
+  const start = x.start!;
+  const pm = periodMonths(start, x.end!);
+  for (const fc of x.company.fuel) {
+    const f = `company.fuel_scale_charges[${fc.index}]`;
+    if (fc.fuel_type === 'electric' && fc.vat_inclusive_charge === undefined) {
+      warnings.push({ code: 'FUEL_SCALE_ELECTRIC', field: f, message: 'Electricity is not road fuel for the fuel scale charge: no charge for an electric car.' });
+      continue;
+    }
+    let months: 1 | 3 | 12;
+    let basis: string;
+    let multiplier = 1;
+    if (fc.period_months) {
+      months = fc.period_months as 1 | 3 | 12;
+      basis = `period_months ${months}`;
+    } else if (pm.whole && (pm.months === 1 || pm.months === 3 || pm.months === 12)) {
+      months = pm.months as 1 | 3 | 12;
+      basis = `${months}-month return period`;
+    } else {
+      months = 1;
+      multiplier = Math.max(1, Math.round(pm.months));
+      basis = `${multiplier} x the 1-month charge (the period is ${pm.months} months)`;
+      warnings.push({ code: 'FUEL_SCALE_PERIOD_LENGTH', field: f, message: `The period is ${pm.months} months, not 1, 3 or 12: the charge is ${basis}. Give period_months to choose a table.` });
+    }
+    if (fc.vat_inclusive_charge !== undefined) {
+      fuel.push({ ...fc, charge: fc.vat_inclusive_charge, months_basis: 'vat_inclusive_charge given' });
+      continue;
+    }
+    if (!fc.band) continue; // already reported
+    const look = fuelCharge(fc.band, months, start);
+    if (!look.ok) {
+      c.add(`${f}.co2_band`, 'INVALID_CO2_BAND', `No fuel scale charge for CO2 band ${fc.band}: ${look.reason}.`);
+      continue;
+    }
+    fuel.push({ ...fc, charge: look.charge_pounds * 100 * multiplier, table_valid_from: look.table_valid_from, months_basis: basis });
+  }
+  return fuel;
 }

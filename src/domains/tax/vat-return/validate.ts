@@ -148,6 +148,10 @@ export const fmtGBP = (p: number) => `£${(p / 100).toFixed(2)}`;
 
 // ---------------------------------------------------------------------------------------------
 
+/**
+ * The company, checked stage by stage: its identity (VAT number, registration date, Northern Ireland, partial
+ * exemption flag), its vat_schemes, its partial exemption configuration and its fuel scale charges.
+ */
 export function prepareCompany(c: Collector, raw: unknown, warnings: Warning[]): Company {
   const company: Company = {
     northern_ireland: false,
@@ -165,6 +169,15 @@ export function prepareCompany(c: Collector, raw: unknown, warnings: Warning[]):
     c.add('company', 'INVALID_FIELD_TYPE', "'company' must be an object.");
     return company;
   }
+  checkCompanyIdentity(c, raw, company, warnings);
+  checkVatSchemes(c, raw['vat_schemes'], company, warnings);
+  checkPartialExemption(c, raw['partial_exemption'], company, warnings);
+  checkFuelScaleCharges(c, raw['fuel_scale_charges'], company);
+  return company;
+}
+
+/** VAT registration number (format warning, XI prefix), registration date, Northern Ireland and partial exemption flags. */
+function checkCompanyIdentity(c: Collector, raw: Obj, company: Company, warnings: Warning[]): void {
   const vrn = raw['vat_registration_number'];
   if (vrn !== undefined && vrn !== null) {
     if (typeof vrn !== 'string') c.add('company.vat_registration_number', 'INVALID_FIELD_TYPE', "'vat_registration_number' must be a string.");
@@ -179,134 +192,146 @@ export function prepareCompany(c: Collector, raw: unknown, warnings: Warning[]):
   if (regDate) company.vat_registration_date = regDate;
   company.northern_ireland = checkBool(c, raw, 'northern_ireland', 'company', company.northern_ireland);
   company.partially_exempt = checkBool(c, raw, 'partially_exempt', 'company', false);
+}
 
-  // vat_schemes
-  const vs = raw['vat_schemes'];
-  if (vs !== undefined && vs !== null) {
-    if (!Array.isArray(vs)) c.add('company.vat_schemes', 'INVALID_FIELD_TYPE', "'vat_schemes' must be an array.");
-    else {
-      company.schemes_given = true;
-      vs.forEach((e, j) => {
-        const f = `company.vat_schemes[${j}]`;
-        if (!isObj(e)) return c.add(f, 'INVALID_FIELD_TYPE', 'A scheme entry must be an object.');
-        const scheme = checkEnum(c, e, 'scheme', f, SCHEMES, true);
-        const from = checkDate(c, e, 'effective_from', f, true);
-        let to: string | null = null;
-        if (e['effective_to'] !== undefined && e['effective_to'] !== null) to = checkDate(c, e, 'effective_to', f, false) ?? null;
-        if (from && to && to < from) c.add(`${f}.effective_to`, 'INVALID_PERIOD', `effective_to ${to} is before effective_from ${from}.`);
-        const entry: SchemeEntry = {
-          index: j,
-          scheme: scheme ?? 'standard',
-          effective_from: from ?? '0000-01-01',
-          effective_to: to,
-          limited_cost_trader: checkBool(c, e, 'limited_cost_trader', f, false),
-        };
-        const fy = e['first_year'];
-        if (fy !== undefined && fy !== null) entry.first_year = checkBool(c, e, 'first_year', f, false);
-        const cat = e['flat_rate_category'];
-        if (cat !== undefined && cat !== null) {
-          if (typeof cat !== 'string') c.add(`${f}.flat_rate_category`, 'INVALID_FIELD_TYPE', "'flat_rate_category' must be a string.");
-          else entry.flat_rate_category = cat;
-        }
-        const pct = checkPercent(c, e, 'flat_rate_percentage', f);
-        if (pct !== undefined) entry.flat_rate_percentage = pct;
-        if (scheme && scheme !== 'flat_rate' && (entry.flat_rate_category || pct !== undefined || entry.limited_cost_trader))
-          warnings.push({ code: 'FLAT_RATE_FIELDS_IGNORED', field: f, message: `Flat-rate fields on a '${scheme}' entry are ignored.` });
-        if (scheme && from) company.schemes.push(entry);
-      });
+/** company.vat_schemes: each entry's scheme, dates and flat-rate fields (entries with a scheme and a start are kept). */
+function checkVatSchemes(c: Collector, vs: unknown, company: Company, warnings: Warning[]): void {
+  if (vs === undefined || vs === null) return;
+  if (!Array.isArray(vs)) {
+    c.add('company.vat_schemes', 'INVALID_FIELD_TYPE', "'vat_schemes' must be an array.");
+    return;
+  }
+  company.schemes_given = true;
+  vs.forEach((e, j) => {
+    const f = `company.vat_schemes[${j}]`;
+    if (!isObj(e)) return c.add(f, 'INVALID_FIELD_TYPE', 'A scheme entry must be an object.');
+    const scheme = checkEnum(c, e, 'scheme', f, SCHEMES, true);
+    const from = checkDate(c, e, 'effective_from', f, true);
+    let to: string | null = null;
+    if (e['effective_to'] !== undefined && e['effective_to'] !== null) to = checkDate(c, e, 'effective_to', f, false) ?? null;
+    if (from && to && to < from) c.add(`${f}.effective_to`, 'INVALID_PERIOD', `effective_to ${to} is before effective_from ${from}.`);
+    const entry: SchemeEntry = {
+      index: j,
+      scheme: scheme ?? 'standard',
+      effective_from: from ?? '0000-01-01',
+      effective_to: to,
+      limited_cost_trader: checkBool(c, e, 'limited_cost_trader', f, false),
+    };
+    const fy = e['first_year'];
+    if (fy !== undefined && fy !== null) entry.first_year = checkBool(c, e, 'first_year', f, false);
+    const cat = e['flat_rate_category'];
+    if (cat !== undefined && cat !== null) {
+      if (typeof cat !== 'string') c.add(`${f}.flat_rate_category`, 'INVALID_FIELD_TYPE', "'flat_rate_category' must be a string.");
+      else entry.flat_rate_category = cat;
+    }
+    const pct = checkPercent(c, e, 'flat_rate_percentage', f);
+    if (pct !== undefined) entry.flat_rate_percentage = pct;
+    if (scheme && scheme !== 'flat_rate' && (entry.flat_rate_category || pct !== undefined || entry.limited_cost_trader))
+      warnings.push({ code: 'FLAT_RATE_FIELDS_IGNORED', field: f, message: `Flat-rate fields on a '${scheme}' entry are ignored.` });
+    if (scheme && from) company.schemes.push(entry);
+  });
+}
+
+/** company.partial_exemption (VAT Notice 706): method, special method percentage, de minimis tests, annual adjustment. */
+function checkPartialExemption(c: Collector, pe: unknown, company: Company, warnings: Warning[]): void {
+  if (pe === undefined || pe === null) return;
+  if (!isObj(pe)) {
+    c.add('company.partial_exemption', 'INVALID_FIELD_TYPE', "'partial_exemption' must be an object.");
+    return;
+  }
+  const f = 'company.partial_exemption';
+  const cfg: PartialExemptionConfig = company.partial_exemption;
+  cfg.method = checkEnum(c, pe, 'method', f, ['standard', 'special'] as const, false) ?? 'standard';
+  const sp = checkPercent(c, pe, 'special_method_recoverable_percentage', f);
+  if (sp !== undefined) cfg.special_method_recoverable_percentage = sp;
+  else if (cfg.method === 'special' && pe['special_method_recoverable_percentage'] === undefined)
+    c.add(`${f}.special_method_recoverable_percentage`, 'MISSING_FIELD', "A special method needs 'special_method_recoverable_percentage' (the percentage your approved method gives).");
+  const tests = pe['de_minimis_tests'];
+  if (tests !== undefined && tests !== null) {
+    if (!Array.isArray(tests) || tests.some((x) => !(DE_MINIMIS_TESTS as readonly unknown[]).includes(x)))
+      c.add(`${f}.de_minimis_tests`, 'INVALID_ENUM_VALUE', `'de_minimis_tests' must be an array of ${DE_MINIMIS_TESTS.join(', ')}.`);
+    else cfg.de_minimis_tests = tests as DeMinimisTest[];
+  }
+  const aa = pe['annual_adjustment'];
+  if (aa !== undefined && aa !== null && aa !== false) checkAnnualAdjustment(c, aa, company, cfg);
+  if (!company.partially_exempt)
+    warnings.push({ code: 'PARTIAL_EXEMPTION_CONFIG_IGNORED', field: f, message: 'partial_exemption is ignored because company.partially_exempt is not true.' });
+}
+
+/** company.partial_exemption.annual_adjustment: the year's length and the prior returns' totals. */
+function checkAnnualAdjustment(c: Collector, aa: unknown, company: Company, cfg: PartialExemptionConfig): void {
+  const f = 'company.partial_exemption';
+  if (!company.partially_exempt)
+    c.add(`${f}.annual_adjustment`, 'ANNUAL_ADJUSTMENT_WITHOUT_PARTIAL_EXEMPTION', 'An annual adjustment is only made by a partly exempt business: set company.partially_exempt to true or remove annual_adjustment.');
+  const a: Obj = isObj(aa) ? aa : {};
+  if (!isObj(aa) && aa !== true) c.add(`${f}.annual_adjustment`, 'INVALID_FIELD_TYPE', "'annual_adjustment' must be an object (or true).");
+  let months = 12;
+  if (a['year_months'] !== undefined) {
+    const m = a['year_months'];
+    if (typeof m !== 'number' || !Number.isInteger(m) || m < 1 || m > 12) c.add(`${f}.annual_adjustment.year_months`, 'INVALID_FIELD_TYPE', "'year_months' must be a whole number of months from 1 to 12.");
+    else months = m;
+  }
+  const prior: PriorReturns = { taxable_supplies: 0, exempt_supplies: 0, taxable_input_tax: 0, exempt_input_tax: 0, residual_input_tax: 0, input_tax_recovered: 0 };
+  const pr = a['prior_returns'];
+  if (pr !== undefined && pr !== null) {
+    if (!isObj(pr)) c.add(`${f}.annual_adjustment.prior_returns`, 'INVALID_FIELD_TYPE', "'prior_returns' must be an object.");
+    else for (const k of Object.keys(prior) as Array<keyof PriorReturns>) {
+      const p = checkAmount(c, pr, k, `${f}.annual_adjustment.prior_returns`, false);
+      if (typeof p === 'number') prior[k] = p;
     }
   }
+  cfg.annual_adjustment = { year_months: months, prior_returns: prior };
+}
 
-  // partial exemption
-  const pe = raw['partial_exemption'];
-  if (pe !== undefined && pe !== null) {
-    if (!isObj(pe)) c.add('company.partial_exemption', 'INVALID_FIELD_TYPE', "'partial_exemption' must be an object.");
-    else {
-      const f = 'company.partial_exemption';
-      const cfg: PartialExemptionConfig = company.partial_exemption;
-      cfg.method = checkEnum(c, pe, 'method', f, ['standard', 'special'] as const, false) ?? 'standard';
-      const sp = checkPercent(c, pe, 'special_method_recoverable_percentage', f);
-      if (sp !== undefined) cfg.special_method_recoverable_percentage = sp;
-      else if (cfg.method === 'special' && pe['special_method_recoverable_percentage'] === undefined)
-        c.add(`${f}.special_method_recoverable_percentage`, 'MISSING_FIELD', "A special method needs 'special_method_recoverable_percentage' (the percentage your approved method gives).");
-      const tests = pe['de_minimis_tests'];
-      if (tests !== undefined && tests !== null) {
-        if (!Array.isArray(tests) || tests.some((x) => !(DE_MINIMIS_TESTS as readonly unknown[]).includes(x)))
-          c.add(`${f}.de_minimis_tests`, 'INVALID_ENUM_VALUE', `'de_minimis_tests' must be an array of ${DE_MINIMIS_TESTS.join(', ')}.`);
-        else cfg.de_minimis_tests = tests as DeMinimisTest[];
-      }
-      const aa = pe['annual_adjustment'];
-      if (aa !== undefined && aa !== null && aa !== false) {
-        if (!company.partially_exempt)
-          c.add(`${f}.annual_adjustment`, 'ANNUAL_ADJUSTMENT_WITHOUT_PARTIAL_EXEMPTION', 'An annual adjustment is only made by a partly exempt business: set company.partially_exempt to true or remove annual_adjustment.');
-        const a: Obj = isObj(aa) ? aa : {};
-        if (!isObj(aa) && aa !== true) c.add(`${f}.annual_adjustment`, 'INVALID_FIELD_TYPE', "'annual_adjustment' must be an object (or true).");
-        let months = 12;
-        if (a['year_months'] !== undefined) {
-          const m = a['year_months'];
-          if (typeof m !== 'number' || !Number.isInteger(m) || m < 1 || m > 12) c.add(`${f}.annual_adjustment.year_months`, 'INVALID_FIELD_TYPE', "'year_months' must be a whole number of months from 1 to 12.");
-          else months = m;
-        }
-        const prior: PriorReturns = { taxable_supplies: 0, exempt_supplies: 0, taxable_input_tax: 0, exempt_input_tax: 0, residual_input_tax: 0, input_tax_recovered: 0 };
-        const pr = a['prior_returns'];
-        if (pr !== undefined && pr !== null) {
-          if (!isObj(pr)) c.add(`${f}.annual_adjustment.prior_returns`, 'INVALID_FIELD_TYPE', "'prior_returns' must be an object.");
-          else for (const k of Object.keys(prior) as Array<keyof PriorReturns>) {
-            const p = checkAmount(c, pr, k, `${f}.annual_adjustment.prior_returns`, false);
-            if (typeof p === 'number') prior[k] = p;
-          }
-        }
-        cfg.annual_adjustment = { year_months: months, prior_returns: prior };
-      }
-      if (!company.partially_exempt)
-        warnings.push({ code: 'PARTIAL_EXEMPTION_CONFIG_IGNORED', field: f, message: 'partial_exemption is ignored because company.partially_exempt is not true.' });
+/** company.fuel_scale_charges (VAT Notice 700/64): each car's fuel type, period, given charge and CO2 band. */
+function checkFuelScaleCharges(c: Collector, fsc: unknown, company: Company): void {
+  if (fsc === undefined || fsc === null) return;
+  if (!Array.isArray(fsc)) {
+    c.add('company.fuel_scale_charges', 'INVALID_FIELD_TYPE', "'fuel_scale_charges' must be an array.");
+    return;
+  }
+  fsc.forEach((e, j) => {
+    const f = `company.fuel_scale_charges[${j}]`;
+    if (!isObj(e)) return c.add(f, 'INVALID_FIELD_TYPE', 'A fuel scale charge must be an object.');
+    const ft = checkEnum(c, e, 'fuel_type', f, FUEL_TYPES, false) ?? ('petrol' as FuelType);
+    const fc: FuelCharge = { index: j, fuel_type: ft };
+    if (typeof e['vehicle'] === 'string') fc.vehicle = e['vehicle'];
+    const pm = e['period_months'];
+    if (pm !== undefined && pm !== null) {
+      if (pm !== 1 && pm !== 3 && pm !== 12) c.add(`${f}.period_months`, 'INVALID_ENUM_VALUE', "'period_months' must be 1, 3 or 12.");
+      else fc.period_months = pm;
     }
-  }
+    const charge = checkAmount(c, e, 'vat_inclusive_charge', f, false);
+    if (typeof charge === 'number') fc.vat_inclusive_charge = charge;
+    checkFuelBand(c, e, f, fc);
+    company.fuel.push(fc);
+  });
+}
 
-  // fuel scale charges
-  const fsc = raw['fuel_scale_charges'];
-  if (fsc !== undefined && fsc !== null) {
-    if (!Array.isArray(fsc)) c.add('company.fuel_scale_charges', 'INVALID_FIELD_TYPE', "'fuel_scale_charges' must be an array.");
-    else fsc.forEach((e, j) => {
-      const f = `company.fuel_scale_charges[${j}]`;
-      if (!isObj(e)) return c.add(f, 'INVALID_FIELD_TYPE', 'A fuel scale charge must be an object.');
-      const ft = checkEnum(c, e, 'fuel_type', f, FUEL_TYPES, false) ?? ('petrol' as FuelType);
-      const fc: FuelCharge = { index: j, fuel_type: ft };
-      if (typeof e['vehicle'] === 'string') fc.vehicle = e['vehicle'];
-      const pm = e['period_months'];
-      if (pm !== undefined && pm !== null) {
-        if (pm !== 1 && pm !== 3 && pm !== 12) c.add(`${f}.period_months`, 'INVALID_ENUM_VALUE', "'period_months' must be 1, 3 or 12.");
-        else fc.period_months = pm;
-      }
-      const charge = checkAmount(c, e, 'vat_inclusive_charge', f, false);
-      if (typeof charge === 'number') fc.vat_inclusive_charge = charge;
-      // the band: explicit, from CO2 figures (lower of two for bi-fuel), or from engine size
-      const rawBand = e['co2_band'];
-      const co2 = e['co2_emissions'];
-      const co2b = e['co2_emissions_secondary'];
-      const cc = e['engine_size_cc'];
-      const badNum = (v: unknown) => v !== undefined && v !== null && (typeof v !== 'number' || !Number.isFinite(v) || v < 0);
-      if (rawBand !== undefined && rawBand !== null) {
-        const b = normaliseBand(rawBand);
-        if (!b) c.add(`${f}.co2_band`, 'INVALID_CO2_BAND', `CO2 band ${JSON.stringify(rawBand)} is not a band of the fuel scale (120_or_less, 125, 130, ... 220, 225_or_more: multiples of 5).`);
-        else fc.band = b;
-      } else if (co2 !== undefined && co2 !== null) {
-        if (badNum(co2)) c.add(`${f}.co2_emissions`, 'INVALID_CO2_BAND', "'co2_emissions' must be a non-negative number of g/km.");
-        else if (badNum(co2b)) c.add(`${f}.co2_emissions_secondary`, 'INVALID_CO2_BAND', "'co2_emissions_secondary' must be a non-negative number of g/km.");
-        else {
-          fc.co2_emissions = typeof co2b === 'number' ? Math.min(co2 as number, co2b) : (co2 as number);
-          fc.band = bandFromEmissions(fc.co2_emissions);
-        }
-      } else if (cc !== undefined && cc !== null) {
-        if (badNum(cc) || cc === 0) c.add(`${f}.engine_size_cc`, 'INVALID_CO2_BAND', "'engine_size_cc' must be a positive number of cubic centimetres.");
-        else fc.band = bandFromEngine(cc as number);
-      } else if (fc.vat_inclusive_charge === undefined && ft !== 'electric') {
-        c.add(`${f}.co2_band`, 'INVALID_CO2_BAND', "A fuel scale charge needs 'co2_emissions', 'co2_band' or (for cars without a CO2 figure) 'engine_size_cc'.");
-      }
-      company.fuel.push(fc);
-    });
+/** A car's CO2 band: explicit, from CO2 figures (the lower of two for bi-fuel), or from engine size. */
+function checkFuelBand(c: Collector, e: Obj, f: string, fc: FuelCharge): void {
+  const rawBand = e['co2_band'];
+  const co2 = e['co2_emissions'];
+  const co2b = e['co2_emissions_secondary'];
+  const cc = e['engine_size_cc'];
+  const badNum = (v: unknown) => v !== undefined && v !== null && (typeof v !== 'number' || !Number.isFinite(v) || v < 0);
+  if (rawBand !== undefined && rawBand !== null) {
+    const b = normaliseBand(rawBand);
+    if (!b) c.add(`${f}.co2_band`, 'INVALID_CO2_BAND', `CO2 band ${JSON.stringify(rawBand)} is not a band of the fuel scale (120_or_less, 125, 130, ... 220, 225_or_more: multiples of 5).`);
+    else fc.band = b;
+  } else if (co2 !== undefined && co2 !== null) {
+    if (badNum(co2)) c.add(`${f}.co2_emissions`, 'INVALID_CO2_BAND', "'co2_emissions' must be a non-negative number of g/km.");
+    else if (badNum(co2b)) c.add(`${f}.co2_emissions_secondary`, 'INVALID_CO2_BAND', "'co2_emissions_secondary' must be a non-negative number of g/km.");
+    else {
+      fc.co2_emissions = typeof co2b === 'number' ? Math.min(co2 as number, co2b) : (co2 as number);
+      fc.band = bandFromEmissions(fc.co2_emissions);
+    }
+  } else if (cc !== undefined && cc !== null) {
+    if (badNum(cc) || cc === 0) c.add(`${f}.engine_size_cc`, 'INVALID_CO2_BAND', "'engine_size_cc' must be a positive number of cubic centimetres.");
+    else fc.band = bandFromEngine(cc as number);
+  } else if (fc.vat_inclusive_charge === undefined && fc.fuel_type !== 'electric') {
+    c.add(`${f}.co2_band`, 'INVALID_CO2_BAND', "A fuel scale charge needs 'co2_emissions', 'co2_band' or (for cars without a CO2 figure) 'engine_size_cc'.");
   }
-  return company;
 }
 
 const rateCache = new Map<VatRateName, Map<string, number[] | null>>();
