@@ -101,9 +101,10 @@ function generate() {
 function exportRun(mirror, out, since) {
   const { result } = runNode(`
     import { exportMirror } from ${JSON.stringify(url(join(dist, 'src', 'mirror', 'export.js')))};
+    import { DATASETS } from ${JSON.stringify(url(join(dist, 'src', 'registry.js')))};
     ${RSS}
     const t0 = performance.now();
-    const r = await exportMirror({ env: process.env, format: 'parquet', outDir: ${JSON.stringify(out)}, mirrorDir: ${JSON.stringify(mirror)}, datasets: ['price-paid']${since ? `, since: ${JSON.stringify(since)}` : ''} });
+    const r = await exportMirror({ catalogue: DATASETS, env: process.env, format: 'parquet', outDir: ${JSON.stringify(out)}, mirrorDir: ${JSON.stringify(mirror)}, datasets: ['price-paid']${since ? `, since: ${JSON.stringify(since)}` : ''} });
     const pp = r.find((t) => t.table === 'price_paid');
     console.log(JSON.stringify({ s: (performance.now() - t0) / 1000, cpu: __cpu(), rss: __rss(), rows: pp.rows, written: pp.written, partitions: pp.partitions, bytes: pp.bytes }));`);
   return result;
