@@ -10,7 +10,8 @@ import type { ManifestDataset, ManifestPartition, ManifestTable } from './export
 import { parquetLogicalType } from './export-manifest.js';
 import type { ExportEvent } from './export-progress.js';
 import type { ExportTableSpec } from './export-spec.js';
-import { fingerprints, planTable, type ExportFormat, type PartitionPrint, type TablePlan } from './export-table.js';
+import { recordedPartitions } from './changes.js';
+import { fingerprints, planTable, type ExportFormat, type PartitionKey, type PartitionPrint, type TablePlan } from './export-table.js';
 import { dropPartition, listPartitions, stageCopy, stagingDir, swapIn, writeStaged, type LakeFile } from './export-write.js';
 
 export interface TableRun {
@@ -68,6 +69,36 @@ function checkWritten(run: TableRun, name: string, p: PartitionPrint, files: Lak
   return files.map((f) => ({ ...f, rows: files.length === 1 ? p.rows : null }));
 }
 
+/** Partition values in DuckDB's ORDER BY order (NULL last), as `fingerprints` lists them. */
+function comparePartitions(a: PartitionKey, b: PartitionKey): number {
+  for (const k of Object.keys(a.values)) {
+    const [x, y] = [a.values[k] ?? null, b.values[k] ?? null];
+    if (x === y) continue;
+    if (x === null) return 1;
+    if (y === null) return -1;
+    return x < y ? -1 : 1;
+  }
+  return 0;
+}
+
+/**
+ * The fingerprints of every partition without scanning the table, when the last sync recorded the rows it
+ * changed since the earlier export's sync (src/mirror/changes.ts): the earlier export's prints for the
+ * partitions it did not touch (and whose files are there), fresh ones (one scan filtered to them) for
+ * the rest. Undefined when there is no usable record.
+ */
+async function printsFromRecord(run: TableRun, plan: TablePlan, fromDir: string, old: ReadonlyMap<string, ManifestPartition>): Promise<PartitionPrint[] | undefined> {
+  const touched = await recordedPartitions(run.conn, plan, run.prev?.synced_at);
+  if (!touched) return undefined;
+  const redo = new Map<string, PartitionKey>(touched.map((k) => [k.path, k]));
+  for (const o of old.values()) if (!present(fromDir, o)) redo.set(o.path, { values: o.values, path: o.path });
+  const fresh = redo.size ? await fingerprints(run.conn, plan, [...redo.values()]) : [];
+  const kept: PartitionPrint[] = [...old.values()]
+    .filter((o) => !redo.has(o.path))
+    .map((o) => ({ values: o.values, path: o.path, rows: o.rows, fingerprint: o.fingerprint }));
+  return [...kept, ...fresh].sort(comparePartitions);
+}
+
 export async function exportTable(run: TableRun, spec: ExportTableSpec, index: number, total: number): Promise<{ table: ManifestTable; written: number }> {
   const ev = (step: 'fingerprint' | 'write' | 'swap', partitions?: number) =>
     run.progress?.({ type: 'table', dataset: run.dataset, table: spec.name, index, total, step, ...(partitions !== undefined ? { partitions } : {}) });
@@ -75,11 +106,11 @@ export async function exportTable(run: TableRun, spec: ExportTableSpec, index: n
   const plan = await planTable(run.conn, spec, run.format).catch((e: Error) => {
     throw new Error(`export of ${run.dataset}/${spec.name}: ${e.message.split('\n')[0]} (a mirror file from an older sync? 'publicdata sync ${run.dataset}' rebuilds it)`);
   });
-  const prints = await fingerprints(run.conn, plan);
   const tableDir = join(run.outDir, run.dataset, spec.name);
   const prevTable = run.prev?.tables.find((t) => t.name === spec.name && t.layout_hash === plan.layoutHash);
   const fromDir = prevTable && run.sinceRoot ? join(run.sinceRoot, prevTable.path) : undefined;
   const old = new Map((prevTable?.partitions ?? []).map((p) => [p.path, p]));
+  const prints = (fromDir && (await printsFromRecord(run, plan, fromDir, old))) || (await fingerprints(run.conn, plan));
   const keep: ManifestPartition[] = [];
   const change: PartitionPrint[] = [];
   for (const p of prints) {

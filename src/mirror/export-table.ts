@@ -112,16 +112,18 @@ export function hivePath(values: PartitionKey['values']): string {
 }
 
 /**
- * Row count and fingerprint of every partition (one partition, path '', for an unpartitioned table): one
- * scan with a GROUP BY on the partition expressions. The hash covers the declared rows (before casts).
+ * Row count and fingerprint of every partition (one partition, path '', for an unpartitioned table), or
+ * of the partitions `only` names (those of them with no rows are left out): one scan with a GROUP BY on
+ * the partition expressions. The hash covers the declared rows (before casts).
  */
-export async function fingerprints(conn: DuckDBConnection, plan: TablePlan): Promise<PartitionPrint[]> {
+export async function fingerprints(conn: DuckDBConnection, plan: TablePlan, only?: readonly PartitionKey[]): Promise<PartitionPrint[]> {
   const parts = plan.spec.partitionBy ?? [];
   const keys = parts.map((p) => `(${p.expr}) AS ${quoteIdent(p.column)}`);
+  const { where, params } = only ? partitionFilter(plan, only) : { where: '', params: [] };
   const sql =
-    `SELECT ${[...keys, 'count(*) AS n', 'sum(hash(s)::HUGEINT)::VARCHAR AS h'].join(', ')} FROM (${plan.base}) s` +
+    `SELECT ${[...keys, 'count(*) AS n', 'sum(hash(s)::HUGEINT)::VARCHAR AS h'].join(', ')} FROM (${plan.base}) s${where}` +
     (keys.length ? ` GROUP BY ALL ORDER BY ${keys.map((_, i) => i + 1).join(', ')}` : '');
-  const rows = await query<Record<string, string | number | boolean | null>>(conn, sql);
+  const rows = await query<Record<string, string | number | boolean | null>>(conn, sql, params);
   return rows.map((r) => {
     const values = Object.fromEntries(parts.map((p) => [p.column, r[p.column] ?? null]));
     return { values, path: hivePath(values), rows: Number(r.n), fingerprint: `${Number(r.n)}:${r.h ?? '0'}` };
