@@ -61,7 +61,8 @@ export async function recordedPartitions(conn: DuckDBConnection, plan: TablePlan
   if (has?.n !== 2) return undefined;
   const ok = await queryOne<{ ok: boolean }>(
     conn,
-    `SELECT (c.base_synced_at = CAST(? AS TIMESTAMP)
+    // the manifest holds synced_at as an ISO string to the millisecond; the sync_log may hold microseconds
+    `SELECT (date_trunc('millisecond', c.base_synced_at) = date_trunc('millisecond', CAST(? AS TIMESTAMP))
              AND c.base_synced_at = (SELECT synced_at FROM sync_log ORDER BY synced_at DESC LIMIT 1 OFFSET 1)) AS ok
      FROM ${CHANGES_INDEX} c WHERE c.table_name = ?`,
     [sinceSyncedAt, spec.name],
