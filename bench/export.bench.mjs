@@ -35,8 +35,8 @@ const dist = join(repo, 'dist');
 const ROWS = Number(process.env.BENCH_EXPORT_ROWS ?? 5_000_000);
 const PAIRS = Number(process.env.BENCH_EXPORT_PAIRS ?? 2);
 const UPDATE = { add: 70_000, change: 20_000, del: 10_000 };
-// -r2: the update records its changed rows (src/mirror/changes.ts); mirrors cached before that lack the record
-const work = join(here, '.work', `export-${ROWS}-r2`);
+// -r3: the update records its changed rows (src/mirror/changes.ts); mirrors cached before that lack the record
+const work = join(here, '.work', `export-${ROWS}-r3`);
 const log = (...a) => console.error('[export bench]', ...a);
 const fmt = (n, d = 2) => Number(n).toFixed(d);
 const url = (p) => pathToFileURL(p).href;
@@ -93,10 +93,10 @@ function generate() {
       UNION ALL SELECT * EXCLUDE (i) REPLACE (DATE '2025-10-01' + (hash(i * 7) % 61)::INT AS date) FROM (SELECT ${ROW(`(i + ${ROWS})`)}, i FROM range(${UPDATE.add}) t(i))\`);
     // and records the rows it changes (old and new versions) for mirror export --since, as the sync does
     await beginChanges(c, 'price_paid');
-    await recordChanged(c, 'price_paid', \`SELECT * FROM price_paid WHERE id IN (SELECT id FROM recent WHERE k <= ${UPDATE.change + UPDATE.del})\`);
+    await recordChanged(c, 'price_paid', 'removed', \`SELECT * FROM price_paid WHERE id IN (SELECT id FROM recent WHERE k <= ${UPDATE.change + UPDATE.del})\`);
     await c.run(\`DELETE FROM price_paid WHERE id IN (SELECT id FROM recent WHERE k <= ${UPDATE.change + UPDATE.del})\`);
     await c.run('INSERT INTO price_paid SELECT * FROM upd ORDER BY postcode');
-    await recordChanged(c, 'price_paid', 'SELECT * FROM upd');
+    await recordChanged(c, 'price_paid', 'added', 'SELECT * FROM upd');
     await log(c, 'incremental', ${UPDATE.add + UPDATE.change + UPDATE.del});
     await c.run('CHECKPOINT'); c.closeSync(); db.closeSync();
     console.log('{}');`);

@@ -83,20 +83,31 @@ function comparePartitions(a: PartitionKey, b: PartitionKey): number {
 
 /**
  * The fingerprints of every partition without scanning the table, when the last sync recorded the rows it
- * changed since the earlier export's sync (src/mirror/changes.ts): the earlier export's prints for the
- * partitions it did not touch (and whose files are there), fresh ones (one scan filtered to them) for
- * the rest. Undefined when there is no usable record.
+ * changed since the earlier export's sync (src/mirror/changes.ts): a fingerprint is a row count and a
+ * sum of row hashes, so a touched partition's new one is the earlier export's plus the record's change;
+ * untouched partitions keep the earlier export's. Partitions whose files are missing are fingerprinted
+ * (one scan filtered to them). Undefined when there is no usable record, or it does not add up (a count
+ * below zero): the caller fingerprints every partition.
  */
 async function printsFromRecord(run: TableRun, plan: TablePlan, fromDir: string, old: ReadonlyMap<string, ManifestPartition>): Promise<PartitionPrint[] | undefined> {
   const touched = await recordedPartitions(run.conn, plan, run.prev?.synced_at);
   if (!touched) return undefined;
-  const redo = new Map<string, PartitionKey>(touched.map((k) => [k.path, k]));
-  for (const o of old.values()) if (!present(fromDir, o)) redo.set(o.path, { values: o.values, path: o.path });
-  const fresh = redo.size ? await fingerprints(run.conn, plan, [...redo.values()]) : [];
-  const kept: PartitionPrint[] = [...old.values()]
-    .filter((o) => !redo.has(o.path))
-    .map((o) => ({ values: o.values, path: o.path, rows: o.rows, fingerprint: o.fingerprint }));
-  return [...kept, ...fresh].sort(comparePartitions);
+  const out = new Map<string, PartitionPrint>();
+  for (const o of old.values()) out.set(o.path, { values: o.values, path: o.path, rows: o.rows, fingerprint: o.fingerprint });
+  for (const t of touched) {
+    const o = old.get(t.path);
+    const [n, h] = o ? [o.rows, BigInt(o.fingerprint.slice(o.fingerprint.indexOf(':') + 1))] : [0, 0n];
+    const rows = n + t.rows;
+    if (rows < 0) return undefined;
+    if (rows === 0) out.delete(t.path);
+    else out.set(t.path, { values: t.values, path: t.path, rows, fingerprint: `${rows}:${h + t.hashSum}` });
+  }
+  const missing = [...out.values()].filter((p) => {
+    const o = old.get(p.path);
+    return o && o.fingerprint === p.fingerprint && !present(fromDir, o);
+  });
+  if (missing.length) for (const p of await fingerprints(run.conn, plan, missing)) out.set(p.path, p);
+  return [...out.values()].sort(comparePartitions);
 }
 
 export async function exportTable(run: TableRun, spec: ExportTableSpec, index: number, total: number): Promise<{ table: ManifestTable; written: number }> {

@@ -156,7 +156,7 @@ export async function dropYears(conn: DuckDBConnection, years: number[], idTable
   if (!years.length) return;
   const list = years.map((y) => Number(y)).join(', ');
   await conn.run(`DELETE FROM ${idTable} WHERE id IN (SELECT id FROM price_paid WHERE year(date) IN (${list}))`);
-  await recordChanged(conn, 'price_paid', `SELECT * FROM price_paid WHERE year(date) IN (${list})`);
+  await recordChanged(conn, 'price_paid', 'removed', `SELECT * FROM price_paid WHERE year(date) IN (${list})`);
   await conn.run(`DELETE FROM price_paid WHERE year(date) IN (${list})`);
 }
 

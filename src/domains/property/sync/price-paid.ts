@@ -181,11 +181,11 @@ async function loadUpdate(ctx: LoadContext): Promise<LoadResult> {
   const existing = await count(conn, `SELECT count(*) AS n FROM price_paid WHERE id IN (SELECT id FROM _pp_apply)`);
   await conn.run('BEGIN TRANSACTION');
   // the old and new versions of the rows, for `mirror export --since` (src/mirror/changes.ts)
-  await recordChanged(conn, 'price_paid', 'SELECT * FROM price_paid WHERE id IN (SELECT id FROM _pp_apply)');
+  await recordChanged(conn, 'price_paid', 'removed', 'SELECT * FROM price_paid WHERE id IN (SELECT id FROM _pp_apply)');
   await conn.run('DELETE FROM price_paid WHERE id IN (SELECT id FROM _pp_apply)');
   const added = `SELECT ${OUT_COLUMNS} FROM _pp_apply WHERE record_status IN ('A', 'C')`;
   await conn.run(`INSERT INTO price_paid (${OUT_COLUMNS}) ${added} ORDER BY postcode`);
-  await recordChanged(conn, 'price_paid', added, OUT_COLUMNS);
+  await recordChanged(conn, 'price_paid', 'added', added, OUT_COLUMNS);
   await conn.run(`DELETE FROM ${ID_TABLE} WHERE id IN (SELECT id FROM _pp_apply)`);
   await conn.run(`INSERT INTO ${ID_TABLE} SELECT id, postcode FROM _pp_apply WHERE record_status IN ('A', 'C') ORDER BY id`);
   await conn.run('COMMIT');
