@@ -1,6 +1,7 @@
 /**
- * One lake table of an export run: plan, fingerprint, decide which partitions to write (all, or with an
- * earlier export only those whose fingerprint changed), write them to staging, check the row counts
+ * One lake table of an export run: plan, fingerprint (from the sync's record of changed rows when it
+ * covers the step since the earlier export, else by a scan), decide which partitions to write (all, or
+ * with an earlier export only those whose fingerprint changed), write them to staging, check the row counts
  * COPY reports against the fingerprints, swap each partition in, drop partitions that left the data.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
