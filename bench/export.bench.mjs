@@ -15,7 +15,9 @@
  * machine; the issue's figure is 30,000,000: set BENCH_EXPORT_ROWS=30000000), dates over 1995-2025. The
  * update is applied the way the sync applies one (DELETE by id, INSERT ORDER BY postcode): 70,000 new
  * sales in the newest two months, 20,000 changed and 10,000 deleted among the sales of 2024-2025 (a
- * monthly update corrects recent registrations). Cached in bench/.work/.
+ * monthly update corrects recent registrations), recording the rows it changes as the sync does
+ * (src/mirror/changes.ts: the record `--since` reads instead of fingerprinting every row). Cached in
+ * bench/.work/.
  * Each measure runs in its own child process so peak RSS is per measure. The ratios are of CPU seconds
  * (process, all threads: DuckDB's too), a steadier figure than wall time on the shared machine; wall
  * times are in the measure text and on stderr.
@@ -33,7 +35,8 @@ const dist = join(repo, 'dist');
 const ROWS = Number(process.env.BENCH_EXPORT_ROWS ?? 5_000_000);
 const PAIRS = Number(process.env.BENCH_EXPORT_PAIRS ?? 2);
 const UPDATE = { add: 70_000, change: 20_000, del: 10_000 };
-const work = join(here, '.work', `export-${ROWS}`);
+// -r3: the update records its changed rows (src/mirror/changes.ts); mirrors cached before that lack the record
+const work = join(here, '.work', `export-${ROWS}-r3`);
 const log = (...a) => console.error('[export bench]', ...a);
 const fmt = (n, d = 2) => Number(n).toFixed(d);
 const url = (p) => pathToFileURL(p).href;
@@ -70,6 +73,7 @@ function generate() {
     import { DuckDBInstance } from '@duckdb/node-api';
     import { copyFileSync, mkdirSync } from 'node:fs';
     import { SYNC_LOG_DDL, REJECTS_DDL } from ${JSON.stringify(url(join(dist, 'src', 'mirror', 'schema.js')))};
+    import { beginChanges, recordChanged } from ${JSON.stringify(url(join(dist, 'src', 'mirror', 'changes.js')))};
     const log = (c, mode, rows) => c.run(\`INSERT INTO sync_log (dataset, rows_loaded, rows_rejected, rows_total, duration_ms, mode, as_of, synced_at)
       SELECT 'price-paid', \${rows}, 0, count(*), 0, '\${mode}', max(date), now()::TIMESTAMP FROM price_paid\`);
     let db = await DuckDBInstance.create(${JSON.stringify(file(t0))});
@@ -87,8 +91,12 @@ function generate() {
     await c.run(\`CREATE TEMP TABLE upd AS
       SELECT * REPLACE (price + 1000 AS price) FROM price_paid WHERE id IN (SELECT id FROM recent WHERE k <= ${UPDATE.change})
       UNION ALL SELECT * EXCLUDE (i) REPLACE (DATE '2025-10-01' + (hash(i * 7) % 61)::INT AS date) FROM (SELECT ${ROW(`(i + ${ROWS})`)}, i FROM range(${UPDATE.add}) t(i))\`);
+    // and records the rows it changes (old and new versions) for mirror export --since, as the sync does
+    await beginChanges(c, 'price_paid');
+    await recordChanged(c, 'price_paid', 'removed', \`SELECT * FROM price_paid WHERE id IN (SELECT id FROM recent WHERE k <= ${UPDATE.change + UPDATE.del})\`);
     await c.run(\`DELETE FROM price_paid WHERE id IN (SELECT id FROM recent WHERE k <= ${UPDATE.change + UPDATE.del})\`);
     await c.run('INSERT INTO price_paid SELECT * FROM upd ORDER BY postcode');
+    await recordChanged(c, 'price_paid', 'added', 'SELECT * FROM upd');
     await log(c, 'incremental', ${UPDATE.add + UPDATE.change + UPDATE.del});
     await c.run('CHECKPOINT'); c.closeSync(); db.closeSync();
     console.log('{}');`);
@@ -101,9 +109,10 @@ function generate() {
 function exportRun(mirror, out, since) {
   const { result } = runNode(`
     import { exportMirror } from ${JSON.stringify(url(join(dist, 'src', 'mirror', 'export.js')))};
+    import { DATASETS } from ${JSON.stringify(url(join(dist, 'src', 'registry.js')))};
     ${RSS}
     const t0 = performance.now();
-    const r = await exportMirror({ env: process.env, format: 'parquet', outDir: ${JSON.stringify(out)}, mirrorDir: ${JSON.stringify(mirror)}, datasets: ['price-paid']${since ? `, since: ${JSON.stringify(since)}` : ''} });
+    const r = await exportMirror({ catalogue: DATASETS, env: process.env, format: 'parquet', outDir: ${JSON.stringify(out)}, mirrorDir: ${JSON.stringify(mirror)}, datasets: ['price-paid']${since ? `, since: ${JSON.stringify(since)}` : ''} });
     const pp = r.find((t) => t.table === 'price_paid');
     console.log(JSON.stringify({ s: (performance.now() - t0) / 1000, cpu: __cpu(), rss: __rss(), rows: pp.rows, written: pp.written, partitions: pp.partitions, bytes: pp.bytes }));`);
   return result;

@@ -1,6 +1,7 @@
 /**
- * One lake table of an export run: plan, fingerprint, decide which partitions to write (all, or with an
- * earlier export only those whose fingerprint changed), write them to staging, check the row counts
+ * One lake table of an export run: plan, fingerprint (from the sync's record of changed rows when it
+ * covers the step since the earlier export, else by a scan), decide which partitions to write (all, or
+ * with an earlier export only those whose fingerprint changed), write them to staging, check the row counts
  * COPY reports against the fingerprints, swap each partition in, drop partitions that left the data.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
@@ -10,7 +11,8 @@ import type { ManifestDataset, ManifestPartition, ManifestTable } from './export
 import { parquetLogicalType } from './export-manifest.js';
 import type { ExportEvent } from './export-progress.js';
 import type { ExportTableSpec } from './export-spec.js';
-import { fingerprints, planTable, type ExportFormat, type PartitionPrint, type TablePlan } from './export-table.js';
+import { recordedPartitions } from './changes.js';
+import { fingerprints, planTable, type ExportFormat, type PartitionKey, type PartitionPrint, type TablePlan } from './export-table.js';
 import { dropPartition, listPartitions, stageCopy, stagingDir, swapIn, writeStaged, type LakeFile } from './export-write.js';
 
 export interface TableRun {
@@ -68,6 +70,47 @@ function checkWritten(run: TableRun, name: string, p: PartitionPrint, files: Lak
   return files.map((f) => ({ ...f, rows: files.length === 1 ? p.rows : null }));
 }
 
+/** Partition values in DuckDB's ORDER BY order (NULL last), as `fingerprints` lists them. */
+function comparePartitions(a: PartitionKey, b: PartitionKey): number {
+  for (const k of Object.keys(a.values)) {
+    const [x, y] = [a.values[k] ?? null, b.values[k] ?? null];
+    if (x === y) continue;
+    if (x === null) return 1;
+    if (y === null) return -1;
+    return x < y ? -1 : 1;
+  }
+  return 0;
+}
+
+/**
+ * The fingerprints of every partition without scanning the table, when the last sync recorded the rows it
+ * changed since the earlier export's sync (src/mirror/changes.ts): a fingerprint is a row count and a
+ * sum of row hashes, so a touched partition's new one is the earlier export's plus the record's change;
+ * untouched partitions keep the earlier export's. Partitions whose files are missing are fingerprinted
+ * (one scan filtered to them). Undefined when there is no usable record, or it does not add up (a count
+ * below zero): the caller fingerprints every partition.
+ */
+async function printsFromRecord(run: TableRun, plan: TablePlan, fromDir: string, old: ReadonlyMap<string, ManifestPartition>): Promise<PartitionPrint[] | undefined> {
+  const touched = await recordedPartitions(run.conn, plan, run.prev?.synced_at);
+  if (!touched) return undefined;
+  const out = new Map<string, PartitionPrint>();
+  for (const o of old.values()) out.set(o.path, { values: o.values, path: o.path, rows: o.rows, fingerprint: o.fingerprint });
+  for (const t of touched) {
+    const o = old.get(t.path);
+    const [n, h] = o ? [o.rows, BigInt(o.fingerprint.slice(o.fingerprint.indexOf(':') + 1))] : [0, 0n];
+    const rows = n + t.rows;
+    if (rows < 0) return undefined;
+    if (rows === 0) out.delete(t.path);
+    else out.set(t.path, { values: t.values, path: t.path, rows, fingerprint: `${rows}:${h + t.hashSum}` });
+  }
+  const missing = [...out.values()].filter((p) => {
+    const o = old.get(p.path);
+    return o && o.fingerprint === p.fingerprint && !present(fromDir, o);
+  });
+  if (missing.length) for (const p of await fingerprints(run.conn, plan, missing)) out.set(p.path, p);
+  return [...out.values()].sort(comparePartitions);
+}
+
 export async function exportTable(run: TableRun, spec: ExportTableSpec, index: number, total: number): Promise<{ table: ManifestTable; written: number }> {
   const ev = (step: 'fingerprint' | 'write' | 'swap', partitions?: number) =>
     run.progress?.({ type: 'table', dataset: run.dataset, table: spec.name, index, total, step, ...(partitions !== undefined ? { partitions } : {}) });
@@ -75,11 +118,11 @@ export async function exportTable(run: TableRun, spec: ExportTableSpec, index: n
   const plan = await planTable(run.conn, spec, run.format).catch((e: Error) => {
     throw new Error(`export of ${run.dataset}/${spec.name}: ${e.message.split('\n')[0]} (a mirror file from an older sync? 'publicdata sync ${run.dataset}' rebuilds it)`);
   });
-  const prints = await fingerprints(run.conn, plan);
   const tableDir = join(run.outDir, run.dataset, spec.name);
   const prevTable = run.prev?.tables.find((t) => t.name === spec.name && t.layout_hash === plan.layoutHash);
   const fromDir = prevTable && run.sinceRoot ? join(run.sinceRoot, prevTable.path) : undefined;
   const old = new Map((prevTable?.partitions ?? []).map((p) => [p.path, p]));
+  const prints = (fromDir && (await printsFromRecord(run, plan, fromDir, old))) || (await fingerprints(run.conn, plan));
   const keep: ManifestPartition[] = [];
   const change: PartitionPrint[] = [];
   for (const p of prints) {

@@ -42,6 +42,8 @@ export interface TablePlan {
   select: string;
   /** The declared rows (before casts), for fingerprints. */
   base: string;
+  /** The declared rows' columns (before casts). */
+  baseColumns: LakeColumn[];
   /** Hash of what shapes the files (columns, types, partitioning, order, format): a change rewrites all. */
   layoutHash: string;
 }
@@ -89,7 +91,7 @@ export async function planTable(conn: DuckDBConnection, spec: ExportTableSpec, f
     .update(JSON.stringify({ format, columns: all, parts, sort: spec.sortBy ?? [], stored: !!spec.stored, layout: LAYOUT }))
     .digest('hex')
     .slice(0, 16);
-  return { spec, columns, partitionColumns, select, base, layoutHash };
+  return { spec, columns, partitionColumns, select, base, baseColumns: declared, layoutHash };
 }
 
 /** A partition's identity: its values by column and its Hive path (`year=2024`; '' when unpartitioned). */
@@ -112,16 +114,18 @@ export function hivePath(values: PartitionKey['values']): string {
 }
 
 /**
- * Row count and fingerprint of every partition (one partition, path '', for an unpartitioned table): one
- * scan with a GROUP BY on the partition expressions. The hash covers the declared rows (before casts).
+ * Row count and fingerprint of every partition (one partition, path '', for an unpartitioned table), or
+ * of the partitions `only` names (those of them with no rows are left out): one scan with a GROUP BY on
+ * the partition expressions. The hash covers the declared rows (before casts).
  */
-export async function fingerprints(conn: DuckDBConnection, plan: TablePlan): Promise<PartitionPrint[]> {
+export async function fingerprints(conn: DuckDBConnection, plan: TablePlan, only?: readonly PartitionKey[]): Promise<PartitionPrint[]> {
   const parts = plan.spec.partitionBy ?? [];
   const keys = parts.map((p) => `(${p.expr}) AS ${quoteIdent(p.column)}`);
+  const { where, params } = only ? await partitionWhere(conn, plan, only) : { where: '', params: [] };
   const sql =
-    `SELECT ${[...keys, 'count(*) AS n', 'sum(hash(s)::HUGEINT)::VARCHAR AS h'].join(', ')} FROM (${plan.base}) s` +
+    `SELECT ${[...keys, 'count(*) AS n', 'sum(hash(s)::HUGEINT)::VARCHAR AS h'].join(', ')} FROM (${plan.base}) s${where}` +
     (keys.length ? ` GROUP BY ALL ORDER BY ${keys.map((_, i) => i + 1).join(', ')}` : '');
-  const rows = await query<Record<string, string | number | boolean | null>>(conn, sql);
+  const rows = await query<Record<string, string | number | boolean | null>>(conn, sql, params);
   return rows.map((r) => {
     const values = Object.fromEntries(parts.map((p) => [p.column, r[p.column] ?? null]));
     return { values, path: hivePath(values), rows: Number(r.n), fingerprint: `${Number(r.n)}:${r.h ?? '0'}` };
@@ -159,4 +163,48 @@ export function orderBy(plan: TablePlan): string {
   if (plan.spec.stored) return '';
   const cols = [...(plan.spec.partitionBy ?? []).map((p) => p.column), ...(plan.spec.sortBy ?? [])];
   return cols.length ? ` ORDER BY ${cols.map(quoteIdent).join(', ')}` : '';
+}
+
+/** Column types whose bounds travel as text and back exactly (a pushed-down BETWEEN on them). */
+const BOUNDABLE = /^(DATE|TIMESTAMP|TINYINT|SMALLINT|INTEGER|BIGINT|VARCHAR)$/;
+
+/**
+ * `partitionFilter`, plus for each column of the rows that a partition expression reads (e.g. `date` in
+ * `CAST(year(date) AS INTEGER)`) `s.col BETWEEN lo AND hi`, lo and hi that column's least and greatest
+ * value in the selected partitions (one scan of that column only). DuckDB cannot push a filter on an
+ * expression into the scan, so without it every column of every row is decoded before the filter; with
+ * it the scan reads the column, then the other columns of the rows in range only (a 2M-row price-paid
+ * fingerprint of two years: 0.10 instead of 0.17-0.27 CPU s). It never changes the rows selected: the
+ * bounds are those of the selected rows (a column with NULLs there gets none).
+ */
+export async function partitionWhere(
+  conn: DuckDBConnection,
+  plan: TablePlan,
+  keys: readonly PartitionKey[],
+  first = 1,
+): Promise<{ where: string; params: Array<string | number | boolean | null> }> {
+  const f = partitionFilter(plan, keys, first);
+  const exprs = (plan.spec.partitionBy ?? []).map((p) => p.expr);
+  if (!f.where || !keys.length) return f;
+  const read = plan.baseColumns.filter(
+    (c) => BOUNDABLE.test(c.type) && exprs.some((e) => new RegExp(`(^|[^A-Za-z0-9_"])("?)${c.name.replace(/[^A-Za-z0-9_]/g, '\\$&')}\\2($|[^A-Za-z0-9_"])`).test(e)),
+  );
+  if (!read.length) return f;
+  const local = partitionFilter(plan, keys, 1);
+  const aggs = read.flatMap((c, i) => {
+    const col = `s.${quoteIdent(c.name)}`;
+    return [`min(${col})::VARCHAR AS lo${i}`, `max(${col})::VARCHAR AS hi${i}`, `count(*) FILTER (${col} IS NULL) AS nulls${i}`];
+  });
+  const b = (await query<Record<string, string | number | null>>(conn, `SELECT ${aggs.join(', ')} FROM (${plan.base}) s${local.where}`, local.params))[0];
+  const params = [...f.params];
+  const terms: string[] = [];
+  read.forEach((c, i) => {
+    const [lo, hi, nulls] = [b?.[`lo${i}`], b?.[`hi${i}`], Number(b?.[`nulls${i}`] ?? 0)];
+    if (lo === null || lo === undefined || hi === null || hi === undefined || nulls > 0) return;
+    params.push(String(lo), String(hi));
+    const n = first + params.length - 2;
+    terms.push(`s.${quoteIdent(c.name)} BETWEEN CAST($${n} AS ${c.type}) AND CAST($${n + 1} AS ${c.type})`);
+  });
+  if (!terms.length) return f;
+  return { where: ` WHERE (${f.where.slice(' WHERE '.length)}) AND ${terms.join(' AND ')}`, params };
 }

@@ -8,7 +8,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { quoteIdent } from './db.js';
-import { LAYOUT, orderBy, partitionFilter, type ExportFormat, type PartitionKey, type TablePlan } from './export-table.js';
+import { LAYOUT, orderBy, partitionWhere, type ExportFormat, type PartitionKey, type TablePlan } from './export-table.js';
 
 export interface LakeFile {
   name: string;
@@ -66,7 +66,7 @@ export async function writeStaged(
   rmSync(staging, { recursive: true, force: true });
   mkdirSync(dirname(staging), { recursive: true });
   const partitioned = plan.partitionColumns.length > 0;
-  const { where, params } = keys ? partitionFilter(plan, keys, 2) : { where: '', params: [] };
+  const { where, params } = keys ? await partitionWhere(conn, plan, keys, 2) : { where: '', params: [] };
   const sql = `COPY (${plan.select}${where}${orderBy(plan)}) TO $1 (${copyOptions(plan, format, partitioned)})`;
   const reader = await conn.runAndReadAll(sql, [staging, ...params]);
   const rowsByFile = new Map<string, number>();

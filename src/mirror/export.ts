@@ -6,8 +6,9 @@
  *   <out>/manifest.json, <out>/ddl/{spark.sql,trino.sql,bigquery.json,bigquery.sql,duckdb.sql}
  *   <out>/<dataset>/<table>/[<col>=<value>/]data_<n>.parquet
  *
- * Each table is fingerprinted per partition (row count + sum of row hashes, one scan); with `since` (an
- * earlier export) only partitions whose fingerprint changed are written, each swapped in atomically.
+ * Each table is fingerprinted per partition (row count + sum of row hashes, one scan, or from the sync's
+ * record of the rows it changed, src/mirror/changes.ts); with `since` (an earlier export) only partitions
+ * whose fingerprint changed are written, each swapped in atomically.
  */
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';

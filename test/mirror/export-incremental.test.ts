@@ -4,7 +4,8 @@
  * CSV files, not from the exporter), the others keep their files (same inode and mtime), and the result
  * equals a fresh full export; `--since` another directory copies the unchanged partitions over.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { DuckDBInstance } from '@duckdb/node-api';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -40,8 +41,8 @@ function changedYears(a: PpdRow[], b: PpdRow[]): Set<number> {
 
 const stamp = (lake: string) =>
   new Map(parquetFiles(join(lake, 'price-paid', 'price_paid')).map((f) => [Number(f.values.year), { ino: statSync(f.file).ino, mtime: statSync(f.file).mtimeMs }]));
-const run = (out: string, since?: string): Promise<ExportedTable[]> =>
-  exportMirror({ catalogue: DATASETS, env: {}, format: 'parquet', outDir: out, datasets: ['price-paid'], mirrorDir: mirror, ...(since ? { since } : {}) });
+const run = (out: string, since?: string, from = mirror): Promise<ExportedTable[]> =>
+  exportMirror({ catalogue: DATASETS, env: {}, format: 'parquet', outDir: out, datasets: ['price-paid'], mirrorDir: from, ...(since ? { since } : {}) });
 const manifestOf = (lake: string) => JSON.parse(readFileSync(join(lake, 'manifest.json'), 'utf8')) as Manifest;
 const glob = (lake: string) => `read_parquet('${join(lake, 'price-paid', 'price_paid')}/*/*.parquet', hive_partitioning = true)`;
 
@@ -161,5 +162,44 @@ describe('mirror export --since after a price-paid update', () => {
     const ddl = readFileSync(join(out, 'ddl', 'duckdb.sql'), 'utf8').split(/;\s*\n/).map((s) => s.replace(/^(--[^\n]*\n)+/g, '').trim()).filter(Boolean);
     const [n] = await coldDuck<{ n: string; s: string }>('SELECT count(*) AS n, sum(price)::BIGINT AS s FROM price_paid.price_paid', ddl);
     expect([Number(n!.n), Number(n!.s)]).toEqual([after.length, after.reduce((s, r) => s + r.price, 0)]);
+  });
+
+  it('uses the sync\'s record of the rows it changed, only for the step it describes (else fingerprints)', async () => {
+    // the years the update's rows touch, from the CSVs: new versions' dates and the old versions of their ids
+    const ids = new Set(update.map((u) => u.id));
+    const touched = new Set([...update.filter((u) => u.status !== 'D'), ...before.filter((b) => ids.has(b.id))].map((r) => Number(r.date.slice(0, 4))));
+    const years = [...new Set(after.map((r) => Number(r.date.slice(0, 4))))];
+    const other = years.find((y) => !touched.has(y))!;
+    expect(other).toBeDefined();
+    // a copy of the updated mirror with a change no sync recorded: one more pound on every sale of `other`
+    const m2 = join(root, 'mirror-2');
+    mkdirSync(m2);
+    copyFileSync(join(mirror, 'price_paid.duckdb'), join(m2, 'price_paid.duckdb'));
+    const edit = async (sql: string) => {
+      const db = await DuckDBInstance.create(join(m2, 'price_paid.duckdb'));
+      const c = await db.connect();
+      await c.run(sql);
+      c.closeSync();
+      db.closeSync();
+    };
+    await edit(`UPDATE price_paid SET price = price + 1 WHERE year(date) = ${other}`);
+    const want = changedYears(before, after);
+    // --since the export of the sync the record starts from: the record is trusted, `other` not looked at
+    const trusted = await run(join(root, 'lake-r1'), lakeA, m2);
+    expect(trusted.find((t) => t.table === 'price_paid')!.written).toBe(want.size);
+    // a sync in between that recorded nothing: the record no longer describes the step; fingerprints find `other` too
+    await edit(`INSERT INTO sync_log (dataset, rows_loaded, rows_rejected, rows_total, duration_ms, mode, synced_at)
+      SELECT dataset, 0, 0, rows_total, 0, 'incremental', synced_at + INTERVAL 1 SECOND FROM sync_log ORDER BY synced_at DESC LIMIT 1`);
+    const out = join(root, 'lake-r2');
+    const r = await run(out, lakeA, m2);
+    expect(r.find((t) => t.table === 'price_paid')!.written).toBe(want.size + 1);
+    const fresh = join(root, 'fresh-2');
+    await run(fresh, undefined, m2);
+    const [d] = await coldDuck<{ a: string; b: string; s: string }>(
+      `SELECT (SELECT count(*) FROM (FROM ${glob(out)} EXCEPT ALL FROM ${glob(fresh)})) AS a, (SELECT count(*) FROM (FROM ${glob(fresh)} EXCEPT ALL FROM ${glob(out)})) AS b,
+        (SELECT sum(price)::BIGINT FROM ${glob(out)}) AS s`,
+    );
+    const bumped = after.filter((x) => Number(x.date.slice(0, 4)) === other).length;
+    expect([Number(d!.a), Number(d!.b), Number(d!.s)]).toEqual([0, 0, after.reduce((t, x) => t + x.price, 0) + bumped]);
   });
 });

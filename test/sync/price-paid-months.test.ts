@@ -7,6 +7,9 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { syncDataset } from '../../sync/framework.js';
+import { exportMirror } from '../../src/mirror/export.js';
+import type { Manifest } from '../../src/mirror/export-manifest.js';
+import { DATASETS } from '../../src/registry.js';
 import { sqlOn, tempDir } from '../property/mirror-helper.js';
 import { indexPage } from '../support/upstream-server.js';
 import { applyUpdate, fixture, parseCsvLine, readPpd, type PpdRow } from './ppd-fixture.js';
@@ -46,6 +49,11 @@ const y2026 = yearly(2026, 20, 10);
 const months = (dir: string) => sqlOn(join(dir, 'price_paid.duckdb'), 'SELECT month, source, files FROM price_paid_months ORDER BY month, source');
 const ids = async (dir: string) => new Set((await sqlOn(join(dir, 'price_paid.duckdb'), 'SELECT id::VARCHAR AS id FROM price_paid')).map((r) => r.id as string));
 
+const exportPp = (mirrorDir: string, outDir: string, since?: string) =>
+  exportMirror({ catalogue: DATASETS, env: {}, format: 'parquet', outDir, datasets: ['price-paid'], mirrorDir, ...(since ? { since } : {}) });
+const partitionsOf = (lake: string) =>
+  (JSON.parse(readFileSync(join(lake, 'manifest.json'), 'utf8')) as Manifest).datasets['price-paid']!.tables.find((t) => t.name === 'price_paid')!.partitions.map((p) => [p.path, p.rows, p.fingerprint]);
+
 function serve(published: string): void {
   up.server.set('/price-paid/', indexPage({ c: 'pp-complete.csv', u: 'pp-monthly-update-new-version.csv', a: 'pp-2025.csv', b: 'pp-2026.csv' }, published), { contentType: 'text/html' });
 }
@@ -63,6 +71,8 @@ describe('price-paid: the month each load covers, and a missed month', () => {
     serve('2026-01-21'); // the complete file published in January covers registrations up to December 2025
     expect(await syncDataset('price-paid', o)).toMatchObject({ status: 'synced', mode: 'full' });
     expect(await months(o.mirrorDir)).toEqual([{ month: '2025-12', source: 'full', files: 'pp-complete.csv' }]);
+    const lake = tempDir('pd-months-lake-');
+    await exportPp(o.mirrorDir, lake);
     // the March update (the real excerpt: transfers lodged up to 2026-03-20) published in April: January
     // and February were never applied
     serve('2026-04-22');
@@ -81,6 +91,14 @@ describe('price-paid: the month each load covers, and a missed month', () => {
       { month: '2026-02', source: 'repair', files: 'pp-2025.csv pp-2026.csv' },
       { month: '2026-03', source: 'update', files: 'pp-monthly-update-new-version.csv' },
     ]);
+    // mirror export --since after the repair (fingerprints from the sync's record of the rows it changed,
+    // the dropped years' rows included) equals a fresh export, partition by partition
+    const inc = await exportPp(o.mirrorDir, lake, lake);
+    const fresh = tempDir('pd-months-fresh-');
+    await exportPp(o.mirrorDir, fresh);
+    expect(await partitionsOf(lake)).toEqual(await partitionsOf(fresh));
+    const years = new Set(expected.map((x) => x.date.slice(0, 4)));
+    expect(inc.find((t) => t.table === 'price_paid')).toMatchObject({ rows: expected.length, partitions: years.size });
   });
 
   it('the rows dated in a repaired year are replaced by the yearly file (a deletion in the missed month is not kept)', async () => {
@@ -93,8 +111,15 @@ describe('price-paid: the month each load covers, and a missed month', () => {
     const added = await syncDataset('price-paid', { ...o, from: join(d, 'pp-2026.csv') });
     expect(added.rows_total).toBe(301);
     expect(await ids(o.mirrorDir)).toContain('00000000-0000-4000-8000-000000202699');
+    const lake = tempDir('pd-months-lake2-');
+    await exportPp(o.mirrorDir, lake);
     serve('2026-04-22');
     const r = await syncDataset('price-paid', o);
+    // --since after the repair that dropped the 2026 row: fingerprints from the record equal a fresh export's
+    await exportPp(o.mirrorDir, lake, lake);
+    const fresh = tempDir('pd-months-fresh2-');
+    await exportPp(o.mirrorDir, fresh);
+    expect(await partitionsOf(lake)).toEqual(await partitionsOf(fresh));
     expect(await ids(o.mirrorDir)).toEqual(new Set(applyUpdate([...complete, ...y2025.rows, ...y2026.rows], update).map((x) => x.id)));
     expect(r.rows_total).toBe(applyUpdate([...complete, ...y2025.rows, ...y2026.rows], update).length);
   });

@@ -20,6 +20,7 @@
  * which months were repaired. Without the yearly files the sync refuses and says what to pass.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { recordChanged } from '../../../mirror/changes.js';
 import { queryOne } from '../../../mirror/db.js';
 import type { LoadContext } from '../../../../sync/types.js';
 
@@ -150,11 +151,12 @@ export async function planUpdate(conn: DuckDBConnection, files: LoadContext['fil
   return plan;
 }
 
-/** The rows dated in the repaired years go; the yearly files' rows then come back with the update. */
+/** The rows dated in the repaired years go (recorded as changed); the yearly files' rows then come back with the update. */
 export async function dropYears(conn: DuckDBConnection, years: number[], idTable: string): Promise<void> {
   if (!years.length) return;
   const list = years.map((y) => Number(y)).join(', ');
   await conn.run(`DELETE FROM ${idTable} WHERE id IN (SELECT id FROM price_paid WHERE year(date) IN (${list}))`);
+  await recordChanged(conn, 'price_paid', 'removed', `SELECT * FROM price_paid WHERE year(date) IN (${list})`);
   await conn.run(`DELETE FROM price_paid WHERE year(date) IN (${list})`);
 }
 

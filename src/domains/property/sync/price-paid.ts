@@ -16,6 +16,7 @@
  * by transaction id (delete every id in the file, insert the last A/C row per id).
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { beginChanges, recordChanged } from '../../../mirror/changes.js';
 import { queryOne } from '../../../mirror/db.js';
 import { catalogFields, count, MAX_STORED_REJECTS, storeStructuralRejects } from '../../../../sync/common.js';
 import { DownloadError } from '../../../../sync/download.js';
@@ -179,10 +180,12 @@ async function loadUpdate(ctx: LoadContext): Promise<LoadResult> {
   const deletes = await count(conn, `SELECT count(*) AS n FROM _pp_apply WHERE record_status = 'D'`);
   const existing = await count(conn, `SELECT count(*) AS n FROM price_paid WHERE id IN (SELECT id FROM _pp_apply)`);
   await conn.run('BEGIN TRANSACTION');
+  // the old and new versions of the rows, for `mirror export --since` (src/mirror/changes.ts)
+  await recordChanged(conn, 'price_paid', 'removed', 'SELECT * FROM price_paid WHERE id IN (SELECT id FROM _pp_apply)');
   await conn.run('DELETE FROM price_paid WHERE id IN (SELECT id FROM _pp_apply)');
-  await conn.run(
-    `INSERT INTO price_paid (${OUT_COLUMNS}) SELECT ${OUT_COLUMNS} FROM _pp_apply WHERE record_status IN ('A', 'C') ORDER BY postcode`,
-  );
+  const added = `SELECT ${OUT_COLUMNS} FROM _pp_apply WHERE record_status IN ('A', 'C')`;
+  await conn.run(`INSERT INTO price_paid (${OUT_COLUMNS}) ${added} ORDER BY postcode`);
+  await recordChanged(conn, 'price_paid', 'added', added, OUT_COLUMNS);
   await conn.run(`DELETE FROM ${ID_TABLE} WHERE id IN (SELECT id FROM _pp_apply)`);
   await conn.run(`INSERT INTO ${ID_TABLE} SELECT id, postcode FROM _pp_apply WHERE record_status IN ('A', 'C') ORDER BY id`);
   await conn.run('COMMIT');
@@ -280,6 +283,7 @@ const pricePaid: DatasetModule & { classifyFrom(name: string): Pick<UpstreamFile
     if (ctx.mode !== 'incremental') return loadFull(ctx);
     // a missed month: the yearly files replace their years' rows, then the update applies (or refused)
     const plan = await planUpdate(ctx.conn, ctx.files);
+    await beginChanges(ctx.conn, 'price_paid');
     await dropYears(ctx.conn, plan.replaceYears, ID_TABLE);
     const r = await loadUpdate(ctx);
     await recordUpdate(ctx.conn, plan);
