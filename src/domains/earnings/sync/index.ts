@@ -11,6 +11,7 @@
  * Full loads build a new file; later syncs are `update` files applied to a copy of the live file
  * (sync/framework.ts): a killed sync leaves the last good file answering.
  */
+import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { DuckDBAppender, DuckDBConnection } from '@duckdb/node-api';
 import { count, catalogFields } from '../../../../sync/common.js';
@@ -20,7 +21,8 @@ import { query } from '../../../mirror/db.js';
 import { socVersion } from '../codes.js';
 import { EARNINGS_INFO } from '../datasets.js';
 import { discoverEditions, editionOfName, statusOf, type LoadedSource, type Status } from './discover.js';
-import { readAsheFile, VALUE_FIELDS, type AsheFile } from './sheet.js';
+import { createParsePool, parseThreads, type ParsePool } from './pool.js';
+import { VALUE_FIELDS, type AsheFile } from './sheet.js';
 
 export const EARNINGS_DDL = `CREATE TABLE earnings (
   family         VARCHAR NOT NULL,  -- geography | industry | occupation
@@ -99,6 +101,28 @@ function loadOrder<T extends { name: string }>(files: readonly T[]): T[] {
   return [...files].sort((a, b) => rank(a.name) - rank(b.name));
 }
 
+type Parsed = { file: AsheFile; member: string; from: string; edition: ReturnType<typeof editionOfName> };
+
+/**
+ * The table files of the given zips (or bare workbooks), parsed on the worker pool, in load order. Each
+ * member is extracted once and its bytes read once (handed to a worker); at most two files per worker are
+ * in flight, so memory stays flat in the number of files.
+ */
+async function* parsedFiles(ctx: LoadContext, pool: ParsePool): AsyncGenerator<Parsed> {
+  const queue: Array<Promise<Parsed>> = [];
+  const limit = Math.max(2, pool.threads * 2);
+  for (const file of loadOrder(ctx.files)) {
+    const edition = editionOfName(file.name);
+    for await (const m of dataFiles([file], ctx.workDir ?? `${file.path}.extract`, (z) => MEMBER_RE.test(basename(z.name)))) {
+      const p = pool.parse(readFileSync(m.path), m.name).then((f) => ({ file: f, member: m.name, from: file.name, edition }));
+      p.catch(() => {}); // awaited in order below; a failure is thrown there
+      queue.push(p);
+      while (queue.length >= limit) yield await queue.shift()!;
+    }
+  }
+  while (queue.length) yield await queue.shift()!;
+}
+
 async function load(ctx: LoadContext): Promise<LoadResult> {
   const { conn } = ctx;
   if (ctx.mode !== 'incremental') {
@@ -109,21 +133,22 @@ async function load(ctx: LoadContext): Promise<LoadResult> {
   let rejected = 0;
   let uncoded = 0;
   let tables = 0;
-  for (const file of loadOrder(ctx.files)) {
-    const edition = editionOfName(file.name);
-    for await (const m of dataFiles([file], ctx.workDir ?? `${file.path}.extract`, (z) => MEMBER_RE.test(basename(z.name)))) {
-      const f = readAsheFile(m.path, m.name);
-      if (edition && edition.table !== f.table.table) throw new Error(`${m.name} in ${file.name} is Table ${f.table.table}, not Table ${edition.table}`);
-      if (edition && edition.year !== f.year) throw new Error(`${m.name} in ${file.name} is for ${f.year}, not ${edition.year}`);
-      if (f.rows.length === 0) throw new Error(`${m.name}: no coded rows in any sheet`);
-      await storeFile(conn, f, statusOf(file.name, m.name), m.name, file.name);
+  const pool = createParsePool(parseThreads(ctx.env ?? process.env, ctx.files.length * 3));
+  try {
+    for await (const { file: f, member, from, edition } of parsedFiles(ctx, pool)) {
+      if (edition && edition.table !== f.table.table) throw new Error(`${member} in ${from} is Table ${f.table.table}, not Table ${edition.table}`);
+      if (edition && edition.year !== f.year) throw new Error(`${member} in ${from} is for ${f.year}, not ${edition.year}`);
+      if (f.rows.length === 0) throw new Error(`${member}: no coded rows in any sheet`);
+      await storeFile(conn, f, statusOf(from, member), member, from);
       rows += f.rows.length;
       rejected += f.rejects.length;
       uncoded += f.uncoded;
       tables++;
       ctx.progress(rows);
-      ctx.log?.(`${m.name}: ${f.year} ${f.measure}, ${f.sheets.length} sheets, ${f.rows.length} rows`);
+      ctx.log?.(`${member}: ${f.year} ${f.measure}, ${f.sheets.length} sheets, ${f.rows.length} rows`);
     }
+  } finally {
+    await pool.close();
   }
   if (tables === 0) throw new Error('no ASHE estimates table (Table 4, 7, 8 or 14, x.1a/x.5a/x.7a) in the files given');
   if (uncoded) ctx.log?.(`${uncoded} rows without a code (Not Classified, All employees) left out`);
