@@ -1,7 +1,8 @@
 /**
  * Workbook parsing on worker threads. SheetJS reading the .xls/.xlsx tables is nearly all of an earnings
  * sync's time (bench/earnings.bench.mjs), and one workbook does not depend on another: the load hands each
- * table file's bytes to the least busy worker and stores the parsed files in the order it submitted them.
+ * table file's bytes to the least busy worker, which parses it and stages its rows as CSV (stage.ts); the load
+ * stores the staged files in the order it submitted them.
  * Workers: `PUBLICDATA_SYNC_THREADS` when set, else one per core, at most one per file.
  * Without a compiled worker file (tests run from TypeScript sources) the files are parsed on the calling thread.
  */
@@ -9,18 +10,21 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { readAsheBytes, type AsheFile } from './sheet.js';
+import type { Status } from './discover.js';
+import { readAsheBytes } from './sheet.js';
+import { stageFile, type StagedFile } from './stage.js';
 
 export interface ParseRequest {
   id: number;
   bytes: Uint8Array;
   name: string;
+  status: Status;
 }
-export type ParseReply = { id: number; file: AsheFile } | { id: number; error: string };
+export type ParseReply = { id: number; file: StagedFile } | { id: number; error: string };
 
 export interface ParsePool {
-  /** Parse one table file's bytes (transferred to the worker: the caller must not use them after). */
-  parse(bytes: Uint8Array, name: string): Promise<AsheFile>;
+  /** Parse one table file's bytes (transferred to the worker: the caller must not use them after) into staging CSV. */
+  parse(bytes: Uint8Array, name: string, status: Status): Promise<StagedFile>;
   close(): Promise<void>;
   readonly threads: number;
 }
@@ -54,13 +58,13 @@ function newWorker(file: string): Worker {
 }
 
 function inThread(): ParsePool {
-  return { threads: 0, parse: async (bytes, name) => readAsheBytes(bytes, name), close: async () => {} };
+  return { threads: 0, parse: async (bytes, name, status) => stageFile(readAsheBytes(bytes, name), status, name), close: async () => {} };
 }
 
 export function createParsePool(threads: number): ParsePool {
   const file = workerFile();
   if (!file || threads < 1) return inThread();
-  type Pending = { resolve: (f: AsheFile) => void; reject: (e: Error) => void };
+  type Pending = { resolve: (f: StagedFile) => void; reject: (e: Error) => void };
   const workers = Array.from({ length: threads }, () => newWorker(file));
   const busy = workers.map(() => 0);
   const pending = new Map<number, Pending & { worker: number }>();
@@ -84,14 +88,14 @@ export function createParsePool(threads: number): ParsePool {
   });
   return {
     threads,
-    parse(bytes, name) {
+    parse(bytes, name, status) {
       if (failed) return Promise.reject(failed);
       const i = busy.indexOf(Math.min(...busy));
       const id = next++;
       busy[i]!++;
-      return new Promise<AsheFile>((resolve, reject) => {
+      return new Promise<StagedFile>((resolve, reject) => {
         pending.set(id, { resolve, reject, worker: i });
-        const req: ParseRequest = { id, bytes, name };
+        const req: ParseRequest = { id, bytes, name, status };
         const whole = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength && bytes.buffer instanceof ArrayBuffer;
         workers[i]!.postMessage(req, whole ? [bytes.buffer as ArrayBuffer] : []);
       });
