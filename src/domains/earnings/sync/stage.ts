@@ -17,7 +17,7 @@ export interface StagedFile extends Omit<AsheFile, 'rows'> {
 }
 
 const NULL = '\\N';
-const q = (s: string) => `"${s.replace(/"/g, '""')}"`;
+const q = (s: string) => (s.includes('"') ? `"${s.replace(/"/g, '""')}"` : `"${s}"`);
 
 /** The file's rows as CSV lines, in the column order of EARNINGS_DDL (sync/index.ts). */
 export function stageFile(f: AsheFile, status: Status, source: string): StagedFile {
@@ -27,9 +27,14 @@ export function stageFile(f: AsheFile, status: Status, source: string): StagedFi
   const src = q(source);
   const lines: string[] = [];
   for (const r of f.rows) {
-    const values = VALUE_FIELDS.map((k) => (r.values[k] === null ? NULL : String(r.values[k]))).join(',');
+    let values = '';
+    for (const k of VALUE_FIELDS) {
+      const v = r.values[k];
+      values += v === null ? `,${NULL}` : `,${v}`;
+    }
+    const markers = r.suppressed.length === 0 && Object.keys(r.markers).length === 0 ? '"{}"' : q(JSON.stringify(r.markers));
     lines.push(
-      `${fixed},${q(r.population)},${q(f.measure)},${q(r.code)},${q(r.name)},${q(r.level)},${r.seq},${values},${tail},${q(r.suppressed.join(','))},${q(JSON.stringify(r.markers))},${soc},${src}\n`,
+      `${fixed},${q(r.population)},${q(f.measure)},${q(r.code)},${q(r.name)},${q(r.level)},${r.seq}${values},${tail},${q(r.suppressed.join(','))},${markers},${soc},${src}\n`,
     );
   }
   const { rows, ...rest } = f;
