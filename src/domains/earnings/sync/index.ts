@@ -11,16 +11,19 @@
  * Full loads build a new file; later syncs are `update` files applied to a copy of the live file
  * (sync/framework.ts): a killed sync leaves the last good file answering.
  */
-import { basename } from 'node:path';
-import type { DuckDBAppender, DuckDBConnection } from '@duckdb/node-api';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import { count, catalogFields } from '../../../../sync/common.js';
 import { dataFiles } from '../../../../sync/formats/zip.js';
 import type { DatasetModule, LoadContext, LoadResult } from '../../../../sync/types.js';
 import { query } from '../../../mirror/db.js';
-import { socVersion } from '../codes.js';
 import { EARNINGS_INFO } from '../datasets.js';
 import { discoverEditions, editionOfName, statusOf, type LoadedSource, type Status } from './discover.js';
-import { readAsheFile, VALUE_FIELDS, type AsheFile } from './sheet.js';
+import { createParsePool, parseThreads, type ParsePool } from './pool.js';
+import { VALUE_FIELDS } from './sheet.js';
+import { STAGE_CSV_OPTIONS, type StagedFile } from './stage.js';
 
 export const EARNINGS_DDL = `CREATE TABLE earnings (
   family         VARCHAR NOT NULL,  -- geography | industry | occupation
@@ -41,6 +44,9 @@ export const EARNINGS_DDL = `CREATE TABLE earnings (
   source_file    VARCHAR NOT NULL
 )`;
 
+/** The columns of EARNINGS_DDL in order with their types (the staging CSV's read_csv `columns`). */
+const EARNINGS_COLUMNS: Array<[string, string]> = [...EARNINGS_DDL.matchAll(/^\s+(\w+)\s+(VARCHAR|INTEGER|DOUBLE)\b/gm)].map((m) => [m[1]!, m[2]!]);
+
 export const SOURCES_DDL = `CREATE TABLE earnings_sources (
   ons_table VARCHAR NOT NULL, measure VARCHAR NOT NULL, year INTEGER NOT NULL, status VARCHAR NOT NULL,
   file VARCHAR NOT NULL, container VARCHAR NOT NULL, sheets INTEGER NOT NULL, rows INTEGER NOT NULL
@@ -49,45 +55,35 @@ export const SOURCES_DDL = `CREATE TABLE earnings_sources (
 /** ONS estimates tables of the loaded series inside a zip: x.1a, x.5a, x.7a of tables 4, 7, 8, 14 (not the 'b' CV tables). */
 export const MEMBER_RE = /Table\s*(4|7|8|14)\.(1|5|7)a\b[^/]*\.xlsx?$/i;
 
-function appendRow(app: DuckDBAppender, f: AsheFile, r: AsheFile['rows'][number], status: Status, source: string): void {
-  app.appendVarchar(f.table.family);
-  app.appendVarchar(f.table.table);
-  app.appendInteger(f.year);
-  if (f.table.basis) app.appendVarchar(f.table.basis);
-  else app.appendNull();
-  app.appendVarchar(r.population);
-  app.appendVarchar(f.measure);
-  app.appendVarchar(r.code);
-  app.appendVarchar(r.name);
-  app.appendVarchar(r.level);
-  app.appendInteger(r.seq);
-  for (const k of VALUE_FIELDS) {
-    const v = r.values[k];
-    if (v === null) app.appendNull();
-    else app.appendDouble(v);
-  }
-  app.appendVarchar(status);
-  app.appendVarchar(r.suppressed.join(','));
-  app.appendVarchar(JSON.stringify(r.markers));
-  if (f.table.family === 'occupation') app.appendVarchar(socVersion(f.year));
-  else app.appendNull();
-  app.appendVarchar(source);
-  app.endRow();
+/** A staged table file waiting for the one insert at the end of the load. */
+interface Staged {
+  path: string;
+  key: [string, string, number];
+  status: Status;
+  member: string;
+  container: string;
+  sheets: number;
+  rows: number;
 }
 
-async function storeFile(conn: DuckDBConnection, f: AsheFile, status: Status, member: string, container: string): Promise<void> {
-  // The same table, measure and year loaded before (a provisional edition, or an earlier file): replaced.
-  const key = [f.table.table, f.measure, f.year];
-  await conn.run('DELETE FROM earnings WHERE ons_table = ? AND measure = ? AND year = ?', key);
-  await conn.run('DELETE FROM earnings_sources WHERE ons_table = ? AND measure = ? AND year = ?', key);
-  const app = await conn.createAppender('earnings');
-  try {
-    for (const r of f.rows) appendRow(app, f, r, status, member);
-    app.flushSync();
-  } finally {
-    app.closeSync();
+/**
+ * Insert every staged file's rows with one read_csv, replacing what was loaded before for the same table,
+ * measure and year (a provisional edition, or an earlier file), and record each file in earnings_sources.
+ */
+async function insertStaged(conn: DuckDBConnection, staged: readonly Staged[]): Promise<void> {
+  for (const s of staged) {
+    await conn.run('DELETE FROM earnings WHERE ons_table = ? AND measure = ? AND year = ?', s.key);
+    await conn.run('DELETE FROM earnings_sources WHERE ons_table = ? AND measure = ? AND year = ?', s.key);
   }
-  await conn.run('INSERT INTO earnings_sources VALUES (?, ?, ?, ?, ?, ?, ?, ?)', [...key, status, member, container, f.sheets.length, f.rows.length]);
+  const files = staged.map((s) => `'${s.path.replace(/'/g, "''")}'`).join(', ');
+  const columns = `{${EARNINGS_COLUMNS.map(([n, t]) => `'${n}': '${t}'`).join(', ')}}`;
+  await conn.run(`INSERT INTO earnings SELECT * FROM read_csv([${files}], ${STAGE_CSV_OPTIONS}, columns = ${columns})`);
+  for (const s of staged) {
+    await conn.run('INSERT INTO earnings_sources VALUES (?, ?, ?, ?, ?, ?, ?, ?)', [...s.key, s.status, s.member, s.container, s.sheets, s.rows]);
+  }
+}
+
+async function storeRejects(conn: DuckDBConnection, f: StagedFile, member: string): Promise<void> {
   for (const j of f.rejects.slice(0, 1000)) {
     await conn.run('INSERT INTO rejects (file, line, raw, reason) VALUES (?, ?, ?, ?)', [`${member} [${j.sheet}]`, j.line, j.raw, j.reason]);
   }
@@ -99,6 +95,29 @@ function loadOrder<T extends { name: string }>(files: readonly T[]): T[] {
   return [...files].sort((a, b) => rank(a.name) - rank(b.name));
 }
 
+type Parsed = { file: StagedFile; member: string; from: string; status: Status; edition: ReturnType<typeof editionOfName> };
+
+/**
+ * The table files of the given zips (or bare workbooks), parsed and staged on the worker pool, in load
+ * order. Each member is extracted once and its bytes read once (handed to a worker); at most two files per
+ * worker are in flight, so memory stays flat in the number of files.
+ */
+async function* parsedFiles(ctx: LoadContext, pool: ParsePool): AsyncGenerator<Parsed> {
+  const queue: Array<Promise<Parsed>> = [];
+  const limit = Math.max(2, pool.threads * 2);
+  for (const file of loadOrder(ctx.files)) {
+    const edition = editionOfName(file.name);
+    for await (const m of dataFiles([file], ctx.workDir ?? `${file.path}.extract`, (z) => MEMBER_RE.test(basename(z.name)))) {
+      const status = statusOf(file.name, m.name);
+      const p = pool.parse(readFileSync(m.path), m.name, status).then((f) => ({ file: f, member: m.name, from: file.name, status, edition }));
+      p.catch(() => {}); // awaited in order below; a failure is thrown there
+      queue.push(p);
+      while (queue.length >= limit) yield await queue.shift()!;
+    }
+  }
+  while (queue.length) yield await queue.shift()!;
+}
+
 async function load(ctx: LoadContext): Promise<LoadResult> {
   const { conn } = ctx;
   if (ctx.mode !== 'incremental') {
@@ -108,24 +127,37 @@ async function load(ctx: LoadContext): Promise<LoadResult> {
   let rows = 0;
   let rejected = 0;
   let uncoded = 0;
-  let tables = 0;
-  for (const file of loadOrder(ctx.files)) {
-    const edition = editionOfName(file.name);
-    for await (const m of dataFiles([file], ctx.workDir ?? `${file.path}.extract`, (z) => MEMBER_RE.test(basename(z.name)))) {
-      const f = readAsheFile(m.path, m.name);
-      if (edition && edition.table !== f.table.table) throw new Error(`${m.name} in ${file.name} is Table ${f.table.table}, not Table ${edition.table}`);
-      if (edition && edition.year !== f.year) throw new Error(`${m.name} in ${file.name} is for ${f.year}, not ${edition.year}`);
-      if (f.rows.length === 0) throw new Error(`${m.name}: no coded rows in any sheet`);
-      await storeFile(conn, f, statusOf(file.name, m.name), m.name, file.name);
-      rows += f.rows.length;
+  // one staged file per table, measure and year: a later file (a revised edition) replaces an earlier one
+  const staged = new Map<string, Staged>();
+  let written = 0;
+  const base = ctx.workDir ?? tmpdir();
+  mkdirSync(base, { recursive: true });
+  const dir = mkdtempSync(join(base, 'stage-'));
+  const pool = createParsePool(parseThreads(ctx.env ?? process.env, ctx.files.length * 3));
+  try {
+    for await (const { file: f, member, from, status, edition } of parsedFiles(ctx, pool)) {
+      if (edition && edition.table !== f.table.table) throw new Error(`${member} in ${from} is Table ${f.table.table}, not Table ${edition.table}`);
+      if (edition && edition.year !== f.year) throw new Error(`${member} in ${from} is for ${f.year}, not ${edition.year}`);
+      if (f.rowCount === 0) throw new Error(`${member}: no coded rows in any sheet`);
+      const key: Staged['key'] = [f.table.table, f.measure, f.year];
+      const path = join(dir, `${++written}-${key.join('-')}.csv`);
+      writeFileSync(path, f.csv);
+      const before = staged.get(key.join('|'));
+      if (before) rows -= before.rows;
+      staged.set(key.join('|'), { path, key, status, member, container: from, sheets: f.sheets.length, rows: f.rowCount });
+      await storeRejects(conn, f, member);
+      rows += f.rowCount;
       rejected += f.rejects.length;
       uncoded += f.uncoded;
-      tables++;
       ctx.progress(rows);
-      ctx.log?.(`${m.name}: ${f.year} ${f.measure}, ${f.sheets.length} sheets, ${f.rows.length} rows`);
+      ctx.log?.(`${member}: ${f.year} ${f.measure}, ${f.sheets.length} sheets, ${f.rowCount} rows`);
     }
+    if (staged.size === 0) throw new Error('no ASHE estimates table (Table 4, 7, 8 or 14, x.1a/x.5a/x.7a) in the files given');
+    await insertStaged(conn, [...staged.values()]);
+  } finally {
+    await pool.close();
+    rmSync(dir, { recursive: true, force: true });
   }
-  if (tables === 0) throw new Error('no ASHE estimates table (Table 4, 7, 8 or 14, x.1a/x.5a/x.7a) in the files given');
   if (uncoded) ctx.log?.(`${uncoded} rows without a code (Not Classified, All employees) left out`);
   return { rows, rejected, mode: ctx.mode ?? 'full' };
 }

@@ -130,8 +130,9 @@ function cellValue(v: Cell): Parsed {
   return /^-?(\d+\.?\d*|\.\d+)$/.test(n) ? { ok: true, value: Number(n) } : { ok: false };
 }
 
-function parseSheet(ws: XLSX.WorkSheet, sheet: string, population: Population, file: AsheFile, where: string): void {
-  const rows = XLSX.utils.sheet_to_json<Cell[]>(ws, { header: 1, raw: true, defval: null, blankrows: true });
+const sheetRows = (ws: XLSX.WorkSheet) => XLSX.utils.sheet_to_json<Cell[]>(ws, { header: 1, raw: true, defval: null, blankrows: true });
+
+function parseSheet(rows: Cell[][], sheet: string, population: Population, file: AsheFile, where: string): void {
   const h = findHeader(rows);
   if (h < 0) throw new Error(`${where}: no header row with 'Description' and 'Code' in the first 20 rows`);
   const { name: nameCol, code: codeCol, cols } = mapColumns(rows, h, where);
@@ -177,18 +178,30 @@ function parseSheet(ws: XLSX.WorkSheet, sheet: string, population: Population, f
   }
 }
 
+/** SheetJS read options: values only (no formatted text, HTML, formulae, number formats or styles: a third faster on .xlsx). */
+const READ_OPTS: XLSX.ParsingOptions = {
+  dense: true, cellText: false, cellHTML: false, cellFormula: false, cellNF: false, cellStyles: false, bookVBA: false, sheetStubs: false,
+};
+
 /** Read one ASHE table file. Throws when it is not an ASHE estimates table this dataset loads. */
 export function readAsheFile(path: string, fileName = basename(path)): AsheFile {
+  return readAsheBytes(readFileSync(path), fileName);
+}
+
+/** One ASHE table file's bytes (as read from disk or inflated from its zip). Throws as readAsheFile does. */
+export function readAsheBytes(bytes: Uint8Array, fileName: string): AsheFile {
   let wb: XLSX.WorkBook;
   try {
-    // Values only: no formatted text, HTML, formulae or number formats (a third faster on .xlsx).
-    wb = XLSX.read(readFileSync(path), { type: 'buffer', dense: true, cellText: false, cellHTML: false, cellFormula: false, cellNF: false, cellStyles: false });
+    const buf = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    wb = XLSX.read(buf, { type: 'buffer', ...READ_OPTS });
   } catch (e) {
     throw new Error(`${fileName}: not a readable spreadsheet (${(e as Error).message})`);
   }
   const firstData = wb.SheetNames.find((s) => populationOfSheet(s));
   if (!firstData) throw new Error(`${fileName}: no sheet named like All, Male, Full-Time ... (sheets: ${wb.SheetNames.join(', ')})`);
-  const title = String(XLSX.utils.sheet_to_json<Cell[]>(wb.Sheets[firstData]!, { header: 1, raw: true, defval: null })[0]?.[0] ?? '');
+  // each sheet is turned into rows once (the first one's title cell is read from its rows)
+  const rowsOf = new Map<string, Cell[][]>([[firstData, sheetRows(wb.Sheets[firstData]!)]]);
+  const title = String(rowsOf.get(firstData)![0]?.[0] ?? '');
   const file: AsheFile = { ...identify(title, fileName), rows: [], rejects: [], uncoded: 0, sheets: [] };
   const seen = new Set<Population>();
   for (const sheet of wb.SheetNames) {
@@ -196,7 +209,9 @@ export function readAsheFile(path: string, fileName = basename(path)): AsheFile 
     if (!population || seen.has(population)) continue;
     seen.add(population);
     file.sheets.push(sheet);
-    parseSheet(wb.Sheets[sheet]!, sheet, population, file, `${fileName} sheet '${sheet}'`);
+    const rows = rowsOf.get(sheet) ?? sheetRows(wb.Sheets[sheet]!);
+    rowsOf.delete(sheet);
+    parseSheet(rows, sheet, population, file, `${fileName} sheet '${sheet}'`);
   }
   return file;
 }
