@@ -245,7 +245,11 @@ export function validateBodyFields(specs: readonly ParamSpec[], body: unknown): 
     throw new ApiError(400, 'bad_request', 'Request body must be a JSON object.');
   }
   const src = body as Record<string, unknown>;
-  const out: Record<string, unknown> = { ...src };
+  // Object.assign, not a spread: on Node 20 a spread copy takes new fields (the defaults below) ~20x
+  // slower (~2 us a line of the energy calculator, measured), and a batch validates every line. The same
+  // own keys in the same order; only an own `__proto__` (refused by validateBody, findUnsafeKey) would be
+  // set through the prototype setter by assign, so such a body keeps the spread.
+  const out: Record<string, unknown> = Object.prototype.hasOwnProperty.call(src, '__proto__') ? { ...src } : Object.assign({}, src);
   for (let i = 0; i < specs.length; i++) {
     const spec = specs[i]!;
     const v = src[spec.name];
