@@ -77,3 +77,71 @@ pairLine({
   cmp: '>=',
   ...rates,
 });
+
+// 3. the batch core in this process, one thread: the same lines cut, parsed, validated, priced and
+// serialised by src/batch-line.ts (runChunk, as each worker runs its blocks) against JSON.parse +
+// JSON.stringify of each line in the same loop. CPU per line without process start, workers or I/O:
+// timed as this process's CPU time (process.cpuUsage), which the shared machine's load does not stretch
+// as it stretches wall time (3-5x at load ~13 on 2 cores). Shown for information (the 0.3x target is line 2's).
+const cpuSeconds = (c0) => {
+  const c = process.cpuUsage(c0);
+  return (c.user + c.system) / 1e6;
+};
+const { readFileSync } = await import('node:fs');
+const { pathToFileURL } = await import('node:url');
+const imp = (p) => import(pathToFileURL(join(root, 'dist', 'src', p)).href);
+const { runChunk } = await imp('batch-line.js');
+const { routeById } = await imp('registry.js');
+const route = routeById('energy.price-cap.calculate');
+const runner = {
+  route,
+  handler: await route.local.handler(),
+  hctx: { now: () => new Date('2026-11-21T12:00:00Z'), env: {}, mirrorDir: join(work, 'empty-data', 'mirror'), cacheDir: join(work, 'empty-data', 'cache') },
+  baseBody: {},
+  params: {},
+  query: {},
+};
+const bytes = readFileSync(input);
+const blocks = [];
+for (let start = 0, first = 1; start < bytes.length; ) {
+  let end = start;
+  let n = 0;
+  while (n < 2048 && end < bytes.length) {
+    const nl = bytes.indexOf(10, end);
+    end = nl < 0 ? bytes.length : nl + 1;
+    n++;
+  }
+  blocks.push({ firstLine: first, bytes: bytes.subarray(start, end) });
+  first += n;
+  start = end;
+}
+function core() {
+  const t = process.cpuUsage();
+  let out = 0;
+  const sink = { line: (json) => (out += json.length + 1) };
+  for (const b of blocks) runChunk(runner, b, sink);
+  return N / cpuSeconds(t);
+}
+function pass() {
+  const t = process.cpuUsage();
+  let out = 0;
+  for (const b of blocks) {
+    const text = b.bytes.toString('utf8');
+    for (let s = 0; s < text.length; ) {
+      let nl = text.indexOf('\n', s);
+      if (nl < 0) nl = text.length;
+      if (nl > s) out += JSON.stringify(JSON.parse(text.slice(s, nl))).length + 1;
+      s = nl + 1;
+    }
+  }
+  return N / cpuSeconds(t);
+}
+const coreRates = await paired(Number(process.env.BENCH_CORE_PAIRS ?? 5), core, pass, { warmup: 1 });
+pairLine({
+  measure: `batch energy bill core, one thread in process, CPU time (median ${Math.round(stats(coreRates.a).median).toLocaleString('en-GB')} lines/s, ${(1e6 / stats(coreRates.a).median).toFixed(1)} us/line)`,
+  unit: 'lines/s',
+  what: 'JSON parse/stringify of each line, same loop',
+  target: null,
+  extraTarget: 'none (information: CPU per line; the 0.3x target is the batch line above)',
+  ...coreRates,
+});

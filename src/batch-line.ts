@@ -41,6 +41,47 @@ export function parseLine(line: string, lineNo: number, baseBody: Record<string,
   return body;
 }
 
+/** Whether every object inside `v` (itself included) is frozen: what a cached serialisation needs. */
+function deepFrozen(v: object): boolean {
+  if (!Object.isFrozen(v)) return false;
+  for (const k of Object.keys(v)) {
+    const x = (v as Record<string, unknown>)[k];
+    if (typeof x === 'object' && x !== null && !deepFrozen(x)) return false;
+  }
+  return true;
+}
+
+/**
+ * The JSON of deeply frozen metas, serialised once: a calculator answers all of a batch's lines with one
+ * shared meta (often most of an envelope's bytes), which cannot change once frozen.
+ */
+const metaJson = new WeakMap<object, string>();
+
+/**
+ * An envelope's JSON, as JSON.stringify writes it. An envelope of exactly `data` then `meta` whose meta is
+ * deeply frozen is written as `{"data":…,"meta":…}` with the meta's cached text: the same bytes.
+ */
+export function envelopeJson(env: Envelope): string {
+  const e = env as { data?: unknown; meta?: unknown };
+  const m = e.meta;
+  if (typeof m !== 'object' || m === null || !Object.isFrozen(m)) return JSON.stringify(env);
+  // (toJSON would be called with the key 'data' by JSON.stringify(env) and with '' here)
+  if (typeof e.data !== 'object' || e.data === null || 'toJSON' in e.data) return JSON.stringify(env);
+  let i = 0;
+  for (const k in env) {
+    if (i > 1 || k !== (i === 0 ? 'data' : 'meta')) return JSON.stringify(env);
+    i++;
+  }
+  if (i !== 2) return JSON.stringify(env);
+  let j = metaJson.get(m);
+  if (j === undefined) {
+    if (!deepFrozen(m)) return JSON.stringify(env);
+    j = JSON.stringify(m);
+    metaJson.set(m, j);
+  }
+  return `{"data":${JSON.stringify(e.data)},"meta":${j}}`;
+}
+
 /**
  * Run one line through the local handler. Returns the envelope's JSON and the exit code it implies.
  * Synchronous handlers stay synchronous (no promise per line).
@@ -53,7 +94,7 @@ export function runLine(r: LineRunner, line: string, lineNo: number): { json: st
     const out = r.handler(requestForBody(r.route, r, body, r.document), r.hctx);
     if (out instanceof Promise) {
       return out.then(
-        (e) => ({ json: JSON.stringify(e), exit: EXIT.OK }),
+        (e) => ({ json: envelopeJson(e), exit: EXIT.OK }),
         (e) => {
           const le = lineError(lineNo, e);
           return { json: JSON.stringify(le.env), exit: exitCodeFor((le.env as { error: { code: string } }).error.code, le.status) };
@@ -64,7 +105,7 @@ export function runLine(r: LineRunner, line: string, lineNo: number): { json: st
   } catch (e) {
     ({ env, status } = lineError(lineNo, e));
   }
-  return { json: JSON.stringify(env), exit: isErrorEnvelope(env) ? exitCodeFor(env.error.code, status) : EXIT.OK };
+  return { json: envelopeJson(env), exit: isErrorEnvelope(env) ? exitCodeFor(env.error.code, status) : EXIT.OK };
 }
 
 export interface Chunk {

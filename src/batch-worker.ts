@@ -20,18 +20,22 @@ interface Init {
 }
 
 const init = workerData as Init;
-const route = routeById(init.routeId);
-const handler = await route.local!.handler(); // the main thread runs only routes with a local handler here
-const document = await loadDocument(route);
-const runner: LineRunner = {
-  ...(document ? { document } : {}),
-  route,
-  handler,
-  hctx: { now: () => new Date(init.nowMs), env: init.env, mirrorDir: init.mirrorDir, cacheDir: init.cacheDir },
-  baseBody: init.baseBody,
-  params: init.params,
-  query: init.query,
-};
+
+/** The route's runner (no top-level await: the worker is bundled as CommonJS, see scripts/bundle.mjs). */
+async function makeRunner(): Promise<LineRunner> {
+  const route = routeById(init.routeId);
+  const handler = await route.local!.handler(); // the main thread runs only routes with a local handler here
+  const document = await loadDocument(route);
+  return {
+    ...(document ? { document } : {}),
+    route,
+    handler,
+    hctx: { now: () => new Date(init.nowMs), env: init.env, mirrorDir: init.mirrorDir, cacheDir: init.cacheDir },
+    baseBody: init.baseBody,
+    params: init.params,
+    query: init.query,
+  };
+}
 
 /**
  * Results go back UTF-8 encoded in an ArrayBuffer whose memory is transferred (not copied): the encoding is
@@ -61,17 +65,23 @@ class ByteSink implements LineSink {
 }
 
 const spare: ArrayBuffer[] = [];
-parentPort!.on('message', async (m: (Chunk & { id: number }) | { spare: ArrayBuffer }) => {
-  if ('spare' in m) {
-    spare.push(m.spare);
-    return;
-  }
-  const sink = new ByteSink(spare.pop());
-  const firstFailure = await runChunk(runner, m, sink);
-  const ab = sink.buf.buffer as ArrayBuffer;
-  // The input block's buffer goes back too: the main thread reads later blocks into it (without that, the
-  // main thread's small heap let ~100 MB of spent block buffers wait for a collection over 1M lines).
-  const input = m.bytes.buffer as ArrayBuffer;
-  parentPort!.postMessage({ id: m.id, bytes: ab, length: sink.pos, firstFailure, input }, [ab, input]);
-});
-parentPort!.postMessage({ ready: true });
+// Messages wait in the port's queue until the listener is attached, once the runner is made.
+function serve(runner: LineRunner): void {
+  parentPort!.on('message', async (m: (Chunk & { id: number }) | { spare: ArrayBuffer }) => {
+    if ('spare' in m) {
+      spare.push(m.spare);
+      return;
+    }
+    const sink = new ByteSink(spare.pop());
+    const firstFailure = await runChunk(runner, m, sink);
+    const ab = sink.buf.buffer as ArrayBuffer;
+    // The input block's buffer goes back too: the main thread reads later blocks into it (without that, the
+    // main thread's small heap let ~100 MB of spent block buffers wait for a collection over 1M lines).
+    const input = m.bytes.buffer as ArrayBuffer;
+    parentPort!.postMessage({ id: m.id, bytes: ab, length: sink.pos, firstFailure, input }, [ab, input]);
+  });
+  parentPort!.postMessage({ ready: true });
+}
+// A failure to load the route rejects: an unhandled rejection ends the worker with an 'error' event, as
+// the top-level await did.
+void makeRunner().then(serve);

@@ -157,10 +157,16 @@ function workerCount(env: Record<string, string | undefined>): number {
   return availableParallelism();
 }
 
-/** The compiled worker beside this module (absent when running from TypeScript sources). */
+/**
+ * The compiled worker beside this module (absent when running from TypeScript sources): the CommonJS
+ * bundle beside dist/cli/main.cjs (scripts/bundle.mjs), else tsc's ES module beside dist/src/batch.js.
+ */
 function workerFile(): string | undefined {
-  const f = fileURLToPath(new URL('./batch-worker.js', import.meta.url));
-  return existsSync(f) ? f : undefined;
+  for (const name of ['./batch-worker.cjs', './batch-worker.js']) {
+    const f = fileURLToPath(new URL(name, import.meta.url));
+    if (existsSync(f)) return f;
+  }
+  return undefined;
 }
 
 async function runLocal(ctx: Context, target: BatchTarget, hctx: HandlerContext): Promise<number> {

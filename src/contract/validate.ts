@@ -108,19 +108,33 @@ function checkPattern(spec: ParamSpec, s: string, where: Where): void {
 /** A value counts as given when not blank; a boolean only when true (a false flag is the same as none). */
 const given = (v: unknown): boolean => !isBlank(v) && v !== false;
 
-/** `excludes` and `requires` among the values of one call (or one body object). */
-function checkRelations(specs: readonly ParamSpec[], values: Record<string, unknown>, where: Where): void {
+/** The names of a spec list (cached: batch lines check the same list a million times). */
+const specNames = new WeakMap<readonly ParamSpec[], ReadonlySet<string>>();
+function namesOf(specs: readonly ParamSpec[]): ReadonlySet<string> {
+  let s = specNames.get(specs);
+  if (!s) specNames.set(specs, (s = new Set(specs.map((sp) => sp.name))));
+  return s;
+}
+
+/**
+ * `excludes` and `requires` among the values of one call (or one body object). A value counts when the
+ * caller sent it (`sent`, not blank; a default filled in is not a value given) for a name of the list,
+ * and is `given` once checked (`values`); read in place, with no object built per call.
+ */
+function checkRelations(specs: readonly ParamSpec[], sent: Record<string, unknown>, values: Record<string, unknown>, where: Where): void {
+  const names = namesOf(specs);
+  const has = (n: string) => names.has(n) && !isBlank(sent[n]) && given(values[n]);
   for (let i = 0; i < specs.length; i++) {
     const spec = specs[i]!;
-    if ((!spec.excludes && !spec.requires) || !given(values[spec.name])) continue;
+    if ((!spec.excludes && !spec.requires) || !has(spec.name)) continue;
     for (const other of spec.excludes ?? []) {
-      if (given(values[other])) {
+      if (has(other)) {
         const both = spec.type === 'boolean' ? 'cannot both be true' : 'cannot be given together';
         fail(spec, where, `${where === 'body' ? 'Fields' : 'Parameters'} '${other}' and '${spec.name}' ${both}.`);
       }
     }
     for (const other of spec.requires ?? []) {
-      if (!given(values[other])) fail(spec, where, `Invalid ${describe(where, spec.name)}: needs '${other}' as well.`);
+      if (!has(other)) fail(spec, where, `Invalid ${describe(where, spec.name)}: needs '${other}' as well.`);
     }
   }
 }
@@ -245,7 +259,11 @@ export function validateBodyFields(specs: readonly ParamSpec[], body: unknown): 
     throw new ApiError(400, 'bad_request', 'Request body must be a JSON object.');
   }
   const src = body as Record<string, unknown>;
-  const out: Record<string, unknown> = { ...src };
+  // Object.assign, not a spread: on Node 20 a spread copy takes new fields (the defaults below) ~20x
+  // slower (~2 us a line of the energy calculator, measured), and a batch validates every line. The same
+  // own keys in the same order; only an own `__proto__` (refused by validateBody, findUnsafeKey) would be
+  // set through the prototype setter by assign, so such a body keeps the spread.
+  const out: Record<string, unknown> = Object.prototype.hasOwnProperty.call(src, '__proto__') ? { ...src } : Object.assign({}, src);
   for (let i = 0; i < specs.length; i++) {
     const spec = specs[i]!;
     const v = src[spec.name];
@@ -260,7 +278,7 @@ export function validateBodyFields(specs: readonly ParamSpec[], body: unknown): 
     out[spec.name] = checkBodyValue(spec, v);
   }
   // Relations look at what the caller sent: a default filled in above is not a value given.
-  if (hasRelations(specs)) checkRelations(specs, Object.fromEntries(specs.filter((sp) => !isBlank(src[sp.name])).map((sp) => [sp.name, out[sp.name]])), 'body');
+  if (hasRelations(specs)) checkRelations(specs, src, out, 'body');
   return out;
 }
 
@@ -326,7 +344,7 @@ export function validateParams(
   }
   // Relations look at what the caller sent: a default filled in above is not a value given.
   if (route.query && hasRelations(route.query)) {
-    checkRelations(route.query, Object.fromEntries(route.query.filter((sp) => !isBlank(query[sp.name])).map((sp) => [sp.name, q[sp.name]])), 'query');
+    checkRelations(route.query, query, q, 'query');
   }
   if (route.requireOneOf && route.method !== 'POST' && !route.requireOneOf.some((k) => !isBlank(query[k]))) {
     throw new ApiError(400, 'invalid_parameter', `One of ${route.requireOneOf.map((k) => `'${k}'`).join(', ')} is required.`);

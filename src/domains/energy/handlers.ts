@@ -148,11 +148,14 @@ function calcMeta(s: EnergyState, origin: RateRow['origin'], notes: string[]): M
   if (!byKey) metaCache.set(s, (byKey = new Map()));
   let m = byKey.get(key);
   if (!m) {
-    m = energyMeta(s, {
-      rounding: { ...ROUNDING_RULES },
-      rates_origin: origin === 'published' ? 'published (shipped GB average)' : 'levels_model (synced)',
-      ...(notes.length ? { note: notes.join(' ') } : {}),
-    });
+    // Frozen through: nothing may change a meta its answers share, and a batch serialises it once (src/batch-line.ts).
+    m = Object.freeze(
+      energyMeta(s, {
+        rounding: Object.freeze({ ...ROUNDING_RULES }),
+        rates_origin: origin === 'published' ? 'published (shipped GB average)' : 'levels_model (synced)',
+        ...(notes.length ? { note: notes.join(' ') } : {}),
+      }),
+    );
     byKey.set(key, m);
   }
   return m;

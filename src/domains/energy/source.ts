@@ -218,21 +218,30 @@ function loadedList(s: EnergyState): string {
   return s.periods.map((p) => p.period_id).join(', ');
 }
 
+/** `{ period }` of a period named by id or date, made once per period (read only by the handlers). */
+const resolvedCache = new WeakMap<PeriodEntry, Resolved>();
+function resolvedOf(p: PeriodEntry): Resolved {
+  let r = resolvedCache.get(p);
+  if (!r) resolvedCache.set(p, (r = Object.freeze({ period: p })));
+  return r;
+}
+
 /** The period a request names (`period` YYYY-MM or current, or `date`), or ApiError 404. */
 export function resolvePeriod(s: EnergyState, period: string | undefined, date: string | undefined, clock: { now(): Date }): Resolved {
   if (date !== undefined) {
     const p = s.periods.find((x) => x.start_date <= date && date <= x.end_date);
     if (!p) throw new ApiError(404, 'not_found', `No cap period covering ${date} is loaded. Loaded periods: ${loadedList(s)}.`);
-    return { period: p };
+    return resolvedOf(p);
   }
-  if (period !== undefined && !/^current$/i.test(period)) {
+  if (period !== undefined) {
+    // A loaded id first (ids are YYYY-MM, never 'current'): a batch names periods on most of its lines.
     const p = s.byId.get(period);
-    if (!p) throw new ApiError(404, 'not_found', `Cap period '${period}' is not loaded. Loaded periods: ${loadedList(s)}.`);
-    return { period: p };
+    if (p) return resolvedOf(p);
+    if (!/^current$/i.test(period)) throw new ApiError(404, 'not_found', `Cap period '${period}' is not loaded. Loaded periods: ${loadedList(s)}.`);
   }
   const today = ukToday(clock.now());
   const inForce = s.periods.find((x) => x.start_date <= today && today <= x.end_date);
-  if (inForce) return { period: inForce };
+  if (inForce) return resolvedOf(inForce);
   const started = s.periods.filter((x) => x.start_date <= today);
   const newest = started[started.length - 1];
   if (!newest) throw new ApiError(404, 'not_found', `No cap period has started by ${today}.`);
