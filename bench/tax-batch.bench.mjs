@@ -31,20 +31,8 @@ async function makeInput(n) {
   return file;
 }
 
-const passthrough = join(work, 'passthrough.mjs');
-writeFileSync(
-  passthrough,
-  `import { createInterface } from 'node:readline';
-const rl = createInterface({ input: process.stdin, crlfDelay: Infinity });
-let buf = [];
-for await (const line of rl) {
-  if (!line) continue;
-  buf.push(JSON.stringify(JSON.parse(line)));
-  if (buf.length >= 1000) { if (!process.stdout.write(buf.join('\\n') + '\\n')) await new Promise((r) => process.stdout.once('drain', r)); buf = []; }
-}
-if (buf.length) process.stdout.write(buf.join('\\n') + '\\n');
-`,
-);
+// The passthrough baseline, shared with the other batch bench (bench/lib/passthrough.mjs).
+const passthrough = fileURLToPath(new URL('./lib/passthrough.mjs', import.meta.url));
 
 /** Wall seconds and peak RSS (KiB) of a command with stdin from a file and stdout to /dev/null. */
 function measure(args, input) {
