@@ -184,9 +184,7 @@ export const ERROR_SAMPLES: Sample[] = [
 /** The datasets buildFixtureMirror syncs. */
 export const FIXTURE_DATASETS: readonly string[] = [
   'hpi', 'listed-buildings', 'conservation-areas', 'price-paid', 'council-tax', 'road-safety', 'road-traffic', 'companies', 'psc', 'accounts', 'vehicle-licensing', 'mot',
-  'schools', 'earnings', 'food-hygiene',
-
-  'schools', 'crime',
+  'schools', 'earnings', 'food-hygiene', 'crime',
 ];
 
 /**
@@ -277,7 +275,6 @@ export async function buildFixtureMirror(dataDir: string): Promise<string> {
     })(),
     // Food hygiene: the four real FSA files (test/fixtures/food-hygiene), synced with --from.
     syncDataset('food-hygiene', { mirrorDir: mirror, cacheDir, env: {}, from: join(FIXTURES, '..', 'food-hygiene') }),
-
     // Crime: one real street file under its archive member name (a lone member CSV with --from).
     (async () => {
       copyFileSync(join(FIXTURES, '..', 'crime', '2025-05-city-of-london-street.csv'), cr);
