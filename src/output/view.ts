@@ -3,8 +3,10 @@
  *
  * - A record list prints as a table of the columns that fit the terminal, in their order; identifier
  *   columns (`id`, `*_id`, `entity`) are never dropped or wrapped, so what `... show ID` needs is always
- *   whole. The columns left out are named under the table; `--wide` shows every column (wrapped to fit),
- *   `--format json` everything.
+ *   whole. Next come the route's measures (RouteSpec.measures: the count, rate, price or address it
+ *   answers with), never dropped: a long one is cut with an ellipsis. The columns left out are named
+ *   under the table; `--wide` shows every column, as a table when they fit the terminal, else as a
+ *   record view (one `field: value` block per record, values wrapped); `--format json` everything.
  * - The answer's own fields beside the records (a total, a rate, the year) print under the table as a
  *   key-value list: the headline answer (income-tax total, student-loan total, employer cost).
  * - An object prints as a key-value list of its scalar fields; each list of objects inside it (NI bands,
