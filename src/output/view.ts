@@ -24,6 +24,8 @@ export const isKeyColumn = (c: string): boolean => /^(id|entity|entity_id|compan
 
 /** A non-key column may wrap down to this width before it is dropped instead. */
 const WRAP_MIN = 12;
+/** Narrowest a measure column gets (padding included) when the terminal has no more room. */
+const MEASURE_MIN = 5;
 /** Widest a non-key column grows to while other columns are still waiting for room. */
 const SOFT_MAX = 32;
 
@@ -53,12 +55,13 @@ export function chooseColumns(cols: readonly string[], natural: readonly number[
     if (isKeyColumn(c)) keep.set(i, natural[i]!);
   });
   const isMeasure = (i: number) => !keep.has(i) && measures.includes(cols[i]!);
-  // Measures: room is shared out in turn, each at most its capped width, at least its header's.
+  // Measures: room is shared out in turn, each at most its capped width, leaving the later ones their
+  // header's width; on a terminal too narrow even for that, a measure keeps MEASURE_MIN (header cut).
   const mIdx = cols.map((_, i) => i).filter(isMeasure);
   mIdx.forEach((i, n) => {
     const left = columns - total([...keep.values()]) - (mIdx.length - n); // one border each still to place
     const restMin = mIdx.slice(n + 1).reduce((a, j) => a + Math.min(natural[j]!, displayWidth(cols[j]!) + 2), 0);
-    keep.set(i, Math.max(Math.min(natural[i]!, displayWidth(cols[i]!) + 2), Math.min(capped(i), left - restMin)));
+    keep.set(i, Math.max(Math.min(natural[i]!, MEASURE_MIN), Math.min(capped(i), left - restMin)));
   });
   cols.forEach((c, i) => {
     if (keep.has(i)) return;
