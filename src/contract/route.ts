@@ -96,6 +96,12 @@ export interface RouteSpec {
   pagination?: 'top' | 'inner';
   /** Dotted path (inside `data`) of the main record list, for table/ndjson/csv output. */
   records?: string;
+  /**
+   * Record fields the terminal table always shows (the measure the route exists for: a count, a rate, a
+   * price, an address), after the identifier columns and before any other; a long text measure is cut
+   * with an ellipsis rather than dropped. Other columns shrink or go first.
+   */
+  measures?: readonly string[];
   /** Error codes this route can answer with (besides auth, credits, rate limit). */
   errors: readonly string[];
   notes?: string;

@@ -58,7 +58,7 @@ const csv: Renderer = {
 const table: Renderer = {
   name: 'table',
   canRender: (_o, rc) => rc.format === 'table',
-  render: (out, rc) => terminalView(out.envelope.data, recordsFor(out), out.route?.records ?? out.records, rc),
+  render: (out, rc) => terminalView(out.envelope.data, recordsFor(out), out.route?.records ?? out.records, rc, out.route?.measures),
 };
 
 const BUILT_IN: readonly Renderer[] = [table, json, ndjson, csv];

@@ -3,8 +3,10 @@
  *
  * - A record list prints as a table of the columns that fit the terminal, in their order; identifier
  *   columns (`id`, `*_id`, `entity`) are never dropped or wrapped, so what `... show ID` needs is always
- *   whole. The columns left out are named under the table; `--wide` shows every column (wrapped to fit),
- *   `--format json` everything.
+ *   whole. Next come the route's measures (RouteSpec.measures: the count, rate, price or address it
+ *   answers with), never dropped: a long one is cut with an ellipsis. The columns left out are named
+ *   under the table; `--wide` shows every column, as a table when they fit the terminal, else as a
+ *   record view (one `field: value` block per record, values wrapped); `--format json` everything.
  * - The answer's own fields beside the records (a total, a rate, the year) print under the table as a
  *   key-value list: the headline answer (income-tax total, student-loan total, employer cost).
  * - An object prints as a key-value list of its scalar fields; each list of objects inside it (NI bands,
@@ -22,6 +24,8 @@ export const isKeyColumn = (c: string): boolean => /^(id|entity|entity_id|compan
 
 /** A non-key column may wrap down to this width before it is dropped instead. */
 const WRAP_MIN = 12;
+/** Narrowest a measure column gets (padding included) when the terminal has no more room. */
+const MEASURE_MIN = 5;
 /** Widest a non-key column grows to while other columns are still waiting for room. */
 const SOFT_MAX = 32;
 
@@ -36,38 +40,90 @@ export interface ColumnChoice {
 }
 
 /**
- * Choose the columns that fit `columns`: key columns first at their full width, then the others in
- * order, each at its natural width up to SOFT_MAX (wrapping beyond), while they fit; the rest are hidden.
- * Space left over goes back to the wrapped columns. `wide` keeps every column and narrows them to fit.
+ * Choose the columns that fit `columns`: key columns first at their full width, then the route's measure
+ * columns (`measures`, never dropped: cut to what room is left), then the others in order, each at its
+ * natural width up to SOFT_MAX (wrapping beyond), while they fit; the rest are hidden. Space left over
+ * goes back to the capped columns. `wide` keeps every column and narrows them to fit.
  */
-export function chooseColumns(cols: readonly string[], natural: readonly number[], columns: number, wide: boolean): ColumnChoice {
+export function chooseColumns(cols: readonly string[], natural: readonly number[], columns: number, wide: boolean, measures: readonly string[] = []): ColumnChoice {
   const total = (ws: number[]) => ws.reduce((a, b) => a + b, 0) + ws.length + 1;
   if (columns <= 0 || total([...natural]) <= columns) return { shown: [...cols], hidden: [] };
   if (wide) return { shown: [...cols], hidden: [], widths: fitWidths([...natural], columns) };
   const keep = new Map<number, number>();
+  const capped = (i: number) => Math.min(natural[i]!, Math.max(SOFT_MAX, displayWidth(cols[i]!) + 2));
   cols.forEach((c, i) => {
     if (isKeyColumn(c)) keep.set(i, natural[i]!);
   });
+  const isMeasure = (i: number) => !keep.has(i) && measures.includes(cols[i]!);
+  // Measures: room is shared out in turn, each at most its capped width, leaving the later ones their
+  // header's width; on a terminal too narrow even for that, a measure keeps MEASURE_MIN (header cut).
+  const mIdx = cols.map((_, i) => i).filter(isMeasure);
+  mIdx.forEach((i, n) => {
+    const left = columns - total([...keep.values()]) - (mIdx.length - n); // one border each still to place
+    const restMin = mIdx.slice(n + 1).reduce((a, j) => a + Math.min(natural[j]!, displayWidth(cols[j]!) + 2), 0);
+    keep.set(i, Math.max(Math.min(natural[i]!, MEASURE_MIN), Math.min(capped(i), left - restMin)));
+  });
   cols.forEach((c, i) => {
     if (keep.has(i)) return;
-    const w = Math.min(natural[i]!, Math.max(SOFT_MAX, displayWidth(c) + 2));
+    const w = capped(i);
     const used = total([...keep.values()]) + w + 1;
     if (used <= columns) keep.set(i, w);
     else if (natural[i]! > WRAP_MIN && total([...keep.values()]) + WRAP_MIN + 1 <= columns) keep.set(i, Math.max(WRAP_MIN, columns - total([...keep.values()]) - 1));
   });
   const idx = [...keep.keys()].sort((a, b) => a - b);
   const widths = idx.map((i) => keep.get(i)!);
-  // Give spare room back to the columns that were capped.
+  // Give spare room back to the columns that were capped: measures first.
   let spare = columns - total(widths);
-  for (let j = 0; j < idx.length && spare > 0; j++) {
+  const measureFirst = (j: number) => (measures.includes(cols[idx[j]!]!) ? 0 : 1);
+  const order = [...idx.keys()].sort((a, b) => measureFirst(a) - measureFirst(b));
+  for (const j of order) {
+    if (spare <= 0) break;
     const grow = Math.min(spare, natural[idx[j]!]! - widths[j]!);
     if (grow > 0) (widths[j] = widths[j]! + grow), (spare -= grow);
   }
   return { shown: idx.map((i) => cols[i]!), hidden: cols.filter((_, i) => !keep.has(i)), widths };
 }
 
+/** Cut a one-line cell to `width` display characters, ending with an ellipsis when cut. */
+const cut = (s: string, width: number): string => {
+  const chars = [...s.replace(/\n/g, ' ')];
+  return chars.length <= width ? chars.join('') : `${chars.slice(0, Math.max(1, width - 1)).join('')}…`;
+};
+
+/** Wrap one value to `width` characters a line (by characters: a record view never overflows). */
+function wrapValue(v: string, width: number): string[] {
+  const out: string[] = [];
+  for (const line of v.split('\n')) {
+    const chars = [...line];
+    if (chars.length === 0) out.push('');
+    for (let i = 0; i < chars.length; i += width) out.push(chars.slice(i, i + width).join(''));
+  }
+  return out;
+}
+
+/**
+ * The record view (`--wide` when the columns do not fit): one block of `field: value` lines a record,
+ * values wrapped under themselves, a blank line between records.
+ */
+export function recordView(cols: readonly string[], body: readonly string[][], rc: Pick<RenderContext, 'color' | 'columns'>): string {
+  const kw = Math.max(...cols.map(displayWidth));
+  const vw = Math.max(8, rc.columns - kw - 2);
+  const blocks = body.map((row) =>
+    cols
+      .map((c, i) => {
+        const [first = '', ...rest] = wrapValue(row[i]!, vw);
+        const label = paint.bold(`${c}:`, rc.color) + ' '.repeat(kw - displayWidth(c) + 1);
+        return [`${label}${first}`, ...rest.map((l) => `${' '.repeat(kw + 2)}${l}`)].join('\n');
+      })
+      .join('\n'),
+  );
+  return `${blocks.join('\n\n')}\n`;
+}
+
+type TableContext = Pick<RenderContext, 'color' | 'columns' | 'wide'> & { measures?: readonly string[] };
+
 /** A record table fitted to the terminal, with a note naming the columns left out. */
-export async function recordsTable(rows: readonly Row[], rc: Pick<RenderContext, 'color' | 'columns' | 'wide'>): Promise<string> {
+export async function recordsTable(rows: readonly Row[], rc: TableContext): Promise<string> {
   const Table = await table();
   const flat = rows.map((r) => flatten(r));
   let cols: string[] = [];
@@ -76,10 +132,19 @@ export async function recordsTable(rows: readonly Row[], rc: Pick<RenderContext,
   // Columns empty in every row say nothing on a terminal (json and csv keep them).
   if (!rc.wide && rows.length > 1) cols = cols.filter((c) => flat.some((r) => cell(r[c]) !== ''));
   if (cols.length === 0) cols.push('value');
-  const body = flat.map((r) => cols.map((c) => cell(r[c])));
+  let body = flat.map((r) => cols.map((c) => cell(r[c])));
   const natural = cols.map((c, i) => Math.max(displayWidth(c), ...body.map((row) => cellWidth(row[i]!))) + 2);
-  const choice = chooseColumns(cols, natural, rc.columns, rc.wide);
+  const fullWidth = natural.reduce((a, b) => a + b, 0) + natural.length + 1;
+  if (rc.wide && rc.columns > 0 && fullWidth > rc.columns) return recordView(cols, body, rc);
+  const choice = chooseColumns(cols, natural, rc.columns, rc.wide, rc.measures ?? []);
   const index = choice.shown.map((c) => cols.indexOf(c));
+  // A measure narrower than its values is cut with an ellipsis (one line a record), never dropped.
+  const cutAt = new Map<number, number>();
+  choice.shown.forEach((c, j) => {
+    const w = choice.widths?.[j];
+    if (w !== undefined && rc.measures?.includes(c) && !isKeyColumn(c) && w < natural[index[j]!]!) cutAt.set(index[j]!, w - 2);
+  });
+  if (cutAt.size) body = body.map((row) => row.map((v, i) => (cutAt.has(i) ? cut(v, cutAt.get(i)!) : v)));
   const t = new Table({
     head: choice.shown.map((c) => paint.bold(c, rc.color)),
     style: { head: [], border: [] },
@@ -132,9 +197,15 @@ function split(obj: Row, skip: string | undefined, prefix = '', scalars: Array<[
  * The table view of an answer's data. `records` is the record list when the answer has one (at
  * `recordPath` inside the data object, or the data itself).
  */
-export async function terminalView(data: unknown, records: readonly Row[] | undefined, recordPath: string | undefined, rc: RenderContext): Promise<string> {
+export async function terminalView(
+  data: unknown,
+  records: readonly Row[] | undefined,
+  recordPath: string | undefined,
+  rc: RenderContext,
+  measures?: readonly string[],
+): Promise<string> {
   const parts: string[] = [];
-  if (records) parts.push(records.length ? await recordsTable(records, rc) : `${paint.dim('(no records)', rc.color)}\n`);
+  if (records) parts.push(records.length ? await recordsTable(records, measures ? { ...rc, measures } : rc) : `${paint.dim('(no records)', rc.color)}\n`);
   if (data !== null && typeof data === 'object' && !Array.isArray(data)) {
     const { scalars, lists } = split(data as Row, records ? recordPath : undefined);
     if (scalars.length) parts.push(await keyValueTable(scalars, rc));

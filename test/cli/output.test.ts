@@ -134,6 +134,17 @@ describe('terminal tables at 80 columns', () => {
     expect(chooseColumns(['a', 'b'], [10, 10], 80, false)).toEqual({ shown: ['a', 'b'], hidden: [] });
     expect(chooseColumns(['id', 'a', 'b', 'c', 'd'], [40, 20, 20, 20, 20], 80, true).shown).toHaveLength(5);
   });
+
+  it('a measure is kept whatever its place, the other columns give way', async () => {
+    // id 40 + d 20 leaves 80 - 40 - 20 - 3 borders = 17 for one more column, with a border: a (wrapped to 16).
+    const c = chooseColumns(['id', 'a', 'b', 'c', 'd'], [40, 20, 20, 20, 20], 80, false, ['d']);
+    expect(c.shown).toEqual(['id', 'a', 'd']);
+    expect(c.widths).toEqual([40, 16, 20]);
+    // A measure wider than the room left is narrowed (its cells are cut), not dropped.
+    const m = chooseColumns(['id', 'a', 'address'], [40, 20, 70], 80, false, ['address']);
+    expect(m.shown).toEqual(['id', 'address']);
+    expect(m.widths!.reduce((x, y) => x + y, 0) + m.widths!.length + 1).toBe(80);
+  });
 });
 
 describe('csv and ndjson say on stderr that there are more pages', () => {

@@ -65,6 +65,7 @@ const AREA_ONE_OF = ['lat', 'lsoa', 'force'] as const;
 export const crimeRoutes: RouteSpec[] = [
   {
     id: 'crime.street',
+    measures: ['category', 'month'],
     method: 'GET',
     path: '/v1/crime/street',
     domain: 'crime',

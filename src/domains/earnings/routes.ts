@@ -41,6 +41,7 @@ const measure: ParamSpec = {
 export const earningsRoutes: RouteSpec[] = [
   {
     id: 'earnings.regions',
+    measures: ['median'],
     method: 'GET',
     path: '/v1/earnings/regions',
     domain: 'earnings',
@@ -60,6 +61,7 @@ export const earningsRoutes: RouteSpec[] = [
   },
   {
     id: 'earnings.industries',
+    measures: ['median'],
     method: 'GET',
     path: '/v1/earnings/industries',
     domain: 'earnings',
@@ -78,6 +80,7 @@ export const earningsRoutes: RouteSpec[] = [
   },
   {
     id: 'earnings.occupations',
+    measures: ['median'],
     method: 'GET',
     path: '/v1/earnings/occupations',
     domain: 'earnings',

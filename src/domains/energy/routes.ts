@@ -128,6 +128,7 @@ export const energyRoutes: RouteSpec[] = [
   },
   {
     id: 'energy.price-cap.rates',
+    measures: ['unit_rate', 'standing_charge'],
     method: 'GET',
     path: '/v1/energy/price-cap/rates',
     domain: 'energy',

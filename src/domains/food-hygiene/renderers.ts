@@ -37,7 +37,8 @@ export const establishmentsTable: Renderer = {
     }));
     const { recordsTable } = await import('../../output/view.js');
     const pending = rows.some((r) => r.rating?.new_rating_pending) ? '* a new rating is pending\n' : '';
-    return `${await recordsTable(table, rc)}${pending}`;
+    // The rating is what the list is for: kept (cut, never dropped) at any width.
+    return `${await recordsTable(table, { ...rc, measures: ['rating (date)'] })}${pending}`;
   },
 };
 

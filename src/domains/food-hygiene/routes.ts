@@ -27,6 +27,7 @@ const businessTypeId: ParamSpec = { name: 'business_type_id', type: 'integer', m
 export const foodHygieneRoutes: RouteSpec[] = [
   {
     id: 'food-hygiene.establishments',
+    measures: ['rating.value'],
     method: 'GET',
     path: '/v1/food-hygiene/establishments',
     domain: 'food-hygiene',

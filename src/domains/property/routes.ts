@@ -112,6 +112,7 @@ export const propertyRoutes: RouteSpec[] = [
     cost: GET_COST,
     pagination: 'inner',
     records: 'transactions',
+    measures: ['price', 'date', 'address'],
     errors: ['invalid_parameter'],
   },
   {
@@ -132,6 +133,7 @@ export const propertyRoutes: RouteSpec[] = [
     cost: GET_COST,
     pagination: 'inner',
     records: 'transactions',
+    measures: ['price', 'date', 'address'],
     errors: ['invalid_parameter'],
   },
   {

@@ -39,7 +39,7 @@ export const vehiclesRoutes: RouteSpec[] = [
     str('body_type', 'exact body type'),
     { name: 'licence_status', type: 'string', enum: ['Licensed', 'SORN'], description: 'Licensed or SORN' },
     geography,
-  ], { errors: ['invalid_parameter', 'make_prefix_too_broad'] }),
+  ], { measures: ['count'], errors: ['invalid_parameter', 'make_prefix_too_broad'] }),
   vehicles('vehicles.registrations', '/v1/vehicles/registrations', 'First registrations by quarter (DfT VEH0160)', [
     str('make', 'make prefix'),
     str('model', 'model prefix'),
@@ -47,7 +47,7 @@ export const vehiclesRoutes: RouteSpec[] = [
     date('quarter_to', 'last quarter end, inclusive'),
     str('body_type', 'exact body type'),
     geography,
-  ]),
+  ], { measures: ['count'] }),
   vehicles('vehicles.mot-tests', '/v1/vehicles/mot-tests', 'Anonymised MOT test results', [
     str('make', 'make'),
     str('model', 'model'),
@@ -57,21 +57,21 @@ export const vehiclesRoutes: RouteSpec[] = [
     str('postcode_area', 'postcode area'),
     int('first_use_year_from', 'first-use year from, inclusive'),
     int('first_use_year_to', 'first-use year to, inclusive'),
-  ]),
+  ], { measures: ['result'] }),
   vehicles('vehicles.mot-pass-rates', '/v1/vehicles/mot-pass-rates', 'MOT pass rates by make, model, age band', [
     str('make', 'make'),
     str('model', 'model'),
     fuelType,
     { name: 'vehicle_age_band', type: 'string', enum: ['0-3', '4-6', '7-9', '10-14', '15-19', '20+'], description: 'vehicle age band' },
     { name: 'test_year', type: 'integer', default: 2025, description: 'test year (default 2025)' },
-  ]),
+  ], { measures: ['statistics.pass_rate'] }),
   vehicles('vehicles.mot-failures', '/v1/vehicles/mot-failures', 'MOT failure reasons', [
     str('make', 'make'),
     str('model', 'model'),
     { name: 'rfr_type', type: 'string', enum: ['fail', 'prs', 'advisory', 'minor', 'unknown'], description: 'reason-for-rejection type' },
     { name: 'dangerous_only', type: 'boolean', default: false, description: 'only Dangerous deficiencies' },
     { name: 'test_year', type: 'integer', default: 2025, description: 'test year (default 2025)' },
-  ]),
+  ], { measures: ['failures'] }),
   vehicles('vehicles.collisions', '/v1/vehicles/road-safety/collisions', 'Road collisions (STATS19)', [
     int('year', 'collision year'),
     { name: 'severity', type: 'integer', min: 1, max: 3, description: '1 fatal, 2 serious, 3 slight' },
