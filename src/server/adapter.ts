@@ -13,6 +13,7 @@ import { errorEnvelope } from '../contract/errors.js';
 import type { AnswerCache } from './answer-cache.js';
 import { errorAnswer, SERVER_ERROR_MESSAGE, type Answer, type Answerer, type RequestState } from './answer.js';
 import type { CreditStore } from './credits.js';
+import { RequestAbort } from './gate.js';
 import { acceptsGzip, ClientGoneError, dateHeader } from './http.js';
 import { methodsOf } from './routing.js';
 
@@ -48,7 +49,7 @@ export class HttpAdapter {
   /** node:http's request listener. */
   request(req: IncomingMessage, res: ServerResponse): void {
     this.inflight++;
-    const state: RequestState = { abort: new AbortController(), log: { cost: 0 } };
+    const state: RequestState = { abort: new RequestAbort(), log: { cost: 0 } };
     this.active.add(state);
     // Registered before the access log's listener (in `handle`), so the log reports the refund.
     res.on('close', () => {

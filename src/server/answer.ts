@@ -11,7 +11,7 @@ import { prepare, type PreparedCall } from '../runner.js';
 import type { AnswerCache, CachedAnswer } from './answer-cache.js';
 import type { CreditStore, Reservation } from './credits.js';
 import type { Executor } from './executor.js';
-import { AbortedError } from './gate.js';
+import { AbortedError, type RequestAbort } from './gate.js';
 import { etagMatches, etagOf, HttpError, queryOf, readBody } from './http.js';
 import type { KeyPlan } from './keys.js';
 import { openApiDocument } from './openapi.js';
@@ -34,7 +34,7 @@ export interface Answer {
 
 /** Per request: aborted when its client goes away, it times out, or the server stops waiting for it. */
 export interface RequestState {
-  abort: AbortController;
+  abort: RequestAbort;
   /** What the access log reports. */
   log: { cost: number; key?: string };
   /**
@@ -243,7 +243,7 @@ export class Answerer {
       }
       // Answered 2xx/304, unless its connection was closed meanwhile (the client left, or shutdown reached
       // its deadline): then nobody gets this answer and it is not charged.
-      charged = (status < 300 || status === 304) && !state.abort.signal.aborted;
+      charged = (status < 300 || status === 304) && !state.abort.aborted;
       a = status === 304 ? { status, headers } : { status, body, headers };
     } catch (e) {
       if (e instanceof AbortedError) {

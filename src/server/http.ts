@@ -107,8 +107,9 @@ export function readBody(req: IncomingMessage, limit: number, maxDepth = MAX_BOD
       resolve(Buffer.concat(chunks).toString('utf8'));
     });
     // Node reports a client that disconnects mid-body as an 'aborted' ECONNRESET error, then 'close'.
-    req.on('error', (e: NodeJS.ErrnoException) => fail(req.destroyed || e.code === 'ECONNRESET' ? new ClientGoneError() : e));
-    req.on('close', () => fail(new ClientGoneError()));
+    // (Checked before making the error: 'close' follows every request, and an Error captures a stack.)
+    req.on('error', (e: NodeJS.ErrnoException) => settled || fail(req.destroyed || e.code === 'ECONNRESET' ? new ClientGoneError() : e));
+    req.on('close', () => settled || fail(new ClientGoneError()));
   });
 }
 
