@@ -23,19 +23,30 @@ export class Executor {
   ) {}
 
   /** Run the call for a request whose `abort` fires when its client goes or the server stops waiting. */
-  async run(call: PreparedCall, route: Route, abort: RequestAbort): Promise<CallResult> {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
+  run(call: PreparedCall, route: Route, abort: RequestAbort): Promise<CallResult> {
+    // One promise settled by whichever comes first (not a race of two more promises: this runs per request).
+    return new Promise<CallResult>((resolve, reject) => {
+      const timer = setTimeout(() => {
         abort.abort(); // still queued: never run it
         reject(new HttpError(503, 'timeout', `The request took longer than ${this.timeoutMs / 1000} s and was abandoned; try a narrower query.`));
       }, this.timeoutMs);
+      let result: Promise<CallResult>;
+      try {
+        result = this.coalesced(call, route, abort);
+      } catch (e) {
+        result = Promise.reject(e);
+      }
+      result.then(
+        (r) => {
+          clearTimeout(timer);
+          resolve(r);
+        },
+        (e: unknown) => {
+          clearTimeout(timer);
+          reject(e);
+        },
+      );
     });
-    try {
-      return await Promise.race([this.coalesced(call, route, abort), timeout]);
-    } finally {
-      clearTimeout(timer);
-    }
   }
 
   /**
