@@ -14,7 +14,7 @@ import type { AnswerCache } from './answer-cache.js';
 import { errorAnswer, SERVER_ERROR_MESSAGE, type Answer, type Answerer, type RequestState } from './answer.js';
 import type { CreditStore } from './credits.js';
 import { RequestAbort } from './gate.js';
-import { acceptsGzip, ClientGoneError, dateHeader } from './http.js';
+import { acceptsGzip, ClientGoneError, dateHeader, parseTarget, type Target } from './http.js';
 import { methodsOf } from './routing.js';
 
 const gzip = promisify(gzipCb);
@@ -107,7 +107,7 @@ export class HttpAdapter {
     });
   }
 
-  private preflight(u: URL, cors: Record<string, string>): Answer {
+  private preflight(u: Target, cors: Record<string, string>): Answer {
     const path = u.pathname.replace(/\/+$/, '') || '/';
     const allow = path === '/v1' || path === '/v1/openapi.json' ? ['GET', 'HEAD', 'OPTIONS'] : methodsOf(path);
     if (!allow) return errorAnswer(404, 'not_found', `No route ${u.pathname}.`);
@@ -131,9 +131,9 @@ export class HttpAdapter {
       const hit = this.cache.lookup(req.url ?? '', t);
       if (hit) return this.send(req, res, this.answerer.answerCached(req, hit, t, state), cors);
     }
-    let u: URL;
+    let u: Target;
     try {
-      u = new URL(req.url ?? '/', 'http://localhost');
+      u = parseTarget(req.url ?? '/');
     } catch {
       return this.send(req, res, errorAnswer(400, 'bad_request', 'The request target is not a valid URL path.'), cors);
     }

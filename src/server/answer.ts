@@ -12,7 +12,7 @@ import type { AnswerCache, CachedAnswer } from './answer-cache.js';
 import type { CreditStore, Reservation } from './credits.js';
 import type { Executor } from './executor.js';
 import { AbortedError, type RequestAbort } from './gate.js';
-import { etagMatches, etagOf, HttpError, queryOf, readBody } from './http.js';
+import { etagMatches, etagOf, HttpError, queryOf, readBody, type Target } from './http.js';
 import type { KeyPlan } from './keys.js';
 import { openApiDocument } from './openapi.js';
 import type { RateDecision, RateLimiter } from './ratelimit.js';
@@ -134,7 +134,7 @@ export class Answerer {
   }
 
   /** Everything after OPTIONS and the answer cache: returns the answer; `state.log` says what to log. */
-  async answer(req: IncomingMessage, u: URL, state: RequestState): Promise<Answer> {
+  async answer(req: IncomingMessage, u: Target, state: RequestState): Promise<Answer> {
     const t = this.p.now();
     const method = req.method ?? 'GET';
     let path = u.pathname;
@@ -192,7 +192,7 @@ export class Answerer {
   /** Read the body (JSON whatever its Content-Type says) and validate the call, before the credit check: a malformed request is 400 whatever the balance. */
   private async readAndValidate(
     req: IncomingMessage,
-    u: URL,
+    u: Target,
     found: { route: Route; pathValues: Record<string, string>; callMethod: HttpMethod },
     limits: (cost: number) => Record<string, string>,
   ): Promise<PreparedCall | Answer> {
