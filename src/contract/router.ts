@@ -42,6 +42,7 @@ export function createRouter<R extends RouteSpec>(routes: readonly R[]): Router<
     specificity: number;
   }
   const byLength = new Map<number, Compiled[]>();
+  const statics = new Map<string, R>();
   for (const route of routes) {
     const segs = route.path.split('/');
     const params = segs.map((x) => (x.startsWith('{') && x.endsWith('}') ? x.slice(1, -1) : undefined));
@@ -49,6 +50,10 @@ export function createRouter<R extends RouteSpec>(routes: readonly R[]): Router<
     const list = byLength.get(segs.length) ?? [];
     list.push(c);
     byLength.set(segs.length, list);
+    // A path with no `{param}` is the most specific match of its method and path: the first one wins,
+    // as in the scan below, which finds it whatever else matches.
+    const key = `${route.method} ${route.path}`;
+    if (c.specificity === 0 && !statics.has(key)) statics.set(key, route);
   }
   function matchCompiled(c: Compiled, xs: string[]): Record<string, string> | null {
     const out: Record<string, string> = {};
@@ -70,6 +75,8 @@ export function createRouter<R extends RouteSpec>(routes: readonly R[]): Router<
       return r;
     },
     match(method, path) {
+      const literal = statics.get(`${method} ${path}`);
+      if (literal) return { route: literal, pathValues: {} };
       let best: { c: Compiled; pathValues: Record<string, string> } | undefined;
       let otherMethod = false;
       const xs = path.split('/');

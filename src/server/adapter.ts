@@ -13,7 +13,8 @@ import { errorEnvelope } from '../contract/errors.js';
 import type { AnswerCache } from './answer-cache.js';
 import { errorAnswer, SERVER_ERROR_MESSAGE, type Answer, type Answerer, type RequestState } from './answer.js';
 import type { CreditStore } from './credits.js';
-import { acceptsGzip, ClientGoneError, dateHeader } from './http.js';
+import { RequestAbort } from './gate.js';
+import { acceptsGzip, ClientGoneError, dateHeader, parseTarget, type Target } from './http.js';
 import { methodsOf } from './routing.js';
 
 const gzip = promisify(gzipCb);
@@ -38,17 +39,25 @@ export class HttpAdapter {
   private readonly sockets = new Set<Socket>();
   private readonly active = new Set<RequestState>();
   private readonly httpDate = dateHeader();
+  /**
+   * Every header value is ASCII (they are made here, except the echoed CORS origin, which equals --cors):
+   * then a string body may share the header block's write, where node encodes both as UTF-8 (a header
+   * byte 0x80-0xFF, sent as latin1 otherwise, would change).
+   */
+  private readonly asciiHeaders: boolean;
 
   constructor(
     private readonly o: AdapterOptions,
     private readonly answerer: Answerer,
     private readonly cache: AnswerCache,
-  ) {}
+  ) {
+    this.asciiHeaders = o.cors === undefined || /^[\x20-\x7e]*$/.test(o.cors);
+  }
 
   /** node:http's request listener. */
   request(req: IncomingMessage, res: ServerResponse): void {
     this.inflight++;
-    const state: RequestState = { abort: new AbortController(), log: { cost: 0 } };
+    const state: RequestState = { abort: new RequestAbort(), log: { cost: 0 } };
     this.active.add(state);
     // Registered before the access log's listener (in `handle`), so the log reports the refund.
     res.on('close', () => {
@@ -98,7 +107,7 @@ export class HttpAdapter {
     });
   }
 
-  private preflight(u: URL, cors: Record<string, string>): Answer {
+  private preflight(u: Target, cors: Record<string, string>): Answer {
     const path = u.pathname.replace(/\/+$/, '') || '/';
     const allow = path === '/v1' || path === '/v1/openapi.json' ? ['GET', 'HEAD', 'OPTIONS'] : methodsOf(path);
     if (!allow) return errorAnswer(404, 'not_found', `No route ${u.pathname}.`);
@@ -122,9 +131,9 @@ export class HttpAdapter {
       const hit = this.cache.lookup(req.url ?? '', t);
       if (hit) return this.send(req, res, this.answerer.answerCached(req, hit, t, state), cors);
     }
-    let u: URL;
+    let u: Target;
     try {
-      u = new URL(req.url ?? '/', 'http://localhost');
+      u = parseTarget(req.url ?? '/');
     } catch {
       return this.send(req, res, errorAnswer(400, 'bad_request', 'The request target is not a valid URL path.'), cors);
     }
@@ -156,16 +165,19 @@ export class HttpAdapter {
       res.end();
       return;
     }
-    let payload: Buffer = c ? c.body : Buffer.from(a.body!, 'utf8');
     headers['Content-Type'] = 'application/json; charset=utf-8';
     headers.Vary = headers.Vary ? `${headers.Vary}, Accept-Encoding` : 'Accept-Encoding';
-    if (payload.length >= GZIP_MIN_BYTES && req.headers['accept-encoding'] !== undefined && acceptsGzip(req.headers['accept-encoding'])) {
-      payload = c ? (c.gz ??= await gzip(payload)) : await gzip(payload);
+    const size = c ? c.body.length : Buffer.byteLength(a.body!, 'utf8');
+    let payload: Buffer | string = c ? c.body : this.asciiHeaders ? a.body! : Buffer.from(a.body!, 'utf8');
+    if (size >= GZIP_MIN_BYTES && req.headers['accept-encoding'] !== undefined && acceptsGzip(req.headers['accept-encoding'])) {
+      payload = c ? (c.gz ??= await gzip(c.body)) : await gzip(Buffer.from(a.body!, 'utf8'));
       headers['Content-Encoding'] = 'gzip';
     }
-    headers['Content-Length'] = String(payload.length);
+    headers['Content-Length'] = String(typeof payload === 'string' ? size : payload.length);
     res.writeHead(a.status, headers);
-    // HEAD: node sends the headers (with the GET's length) and no body.
+    // HEAD: node sends the headers (with the GET's length) and no body. A string body (an answer not
+    // compressed and not from the cache) goes out as UTF-8 in the same write as the headers: node joins
+    // a string to its header block (one write, not a writev of two buffers, and no Buffer made here).
     res.end(req.method === 'HEAD' ? undefined : payload);
   }
 

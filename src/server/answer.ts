@@ -11,8 +11,8 @@ import { prepare, type PreparedCall } from '../runner.js';
 import type { AnswerCache, CachedAnswer } from './answer-cache.js';
 import type { CreditStore, Reservation } from './credits.js';
 import type { Executor } from './executor.js';
-import { AbortedError } from './gate.js';
-import { etagMatches, etagOf, HttpError, queryOf, readBody } from './http.js';
+import { AbortedError, type RequestAbort } from './gate.js';
+import { etagMatches, etagOf, HttpError, queryOf, readBody, type Target } from './http.js';
 import type { KeyPlan } from './keys.js';
 import { openApiDocument } from './openapi.js';
 import type { RateDecision, RateLimiter } from './ratelimit.js';
@@ -34,7 +34,7 @@ export interface Answer {
 
 /** Per request: aborted when its client goes away, it times out, or the server stops waiting for it. */
 export interface RequestState {
-  abort: AbortController;
+  abort: RequestAbort;
   /** What the access log reports. */
   log: { cost: number; key?: string };
   /**
@@ -134,7 +134,7 @@ export class Answerer {
   }
 
   /** Everything after OPTIONS and the answer cache: returns the answer; `state.log` says what to log. */
-  async answer(req: IncomingMessage, u: URL, state: RequestState): Promise<Answer> {
+  async answer(req: IncomingMessage, u: Target, state: RequestState): Promise<Answer> {
     const t = this.p.now();
     const method = req.method ?? 'GET';
     let path = u.pathname;
@@ -192,7 +192,7 @@ export class Answerer {
   /** Read the body (JSON whatever its Content-Type says) and validate the call, before the credit check: a malformed request is 400 whatever the balance. */
   private async readAndValidate(
     req: IncomingMessage,
-    u: URL,
+    u: Target,
     found: { route: Route; pathValues: Record<string, string>; callMethod: HttpMethod },
     limits: (cost: number) => Record<string, string>,
   ): Promise<PreparedCall | Answer> {
@@ -243,7 +243,7 @@ export class Answerer {
       }
       // Answered 2xx/304, unless its connection was closed meanwhile (the client left, or shutdown reached
       // its deadline): then nobody gets this answer and it is not charged.
-      charged = (status < 300 || status === 304) && !state.abort.signal.aborted;
+      charged = (status < 300 || status === 304) && !state.abort.aborted;
       a = status === 304 ? { status, headers } : { status, body, headers };
     } catch (e) {
       if (e instanceof AbortedError) {

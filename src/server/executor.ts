@@ -6,7 +6,7 @@
 import type { CallResult } from '../contract/types.js';
 import type { Route } from '../registry.js';
 import type { PreparedCall } from '../runner.js';
-import { AbortedError, Gate } from './gate.js';
+import { AbortedError, Gate, type RequestAbort } from './gate.js';
 import { HttpError } from './http.js';
 import { gateKeys } from './routing.js';
 
@@ -23,19 +23,30 @@ export class Executor {
   ) {}
 
   /** Run the call for a request whose `abort` fires when its client goes or the server stops waiting. */
-  async run(call: PreparedCall, route: Route, abort: AbortController): Promise<CallResult> {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
+  run(call: PreparedCall, route: Route, abort: RequestAbort): Promise<CallResult> {
+    // One promise settled by whichever comes first (not a race of two more promises: this runs per request).
+    return new Promise<CallResult>((resolve, reject) => {
+      const timer = setTimeout(() => {
         abort.abort(); // still queued: never run it
         reject(new HttpError(503, 'timeout', `The request took longer than ${this.timeoutMs / 1000} s and was abandoned; try a narrower query.`));
       }, this.timeoutMs);
+      let result: Promise<CallResult>;
+      try {
+        result = this.coalesced(call, route, abort);
+      } catch (e) {
+        result = Promise.reject(e);
+      }
+      result.then(
+        (r) => {
+          clearTimeout(timer);
+          resolve(r);
+        },
+        (e: unknown) => {
+          clearTimeout(timer);
+          reject(e);
+        },
+      );
     });
-    try {
-      return await Promise.race([this.coalesced(call, route, abort.signal), timeout]);
-    } finally {
-      clearTimeout(timer);
-    }
   }
 
   /**
@@ -43,12 +54,13 @@ export class Executor {
    * burst of dashboards asking for one mirror query then costs one query, not one each queued on the
    * dataset's connection. Credits are still charged per request.
    */
-  private coalesced(call: PreparedCall, route: Route, signal: AbortSignal): Promise<CallResult> {
+  private coalesced(call: PreparedCall, route: Route, abort: RequestAbort): Promise<CallResult> {
     // A request whose client has already gone (during `prepare`) neither starts nor joins a shared
     // execution: an 'abort' listener added to an aborted signal never fires, so `waiting` would never
     // come back to 0 and the shared query would run for nobody.
-    if (signal.aborted) return Promise.reject(new AbortedError());
-    if (call.method !== 'GET') return this.gated(call, route, signal);
+    if (abort.aborted) return Promise.reject(new AbortedError());
+    // A call that reads no dataset runs at once: no gate, so no signal to make.
+    if (call.method !== 'GET') return gateKeys(route).length === 0 ? this.exec(call) : this.gated(call, route, abort.signal);
     const key = `${call.path}?${new URLSearchParams(Object.entries(call.query).flatMap(([k, v]) => (Array.isArray(v) ? v.map((x) => [k, x]) : [[k, v]]))).toString()}`;
     let shared = this.inFlightGets.get(key);
     if (!shared) {
@@ -60,7 +72,7 @@ export class Executor {
     }
     const s = shared;
     s.waiting++;
-    signal.addEventListener('abort', () => --s.waiting === 0 && s.abort.abort(), { once: true });
+    abort.signal.addEventListener('abort', () => --s.waiting === 0 && s.abort.abort(), { once: true });
     return s.result;
   }
 

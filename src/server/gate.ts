@@ -12,6 +12,30 @@ export class AbortedError extends Error {
   }
 }
 
+/**
+ * A request's abort: `aborted` is a plain flag, and the AbortSignal is made only when something must
+ * listen for it (a gate's queue, a shared GET). Most requests are never aborted, and an AbortController
+ * with its signal (an EventTarget) costs more to make than a small calculation takes.
+ */
+export class RequestAbort {
+  aborted = false;
+  private controller: AbortController | undefined;
+
+  get signal(): AbortSignal {
+    if (!this.controller) {
+      this.controller = new AbortController();
+      if (this.aborted) this.controller.abort();
+    }
+    return this.controller.signal;
+  }
+
+  abort(): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.controller?.abort();
+  }
+}
+
 interface Waiter {
   start: () => void;
 }

@@ -16,12 +16,20 @@ export function cacheable(route: Route): boolean {
   return !route.local?.datasets?.length && !route.local?.optionalDatasets?.length;
 }
 
+/** gateKeys once per route (the route table is fixed for the process; asked on every request). */
+const gateKeysOf = new WeakMap<Route, readonly string[]>();
+
 /**
  * The datasets a route's executions queue on: every mirror file it reads, required or optional, sorted so
  * that every route takes its slots in the same order (no two requests each hold a slot the other waits for).
  */
-export function gateKeys(route: Route): string[] {
-  return [...new Set([...(route.local?.datasets ?? []), ...(route.local?.optionalDatasets ?? [])].map((d) => d.name))].sort();
+export function gateKeys(route: Route): readonly string[] {
+  let keys = gateKeysOf.get(route);
+  if (!keys) {
+    keys = [...new Set([...(route.local?.datasets ?? []), ...(route.local?.optionalDatasets ?? [])].map((d) => d.name))].sort();
+    gateKeysOf.set(route, keys);
+  }
+  return keys;
 }
 
 /** Methods available on a path (for Allow and OPTIONS), or undefined when no route has the path. */
