@@ -13,7 +13,7 @@ import type { ExportEvent } from './export-progress.js';
 import type { ExportTableSpec } from './export-spec.js';
 import { recordedPartitions } from './changes.js';
 import { fingerprints, planTable, type ExportFormat, type PartitionKey, type PartitionPrint, type TablePlan } from './export-table.js';
-import { dropPartition, listPartitions, stageCopy, stagingDir, swapIn, writeStaged, type LakeFile } from './export-write.js';
+import { dropPartition, listPartitions, singleThreaded, SINGLE_THREAD_ROWS, stageCopy, stagingDir, swapIn, writeStaged, type LakeFile } from './export-write.js';
 
 export interface TableRun {
   conn: DuckDBConnection;
@@ -136,7 +136,10 @@ export async function exportTable(run: TableRun, spec: ExportTableSpec, index: n
   try {
     if (change.length) {
       ev('write', change.length);
-      const written = await writeStaged(run.conn, plan, run.format, staging, change.length === prints.length ? undefined : change);
+      const partial = change.length < prints.length;
+      const write = () => writeStaged(run.conn, plan, run.format, staging, partial ? change : undefined);
+      const small = partial && change.reduce((s, p) => s + p.rows, 0) <= SINGLE_THREAD_ROWS;
+      const written = await (small ? singleThreaded(run.conn, write) : write());
       for (const p of change) out.set(p.path, { ...p, files: checkWritten(run, spec.name, p, written.get(p.path) ?? []) });
       const unexpected = [...written.keys()].filter((k) => !out.has(k));
       if (unexpected.length) throw new Error(`export of ${run.dataset}/${spec.name}: DuckDB wrote partition(s) ${unexpected.join(', ')} the fingerprints do not name`);
