@@ -101,7 +101,7 @@ export async function writeStaged(
 }
 
 /** Split a partition's single file far over the target size into target-sized files (order kept). */
-async function splitLarge(conn: DuckDBConnection, staging: string, files: Map<string, LakeFile[]>): Promise<void> {
+export async function splitLarge(conn: DuckDBConnection, staging: string, files: Map<string, LakeFile[]>): Promise<void> {
   for (const [path, list] of files) {
     if (list.length !== 1 || list[0]!.bytes <= LAYOUT.targetFileBytes * LAYOUT.splitFactor) continue;
     const src = join(staging, path, list[0]!.name);

@@ -1,0 +1,64 @@
+/**
+ * `--since` with the sync's record of changed rows (src/mirror/changes.ts): a touched partition's new
+ * file is derived from its file in the earlier export and the record, not from a scan of the mirror:
+ * the old file's rows minus the removed rows (EXCEPT ALL: a multiset difference) plus the added rows,
+ * sorted on the table's sort columns. That reads the partition and the record, not the table (price
+ * paid is stored in postcode order, so a year's rows are spread over the whole table). COPY's row count
+ * is then checked against the fingerprint (old count plus the record's change) like any write, so a
+ * removed row missing from the old file fails the export instead of passing unseen.
+ */
+import type { DuckDBConnection } from '@duckdb/node-api';
+import { mkdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { changesTable, SIGN } from './changes.js';
+import { quoteIdent } from './db.js';
+import type { ManifestPartition } from './export-manifest.js';
+import { LAYOUT, type PartitionPrint, type TablePlan } from './export-table.js';
+import { splitLarge, type LakeFile } from './export-write.js';
+
+const lit = (s: string) => `'${s.replace(/'/g, "''")}'`;
+
+/** Whether `plan`'s rows can be patched: Parquet, partitioned, the rows the table itself. */
+export function patchable(plan: TablePlan): boolean {
+  return plan.partitionColumns.length > 0 && plan.spec.select === undefined && plan.select.includes(`FROM (${plan.base}) s`);
+}
+
+/**
+ * Write each partition of `parts` to `staging/<path>/data_0.parquet` from its old files (`old`, under
+ * `fromDir`; none for a new partition) and the record's rows of it. Returns the files by partition path.
+ */
+export async function writePatched(
+  conn: DuckDBConnection,
+  plan: TablePlan,
+  staging: string,
+  fromDir: string,
+  parts: readonly PartitionPrint[],
+  old: ReadonlyMap<string, ManifestPartition>,
+): Promise<Map<string, LakeFile[]>> {
+  const cols = plan.columns.map((c) => quoteIdent(c.name)).join(', ');
+  const rowsOf = (sign: number) => plan.select.replace(`FROM (${plan.base}) s`, `FROM (SELECT * EXCLUDE (${quoteIdent(SIGN)}) FROM ${changesTable(plan.spec.name)} WHERE ${quoteIdent(SIGN)} = ${sign}) s`);
+  const order = plan.spec.sortBy?.length ? ` ORDER BY ${plan.spec.sortBy.map(quoteIdent).join(', ')}` : '';
+  const out = new Map<string, LakeFile[]>();
+  for (const p of parts) {
+    const params: Array<string | number | boolean | null> = [];
+    const inPart = plan.partitionColumns
+      .map((c) => (params.push(p.values[c.name] ?? null), `${quoteIdent(c.name)} IS NOT DISTINCT FROM $${params.length + 1}`))
+      .join(' AND ');
+    const change = (sign: number) => `SELECT ${cols} FROM (${rowsOf(sign)}) WHERE ${inPart}`;
+    const o = old.get(p.path);
+    const files = (o?.files ?? []).map((f) => lit(join(fromDir, p.path, f.name)));
+    const kept = files.length ? `(SELECT ${cols} FROM read_parquet([${files.join(', ')}], hive_partitioning = false) EXCEPT ALL ${change(-1)})` : '';
+    const rows = kept ? `${kept} UNION ALL ${change(1)}` : change(1);
+    const dir = join(staging, p.path);
+    mkdirSync(dir, { recursive: true });
+    const file = join(dir, 'data_0.parquet');
+    const reader = await conn.runAndReadAll(
+      `COPY (SELECT * FROM (${rows})${order}) TO $1 (FORMAT parquet, COMPRESSION ${LAYOUT.compression}, COMPRESSION_LEVEL ${LAYOUT.compressionLevel}, ROW_GROUP_SIZE ${LAYOUT.rowGroupRows}, RETURN_STATS true)`,
+      [file, ...params],
+    );
+    const n = reader.getRowObjectsJson().reduce((s, r) => s + Number(r.count), 0);
+    out.set(p.path, [{ name: 'data_0.parquet', bytes: statSync(file).size, rows: n }]);
+  }
+  await splitLarge(conn, staging, out);
+  return out;
+}
