@@ -99,6 +99,21 @@ describe('mirror export --since after a price-paid update', () => {
     expect(ids).toEqual(after.map((r) => r.id).sort());
   });
 
+  it('a rewritten year holds exactly that year\'s rows of the updated CSV, in postcode order', async () => {
+    // the rewrite derives the year from its earlier file and the record (old EXCEPT ALL removed, UNION
+    // ALL added: a hash operation, so it must be ordered on sortBy again); checked from the CSV rows
+    const want = changedYears(before, after);
+    for (const year of want) {
+      const rows = await hyparquetRows(join(lake, 'price-paid', 'price_paid', `year=${year}`));
+      const expected = after.filter((r) => Number(r.date.slice(0, 4)) === year).map((r) => r.postcode ?? '');
+      const got = rows.map((r) => (r.postcode === null || r.postcode === undefined ? '' : String(r.postcode)));
+      expect(got.length, `year ${year}`).toBe(expected.length);
+      expect([...got].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)), `year ${year}`).toEqual(expected.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+      const nonNull = got.filter((x) => x !== '');
+      expect(nonNull.every((x, i) => i === 0 || nonNull[i - 1]! <= x), `year ${year} in postcode order`).toBe(true);
+    }
+  });
+
   it('--since another directory: unchanged partitions copied from it, the earlier export left as it was', async () => {
     const aBefore = readdirSync(join(lakeA, 'price-paid', 'price_paid')).sort();
     const stampsA = stamp(lakeA);
