@@ -47,16 +47,26 @@ export async function writePatched(
     const change = (sign: number) => `SELECT ${cols} FROM (${rowsOf(sign)}) WHERE ${inPart}`;
     const o = old.get(p.path);
     const files = (o?.files ?? []).map((f) => lit(join(fromDir, p.path, f.name)));
-    const kept = files.length ? `(SELECT ${cols} FROM read_parquet([${files.join(', ')}], hive_partitioning = false) EXCEPT ALL ${change(-1)})` : '';
-    const rows = kept ? `${kept} UNION ALL ${change(1)}` : change(1);
+    const oldRows = `SELECT ${cols} FROM read_parquet([${files.join(', ')}], hive_partitioning = false)`;
     const dir = join(staging, p.path);
     mkdirSync(dir, { recursive: true });
     const file = join(dir, 'data_0.parquet');
-    const reader = await conn.runAndReadAll(
-      `COPY (SELECT * FROM (${rows})${order}) TO $1 (FORMAT parquet, COMPRESSION ${LAYOUT.compression}, COMPRESSION_LEVEL ${LAYOUT.compressionLevel}, ROW_GROUP_SIZE ${LAYOUT.rowGroupRows}, RETURN_STATS true)`,
-      [file, ...params],
-    );
-    const n = reader.getRowObjectsJson().reduce((s, r) => s + Number(r.count), 0);
+    const copy = async (rows: string) => {
+      const reader = await conn.runAndReadAll(
+        `COPY (${rows}) TO $1 (FORMAT parquet, COMPRESSION ${LAYOUT.compression}, COMPRESSION_LEVEL ${LAYOUT.compressionLevel}, ROW_GROUP_SIZE ${LAYOUT.rowGroupRows}, RETURN_STATS true)`,
+        [file, ...params],
+      );
+      return reader.getRowObjectsJson().reduce((s, r) => s + Number(r.count), 0);
+    };
+    // fast: the old rows in file order minus those whose row hash is a removed row's, then the added
+    // rows in sortBy order (two runs, as a copy from the mirror gives). A row count other than the
+    // fingerprint's (a duplicate row, a hash shared with a kept row) falls back to the exact multiset
+    // difference, sorted (EXCEPT ALL is a hash operation and loses the file's order).
+    const h = `hash(struct_pack(${plan.columns.map((c) => `${quoteIdent(c.name)} := ${quoteIdent(c.name)}`).join(', ')}))`;
+    let n = files.length
+      ? await copy(`SELECT * FROM (${oldRows}) WHERE ${h} NOT IN (SELECT ${h} FROM (${change(-1)})) UNION ALL (${change(1)}${order})`)
+      : await copy(`${change(1)}${order}`);
+    if (n !== p.rows && files.length) n = await copy(`SELECT * FROM ((${oldRows} EXCEPT ALL ${change(-1)}) UNION ALL ${change(1)})${order}`);
     out.set(p.path, [{ name: 'data_0.parquet', bytes: statSync(file).size, rows: n }]);
   }
   await splitLarge(conn, staging, out);

@@ -99,9 +99,9 @@ describe('mirror export --since after a price-paid update', () => {
     expect(ids).toEqual(after.map((r) => r.id).sort());
   });
 
-  it('a rewritten year holds exactly that year\'s rows of the updated CSV, in postcode order', async () => {
-    // the rewrite derives the year from its earlier file and the record (old EXCEPT ALL removed, UNION
-    // ALL added: a hash operation, so it must be ordered on sortBy again); checked from the CSV rows
+  it('a rewritten year holds exactly that year\'s rows of the updated CSV, in at most two postcode runs', async () => {
+    // the rewrite derives the year from its earlier file (postcode order) minus the removed rows, then
+    // the added rows in postcode order; checked from the CSV rows
     const want = changedYears(before, after);
     for (const year of want) {
       const rows = await hyparquetRows(join(lake, 'price-paid', 'price_paid', `year=${year}`));
@@ -110,7 +110,8 @@ describe('mirror export --since after a price-paid update', () => {
       expect(got.length, `year ${year}`).toBe(expected.length);
       expect([...got].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)), `year ${year}`).toEqual(expected.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
       const nonNull = got.filter((x) => x !== '');
-      expect(nonNull.every((x, i) => i === 0 || nonNull[i - 1]! <= x), `year ${year} in postcode order`).toBe(true);
+      const descents = nonNull.filter((x, i) => i > 0 && nonNull[i - 1]! > x).length;
+      expect(descents, `year ${year}: ascending postcode runs - 1`).toBeLessThanOrEqual(1);
     }
   });
 
