@@ -1,11 +1,11 @@
 /**
  * `--since` with the sync's record of changed rows (src/mirror/changes.ts): a touched partition's new
  * file is derived from its file in the earlier export and the record, not from a scan of the mirror:
- * the old file's rows minus the removed rows (EXCEPT ALL: a multiset difference) plus the added rows,
- * sorted on the table's sort columns. That reads the partition and the record, not the table (price
- * paid is stored in postcode order, so a year's rows are spread over the whole table). COPY's row count
- * is then checked against the fingerprint (old count plus the record's change) like any write, so a
- * removed row missing from the old file fails the export instead of passing unseen.
+ * the old file's rows in file order minus those whose row hash is a removed row's, then the added rows
+ * sorted on the table's sort columns (exact EXCEPT ALL, sorted, when the row count disagrees). That
+ * reads the partition and the record, not the table (price paid is stored in postcode order, so a
+ * year's rows are spread over the whole table). COPY's row count is then checked against the
+ * fingerprint (old count plus the record's change) like any write (docs/export.md).
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { mkdirSync, statSync } from 'node:fs';
