@@ -19,7 +19,7 @@ import { query, queryOne, quoteIdent } from './db.js';
 import { hivePath, type PartitionKey, type TablePlan } from './export-table.js';
 
 export const CHANGES_INDEX = 'sync_changes';
-const SIGN = 'sync_change_sign';
+export const SIGN = 'sync_change_sign';
 
 const CHANGES_DDL = `CREATE TABLE IF NOT EXISTS ${CHANGES_INDEX} (
   table_name     VARCHAR   NOT NULL, -- the table whose changed rows sync_changes__<table_name> holds

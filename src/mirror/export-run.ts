@@ -13,7 +13,8 @@ import type { ExportEvent } from './export-progress.js';
 import type { ExportTableSpec } from './export-spec.js';
 import { recordedPartitions } from './changes.js';
 import { fingerprints, planTable, type ExportFormat, type PartitionKey, type PartitionPrint, type TablePlan } from './export-table.js';
-import { dropPartition, listPartitions, stageCopy, stagingDir, swapIn, writeStaged, type LakeFile } from './export-write.js';
+import { patchable, writePatched } from './export-patch.js';
+import { dropPartition, listPartitions, singleThreaded, SINGLE_THREAD_ROWS, stageCopy, stagingDir, swapIn, writeStaged, type LakeFile } from './export-write.js';
 
 export interface TableRun {
   conn: DuckDBConnection;
@@ -111,6 +112,32 @@ async function printsFromRecord(run: TableRun, plan: TablePlan, fromDir: string,
   return [...out.values()].sort(comparePartitions);
 }
 
+/**
+ * Write the changed partitions to staging. With a usable record (`patch`), a touched partition whose
+ * earlier files are there (or that is new) is derived from them and the record (export-patch.ts); the
+ * rest are copied from the mirror. A partial write of few rows runs on one DuckDB thread.
+ */
+async function writeChanged(
+  run: TableRun,
+  plan: TablePlan,
+  staging: string,
+  change: PartitionPrint[],
+  partial: boolean,
+  patch: { fromDir: string; old: ReadonlyMap<string, ManifestPartition> } | undefined,
+): Promise<Map<string, LakeFile[]>> {
+  const fromFiles = patch && run.format === 'parquet' && partial && patchable(plan)
+    ? change.filter((p) => { const o = patch.old.get(p.path); return !o || present(patch.fromDir, o); })
+    : [];
+  const scan = change.filter((p) => !fromFiles.includes(p));
+  const work = async () => {
+    const written = scan.length ? await writeStaged(run.conn, plan, run.format, staging, partial ? scan : undefined) : new Map<string, LakeFile[]>();
+    if (fromFiles.length) for (const [k, v] of await writePatched(run.conn, plan, staging, patch!.fromDir, fromFiles, patch!.old)) written.set(k, v);
+    return written;
+  };
+  const small = partial && change.reduce((s, p) => s + p.rows, 0) <= SINGLE_THREAD_ROWS;
+  return small ? singleThreaded(run.conn, work) : work();
+}
+
 export async function exportTable(run: TableRun, spec: ExportTableSpec, index: number, total: number): Promise<{ table: ManifestTable; written: number }> {
   const ev = (step: 'fingerprint' | 'write' | 'swap', partitions?: number) =>
     run.progress?.({ type: 'table', dataset: run.dataset, table: spec.name, index, total, step, ...(partitions !== undefined ? { partitions } : {}) });
@@ -122,7 +149,8 @@ export async function exportTable(run: TableRun, spec: ExportTableSpec, index: n
   const prevTable = run.prev?.tables.find((t) => t.name === spec.name && t.layout_hash === plan.layoutHash);
   const fromDir = prevTable && run.sinceRoot ? join(run.sinceRoot, prevTable.path) : undefined;
   const old = new Map((prevTable?.partitions ?? []).map((p) => [p.path, p]));
-  const prints = (fromDir && (await printsFromRecord(run, plan, fromDir, old))) || (await fingerprints(run.conn, plan));
+  const recorded = fromDir ? await printsFromRecord(run, plan, fromDir, old) : undefined;
+  const prints = recorded ?? (await fingerprints(run.conn, plan));
   const keep: ManifestPartition[] = [];
   const change: PartitionPrint[] = [];
   for (const p of prints) {
@@ -136,7 +164,7 @@ export async function exportTable(run: TableRun, spec: ExportTableSpec, index: n
   try {
     if (change.length) {
       ev('write', change.length);
-      const written = await writeStaged(run.conn, plan, run.format, staging, change.length === prints.length ? undefined : change);
+      const written = await writeChanged(run, plan, staging, change, change.length < prints.length, recorded ? { fromDir: fromDir!, old } : undefined);
       for (const p of change) out.set(p.path, { ...p, files: checkWritten(run, spec.name, p, written.get(p.path) ?? []) });
       const unexpected = [...written.keys()].filter((k) => !out.has(k));
       if (unexpected.length) throw new Error(`export of ${run.dataset}/${spec.name}: DuckDB wrote partition(s) ${unexpected.join(', ')} the fingerprints do not name`);

@@ -30,6 +30,25 @@ function copyOptions(plan: TablePlan, format: ExportFormat, partitioned: boolean
   return o.join(', ');
 }
 
+/**
+ * A rewrite of at most this many rows (a few price-paid years after a monthly update) runs on one DuckDB
+ * thread: less CPU in all (no per-thread partition buffers and merges), more wall time; a bigger rewrite
+ * (a full export, an MOT year) keeps every thread (docs/export.md "Incremental").
+ */
+export const SINGLE_THREAD_ROWS = 4_000_000;
+
+/** Run `fn` with DuckDB on one thread, the previous thread count restored after. */
+export async function singleThreaded<T>(conn: DuckDBConnection, fn: () => Promise<T>): Promise<T> {
+  const r = await conn.runAndReadAll(`SELECT current_setting('threads')::INTEGER AS t`);
+  const threads = Number(r.getRowObjectsJson()[0]?.t ?? 1);
+  await conn.run('SET threads = 1');
+  try {
+    return await fn();
+  } finally {
+    await conn.run(`SET threads = ${threads}`);
+  }
+}
+
 /** Files under `dir` by partition path ('' for files directly in it), sizes from the file system. */
 export function listPartitions(dir: string): Map<string, LakeFile[]> {
   const out = new Map<string, LakeFile[]>();
@@ -82,7 +101,7 @@ export async function writeStaged(
 }
 
 /** Split a partition's single file far over the target size into target-sized files (order kept). */
-async function splitLarge(conn: DuckDBConnection, staging: string, files: Map<string, LakeFile[]>): Promise<void> {
+export async function splitLarge(conn: DuckDBConnection, staging: string, files: Map<string, LakeFile[]>): Promise<void> {
   for (const [path, list] of files) {
     if (list.length !== 1 || list[0]!.bytes <= LAYOUT.targetFileBytes * LAYOUT.splitFactor) continue;
     const src = join(staging, path, list[0]!.name);

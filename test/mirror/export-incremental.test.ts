@@ -99,6 +99,22 @@ describe('mirror export --since after a price-paid update', () => {
     expect(ids).toEqual(after.map((r) => r.id).sort());
   });
 
+  it('a rewritten year holds exactly that year\'s rows of the updated CSV, in at most two postcode runs', async () => {
+    // the rewrite derives the year from its earlier file (postcode order) minus the removed rows, then
+    // the added rows in postcode order; checked from the CSV rows
+    const want = changedYears(before, after);
+    for (const year of want) {
+      const rows = await hyparquetRows(join(lake, 'price-paid', 'price_paid', `year=${year}`));
+      const expected = after.filter((r) => Number(r.date.slice(0, 4)) === year).map((r) => r.postcode ?? '');
+      const got = rows.map((r) => (r.postcode === null || r.postcode === undefined ? '' : String(r.postcode)));
+      expect(got.length, `year ${year}`).toBe(expected.length);
+      expect([...got].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)), `year ${year}`).toEqual(expected.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+      const nonNull = got.filter((x) => x !== '');
+      const descents = nonNull.filter((x, i) => i > 0 && nonNull[i - 1]! > x).length;
+      expect(descents, `year ${year}: ascending postcode runs - 1`).toBeLessThanOrEqual(1);
+    }
+  });
+
   it('--since another directory: unchanged partitions copied from it, the earlier export left as it was', async () => {
     const aBefore = readdirSync(join(lakeA, 'price-paid', 'price_paid')).sort();
     const stampsA = stamp(lakeA);
