@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redact, redactUrl } from '../../src/config.js';
 import { isolatedEnv, json, runCli } from '../support/cli.js';
 import { startTestServer, type TestServer } from '../support/serve.js';
+import { fakeKey } from '../support/keys.js';
 
 let s: TestServer;
 beforeAll(async () => {
@@ -58,7 +59,7 @@ describe('access log', () => {
 describe('PUBLICDATA_BASE_URL', () => {
   it('an invalid one is echoed with credentials and query redacted', async () => {
     for (const base of ['https://user:hunter2secret@api.example.org:99999/v1?key=sekrit123', 'ftp://hunter2secret@example.org/v1?api_key=sekrit123', 'not a url?key=sekrit123']) {
-      const env = isolatedEnv({ PUBLICDATA_BASE_URL: base, PUBLICDATA_API_KEY: 'gd_live_0123456789abcdef0123' });
+      const env = isolatedEnv({ PUBLICDATA_BASE_URL: base, PUBLICDATA_API_KEY: fakeKey('live', '0123456789abcdef0123') });
       const r = await runCli(['tax', 'years', '--source', 'live'], { env });
       expect(r.code, base).toBe(2);
       const msg = json(r).error.message as string;
