@@ -252,9 +252,8 @@ function commandRun(ctx: Context, g: GlobalOptions, opts: Record<string, unknown
     async budget(call, count) {
       const { route } = matchRoute(call.method, call.path);
       const backend = await ctx.backend(route, backendOptions(g));
-      const canSpend = (backend as { canSpend?: (n: number) => boolean }).canSpend;
       const cost = count * route.cost;
-      if (!canSpend || canSpend.call(backend, cost)) return undefined;
+      if (!backend.canSpend || backend.canSpend(cost)) return undefined;
       return new ApiError(402, 'credit_budget_exceeded', `Not started: ${count} calls of ${call.method} ${route.path} cost ${cost} credits, more than --max-credits allows.`);
     },
   };

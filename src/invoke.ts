@@ -177,9 +177,8 @@ async function callAll(
     if (g.verbose) ctx.io.stderr.write(`page ${page}: ${recs.length} records\n`);
     if (!info || recs.length < info.perPage || page >= info.totalPages || recs.length === 0) break;
     // --max-credits: refuse the rest of the job up front when its pages would not fit the budget.
-    const canSpend = (backend as { canSpend?: (n: number) => boolean }).canSpend;
     const remainingPages = info.totalPages - page;
-    if (canSpend && !canSpend.call(backend, remainingPages * route.cost)) {
+    if (backend.canSpend && !backend.canSpend(remainingPages * route.cost)) {
       const e = new ApiError(
         402,
         'credit_budget_exceeded',

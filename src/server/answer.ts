@@ -60,6 +60,14 @@ export interface AnswererParts {
   bodyLimit: number;
 }
 
+/** A matched route: its path values, the call's method and the path (trailing slash trimmed) it matched. */
+interface Found {
+  route: Route;
+  pathValues: Record<string, string>;
+  callMethod: HttpMethod;
+  path: string;
+}
+
 export class Answerer {
   /** Base URL ending in /v1, known once the server listens. */
   baseUrl = '';
@@ -166,7 +174,7 @@ export class Answerer {
   }
 
   /** The route a method and path name, or the 404/405/501 answer. */
-  private route(method: string, path: string, limits: (cost: number) => Record<string, string>): Answer | { route: Route; pathValues: Record<string, string>; callMethod: HttpMethod } {
+  private route(method: string, path: string, limits: (cost: number) => Record<string, string>): Answer | Found {
     const callMethod: HttpMethod = method === 'POST' ? 'POST' : 'GET';
     let route: Route;
     let pathValues: Record<string, string>;
@@ -186,17 +194,17 @@ export class Answerer {
         limits(0),
       );
     }
-    return { route, pathValues, callMethod };
+    return { route, pathValues, callMethod, path };
   }
 
   /** Read the body (JSON whatever its Content-Type says) and validate the call, before the credit check: a malformed request is 400 whatever the balance. */
   private async readAndValidate(
     req: IncomingMessage,
     u: Target,
-    found: { route: Route; pathValues: Record<string, string>; callMethod: HttpMethod },
+    found: Found,
     limits: (cost: number) => Record<string, string>,
   ): Promise<PreparedCall | Answer> {
-    const call: PreparedCall = { method: found.callMethod, path: u.pathname.length > 1 && u.pathname.endsWith('/') ? u.pathname.slice(0, -1) : u.pathname, query: {} };
+    const call: PreparedCall = { method: found.callMethod, path: found.path, query: {} };
     try {
       call.query = queryOf(u);
       if (found.callMethod === 'POST') {
