@@ -10,6 +10,7 @@
 import type { RouteSpec } from './contract/route.js';
 import { createRouter, type Match } from './contract/router.js';
 import type { HttpMethod } from './contract/types.js';
+import type { ResponseSchema } from './contract/schema.js';
 import type { DatasetEntry, DocumentValidator, DomainManifest, LocalSpec, RendererRef } from './domains/manifest.js';
 import type { DatasetInfo } from './mirror/catalog.js';
 import { manifest as property } from './domains/property/index.js';
@@ -82,4 +83,15 @@ export const DATASETS: readonly DatasetInfo[] = DATASET_ENTRIES.map((e) => e.inf
 /** A dataset by its name (as typed on the command line), or undefined. */
 export function datasetByName(name: string): DatasetInfo | undefined {
   return DATASETS.find((d) => d.name === name);
+}
+
+/** Every route's response schema (the domains' schemas.ts, imported on first call): route id -> schema. */
+export async function loadResponseSchemas(): Promise<ReadonlyMap<string, ResponseSchema>> {
+  const all = await Promise.all(DOMAINS.map(async (d) => Object.entries((await d.responses?.()) ?? {})));
+  const out = new Map<string, ResponseSchema>();
+  for (const [id, s] of all.flat()) {
+    if (!ROUTES.some((r) => r.id === id)) throw new Error(`response schema for unknown route ${id}`);
+    out.set(id, s);
+  }
+  return out;
 }

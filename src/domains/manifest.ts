@@ -7,6 +7,7 @@
  * Importing a manifest must stay cheap: no handler, sync module, DuckDB or undici at import time.
  */
 import type { RouteSpec } from '../contract/route.js';
+import type { ResponseSchemas } from '../contract/schema.js';
 import type { ErrorDetail, Handler } from '../contract/types.js';
 import type { DatasetInfo } from '../mirror/catalog.js';
 import type { DatasetModule } from '../../sync/types.js';
@@ -55,6 +56,11 @@ export interface DomainManifest {
   documents?: Readonly<Record<string, () => Promise<DocumentValidator>>>;
   /** Route id -> terminal renderer(s) for the table format (optional). */
   renderers?: Readonly<Record<string, RendererRef>>;
+  /**
+   * Route id -> the response schema transcribed from the spec (src/domains/<d>/schemas.ts, imported when
+   * the OpenAPI document is built): every route of the domain has one.
+   */
+  responses?: () => Promise<ResponseSchemas>;
   /** The friendly command group (`publicdata <name> ...`), registered lazily through the CLI's kit. */
   commands?: CommandGroup;
 }

@@ -6,6 +6,7 @@
 import type { IncomingMessage } from 'node:http';
 import { ApiError, errorEnvelope } from '../contract/errors.js';
 import type { Envelope, HttpMethod } from '../contract/types.js';
+import type { ResponseSchema } from '../contract/schema.js';
 import { ROUTES, matchRoute, type Route } from '../registry.js';
 import { prepare, type PreparedCall } from '../runner.js';
 import type { AnswerCache, CachedAnswer } from './answer-cache.js';
@@ -58,6 +59,8 @@ export interface AnswererParts {
   cache: AnswerCache;
   executor: Executor;
   bodyLimit: number;
+  /** Route id -> response schema, published in the OpenAPI document. */
+  responses?: ReadonlyMap<string, ResponseSchema>;
 }
 
 /** A matched route: its path values, the call's method and the path (trailing slash trimmed) it matched. */
@@ -94,7 +97,7 @@ export class Answerer {
 
   openApiAnswer(): Answer {
     this.openapi ??= (() => {
-      const body = JSON.stringify(openApiDocument(ROUTES, this.baseUrl, { auth: this.p.findKey !== undefined }));
+      const body = JSON.stringify(openApiDocument(ROUTES, this.baseUrl, { auth: this.p.findKey !== undefined, ...(this.p.responses ? { responses: this.p.responses } : {}) }));
       return { body, etag: etagOf(body) };
     })();
     return { status: 200, body: this.openapi.body, headers: { ETag: this.openapi.etag } };

@@ -6,6 +6,7 @@
  */
 import { ERROR_CODES } from '../contract/errors.js';
 import type { ParamSpec } from '../contract/route.js';
+import type { ResponseSchema } from '../contract/schema.js';
 import type { Route as RouteSpec } from '../registry.js';
 import { VERSION } from '../version.js';
 
@@ -106,7 +107,25 @@ function errorResponse(description: string, codes: string[], extraHeaders: Schem
   };
 }
 
-function responses(r: RouteSpec): Schema {
+/**
+ * The 200 envelope of a route with a response schema: `data` as the spec states it, `meta` with the
+ * fields the route must carry, top-level `pagination` on paginated routes; closed, as the spec's envelope.
+ */
+function envelopeSchema(r: RouteSpec, rs: ResponseSchema): Schema {
+  const meta: Schema = rs.meta?.length
+    ? { allOf: [{ $ref: '#/components/schemas/Meta' }], required: ['api_version', ...rs.meta] }
+    : { $ref: '#/components/schemas/Meta' };
+  const top = r.pagination === 'top';
+  return {
+    type: 'object',
+    description: `${r.summary} (shape: ${rs.source})`,
+    required: ['data', 'meta', ...(top ? ['pagination'] : [])],
+    properties: { data: rs.data, meta, ...(top ? { pagination: { $ref: '#/components/schemas/Pagination' } } : {}) },
+    additionalProperties: false,
+  };
+}
+
+function responses(r: RouteSpec, hasSchema: boolean): Schema {
   const byStatus = new Map<number, string[]>();
   const add = (status: number, code: string) => byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   for (const code of r.errors) add(ERROR_CODES[code]?.status ?? 400, code);
@@ -119,7 +138,7 @@ function responses(r: RouteSpec): Schema {
     '200': {
       description: 'the response envelope',
       headers: { ...headerRefs(), ...(r.method === 'GET' ? { ETag: { schema: { type: 'string' } } } : {}) },
-      content: { 'application/json': { schema: { $ref: '#/components/schemas/SuccessEnvelope' } } },
+      content: { 'application/json': { schema: { $ref: `#/components/schemas/${hasSchema ? r.id : 'SuccessEnvelope'}` } } },
     },
   };
   for (const [status, codes] of [...byStatus].sort((a, b) => a[0] - b[0])) {
@@ -129,9 +148,16 @@ function responses(r: RouteSpec): Schema {
   return out;
 }
 
+export interface OpenApiOptions {
+  auth: boolean;
+  /** Route id -> response schema (registry loadResponseSchemas); a route without one answers a generic SuccessEnvelope. */
+  responses?: ReadonlyMap<string, ResponseSchema>;
+}
+
 /** The OpenAPI 3.1 document of `routes`, with `serverUrl` (ending in /v1) as its server. */
-export function openApiDocument(routes: readonly RouteSpec[], serverUrl: string, opts: { auth: boolean } = { auth: true }): Schema {
+export function openApiDocument(routes: readonly RouteSpec[], serverUrl: string, opts: OpenApiOptions = { auth: true }): Schema {
   const paths: Record<string, Record<string, Schema>> = {};
+  const routeSchemas: Record<string, Schema> = {};
   for (const r of routes) {
     const path = r.path.replace(/^\/v1/, '') || '/';
     const op: Schema = {
@@ -139,12 +165,14 @@ export function openApiDocument(routes: readonly RouteSpec[], serverUrl: string,
       summary: r.summary,
       tags: [r.domain],
       parameters: parameters(r),
-      responses: responses(r),
+      responses: responses(r, Boolean(opts.responses?.has(r.id))),
       'x-credit-cost': r.cost,
       'x-offline': Boolean(r.local),
       'x-datasets': (r.local?.datasets ?? []).map((d) => d.name),
     };
     if (r.notes) op.description = r.notes;
+    const rs = opts.responses?.get(r.id);
+    if (rs) routeSchemas[r.id] = envelopeSchema(r, rs);
     const body = requestBody(r);
     if (body) op.requestBody = body;
     (paths[path] ??= {})[r.method.toLowerCase()] = op;
@@ -174,6 +202,7 @@ export function openApiDocument(routes: readonly RouteSpec[], serverUrl: string,
         'X-Credits-Cost': intHeader('credits this request consumed'),
       },
       schemas: {
+        ...routeSchemas,
         Meta: {
           type: 'object',
           required: ['api_version'],

@@ -14,6 +14,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { CallResult } from '../contract/types.js';
+import { loadResponseSchemas } from '../registry.js';
 import type { PreparedCall } from '../runner.js';
 import { HttpAdapter } from './adapter.js';
 import { AnswerCache } from './answer-cache.js';
@@ -120,6 +121,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     cache,
     executor,
     bodyLimit: opts.bodyLimit ?? DEFAULT_BODY_LIMIT,
+    responses: await loadResponseSchemas(),
   });
   const http = new HttpAdapter(
     { now, ...(opts.cors ? { cors: opts.cors } : {}), ...(opts.accessLog ? { accessLog: opts.accessLog } : {}), ...(opts.errorLog ? { errorLog: opts.errorLog } : {}), debug: opts.debug === true },

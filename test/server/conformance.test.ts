@@ -19,6 +19,7 @@ import { runCli } from '../support/cli.js';
 import { ERROR_SAMPLES, FIXTURE_DATASETS, ROUTE_SAMPLES, buildFixtureMirror, type Sample } from '../support/route-samples.js';
 import { FakeClock, keyLine, startTestServer, type TestServer } from '../support/serve.js';
 import { fakeKey } from '../support/keys.js';
+import { answerValidator } from '../support/openapi-validate.js';
 
 const KEY = fakeKey('live', 'c0ffee00c0ffee00c0ffee00c0ffee01');
 let dataDir: string;
@@ -91,14 +92,19 @@ describe('serve conformance', () => {
     }
   });
 
-  it('every route: the envelope through serve equals --source local, byte for byte, with the same exit code', async () => {
+  it('every route: the envelope through serve equals --source local, byte for byte, with the same exit code, in the shape its OpenAPI schema states', async () => {
+    const doc = (await (await fetch(`${server.url}/openapi.json`)).json()) as Record<string, unknown>;
+    const validate = answerValidator(doc);
+    const misfits: string[] = [];
     for (const s of ROUTE_SAMPLES) {
       const { local, viaServe } = await both(s);
       expect(local.code, `${s.route}: ${local.stdout}`).toBe(0);
       expect(JSON.parse(local.stdout).data, s.route).toBeDefined();
+      misfits.push(...validate(s.route, JSON.parse(local.stdout)));
       expect(viaServe.stdout, s.route).toBe(local.stdout);
       expect(viaServe.code, s.route).toBe(local.code);
     }
+    expect(misfits).toEqual([]);
   }, 60_000);
 
   it('error answers too: same envelope, same exit code', async () => {

@@ -21,5 +21,6 @@ export const manifest: DomainManifest = {
     'calendar.regions': local('regions'),
   },
   datasets: [{ info: BANK_HOLIDAYS_INFO, sync: () => import('./sync.js').then((m) => m.bankHolidays) }],
+  responses: () => import('./schemas.js').then((m) => m.responses),
   commands: { name: 'calendar', load: () => import('./commands.js').then((m) => m.register) },
 };
