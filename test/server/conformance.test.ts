@@ -10,13 +10,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLiveBackend, type LiveBackend } from '../../src/backends/live.js';
-import { ROUTES } from '../../src/registry.js';
+import { DOMAINS, ROUTES, routeById } from '../../src/registry.js';
 import { closeAll } from '../../src/mirror/db.js';
 import { probeDatasetAccess } from '../../src/mirror/paths.js';
 import { callLocal } from '../../src/backends/local.js';
 import { handlerCtx } from '../support/handler-context.js';
 import { runCli } from '../support/cli.js';
-import { ERROR_SAMPLES, FIXTURE_DATASETS, ROUTE_SAMPLES, buildFixtureMirror, type Sample } from '../support/route-samples.js';
+import { DOMAIN_SAMPLES, ERROR_SAMPLES, FIXTURE_DATASETS, ROUTE_SAMPLES, buildFixtureMirror, type Sample } from '../support/route-samples.js';
 import { FakeClock, keyLine, startTestServer, type TestServer } from '../support/serve.js';
 import { fakeKey } from '../support/keys.js';
 import { answerValidator } from '../support/openapi-validate.js';
@@ -67,6 +67,16 @@ describe('serve conformance', () => {
     const read = new Set(ROUTES.flatMap((r) => (r.local?.datasets ?? []).map((d) => d.name)));
     expect([...read].filter((d) => !FIXTURE_DATASETS.includes(d))).toEqual([]);
     expect(want.filter((id) => !(ROUTES.find((r) => r.id === id)!.local!.datasets ?? []).length).length).toBeGreaterThan(30);
+  });
+
+  it("each domain's samples live beside its tests (test/<domain>/samples.ts) and call only its own routes", () => {
+    expect([...DOMAIN_SAMPLES.keys()]).toEqual(DOMAINS.map((d) => d.name).sort());
+    for (const [folder, s] of DOMAIN_SAMPLES) {
+      for (const x of [...s.routes, ...(s.errors ?? [])]) expect([folder, x.route, routeById(x.route).domain]).toEqual([folder, x.route, folder]);
+      // The datasets a domain's build syncs are the domain's own.
+      const own = DOMAINS.find((d) => d.name === folder)!.datasets.map((e) => e.info.name);
+      expect((s.datasets ?? []).filter((n) => !own.includes(n)), folder).toEqual([]);
+    }
   });
 
   it('routes declared to read no mirror file read none (serve caches their answers for the hour)', async () => {

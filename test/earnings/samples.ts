@@ -1,0 +1,24 @@
+/**
+ * The earnings domain's conformance samples (test/server/conformance.test.ts, via test/support/route-samples.ts):
+ * one valid call per route, some error calls, and how the fixture mirror gets its data: the real ASHE Table 8.7a 2020.
+ */
+import { join } from 'node:path';
+import { buildDataset } from '../property/mirror-helper.js';
+import type { DomainSamples } from '../support/samples-types.js';
+
+export const samples: DomainSamples = {
+  routes: [
+    { route: 'earnings.regions', method: 'GET', path: '/v1/earnings/regions?basis=residence&level=region&population=all' },
+    { route: 'earnings.industries', method: 'GET', path: '/v1/earnings/industries?level=section' },
+    { route: 'earnings.occupations', method: 'GET', path: '/v1/earnings/occupations' },
+    { route: 'earnings.percentile', method: 'POST', path: '/v1/earnings/percentile', body: { amount: 28000, population: 'all' } },
+  ],
+  errors: [
+    { route: 'earnings.regions', method: 'GET', path: '/v1/earnings/regions?basis=residence&year=2019' },
+  ],
+  datasets: ['earnings'],
+  build: async ({ mirror }) => {
+    // The REAL ASHE Table 8.7a 2020 only; Tables 4, 7, 14 not loaded: empty answers with a note.
+    await buildDataset('earnings', join(__dirname, '..', 'fixtures', 'earnings', 'Home Geography Table 8.7a   Annual pay - Gross 2020.xls'), mirror);
+  },
+};
