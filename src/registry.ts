@@ -1,8 +1,8 @@
 /**
  * The registry: every domain, one line each. The route table with each route's local handler, the
  * dataset catalogue (src/mirror/catalog.ts), the sync modules (sync/registry.ts) and the renderers all
- * derive from this list. Adding a domain = its folder src/domains/<domain>/ with an index.ts manifest,
- * and one line here.
+ * derive from this list. Adding a domain = its folder src/domains/<domain>/ with an index.ts manifest
+ * (which declares itself with declareDomain), and one import line here.
  *
  * Importing this module loads only the manifests (route specs and dataset facts): handlers, sync
  * modules and renderers are imported when first used.
@@ -13,29 +13,20 @@ import type { HttpMethod } from './contract/types.js';
 import type { ResponseSchema } from './contract/schema.js';
 import type { DatasetEntry, DocumentValidator, DomainManifest, LocalSpec, RendererRef } from './domains/manifest.js';
 import type { DatasetInfo } from './mirror/catalog.js';
-import { manifest as property } from './domains/property/index.js';
-import { manifest as companies } from './domains/companies/index.js';
-import { manifest as tax } from './domains/tax/index.js';
-import { manifest as vehicles } from './domains/vehicles/index.js';
-import { manifest as calendar } from './domains/calendar/index.js';
-import { manifest as schools } from './domains/schools/index.js';
-import { manifest as energy } from './domains/energy/index.js';
-import { manifest as earnings } from './domains/earnings/index.js';
-import { manifest as foodHygiene } from './domains/food-hygiene/index.js';
-import { manifest as crime } from './domains/crime/index.js';
+import { declaredDomains } from './domains/manifest.js';
+// The domains: one line each (each index.ts declares its manifest); their order is the order of the lists.
+import './domains/property/index.js';
+import './domains/companies/index.js';
+import './domains/tax/index.js';
+import './domains/vehicles/index.js';
+import './domains/calendar/index.js';
+import './domains/schools/index.js';
+import './domains/energy/index.js';
+import './domains/earnings/index.js';
+import './domains/food-hygiene/index.js';
+import './domains/crime/index.js';
 
-export const DOMAINS: readonly DomainManifest[] = [
-  property,
-  companies,
-  tax,
-  vehicles,
-  calendar,
-  schools,
-  energy,
-  earnings,
-  foodHygiene,
-  crime,
-];
+export const DOMAINS: readonly DomainManifest[] = declaredDomains();
 
 /** A route of the table: its pure spec, plus the local handler when its domain answers it offline. */
 export interface Route extends RouteSpec {

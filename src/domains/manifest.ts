@@ -64,3 +64,21 @@ export interface DomainManifest {
   /** The friendly command group (`publicdata <name> ...`), registered lazily through the CLI's kit. */
   commands?: CommandGroup;
 }
+
+const declared: DomainManifest[] = [];
+
+/**
+ * A domain's index.ts declares its manifest here when src/registry.ts imports it, so registering a domain
+ * is that one import line; the registry's DOMAINS are the declared manifests in its import order (only
+ * the registry imports a domain's index.ts: test/cli/registry.test.ts). A name declared twice is an error.
+ */
+export function declareDomain(m: DomainManifest): DomainManifest {
+  if (declared.some((d) => d.name === m.name)) throw new Error(`domain '${m.name}' declared twice`);
+  declared.push(m);
+  return m;
+}
+
+/** The manifests declared so far, in declaration order. */
+export function declaredDomains(): readonly DomainManifest[] {
+  return [...declared];
+}

@@ -38,8 +38,8 @@ const FILES = ['src', 'commands', 'sync'].flatMap((d) => tsFiles(join(root, d)))
 /** Every relative import of a file (value, type and dynamic), resolved to source paths. */
 function allImports(file: string): string[] {
   const text = readFileSync(file, 'utf8');
-  return [...text.matchAll(/from\s+['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)/g)].map((m) =>
-    resolve(dirname(file), (m[1] ?? m[2])!.replace(/\.js$/, '.ts')),
+  return [...text.matchAll(/from\s+['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)|^import\s+['"](\.[^'"]+)['"]/gm)].map((m) =>
+    resolve(dirname(file), (m[1] ?? m[2] ?? m[3])!.replace(/\.js$/, '.ts')),
   );
 }
 
@@ -137,6 +137,14 @@ describe('layering', () => {
 });
 
 describe('registry', () => {
+  it('registers a domain by one import line: DOMAINS are every folder of src/domains with a manifest, in the order of those lines', () => {
+    const text = readFileSync(join(root, 'src/registry.ts'), 'utf8');
+    const lines = [...text.matchAll(/^import '\.\/domains\/([^/]+)\/index\.js';$/gm)].map((m) => m[1]);
+    expect(DOMAINS.map((d) => d.name)).toEqual(lines);
+    const folders = readdirSync(join(root, 'src/domains')).filter((d) => existsSync(join(root, 'src/domains', d, 'index.ts')));
+    expect([...lines].sort()).toEqual(folders.sort());
+  });
+
   it('lists each domain once (named as its folder), and the route table is the union of their routes', () => {
     const names = DOMAINS.map((d) => d.name);
     expect(new Set(names).size).toBe(names.length);

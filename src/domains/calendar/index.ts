@@ -1,6 +1,6 @@
 /** The calendar domain: bank holidays from the mirror, else the snapshot shipped in data/. */
 import { calendarRoutes } from './routes.js';
-import type { DomainManifest, LocalSpec } from '../manifest.js';
+import { declareDomain, type DomainManifest, type LocalSpec } from '../manifest.js';
 import { BANK_HOLIDAYS_INFO } from './datasets.js';
 
 const handlers = () => import('./handlers.js');
@@ -10,7 +10,7 @@ const local = (name: 'bankHolidays' | 'bankHolidaysNext' | 'bankHolidaysYear' | 
   ...(name === 'regions' ? {} : { optionalDatasets: [BANK_HOLIDAYS_INFO] }),
 });
 
-export const manifest: DomainManifest = {
+export const manifest: DomainManifest = declareDomain({
   name: 'calendar',
   routes: calendarRoutes,
   // No `datasets` on the handlers: they answer from the shipped snapshot when bank-holidays is not synced.
@@ -23,4 +23,4 @@ export const manifest: DomainManifest = {
   datasets: [{ info: BANK_HOLIDAYS_INFO, sync: () => import('./sync.js').then((m) => m.bankHolidays) }],
   responses: () => import('./schemas.js').then((m) => m.responses),
   commands: { name: 'calendar', load: () => import('./commands.js').then((m) => m.register) },
-};
+});

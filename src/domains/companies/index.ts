@@ -5,7 +5,7 @@
  */
 import { companiesRoutes } from './routes.js';
 import type { Handler } from '../../contract/types.js';
-import type { DomainManifest, LocalSpec } from '../manifest.js';
+import { declareDomain, type DomainManifest, type LocalSpec } from '../manifest.js';
 import { ACCOUNTS_INFO, COMPANIES_INFO, PSC_INFO } from './datasets.js';
 import type { DatasetInfo } from '../../mirror/catalog.js';
 
@@ -32,7 +32,7 @@ const local = (datasets: DatasetInfo[], pick: (m: Handlers) => Handler, optional
 const register = [COMPANIES_INFO];
 const psc = [PSC_INFO];
 
-export const manifest: DomainManifest = {
+export const manifest: DomainManifest = declareDomain({
   name: 'companies',
   routes: companiesRoutes,
   local: {
@@ -63,4 +63,4 @@ export const manifest: DomainManifest = {
     { info: PSC_INFO, sync: () => import('./sync/psc.js').then((m) => m.psc) },
   ],
   commands: { name: 'companies', load: () => import('./commands.js').then((m) => m.register) },
-};
+});

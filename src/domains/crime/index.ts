@@ -4,7 +4,7 @@
  */
 import type { Handler } from '../../contract/types.js';
 import type { DatasetInfo } from '../../mirror/catalog.js';
-import type { DomainManifest, LocalSpec } from '../manifest.js';
+import { declareDomain, type DomainManifest, type LocalSpec } from '../manifest.js';
 import { CRIME_INFO } from './datasets.js';
 import { crimeRoutes } from './routes.js';
 
@@ -14,7 +14,7 @@ const local = (pick: (m: Handlers) => Handler, datasets: readonly DatasetInfo[] 
   ...(datasets.length ? { datasets } : {}),
 });
 
-export const manifest: DomainManifest = {
+export const manifest: DomainManifest = declareDomain({
   name: 'crime',
   routes: crimeRoutes,
   local: {
@@ -28,4 +28,4 @@ export const manifest: DomainManifest = {
   datasets: [{ info: CRIME_INFO, sync: () => import('./sync.js').then((m) => m.crime) }],
   renderers: { 'crime.statistics': () => import('./renderers.js').then((m) => m.statsChart) },
   commands: { name: 'crime', load: () => import('./commands.js').then((m) => m.register) },
-};
+});

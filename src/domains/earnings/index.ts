@@ -1,6 +1,6 @@
 /** The earnings domain: ONS ASHE earnings by region, industry and occupation, and the percentile calculator. */
 import type { Handler } from '../../contract/types.js';
-import type { DomainManifest, LocalSpec } from '../manifest.js';
+import { declareDomain, type DomainManifest, type LocalSpec } from '../manifest.js';
 import { EARNINGS_INFO } from './datasets.js';
 import { earningsRoutes } from './routes.js';
 
@@ -8,7 +8,7 @@ type Handlers = typeof import('./handlers.js');
 const handlers = () => import('./handlers.js');
 const local = (pick: (m: Handlers) => Handler): LocalSpec => ({ handler: () => handlers().then(pick), datasets: [EARNINGS_INFO] });
 
-export const manifest: DomainManifest = {
+export const manifest: DomainManifest = declareDomain({
   name: 'earnings',
   routes: earningsRoutes,
   local: {
@@ -25,4 +25,4 @@ export const manifest: DomainManifest = {
     'earnings.occupations': () => import('./renderers.js').then((m) => m.seriesTable),
   },
   commands: { name: 'earnings', load: () => import('./commands.js').then((m) => m.register) },
-};
+});

@@ -1,5 +1,5 @@
 /** The energy domain: Ofgem price cap periods, regional rates and a bill calculator (spec doc 4, `/v1/energy`). */
-import type { DomainManifest, LocalSpec } from '../manifest.js';
+import { declareDomain, type DomainManifest, type LocalSpec } from '../manifest.js';
 import { ENERGY_PRICE_CAP_INFO } from './datasets.js';
 import { energyRoutes } from './routes.js';
 
@@ -11,7 +11,7 @@ const local = (name: 'periods' | 'period' | 'periodCurrent' | 'rates' | 'regions
   ...(name === 'regions' ? {} : { optionalDatasets: [ENERGY_PRICE_CAP_INFO] }),
 });
 
-export const manifest: DomainManifest = {
+export const manifest: DomainManifest = declareDomain({
   name: 'energy',
   routes: energyRoutes,
   local: {
@@ -28,4 +28,4 @@ export const manifest: DomainManifest = {
     'energy.price-cap.periods': () => renderers().then((m) => m.periodsChart),
   },
   commands: { name: 'energy', load: () => import('./commands.js').then((m) => m.register) },
-};
+});

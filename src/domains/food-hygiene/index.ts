@@ -5,7 +5,7 @@
  * types, statistics). Importing this file loads no handler, DuckDB or sync code.
  */
 import type { Handler } from '../../contract/types.js';
-import type { DomainManifest, LocalSpec } from '../manifest.js';
+import { declareDomain, type DomainManifest, type LocalSpec } from '../manifest.js';
 import { FOOD_HYGIENE_INFO } from './datasets.js';
 import { foodHygieneRoutes } from './routes.js';
 
@@ -15,7 +15,7 @@ const local = (pick: (m: Handlers) => Handler): LocalSpec => ({
   datasets: [FOOD_HYGIENE_INFO],
 });
 
-export const manifest: DomainManifest = {
+export const manifest: DomainManifest = declareDomain({
   name: 'food-hygiene',
   routes: foodHygieneRoutes,
   local: {
@@ -31,4 +31,4 @@ export const manifest: DomainManifest = {
     'food-hygiene.statistics': () => import('./renderers.js').then((m) => m.statisticsChart),
   },
   commands: { name: 'food-hygiene', load: () => import('./commands.js').then((m) => m.register) },
-};
+});

@@ -1,7 +1,7 @@
 /** The property domain: designations, house price index, council tax and sold prices from the mirror. */
 import { propertyRoutes } from './routes.js';
 import type { Handler } from '../../contract/types.js';
-import type { DomainManifest, LocalSpec } from '../manifest.js';
+import { declareDomain, type DomainManifest, type LocalSpec } from '../manifest.js';
 import {
   CONSERVATION_AREAS_INFO,
   COUNCIL_TAX_INFO,
@@ -18,7 +18,7 @@ const local = (dataset: DatasetInfo, pick: (m: Handlers) => Handler): LocalSpec 
   datasets: [dataset],
 });
 
-export const manifest: DomainManifest = {
+export const manifest: DomainManifest = declareDomain({
   name: 'property',
   routes: propertyRoutes,
   local: {
@@ -45,4 +45,4 @@ export const manifest: DomainManifest = {
     'property.hpi': () => import('./renderers.js').then((m) => m.hpiChart),
   },
   commands: { name: 'property', load: () => import('./commands.js').then((m) => m.register) },
-};
+});

@@ -1,5 +1,5 @@
 /** The schools domain: the GIAS register joined to Ofsted's latest inspections, from the mirror (docs/schools.md). */
-import type { DomainManifest, LocalSpec } from '../manifest.js';
+import { declareDomain, type DomainManifest, type LocalSpec } from '../manifest.js';
 import { SCHOOLS_INFO } from './datasets.js';
 import { schoolRoutes } from './routes.js';
 
@@ -9,7 +9,7 @@ const local = (name: 'search' | 'detail' | 'statistics'): LocalSpec => ({
   datasets: [SCHOOLS_INFO],
 });
 
-export const manifest: DomainManifest = {
+export const manifest: DomainManifest = declareDomain({
   name: 'schools',
   routes: schoolRoutes,
   local: {
@@ -20,4 +20,4 @@ export const manifest: DomainManifest = {
   datasets: [{ info: SCHOOLS_INFO, sync: () => import('./sync/index.js').then((m) => m.schools) }],
   renderers: { 'schools.inspections.statistics': () => import('./renderers.js').then((m) => m.statisticsChart) },
   commands: { name: 'schools', load: () => import('./commands.js').then((m) => m.register) },
-};
+});

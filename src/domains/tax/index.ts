@@ -1,6 +1,6 @@
 /** The tax domain: calculators over shipped reference data (data/tax); no mirror datasets. */
 import { taxRoutes } from './routes.js';
-import type { DomainManifest, LocalSpec } from '../manifest.js';
+import { declareDomain, type DomainManifest, type LocalSpec } from '../manifest.js';
 
 // Personal tax: one handler file per route family (src/domains/tax/personal/).
 const years = () => import('./personal/years.js');
@@ -26,7 +26,7 @@ function byYear<M>(id: string, mod: Module<M>, name: keyof M & string): Record<s
   return { [id]: spec, [`${id}.year`]: spec };
 }
 
-export const manifest: DomainManifest = {
+export const manifest: DomainManifest = declareDomain({
   name: 'tax',
   routes: taxRoutes,
   local: {
@@ -67,4 +67,4 @@ export const manifest: DomainManifest = {
     'tax.vat.return.calculate': () => vatReturn().then((m) => m.vatReturnDocument),
   },
   commands: { name: 'tax', load: () => import('./commands.js').then((m) => m.register) },
-};
+});

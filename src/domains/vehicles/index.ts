@@ -5,7 +5,7 @@
  */
 import { vehiclesRoutes } from './routes.js';
 import type { Handler } from '../../contract/types.js';
-import type { DomainManifest, LocalSpec } from '../manifest.js';
+import { declareDomain, type DomainManifest, type LocalSpec } from '../manifest.js';
 import { MOT_INFO, VEHICLE_LICENSING_INFO } from './datasets.js';
 import { trafficDatasets, trafficLocal, trafficRenderers } from './traffic-manifest.js';
 
@@ -20,7 +20,7 @@ const mot = (pick: (m: Mot) => Handler): LocalSpec => ({
   datasets: [MOT_INFO],
 });
 
-export const manifest: DomainManifest = {
+export const manifest: DomainManifest = declareDomain({
   name: 'vehicles',
   routes: vehiclesRoutes,
   local: {
@@ -42,4 +42,4 @@ export const manifest: DomainManifest = {
     ...trafficRenderers,
   },
   commands: { name: 'vehicles', load: () => import('./commands.js').then((m) => m.register) },
-};
+});
