@@ -142,6 +142,38 @@ describe('download', () => {
     expect(r.sha256).toBe(sha);
   });
 
+  it("a module's own request headers go to its publisher only: kept on a same-origin redirect, dropped on a redirect to another origin", async () => {
+    const { createServer } = await import('node:http');
+    const seen: Array<{ at: string; path: string; headers: Record<string, unknown> }> = [];
+    const listen = async (name: string, handle: (path: string, res: import('node:http').ServerResponse) => void) => {
+      const srv = createServer((req, res) => {
+        seen.push({ at: name, path: req.url ?? '', headers: { ...req.headers } });
+        handle(req.url ?? '', res);
+      });
+      await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
+      return { srv, url: `http://127.0.0.1:${(srv.address() as { port: number }).port}` };
+    };
+    const other = await listen('other', (_p, res) => res.end(body));
+    const publisher = await listen('publisher', (path, res) => {
+      // /a -> /b on the same origin, /b -> the other origin (another port is another origin).
+      res.writeHead(302, { location: path === '/a' ? '/b' : `${other.url}/file.csv` }).end();
+    });
+    try {
+      const r = await download({ url: `${publisher.url}/a`, dest: join(dir, 'x', 'file.csv'), headers: { 'x-api-version': '2', authorization: 'Bearer not-a-real-key' } });
+      expect(r.sha256).toBe(sha);
+      expect(seen.map((x) => [x.at, x.path, x.headers['x-api-version'], x.headers.authorization])).toEqual([
+        ['publisher', '/a', '2', 'Bearer not-a-real-key'],
+        ['publisher', '/b', '2', 'Bearer not-a-real-key'],
+        ['other', '/file.csv', undefined, undefined],
+      ]);
+      // What does cross: the transfer's own headers.
+      expect(seen[2]!.headers['accept-encoding']).toBe('identity');
+    } finally {
+      publisher.srv.close();
+      other.srv.close();
+    }
+  });
+
   it('a refused connection fails fast: 2 retries, each announced with what it waits for', async () => {
     const { createServer } = await import('node:net');
     const probe = createServer();
