@@ -2,6 +2,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { DATASETS } from '../../src/registry.js';
 import { isolatedEnv, json, runCli } from '../support/cli.js';
 
 const FIX = join(__dirname, '..', 'fixtures', 'upstream');
@@ -102,12 +103,12 @@ describe('mirror commands', () => {
 
   it("a dataset's own narrowing options come from its catalogue entry (DatasetInfo.syncLists) and are checked item by item", async () => {
     const help = (await runCli(['sync', '--help'], { env })).stdout;
-    expect(help).toContain('--authorities <codes>');
-    expect(help).toContain('--forces <slugs>');
-    for (const [args, shape] of [
-      [['sync', 'food-hygiene', '--authorities', '314,abc'], 'FSA authority codes'],
-      [['sync', 'crime', '--forces', 'Metropolitan Police'], 'force slugs'],
-    ] as const) {
+    const lists = DATASETS.flatMap((d) => (d.syncLists ?? []).map((o) => ({ d, o })));
+    expect(lists.length).toBeGreaterThanOrEqual(2);
+    for (const { o } of lists) expect(help).toContain(`--${o.name} <${o.placeholder}>`);
+    // A list with one good-looking item and one no pattern accepts ('!' is in no item pattern).
+    for (const [args, shape] of lists.map(({ d, o }) => [['sync', d.name, `--${o.name}`, `x,!`], o.example] as const)) {
+      expect(new RegExp(`^(?:${lists.find((l) => l.o.example === shape)!.o.item})$`).test('!')).toBe(false);
       const r = await runCli([...args, '--format', 'json'], { env });
       expect(r.code).toBe(2);
       expect(JSON.parse(r.stdout).error).toMatchObject({ code: 'usage_error' });
