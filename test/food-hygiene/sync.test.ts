@@ -166,6 +166,16 @@ describe('sync food-hygiene from the authorities list', () => {
     await expect(syncDataset('food-hygiene', { ...o, lists: { authorities: ['999'] } })).rejects.toThrow(/999 not in the authorities list/);
   });
 
+  it("an authority's scheme is the one its file states (<SchemeType>), not the list's number", async () => {
+    // The list's SchemeType codes (1, 2) are not confirmed by a source; Aberdeen City's file says FHIS.
+    serveAll(AUTHORITIES.map((a) => (a.code === '760' ? { ...a, scheme: 1 } : a)));
+    const o = up.syncOptions();
+    expect((await syncDataset('food-hygiene', { ...o, lists: { authorities: ['760'] } })).status).toBe('synced');
+    const fileSays = /<SchemeType>(\w+)<\/SchemeType>/.exec(readFileSync(join(FIXTURE_DIR, fileName('760')), 'utf8'))![1]!.toLowerCase();
+    expect(fileSays).toBe('fhis');
+    expect((await get(o.mirrorDir, '/v1/food-hygiene/authorities')).data.map((a: any) => [a.code, a.scheme])).toEqual([['760', fileSays]]);
+  });
+
   it('--from a folder of the files loads exactly those files', async () => {
     const o = up.syncOptions();
     const r = await syncDataset('food-hygiene', { ...o, from: FIXTURE_DIR });

@@ -114,7 +114,7 @@ async function insertAuthority(conn: DuckDBConnection, r: FileSuccess): Promise<
   const extract = r.header.extractDate && /^\d{4}-\d{2}-\d{2}/.test(r.header.extractDate) ? r.header.extractDate.slice(0, 10) : null;
   await conn.run(
     `INSERT INTO authorities VALUES (?, ?, ?, ?, ?, ?, ?, ?, CAST(? AS DATE), ?, 0, ?, ?)`,
-    [p.code, p.name ?? r.fileName, p.region, p.scheme ?? r.fileScheme, p.url, p.fileName, p.lastPublished, p.listedCount, extract, itemCount, r.sha256 || null, r.bytes],
+    [p.code, p.name ?? r.fileName, p.region, r.fileScheme ?? p.scheme, p.url, p.fileName, p.lastPublished, p.listedCount, extract, itemCount, r.sha256 || null, r.bytes],
   );
 }
 
