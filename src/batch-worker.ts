@@ -4,7 +4,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { routeById } from './registry.js';
-import { loadDocument } from './runner.js';
+import { loadDocument, loadHandler } from './runner.js';
 import { runChunk, type Chunk, type LineRunner, type LineSink } from './batch-line.js';
 
 interface Init {
@@ -24,7 +24,7 @@ const init = workerData as Init;
 /** The route's runner (no top-level await: the worker is bundled as CommonJS, see scripts/bundle.mjs). */
 async function makeRunner(): Promise<LineRunner> {
   const route = routeById(init.routeId);
-  const handler = await route.local!.handler(); // the main thread runs only routes with a local handler here
+  const handler = await loadHandler(route.local!); // the main thread runs only routes with a local handler here
   const document = await loadDocument(route);
   return {
     ...(document ? { document } : {}),

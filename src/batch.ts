@@ -18,7 +18,7 @@ import type { BackendOptions } from './backends/types.js';
 import type { Backend } from './backends/types.js';
 import { lineError, parseLine, runChunk, TextSink, type Chunk, type LineRunner } from './batch-line.js';
 import { execute } from './execute.js';
-import { loadDocument, prepareBody, type Prepared } from './runner.js';
+import { loadDocument, loadHandler, prepareBody, type Prepared } from './runner.js';
 
 const FLUSH_AT = 1 << 16;
 const CHUNK_LINES = 2048;
@@ -172,7 +172,7 @@ function workerFile(): string | undefined {
 async function runLocal(ctx: Context, target: BatchTarget, hctx: HandlerContext): Promise<number> {
   const { route, request } = target.prepared;
   const document = await loadDocument(route);
-  const runner: LineRunner = { route, handler: await route.local!.handler(), hctx, baseBody: target.baseBody, params: request.params, query: request.query, ...(document ? { document } : {}) };
+  const runner: LineRunner = { route, handler: await loadHandler(route.local!), hctx, baseBody: target.baseBody, params: request.params, query: request.query, ...(document ? { document } : {}) };
   const out = new BlockWriter(ctx.io.stdout);
   let firstFailure: number = EXIT.OK;
   const note = (f: number) => {

@@ -91,7 +91,7 @@ export function errorResult(e: unknown): CallResult {
 
 /** Handlers once imported, by their route's local spec (node caches the import; the await of import() is not free). */
 const loaded = new WeakMap<LocalSpec, Promise<Handler>>();
-function loadHandler(local: LocalSpec): Promise<Handler> {
+export function loadHandler(local: LocalSpec): Promise<Handler> {
   let pending = loaded.get(local);
   if (!pending) {
     pending = local.handler();
