@@ -189,6 +189,8 @@ describe('tax response schemas bite', () => {
 
     const years = (await callRoute('GET', '/v1/tax/years', { query: { per_page: '2' } })).envelope;
     expect(validate('tax.years.list', years)).toEqual([]);
+    // GOVDATA-NOTES §Tax: the tax years' meta has only api_version and licence.
+    expect(Object.keys(years.meta).sort()).toEqual(['api_version', 'licence']);
     const { pagination: _p, ...noPages } = years;
     expect(validate('tax.years.list', noPages).join()).toMatch(/pagination/);
     const bad = { ...years, data: [{ ...years.data[0], start_date: '6 April 2026' }] };

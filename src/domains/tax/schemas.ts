@@ -65,6 +65,7 @@ const marriageAllowance = obj({
 });
 
 const REGION = oneOf(['england_wales_ni', 'scotland']);
+const PLANS = ['plan_1', 'plan_2', 'plan_4', 'plan_5', 'postgraduate'] as const;
 
 const incomeCalculate = obj(
   {
@@ -195,7 +196,7 @@ const takeHomeData: JsonSchema = obj({
       ),
       national_insurance: obj({ employee: num(), breakdown: arr(niSlice) }),
       student_loan: ext(
-        obj({ amount: num(), repayments: arr(obj({ plan_type: str(), threshold: num(), rate: num(), amount: num() })) }),
+        obj({ amount: num(), repayments: arr(obj({ plan_type: oneOf(PLANS), threshold: num(), rate: num(), amount: num() })) }),
         'when student_loan_plans are given',
       ),
       pension: ext(
@@ -258,7 +259,6 @@ const employerCost = obj(
 
 // ---------------------------------------------------------------- student loans, pensions
 
-const PLANS = ['plan_1', 'plan_2', 'plan_4', 'plan_5', 'postgraduate'] as const;
 const studentLoanPlan = obj({ plan_type: oneOf(PLANS), annual_threshold: num(), rate: num('0.09 for the plans, 0.06 for postgraduate') });
 const studentLoanCalculate = obj({
   annual_income: num(),
