@@ -134,6 +134,9 @@ describe('thresholds, categories and errors', () => {
     expect(d.tax_year).toBe('2026-27');
     expect(d.categories.find((c: any) => c.letter === 'A')).toMatchObject({ employee: { rate_main: 0.08, rate_upper: 0.02 }, employer: { rate: 0.15, reduced_rate: false } });
     expect(d.categories.find((c: any) => c.letter === 'H').employer.reduced_rate).toBe(true);
+    // X (no liability): the employee rates are null (the spec allows it there) and the employer rate is
+    // 0, a number as the spec types it -- and what the calculator charges for X.
+    expect(d.categories.find((c: any) => c.letter === 'X')).toMatchObject({ employee: { rate_main: null, rate_upper: null }, employer: { rate: 0, reduced_rate: false } });
   });
 
   it('errors: director with self_employed 422; missing salary/profit 400 naming the field; bad type 422; bad category 400; uncovered year 404', async () => {

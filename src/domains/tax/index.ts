@@ -66,5 +66,6 @@ export const manifest: DomainManifest = declareDomain({
   documents: {
     'tax.vat.return.calculate': () => vatReturn().then((m) => m.vatReturnDocument),
   },
+  responses: () => import('./schemas.js').then((m) => m.responses),
   commands: { name: 'tax', load: () => import('./commands.js').then((m) => m.register) },
 });

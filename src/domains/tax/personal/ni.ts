@@ -60,7 +60,9 @@ function categoryOut(c: Category): Record<string, unknown> {
     description: c.description,
     group: c.group,
     employee: { rate_main: c.employee.rate_main, rate_upper: c.employee.rate_upper },
-    employer: { rate: c.employer.rate, reduced_rate: c.employer.reduced_rate },
+    // The spec types the employer rate a number (only the employee rates may be null): a letter with no
+    // employer liability (X) pays 0%, as the calculator charges it (personal-calc.ts class1).
+    employer: { rate: c.employer.rate ?? 0, reduced_rate: c.employer.reduced_rate },
   };
 }
 
