@@ -15,7 +15,9 @@ await syncDataset('schools', {
     at: async (p) => {
       if (p === point) {
         process.stdout.write(`AT ${p}\n`);
-        await new Promise(() => undefined);
+        // Wait for the SIGKILL with a timer pending: an unsettled promise alone leaves the event loop empty,
+        // and node would exit (code 13) before the parent's kill lands.
+        await new Promise(() => setInterval(() => undefined, 60_000));
       }
     },
   },
