@@ -104,7 +104,7 @@ describe('mirror commands', () => {
   it("a dataset's own narrowing options come from its catalogue entry (DatasetInfo.syncLists) and are checked item by item", async () => {
     const help = (await runCli(['sync', '--help'], { env })).stdout;
     const lists = DATASETS.flatMap((d) => (d.syncLists ?? []).map((o) => ({ d, o })));
-    expect(lists.length).toBeGreaterThanOrEqual(2);
+    expect(lists.length).toBeGreaterThan(0);
     for (const { o } of lists) expect(help).toContain(`--${o.name} <${o.placeholder}>`);
     // A list with one good-looking item and one no pattern accepts ('!' is in no item pattern).
     for (const [args, shape] of lists.map(({ d, o }) => [['sync', d.name, `--${o.name}`, `x,!`], o.example] as const)) {
