@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getRoute } from '../support/route.js';
+import { conforming } from '../support/schema-check.js';
 import type { HandlerContext } from '../../src/contract/types.js';
 import { formatAddress } from '../../src/domains/property/price-paid.js';
 import { classifyPostcode } from '../../src/mirror/postcode.js';
@@ -19,7 +20,7 @@ let ctx: HandlerContext;
 const data: PpdRow[] = applyUpdate(readPpd('pp-complete.csv'), readPpd('pp-monthly-update-new-version.csv'));
 const TYPES: Record<string, string> = { D: 'detached', S: 'semi_detached', T: 'terraced', F: 'flat', O: 'other' };
 
-const get = async (path: string, query: Record<string, string> = {}) => getRoute(path, query, ctx);
+const get = async (path: string, query: Record<string, string> = {}) => conforming('GET', path, await getRoute(path, query, ctx));
 
 /** Expected list item, built from the raw fields with the documented address rule. */
 function expectedItem(r: PpdRow) {

@@ -17,6 +17,7 @@ const NAME_IF_REGISTERED = nullable(str('null when the company is not in the reg
 // ---------------------------------------------------------------------------------------------------
 // Register: summary, detail, statistics, geography, sector analytics, filing status
 
+const NO_INCORPORATION = 'null where the register snapshot gives no IncorporationDate (the spec is silent on it)';
 const REGISTER_BLANK = 'null where the register snapshot leaves it blank (the spec gives no type)';
 
 const summary = obj({
@@ -24,7 +25,7 @@ const summary = obj({
   company_name: str(),
   company_status: str('e.g. active, dissolved, liquidation (§3)'),
   company_type: str('values seen: ltd, plc, llp'),
-  date_of_creation: date(),
+  date_of_creation: nullable(date(NO_INCORPORATION)),
   registered_office_address: obj({ postal_code: nullable(str(REGISTER_BLANK)), locality: nullable(str(REGISTER_BLANK)) }),
   sic_codes: arr(str()),
 });
@@ -36,7 +37,7 @@ const detail = obj({
   company_name: str(),
   company_status: str(),
   company_type: str(),
-  date_of_creation: date(),
+  date_of_creation: nullable(date(NO_INCORPORATION)),
   date_of_cessation: nullable(date()),
   registered_office_address: obj({
     address_line_1: nullable(str(REGISTER_BLANK)),
@@ -53,7 +54,8 @@ const detail = obj({
   uri: str('path to the company'),
 });
 
-const sicCode = { code: str(), description: str(), section: { type: 'string', pattern: '^[A-Z]$', description: 'one letter' } };
+const NO_SECTION = 'null for 99999 Dormant Company, a Companies House code that is in no SIC 2007 section (docs/companies.md; the spec is silent on it)';
+const sicCode = { code: str(), description: str(), section: nullable({ type: 'string', pattern: '^[A-Z]$', description: `one letter; ${NO_SECTION}` }) };
 
 const statistics = obj({
   total_companies: int(),
@@ -217,7 +219,7 @@ export const responses: ResponseSchemas = {
   'companies.get': { data: detail, meta: META, source: `${COMPANIES} ({company_number}); §2 "Company detail"` },
   'companies.sic-codes': { data: arr(obj(sicCode)), meta: META, source: `${COMPANIES} (sic-codes); §2 "Industry code"` },
   'companies.sic-codes.get': {
-    data: obj({ ...sicCode, section_description: str() }),
+    data: obj({ ...sicCode, section_description: nullable(str(NO_SECTION)) }),
     meta: META,
     source: `${COMPANIES} (sic-codes/{code}); §2 "Industry code" with section_description`,
   },
