@@ -114,7 +114,7 @@ const transactionItem = {
 
 const transactionDetail = obj({
   ...transactionItem,
-  estate_type: nullable(oneOf(['freehold', 'leasehold'], 'null where HM Land Registry publishes the tenure as U, unknown (with a meta.note)')),
+  estate_type: oneOf(['freehold', 'leasehold', 'unknown'], "HM Land Registry's linked-data name for the tenure; 'unknown' where it publishes U (with a meta.note)"),
   town: str(),
   district: str(),
   county: str(),
