@@ -18,6 +18,7 @@ import { syncDataset } from '../../sync/framework.js';
 import { ctxFor } from '../property/mirror-helper.js';
 import { accountsDocument, memberName } from '../support/accounts-gen.mjs';
 import { buildZip } from '../support/zip.js';
+import { schemaMisfits } from '../support/schema-check.js';
 import { useUpstreamServer } from '../sync/upstream-harness.js';
 
 const DIR = join(import.meta.dirname, '..', 'fixtures', 'upstream', 'companies-house', 'accounts');
@@ -26,7 +27,16 @@ let ctx: HandlerContext;
 
 const req = (params: Record<string, unknown> = {}, query: Record<string, unknown> = {}, body?: unknown): HandlerRequest => ({ params, query, body });
 type Env = SuccessEnvelope<Record<string, any>>;
-const call = async (hd: typeof financials, r: HandlerRequest) => (await hd(r, ctx)) as Env;
+const ROUTE_OF = new Map<unknown, string>([
+  [financials, 'companies.financials'], [trends, 'companies.trends'], [health, 'companies.health'], [benchmark, 'companies.benchmark'],
+  [benchmarks, 'companies.benchmarks'], [compare, 'companies.compare'], [recentFilings, 'companies.recent-filings'],
+]);
+/** The handler's answer, which must be in its route's published shape (test/support/schema-check.ts). */
+const call = async (hd: typeof financials, r: HandlerRequest) => {
+  const e = (await hd(r, ctx)) as Env;
+  expect(await schemaMisfits(ROUTE_OF.get(hd)!, e), ROUTE_OF.get(hd)).toEqual([]);
+  return e;
+};
 
 // GENERATED sector 62012: A (two years), B, C full accounts; D micro (no P&L). Whole pounds.
 const A25 = accountsDocument({

@@ -6,6 +6,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callLocal } from '../../src/backends/local.js';
+import { conforming } from '../support/schema-check.js';
 import type { SuccessEnvelope } from '../../src/contract/types.js';
 import { buildDataset, cleanup, ctxFor, readCsv, tempDir } from '../property/mirror-helper.js';
 import { buildTwoMonths, chFixture, GENERATED_LINES, isoDate, parseRow, REAL_LINES } from './fixture.js';
@@ -39,7 +40,7 @@ beforeAll(async () => {
 afterAll(() => cleanup(dirs));
 
 async function get(path: string, query: Record<string, string> = {}, dir = mirror) {
-  return callLocal({ method: 'GET', path, query }, ctxFor(dir, NOW));
+  return conforming('GET', path, await callLocal({ method: 'GET', path, query }, ctxFor(dir, NOW)));
 }
 async function ok(path: string, query: Record<string, string> = {}, dir = mirror) {
   const r = await get(path, query, dir);

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callLocal } from '../../src/backends/local.js';
+import { conforming } from '../support/schema-check.js';
 import type { SuccessEnvelope } from '../../src/contract/types.js';
 import { cleanup, ctxFor, sqlOn, tempDir } from '../property/mirror-helper.js';
 import { buildTwoMonths, companyLine, DEPARTING, GENERATED_LINES, parseRow, REAL_LINES } from './fixture.js';
@@ -80,7 +81,7 @@ beforeAll(async () => {
 afterAll(() => cleanup(dirs));
 
 async function search(query: Record<string, string>, dir = mirror) {
-  const r = await callLocal({ method: 'GET', path: '/v1/companies/search', query }, ctxFor(dir, '2026-12-05T12:00:00Z'));
+  const r = await conforming('GET', '/v1/companies/search', await callLocal({ method: 'GET', path: '/v1/companies/search', query }, ctxFor(dir, '2026-12-05T12:00:00Z')));
   if (r.status !== 200) throw new Error(JSON.stringify(r.envelope));
   return r.envelope as SuccessEnvelope<any>;
 }

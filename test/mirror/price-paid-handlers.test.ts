@@ -2,11 +2,12 @@
  * Every price-paid route against values computed independently from the fixture files with plain JS
  * (test/sync/ppd-fixture.ts): the mirror is built by the real sync path from the real excerpts.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getRoute } from '../support/route.js';
+import { conforming } from '../support/schema-check.js';
 import type { HandlerContext } from '../../src/contract/types.js';
 import { formatAddress } from '../../src/domains/property/price-paid.js';
 import { classifyPostcode } from '../../src/mirror/postcode.js';
@@ -19,7 +20,7 @@ let ctx: HandlerContext;
 const data: PpdRow[] = applyUpdate(readPpd('pp-complete.csv'), readPpd('pp-monthly-update-new-version.csv'));
 const TYPES: Record<string, string> = { D: 'detached', S: 'semi_detached', T: 'terraced', F: 'flat', O: 'other' };
 
-const get = async (path: string, query: Record<string, string> = {}) => getRoute(path, query, ctx);
+const get = async (path: string, query: Record<string, string> = {}) => conforming('GET', path, await getRoute(path, query, ctx));
 
 /** Expected list item, built from the raw fields with the documented address rule. */
 function expectedItem(r: PpdRow) {
@@ -192,9 +193,9 @@ describe('price-paid get', () => {
           ...expectedItem(r), paon: r.paon || null, saon: r.saon || null, street: r.street || null, locality: r.locality || null,
           town: r.town || null, district: r.district || null, county: r.county || null, ppd_category: r.category,
           // the CSV's Duration (F/L/U), under HM Land Registry's linked-data name
-          estate_type: { F: 'freehold', L: 'leasehold' }[r.duration] ?? null,
+          estate_type: { F: 'freehold', L: 'leasehold' }[r.duration] ?? 'unknown',
         },
-        meta: { ...META, as_of: data.map((x) => x.date).sort().pop(), ...(r.duration === 'U' ? { note: expect.stringContaining('estate_type is null') } : {}) },
+        meta: { ...META, as_of: data.map((x) => x.date).sort().pop(), ...(r.duration === 'U' ? { note: expect.stringContaining('estate_type is unknown') } : {}) },
       });
     }
   });
@@ -206,6 +207,23 @@ describe('price-paid get', () => {
       expect(res.status).toBe(200);
       expect((res.envelope as any).data).toMatchObject(expectedItem(r));
     }
+  });
+
+  it("a sale whose tenure HM Land Registry publishes as U: tenure and estate_type are both the string 'unknown' (spec: strings), with a meta.note", async () => {
+    // GENERATED: the first real row of pp-complete.csv with its Duration set to U and a new id (no U row is in the excerpt).
+    const real = readFileSync(fixture('pp-complete.csv'), 'utf8').split('\n')[0]!;
+    const cells = real.split('","');
+    const id = '0d1e2f3a-4b5c-4d6e-8f70-8192a3b4c5d6';
+    cells[0] = `"{${id.toUpperCase()}}`;
+    cells[6] = 'U';
+    const mirrorDir = join(root, 'mirror-u');
+    const csv = join(root, 'pp-u.csv');
+    writeFileSync(csv, cells.join('","') + '\n');
+    await syncDataset('price-paid', { mirrorDir, cacheDir: join(root, 'cache-u'), env: {}, from: csv, now: () => new Date('2026-11-21T10:00:00Z') });
+    const res = await conforming('GET', `/v1/property/price-paid/${id}`, await getRoute(`/v1/property/price-paid/${id}`, {}, { ...ctx, mirrorDir }));
+    expect(res.status).toBe(200);
+    expect([res.envelope.data.tenure, res.envelope.data.estate_type]).toEqual(['unknown', 'unknown']);
+    expect(res.envelope.meta.note).toMatch(/estate_type is unknown: HM Land Registry publishes this sale's tenure \(Duration\) as U/);
   });
 
   it('unknown or malformed ids are 404 not_found', async () => {

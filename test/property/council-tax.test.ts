@@ -6,6 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getRoute } from '../support/route.js';
+import { conforming } from '../support/schema-check.js';
 import type { SuccessEnvelope } from '../../src/contract/types.js';
 import councilTaxModule, { financialYearIn, parseTable9, readTable9, statisticsPageUrl, tablesLinks } from '../../src/domains/property/sync/council-tax.js';
 import { odsContentXml, readOdsTables } from '../../sync/formats/ods.js';
@@ -31,7 +32,7 @@ beforeAll(async () => {
 afterAll(() => cleanup(dirs));
 
 async function get(query: Record<string, string> = {}, mirror = dir) {
-  return getRoute('/v1/property/council-tax', query, ctxFor(mirror));
+  return conforming('GET', '/v1/property/council-tax', await getRoute('/v1/property/council-tax', query, ctxFor(mirror)));
 }
 function ok(r: Awaited<ReturnType<typeof get>>) {
   if (r.status !== 200) throw new Error(JSON.stringify(r.envelope));

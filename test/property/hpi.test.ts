@@ -6,6 +6,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getRoute } from '../support/route.js';
+import { conforming } from '../support/schema-check.js';
 import type { SuccessEnvelope } from '../../src/contract/types.js';
 import type { HpiRecord } from '../../src/domains/property/hpi.js';
 import hpiModule from '../../src/domains/property/sync/hpi.js';
@@ -70,7 +71,7 @@ beforeAll(async () => {
 afterAll(() => cleanup(dirs));
 
 async function get(path: string, query: Record<string, string> = {}, mirror = dir) {
-  return getRoute(path, query, ctxFor(mirror));
+  return conforming('GET', path, await getRoute(path, query, ctxFor(mirror)));
 }
 function ok(r: Awaited<ReturnType<typeof get>>) {
   if (r.status !== 200) throw new Error(JSON.stringify(r.envelope));

@@ -62,5 +62,6 @@ export const manifest: DomainManifest = declareDomain({
     { info: COMPANIES_INFO, sync: () => import('./sync/companies.js').then((m) => m.companies) },
     { info: PSC_INFO, sync: () => import('./sync/psc.js').then((m) => m.psc) },
   ],
+  responses: () => import('./schemas.js').then((m) => m.responses),
   commands: { name: 'companies', load: () => import('./commands.js').then((m) => m.register) },
 });

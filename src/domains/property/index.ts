@@ -41,6 +41,7 @@ export const manifest: DomainManifest = declareDomain({
     { info: LISTED_BUILDINGS_INFO, sync: () => import('./sync/designations.js').then((m) => m.listedBuildings) },
     { info: CONSERVATION_AREAS_INFO, sync: () => import('./sync/designations.js').then((m) => m.conservationAreas) },
   ],
+  responses: () => import('./schemas.js').then((m) => m.responses),
   renderers: {
     'property.hpi': () => import('./renderers.js').then((m) => m.hpiChart),
   },

@@ -71,17 +71,17 @@ export interface TransactionDetail extends TransactionItem {
   county: string | null;
   /**
    * The estate in land: HM Land Registry's linked-data name (`estateType`) for the same published field
-   * as `tenure` (the CSV's Duration column): `freehold` or `leasehold`; null where the file says U
-   * (unknown), with a meta.note.
+   * as `tenure` (the CSV's Duration column): `freehold` or `leasehold`; `unknown` where the file says U
+   * (as `tenure`: the spec types both as a string), with a meta.note.
    */
-  estate_type: 'freehold' | 'leasehold' | null;
+  estate_type: 'freehold' | 'leasehold' | 'unknown';
   /** A: standard price paid entry; B: additional (repossessions, buy-to-let, non-private buyers, ...). */
   ppd_category: string;
 }
 
 const ESTATE: Record<string, 'freehold' | 'leasehold'> = { F: 'freehold', L: 'leasehold' };
 const ESTATE_NOTE =
-  "estate_type is null: HM Land Registry publishes this sale's tenure (Duration) as U, unknown (estate_type is the linked-data name of the same field).";
+  "estate_type is unknown: HM Land Registry publishes this sale's tenure (Duration) as U, unknown (estate_type is the linked-data name of the same field).";
 
 const HOUSE_NUMBER_END = /(^|[\s,])\d+[A-Z]?(\s*-\s*\d+[A-Z]?)?$/;
 
@@ -121,7 +121,7 @@ function detail(r: DbRow): TransactionDetail {
     town: r.town,
     district: r.district,
     county: r.county,
-    estate_type: ESTATE[r.duration] ?? null,
+    estate_type: ESTATE[r.duration] ?? 'unknown',
     ppd_category: r.ppd_category,
   };
 }
@@ -244,7 +244,7 @@ export const pricePaidGet: Handler = async (req, ctx) => {
   if (!rows[0]) throw notFound();
   const d = detail(rows[0]);
   const meta = await provenanceMeta(DATASET, conn);
-  return { data: d, meta: d.estate_type === null ? { ...meta, note: ESTATE_NOTE } : meta };
+  return { data: d, meta: d.estate_type === 'unknown' ? { ...meta, note: ESTATE_NOTE } : meta };
 };
 
 interface StatsRow {
