@@ -199,11 +199,10 @@ export function ukToday(now: Date): string {
 }
 
 /**
- * Checks that need no data beyond the shipped file: period and date together, a date before the cap.
- * Run by every handler before the mirror is opened.
+ * The check that needs the shipped file: a date before the first cap period. Run by every handler before
+ * the mirror is opened. (`period` with `date` is refused by the parameter specs' `excludes`, routes.ts.)
  */
-export function checkPeriodArgs(period: unknown, date: unknown): void {
-  if (period !== undefined && date !== undefined) throw new ApiError(400, 'invalid_parameter', "Give 'period' or 'date', not both.");
+export function checkPeriodArgs(_period: unknown, date: unknown): void {
   if (typeof date === 'string' && date < capStart())
     throw new ApiError(400, 'invalid_parameter', `Invalid parameter 'date': '${date}' is before the first cap period (the price cap began on ${capStart()}).`);
 }
