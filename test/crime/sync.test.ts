@@ -11,6 +11,9 @@ import type { SyncReport } from '../../sync/types.js';
 import { ctxFor, sqlOn } from '../property/mirror-helper.js';
 import { errorOf, getRoute } from '../support/route.js';
 import { useUpstreamServer } from '../sync/upstream-harness.js';
+import { openApiDocument } from '../../src/server/openapi.js';
+import { ROUTES, loadResponseSchemas } from '../../src/registry.js';
+import { answerValidator } from '../support/openapi-validate.js';
 import { archive, bytesOf, countBy, type CsvRow, distanceKm, FILES, month2401, month2505, rowsOf, variant2505 } from './fixture.js';
 
 const up = useUpstreamServer('pd-crime-');
@@ -157,6 +160,10 @@ describe('sync crime from the archive (local HTTP server)', () => {
     const r = await ok(`/v1/crime/outcomes/${repeated}`);
     expect(r.data.street_records.length).toBe(3);
     expect(String(r.meta.note)).toMatch(/3 rows/);
+    // Both answers in the shape the published schema states (the conformance sample's outcomes are empty).
+    const validate = answerValidator(openApiDocument(ROUTES, 'http://127.0.0.1/v1', { auth: true, responses: await loadResponseSchemas() }));
+    expect([...validate('crime.outcomes', o), ...validate('crime.outcomes', r)]).toEqual([]);
+    expect(validate('crime.outcomes', { ...o, data: { ...o.data, outcomes: [{ month: '2024-1', outcome: 'x' }] } }).join()).toMatch(/month/);
     const missing = await get(`/v1/crime/outcomes/${'0'.repeat(64)}`);
     expect(errorOf(missing)).toMatchObject({ status: 404, code: 'not_found' });
   });

@@ -14,6 +14,9 @@ import { errorOf, getRoute, postRoute } from '../support/route.js';
 import { asheZip, datasetPage, industryRows, occupationRows, rowValues, zipName } from '../support/ashe-gen.mjs';
 import { useUpstreamServer } from '../sync/upstream-harness.js';
 import { realGeographyRows, table8Zip2020 } from './helpers.js';
+import { openApiDocument } from '../../src/server/openapi.js';
+import { ROUTES, loadResponseSchemas } from '../../src/registry.js';
+import { answerValidator } from '../support/openapi-validate.js';
 
 const up = useUpstreamServer('pd-earn-sync-');
 const pageOf = (t: string) => asheTables().tables.find((x) => x.table === t)!.page;
@@ -101,6 +104,10 @@ describe('sync earnings', () => {
     const occ = (await getRoute('/v1/earnings/occupations', { occupation: '2', measure: 'hourly_excluding_overtime', population: 'female' }, ctx())).envelope;
     const i = occupationRows().findIndex((r) => r.code === '2');
     expect(occ.data[0]).toMatchObject({ occupation: { code: '2', level: 'major' }, soc_version: 'SOC 2020', median: rowValues(i, 'Female', '5', 2021)[1] });
+    // Both answers in the shape the published schema states (the conformance sample of these routes is empty).
+    const validate = answerValidator(openApiDocument(ROUTES, 'http://127.0.0.1/v1', { auth: true, responses: await loadResponseSchemas() }));
+    expect([...validate('earnings.industries', ind), ...validate('earnings.occupations', occ)]).toEqual([]);
+    expect(validate('earnings.occupations', { ...occ, data: [{ ...occ.data[0], population: 'everyone' }] }).join()).toMatch(/population/);
   });
 
   it('percentile: interpolated against the real UK row, bounded at p10 and p90', async () => {

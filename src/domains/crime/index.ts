@@ -27,5 +27,6 @@ export const manifest: DomainManifest = declareDomain({
   },
   datasets: [{ info: CRIME_INFO, sync: () => import('./sync.js').then((m) => m.crime) }],
   renderers: { 'crime.statistics': () => import('./renderers.js').then((m) => m.statsChart) },
+  responses: () => import('./schemas.js').then((m) => m.responses),
   commands: { name: 'crime', load: () => import('./commands.js').then((m) => m.register) },
 });

@@ -24,5 +24,6 @@ export const manifest: DomainManifest = declareDomain({
     'earnings.industries': () => import('./renderers.js').then((m) => m.seriesTable),
     'earnings.occupations': () => import('./renderers.js').then((m) => m.seriesTable),
   },
+  responses: () => import('./schemas.js').then((m) => m.responses),
   commands: { name: 'earnings', load: () => import('./commands.js').then((m) => m.register) },
 });

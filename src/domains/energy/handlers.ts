@@ -76,9 +76,10 @@ export const period: Handler = async (req, ctx) => {
 
 export const periodCurrent: Handler = (_req, ctx) => period({ params: { period_id: 'current' }, query: {}, body: undefined }, ctx);
 
+// The region list is shipped reference data: its provenance date is the shipped data's (spec doc 4: meta.as_of).
 export const regions: Handler = () => ({
   data: allRegions().map((r) => ({ code: r.code, name: r.name })),
-  meta: baseMeta({ source: 'Ofgem', source_url: priceCapData().meta.levels_page }),
+  meta: baseMeta({ source: 'Ofgem', source_url: priceCapData().meta.levels_page, as_of: priceCapData().meta.as_of }),
 });
 
 function rateRecord(r: RateRow): Record<string, unknown> {

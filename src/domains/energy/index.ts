@@ -27,5 +27,6 @@ export const manifest: DomainManifest = declareDomain({
     'energy.price-cap.calculate': () => renderers().then((m) => m.bill),
     'energy.price-cap.periods': () => renderers().then((m) => m.periodsChart),
   },
+  responses: () => import('./schemas.js').then((m) => m.responses),
   commands: { name: 'energy', load: () => import('./commands.js').then((m) => m.register) },
 });

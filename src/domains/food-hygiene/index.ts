@@ -30,5 +30,6 @@ export const manifest: DomainManifest = declareDomain({
     'food-hygiene.establishments': () => import('./renderers.js').then((m) => m.establishmentsTable),
     'food-hygiene.statistics': () => import('./renderers.js').then((m) => m.statisticsChart),
   },
+  responses: () => import('./schemas.js').then((m) => m.responses),
   commands: { name: 'food-hygiene', load: () => import('./commands.js').then((m) => m.register) },
 });

@@ -19,5 +19,6 @@ export const manifest: DomainManifest = declareDomain({
   },
   datasets: [{ info: SCHOOLS_INFO, sync: () => import('./sync/index.js').then((m) => m.schools) }],
   renderers: { 'schools.inspections.statistics': () => import('./renderers.js').then((m) => m.statisticsChart) },
+  responses: () => import('./schemas.js').then((m) => m.responses),
   commands: { name: 'schools', load: () => import('./commands.js').then((m) => m.register) },
 });

@@ -36,6 +36,7 @@ export const manifest: DomainManifest = declareDomain({
     { info: MOT_INFO, sync: () => import('./sync/mot.js').then((m) => m.mot) },
     ...trafficDatasets,
   ],
+  responses: () => import('./schemas.js').then((m) => m.responses),
   renderers: {
     'vehicles.registrations': () => import('./renderers.js').then((m) => m.registrationsChart),
     'vehicles.licensing': () => import('./renderers.js').then((m) => m.licensingChart),
