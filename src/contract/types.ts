@@ -11,8 +11,11 @@ export interface Meta {
   licence?: string;
   source?: string;
   source_url?: string;
-  /** Local answers also carry the data's as-of date (issue 5). */
-  as_of?: string;
+  /**
+   * Local answers carry the date of the upstream data answered from; null where the loaded data does not
+   * state it (spec 4: a field the open data cannot give is null, and meta says why).
+   */
+  as_of?: string | null;
   [key: string]: unknown;
 }
 

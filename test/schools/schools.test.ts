@@ -281,9 +281,9 @@ describe('a second sync with only the graded-layout file (--from)', () => {
     const conn = await openDataset(SCHOOLS_INFO, mirror);
     const rows = await query(conn, "SELECT source, layout, strftime(published, '%Y-%m-%d') AS published FROM sources ORDER BY source");
     expect(rows).toEqual([{ source: 'gias', layout: null, published: '2026-11-21' }, { source: 'mi', layout: 'graded', published: null }]);
-    // a file whose name states no date: no as_of (the sync date would pass for the outcomes' date), and the warning says so
+    // a file whose name states no date: as_of null (the sync date would pass for the outcomes' date), and the warning says why
     const env = await ok('/v1/schools/100000');
-    expect(env.meta.as_of).toBeUndefined();
+    expect(env.meta.as_of).toBeNull();
     expect(env.meta.warning).toMatch(/date is not known/);
   });
 

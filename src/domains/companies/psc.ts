@@ -57,7 +57,7 @@ async function subject(req: { params: Record<string, unknown> }, ctx: HandlerCon
   const m = await provenanceMeta(PSC, conn);
   if (!rows.length && !company) {
     const anyRecord = await query(conn, 'SELECT 1 FROM psc WHERE company_number = ? LIMIT 1', [n]);
-    if (!anyRecord.length) throw companyNotFound(n, m.as_of);
+    if (!anyRecord.length) throw companyNotFound(n, m.as_of ?? undefined);
   }
   const notes = [
     !has(ctx, COMPANIES) ? `company names and statuses come from the companies dataset, which is not synced ('publicdata sync companies'): null here.` : undefined,
@@ -194,7 +194,7 @@ export const companyTimeline: Handler = async (req, ctx) => {
   const conn = await openDataset(COMPANIES, ctx.mirrorDir);
   const m = await provenanceMeta(COMPANIES, conn);
   const company = await companyIfSynced(ctx, n);
-  if (!company) throw companyNotFound(n, m.as_of);
+  if (!company) throw companyNotFound(n, m.as_of ?? undefined);
   const events: TimelineEvent[] = [];
   if (company.incorporation_date) events.push({ date: company.incorporation_date, type: 'incorporation', description: `${company.company_name} incorporated` });
   if (company.dissolution_date) {

@@ -200,7 +200,7 @@ export const companyGet: Handler = async (req, ctx) => {
   const c = await conn(ctx);
   const r = await findCompany(c, n);
   const m = await baseMeta(ctx);
-  if (!r) throw companyNotFound(n, m.as_of);
+  if (!r) throw companyNotFound(n, m.as_of ?? undefined);
   return { data: detail(r), meta: r.gone_by !== undefined ? { ...m, note: departedNote(r) } : m };
 };
 
@@ -336,7 +336,7 @@ export const filingStatus: Handler = async (req, ctx) => {
   const c = await conn(ctx);
   const r = await findCompany(c, n);
   const m = await baseMeta(ctx);
-  if (!r) throw companyNotFound(n, m.as_of);
+  if (!r) throw companyNotFound(n, m.as_of ?? undefined);
   const now = today(ctx);
   const due = [r.accounts_next_due, r.confirmation_next_due].filter((d): d is string => !!d).sort()[0] ?? null;
   const days = due ? daysBetween(now, due) : null;

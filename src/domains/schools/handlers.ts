@@ -42,10 +42,10 @@ async function schoolsMeta(conn: DuckDBConnection, extra: Record<string, unknown
   const f = await facts(conn);
   const m = await provenanceMeta(DATASET, conn, { ...f, ...extra });
   // as_of is the management information's "as at" date. A file loaded with --from under another name states
-  // none: then no as_of is given (the sync date would pass for the outcomes' date) and the warning says so.
+  // none: then as_of is null (the sync date would pass for the outcomes' date) and the warning says why.
   if (typeof f.inspections_as_of === 'string') m.as_of = f.inspections_as_of;
   else {
-    delete m.as_of;
+    m.as_of = null;
     m.warning = `${DISPLAY_WARNING} The management information's date is not known (its file was loaded under a name that does not state it).`;
   }
   return m;

@@ -4,9 +4,9 @@
  * `licence`, `source`, `source_url` and provenance `as_of`; "a response may carry more fields than
  * listed": those publicdata adds are declared with ext().
  *
- * `meta.as_of` (the management information's "as at" date) is not required here: a file loaded under a
- * name that does not state its date gives none, and the sync date would pass for the outcomes' date, so
- * the answer leaves it out and `meta.warning` says the date is unknown (docs/schools.md).
+ * `meta.as_of` is the management information's "as at" date: null where a file was loaded under a name
+ * that does not state its date (the sync date would pass for the outcomes' date), and `meta.warning` says
+ * so (docs/schools.md).
  */
 import { anyOf, arr, bool, date, ext, int, nullable, num, obj, oneOf, record, str, type JsonSchema, type ResponseSchemas } from '../../contract/schema.js';
 
@@ -89,7 +89,7 @@ const statistics = obj({
   as_of: orNull(date(), "the management information's date; null where the loaded file does not state it"),
 });
 
-const META = ['licence', 'source', 'source_url'];
+const META = ['licence', 'source', 'source_url', 'as_of'];
 export const responses: ResponseSchemas = {
   'schools.search': { data: arr(listItem), meta: META, source: `${DOC}: School, GET /v1/schools` },
   'schools.detail': { data: detail, meta: META, source: `${DOC}: School detail, GET /v1/schools/{urn}` },
