@@ -7,9 +7,12 @@
  *
  * The rules, from `cell` and `csvCell`: NULL is empty; BOOLEAN `true`/`false`; integers as JavaScript
  * writes the number the converter makes (64- and 128-bit beyond ±2^53 as the nearest double, as in
- * json-sql.ts); VARCHAR, ENUM, UUID and finite DATE the text DuckDB casts them to. A cell holding `"`,
- * `,`, CR or LF is quoted with its quotes doubled. Columns of any other type have no rendering here
- * (the caller keeps the JavaScript path). Columns are in the row object's key order (`jsKeyOrder`).
+ * json-sql.ts); VARCHAR, ENUM, UUID and DATE the text DuckDB casts them to (DATE ±infinity as in
+ * json-sql.ts). A cell holding `"`, `,`, CR or LF is quoted with its quotes doubled. Columns of any other
+ * type have no rendering here (the caller keeps the JavaScript path). Columns are in the row object's key
+ * order (`jsKeyOrder`). Text is rendered as stored: @duckdb/node-api drops a leading U+FEFF from each
+ * string it reads, so a caller comparing with values read into JavaScript reads them the same way in its
+ * query (price-paid's `asRead`).
  */
 import type { DuckDBType } from '@duckdb/node-api';
 import { jsKeyOrder, jsNumberSql } from './json-sql.js';
@@ -24,8 +27,8 @@ function cellSql(c: string, type: DuckDBType): string | undefined {
     case 5: case 9: case 16: case 32: // BIGINT UBIGINT HUGEINT UHUGEINT: Number(bigint) rounds beyond 2^53
       return `CASE WHEN ${type.typeId === 5 || type.typeId === 16 ? `${c} >= -9007199254740992 AND ` : ''}${c} <= 9007199254740992 THEN CAST(${c} AS VARCHAR)
         ELSE ${jsNumberSql(`CAST(CAST(${c} AS VARCHAR) AS DOUBLE)`)} END`;
-    case 13: // DATE: ±infinity has another text in the JS path (json-sql.ts); kept out
-      return `CASE WHEN isfinite(${c}) THEN CAST(${c} AS VARCHAR) ELSE error('csv-sql: infinite DATE') END`;
+    case 13: // DATE: ±infinity as the JS value's text of its day number, ±(2^31 - 1) (as in json-sql.ts)
+      return `CASE WHEN isfinite(${c}) THEN CAST(${c} AS VARCHAR) WHEN ${c} > DATE '2000-01-01' THEN '5881580-07-11' ELSE '5877642-06-24 (BC)' END`;
     case 17: case 23: case 27: // VARCHAR ENUM UUID
       return `CAST(${c} AS VARCHAR)`;
     default:

@@ -267,8 +267,8 @@ export async function streamRows<T extends Row = Row>(
  * Run a query once and hand its rows to `sink.rendered` as NDJSON or CSV text, rendered by DuckDB
  * (src/mirror/json-sql.ts, csv-sql.ts: byte for byte the JavaScript renderers' text), one chunk at a time;
  * returns the row count, or undefined (nothing run) when a column type has no SQL rendering. JavaScript
- * reads one string per row: converting every value and building an object per row cost ~4 µs a row
- * (`price-paid search --all`, issue 28).
+ * reads one string per row: converting 15 values and building and rendering an object per row cost
+ * ~9 µs a row (`price-paid search --all`, issue 28; docs/performance.md).
  */
 export async function streamRendered(conn: DuckDBConnection, sql: string, params: Param[], sink: RecordSink): Promise<number | undefined> {
   const out = sink.rendered!;

@@ -57,7 +57,7 @@ describe('DuckDB renders the JS path CSV byte for byte', () => {
       values('VARCHAR', [`'plain'`, `''`, `'a,b'`, `'say "hi"'`, `'cr' || chr(13) || 'lf' || chr(10)`, `'tab' || chr(9)`, `'é€😀'`, `'"'`]),
       values('mood', [`'sad'`, `'a,b'`, `'say "hi"'`]),
       values('UUID', [`'5bbe9cb3-6332-4eb0-9cd3-8737cea4a65a'`, `'{5BBE9CB3-6332-4EB0-9CD3-8737CEA4A65A}'`]),
-      values('DATE', [`'2024-02-29'`, `'1995-01-01'`, `'0044-03-15 (BC)'`]),
+      values('DATE', [`'2024-02-29'`, `'1995-01-01'`, `'0044-03-15 (BC)'`, `'infinity'`, `'-infinity'`]),
       values('BOOLEAN', ['true', 'false']),
     ];
     for (const q of cases) expect(await sqlCsv(q), q).toBe(await jsCsv(q));
