@@ -19,6 +19,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { paired, pairLine, stats, timeProcess as timeChild } from './lib/pairs.mjs';
 import { bareLoad, RSS, runNode } from './lib/child.mjs';
+import { generateCode, ROW, WITH_H } from './lib/pp-gen.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = join(here, '..');
@@ -45,39 +46,12 @@ if (!existsSync(join(dist, 'sync', 'framework.js'))) {
 // Input files (deterministic ids md5(i) so the update can change and delete existing transactions).
 const csv = join(work, `pp-${ROWS}.csv`);
 const upd = join(work, `pp-monthly-update-${ROWS}-${UPDATE_ROWS}.csv`);
-// md5(i) as a GUID: the same i always gives the same id (md5 computed once per row in a subquery).
-const ID = () => `'{' || upper(substr(h, 1, 8) || '-' || substr(h, 9, 4) || '-' || substr(h, 13, 4) || '-' || substr(h, 17, 4) || '-' || substr(h, 21, 12)) || '}'`;
-const WITH_H = (src) => `(SELECT i, md5(i::VARCHAR) AS h FROM ${src})`;
-const ROW = (i, status) => `
-  ${ID()} AS id,
-  (20000 + (hash(${i}) % 980000))::VARCHAR AS price,
-  strftime(DATE '1995-01-01' + (hash(${i} * 7) % 11250)::INT, '%Y-%m-%d') || ' 00:00' AS d,
-  CASE WHEN ${i} % 200000 = 7 THEN 'LS8 3BS' ELSE
-    chr(65 + (hash(${i} * 3) % 26)::INT) || chr(65 + (hash(${i} * 5) % 26)::INT) || ((1 + hash(${i} * 11) % 29)::INT)::VARCHAR
-    || ' ' || ((hash(${i} * 13) % 10)::INT)::VARCHAR || chr(65 + (hash(${i} * 17) % 26)::INT) || chr(65 + (hash(${i} * 19) % 26)::INT) END AS postcode,
-  ['D','S','T','F','O'][1 + (hash(${i} * 23) % 5)::INT] AS ptype,
-  CASE WHEN hash(${i} * 29) % 10 = 0 THEN 'Y' ELSE 'N' END AS old_new,
-  CASE WHEN hash(${i} * 31) % 4 = 0 THEN 'L' ELSE 'F' END AS duration,
-  ((1 + hash(${i} * 37) % 200)::INT)::VARCHAR AS paon,
-  CASE WHEN hash(${i} * 41) % 8 = 0 THEN 'FLAT ' || ((1 + hash(${i} * 43) % 20)::INT)::VARCHAR ELSE '' END AS saon,
-  'STREET ' || ((hash(${i} * 47) % 300000)::INT)::VARCHAR || ' ROAD' AS street,
-  CASE WHEN hash(${i} * 53) % 3 = 0 THEN 'LOCALITY ' || ((hash(${i} * 59) % 20000)::INT)::VARCHAR ELSE '' END AS locality,
-  'TOWN ' || ((hash(${i} * 61) % 1200)::INT)::VARCHAR AS town,
-  'DISTRICT ' || ((hash(${i} * 67) % 330)::INT)::VARCHAR AS district,
-  'COUNTY ' || ((hash(${i} * 71) % 100)::INT)::VARCHAR AS county,
-  CASE WHEN hash(${i} * 73) % 20 = 0 THEN 'B' ELSE 'A' END AS cat,
-  ${status} AS status`;
 
 function generate() {
   if (!existsSync(csv)) {
     log(`generating ${ROWS.toLocaleString('en-GB')} rows → ${csv}`);
     const tmp = `${csv}.tmp`;
-    const { ms } = runNode(`
-      import { DuckDBInstance } from '@duckdb/node-api';
-      const db = await DuckDBInstance.create(':memory:', { threads: '${THREADS}' });
-      const c = await db.connect();
-      await c.run(\`COPY (SELECT ${ROW('i', "'A'")} FROM ${WITH_H(`range(${ROWS}) t(i)`)}) TO '${tmp}' (FORMAT csv, HEADER false, FORCE_QUOTE *)\`);
-      console.log('{}');`);
+    const { ms } = runNode(generateCode({ rows: ROWS, path: tmp, threads: THREADS }));
     renameSync(tmp, csv);
     log(`generated in ${fmt(ms / 1000, 1)} s, ${fmt(statSync(csv).size / 1e9)} GB`);
   }

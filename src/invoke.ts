@@ -11,7 +11,7 @@ import type { BackendOptions, Source } from './backends/types.js';
 import type { Backend } from './backends/types.js';
 import { execute } from './execute.js';
 import { prepare, type Prepared } from './runner.js';
-import { recordsOf } from './output/records.js';
+import { csvLine, recordsOf } from './output/records.js';
 import type { Format } from './output/render.js';
 import { captureStdout, drainWrite, writeError, writeResult, type RenderContext } from './output/renderers.js';
 
@@ -151,6 +151,18 @@ async function callAll(
         await emit({ status: 200, envelope: withRecords(chunkEnv, route, records), source: 'local' }, records);
       },
     };
+    // NDJSON/CSV without --fields: a handler may hand over its records rendered by DuckDB (the same bytes).
+    if (streamOut && !g.fields?.length) {
+      sink.rendered = {
+        format: g.format as 'ndjson' | 'csv',
+        write: async (text, n, columns) => {
+          rows += n;
+          if (g.format === 'csv' && !csvHeaderDone) text = `${csvLine(columns)}\r\n${text}`;
+          csvHeaderDone = true;
+          await drainWrite(ctx.io.stdout, text);
+        },
+      };
+    }
     const result = await execute({ ...call, query: { ...call.query, page: String(page) }, sink } as RouteCall, ctx, backendOptions(g));
     if (streamed && !isErrorEnvelope(result.envelope)) {
       first = result.envelope;

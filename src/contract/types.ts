@@ -106,6 +106,22 @@ export interface RecordSink {
   start(): void;
   /** A chunk of records (DuckDB's vector size, 2,048 rows); awaited, so a slow writer slows the query. */
   write(records: unknown[]): Promise<void>;
+  /**
+   * Set when the caller prints the records as NDJSON or CSV lines and nothing else (no `--fields`): a
+   * handler that can render its records in SQL (the same bytes the JavaScript renderer writes) calls
+   * `rendered.write` with each chunk's text instead of `write`.
+   */
+  rendered?: RenderedSink;
+}
+
+/** Records rendered by the handler's query (see `RecordSink.rendered`). */
+export interface RenderedSink {
+  format: 'ndjson' | 'csv';
+  /**
+   * `rows` records as text, each line ending in `\n` (ndjson) or `\r\n` (csv; no header: `columns` are
+   * the record's keys, for the caller to write the header once); awaited.
+   */
+  write(text: string, rows: number, columns: readonly string[]): Promise<void>;
 }
 
 export type Handler = (req: HandlerRequest, ctx: HandlerContext) => Promise<SuccessEnvelope> | SuccessEnvelope;

@@ -10,6 +10,8 @@ import type { Meta, RecordSink } from '../contract/types.js';
 import type { DatasetInfo } from './catalog.js';
 import { datasetDamaged, datasetNotSynced, isDamageError } from './errors.js';
 import { datasetPath, isDatasetPresent } from './paths.js';
+import { csvLinePlan } from './csv-sql.js';
+import { jsKeyOrder, jsonLinePlan } from './json-sql.js';
 
 type Duck = typeof import('@duckdb/node-api');
 let duckPromise: Promise<Duck> | undefined;
@@ -198,14 +200,24 @@ export async function pagedQuery<T extends Row = Row>(
   conn: DuckDBConnection,
   o: {
     from: string; columns?: string; where: Where; orderBy: string; page: number; perPage: number;
-    stream?: { sink: RecordSink | undefined; map: (row: T) => unknown };
+    /**
+     * `record`: the record `map` makes, as an SQL select list over `from` (`<expr> AS <key>, …`, keys in
+     * the record's order, values of the types the converter turns into what `map` gives): with it, a sink
+     * that takes rendered lines gets them from DuckDB (`streamRendered`).
+     */
+    stream?: { sink: RecordSink | undefined; map: (row: T) => unknown; record?: string };
   },
 ): Promise<{ rows: T[]; total: number }> {
   const offset = (o.page - 1) * o.perPage;
-  const select = `SELECT ${o.columns ?? '*'} FROM ${o.from} ${o.where.sql} ORDER BY ${o.orderBy}`;
+  const tail = `FROM ${o.from} ${o.where.sql} ORDER BY ${o.orderBy}`;
+  const select = `SELECT ${o.columns ?? '*'} ${tail}`;
   const sink = o.stream?.sink;
   if (sink) {
-    const n = await streamRows<T>(conn, `${select} OFFSET ?`, [...o.where.params, offset], sink, o.stream!.map);
+    const params = [...o.where.params, offset];
+    const rendered = sink.rendered && o.stream!.record !== undefined
+      ? await streamRendered(conn, `SELECT ${o.stream!.record} ${tail} OFFSET ?`, params, sink)
+      : undefined;
+    const n = rendered ?? (await streamRows<T>(conn, `${select} OFFSET ?`, params, sink, o.stream!.map));
     return { rows: [], total: offset + n };
   }
   const total = (await queryOne<{ n: number }>(conn, `SELECT count(*) AS n FROM ${o.from} ${o.where.sql}`, o.where.params))?.n ?? 0;
@@ -248,6 +260,52 @@ export async function streamRows<T extends Row = Row>(
     }
     count += values.length;
     await sink.write(out);
+  }
+}
+
+/**
+ * Run a query once and hand its rows to `sink.rendered` as NDJSON or CSV text, rendered by DuckDB
+ * (src/mirror/json-sql.ts, csv-sql.ts: byte for byte the JavaScript renderers' text), one chunk at a time;
+ * returns the row count, or undefined (nothing run) when a column type has no SQL rendering. JavaScript
+ * reads one string per row: converting 15 values and building and rendering an object per row cost
+ * ~9 µs a row (`price-paid search --all`, issue 28; docs/performance.md).
+ */
+export async function streamRendered(conn: DuckDBConnection, sql: string, params: Param[], sink: RecordSink): Promise<number | undefined> {
+  const out = sink.rendered!;
+  let plan: { sql: string; columns: string[] } | undefined;
+  try {
+    const p = await conn.prepare(sql);
+    try {
+      const cols = Array.from({ length: p.columnCount }, (_, i) => ({ name: p.columnName(i), type: p.columnType(i) }));
+      if (out.format === 'csv') plan = csvLinePlan(sql, cols);
+      else {
+        const json = jsonLinePlan(sql, cols);
+        plan = json && { sql: json.sql, columns: jsKeyOrder(cols.map((c) => c.name)).map(([k]) => k) };
+      }
+    } finally {
+      p.destroySync();
+    }
+  } catch (e) {
+    throw translate(conn, e);
+  }
+  if (!plan) return undefined;
+  const eol = out.format === 'csv' ? '\r\n' : '\n';
+  await conn.run(`SET memory_limit = '${STREAM_MEMORY_LIMIT}'`);
+  const result = await conn.stream(plan.sql, params.map(bindable)).catch((e: unknown) => {
+    throw translate(conn, e);
+  });
+  sink.start();
+  let count = 0;
+  for (;;) {
+    const chunk = await result.fetchChunk().catch((e: unknown) => {
+      throw translate(conn, e);
+    });
+    if (!chunk || chunk.rowCount === 0) return count;
+    const v = chunk.getColumnVector(0);
+    let text = '';
+    for (let r = 0; r < chunk.rowCount; r++) text += `${v.getItem(r) as string}${eol}`;
+    count += chunk.rowCount;
+    await out.write(text, chunk.rowCount, plan.columns);
   }
 }
 

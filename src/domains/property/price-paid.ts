@@ -98,6 +98,46 @@ export function formatAddress(r: Pick<DbRow, 'paon' | 'saon' | 'street' | 'local
   return parts.join(', ');
 }
 
+/**
+ * JavaScript's `\s` (HOUSE_NUMBER_END) as an RE2 class body: RE2's `\s` is ASCII only, without \v
+ * and without the no-break and other Unicode spaces.
+ */
+const JS_SPACE_RE2 = String.raw`\t\n\x{0B}\f\r \x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}\x{FEFF}`;
+/** HOUSE_NUMBER_END for DuckDB's regexp_matches (RE2: `$` is the end of the text, as without the m flag). */
+const HOUSE_NUMBER_END_RE2 = `(^|[${JS_SPACE_RE2},])[0-9]+[A-Z]?([${JS_SPACE_RE2}]*-[${JS_SPACE_RE2}]*[0-9]+[A-Z]?)?$`;
+
+/**
+ * A VARCHAR column as the JavaScript path reads it: @duckdb/node-api decodes strings with a default
+ * TextDecoder, which drops a leading U+FEFF (byte order mark) from every value.
+ */
+const asRead = (c: string) => `(CASE WHEN starts_with(${c}, chr(65279)) THEN substr(${c}, 2) ELSE ${c} END)`;
+
+/** formatAddress as an SQL expression over these VARCHAR expressions (concat_ws leaves out NULL parts). */
+const addressSql = (saon: string, paon: string, street: string, locality: string, town: string) => `concat_ws(', ',
+    CASE WHEN ${saon} <> '' THEN ${saon} END,
+    NULLIF(CASE WHEN ${paon} <> '' AND ${street} <> ''
+      THEN CASE WHEN regexp_matches(${paon}, '${HOUSE_NUMBER_END_RE2}') THEN ${paon} || ' ' || ${street} ELSE ${paon} || ', ' || ${street} END
+      ELSE coalesce(${paon}, ${street}, '') END, ''),
+    CASE WHEN ${locality} <> '' AND ${locality} IS DISTINCT FROM ${town} THEN ${locality} END,
+    CASE WHEN ${town} <> '' THEN ${town} END)`;
+
+/** The address of a price_paid row in SQL: `formatAddress` of its columns as JavaScript reads them. */
+export const ADDRESS_SQL = addressSql(asRead('saon'), asRead('paon'), asRead('street'), asRead('locality'), asRead('town'));
+
+const sqlCase = (col: string, map: Record<string, string>, other: string) =>
+  `CASE ${col} ${Object.entries(map).map(([k, v]) => `WHEN '${k}' THEN '${v}'`).join(' ')} ELSE '${other}' END`;
+
+/**
+ * `item` as an SQL select list over price_paid (same keys, same order, values the converter turns into
+ * what `item` gives): `--all` in NDJSON or CSV has DuckDB render the records (db.ts `streamRendered`).
+ * property_type, old_new and duration hold only the codes the sync accepts.
+ */
+export const ITEM_SQL = `id::VARCHAR AS id, price, date, ${asRead('postcode')} AS postcode,
+  ${sqlCase('property_type', TYPE_NAMES, 'other')} AS property_type,
+  coalesce(old_new = 'Y', false) AS new_build,
+  ${sqlCase('duration', TENURE, 'unknown')} AS tenure,
+  ${ADDRESS_SQL} AS address`;
+
 function item(r: DbRow): TransactionItem {
   return {
     id: r.id,
@@ -148,11 +188,14 @@ interface PagedData {
   pagination: { page: number; per_page: number; total: number };
 }
 
+/** What a list of transactions reads and how it makes its records, in JavaScript (`map`) and in SQL (`record`). */
+export const ITEM_QUERY = { from: 'price_paid', columns: COLUMNS, orderBy: 'date DESC, id ASC', map: item, record: ITEM_SQL };
+
 async function pagedList(ctx: HandlerContext, w: Where, page: number): Promise<SuccessEnvelope<PagedData>> {
   const conn = await openDataset(DATASET, ctx.mirrorDir);
+  const { from, columns, orderBy, map, record } = ITEM_QUERY;
   const { rows, total } = await pagedQuery<DbRow>(conn, {
-    from: 'price_paid', columns: COLUMNS, where: w, orderBy: 'date DESC, id ASC', page, perPage: PER_PAGE,
-    stream: { sink: ctx.sink, map: item },
+    from, columns, where: w, orderBy, page, perPage: PER_PAGE, stream: { sink: ctx.sink, map, record },
   });
   const meta: Meta = await provenanceMeta(DATASET, conn);
   return { data: { transactions: rows.map(item), pagination: { page, per_page: PER_PAGE, total } }, meta };
