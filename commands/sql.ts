@@ -5,7 +5,7 @@ import { meta } from '../src/contract/envelope.js';
 import type { Context } from '../src/context.js';
 import { renderContext, type GlobalOptions } from '../src/invoke.js';
 import type { Row } from '../src/output/records.js';
-import { captureStdout, drainWrite, writeOutput } from '../src/output/renderers.js';
+import { captureStdout, chunkStream, drainWrite, writeOutput } from '../src/output/renderers.js';
 import { fstatSync } from 'node:fs';
 import { DATASETS as CATALOGUE } from '../src/registry.js';
 import { globalOptions } from './global.js';
@@ -99,31 +99,29 @@ function stdoutPipe(ctx: Context): string | undefined {
 
 /**
  * Rows written as they come, in the json, ndjson or csv format, through the same renderers as
- * `writeRows` (so --fields and flattening agree): ndjson is each chunk's lines; csv is the header once,
- * then each chunk's rows; json is `{"data":[` + the rows + `],"meta":…}`. Each write waits for a full
- * stdout to drain.
+ * `writeRows` (so --fields and flattening agree). ndjson and csv go through the one chunk stream shared
+ * with `--all` (`chunkStream`: the CSV header once); json is `{"data":[` + the rows + `],"meta":…}`.
+ * Each write waits for a full stdout to drain.
  */
 function chunkWriter(ctx: Context, g: GlobalOptions, id: string) {
   const rc = renderContext(ctx, g);
   const write = (s: string) => drainWrite(ctx.io.stdout, s);
-  const render = (rows: Row[], format: 'ndjson' | 'csv') =>
-    captureStdout(ctx.io, (io) => writeOutput(io, { envelope: { data: rows, meta: meta() }, id }, { ...rc, format }));
+  const render = (rows: unknown[], format: 'ndjson' | 'csv', continuation = false) =>
+    captureStdout(ctx.io, (io) => writeOutput(io, { envelope: { data: rows, meta: meta() }, id }, { ...rc, format, continuation }));
+  const stream = g.format === 'ndjson' || g.format === 'csv' ? chunkStream(ctx.io.stdout, g.format, (rows, continuation) => render(rows, g.format as 'ndjson' | 'csv', continuation)) : undefined;
   let n = 0;
   return {
     /** NDJSON lines rendered by DuckDB: the same text `rows` writes for those rows (json: joined by commas). */
     async lines(lines: string[]) {
       if (!lines.length) return;
-      if (g.format === 'ndjson') await write(`${lines.join('\n')}\n`);
+      if (stream) await stream.rendered(`${lines.join('\n')}\n`, lines.length, []);
       else await write(`${n === 0 ? '{"data":[' : ','}${lines.join(',')}`);
       n += lines.length;
     },
     async rows(rows: Row[]) {
       if (!rows.length) return;
-      if (g.format === 'ndjson') await write(await render(rows, 'ndjson'));
-      else if (g.format === 'csv') {
-        const text = await render(rows, 'csv');
-        await write(n === 0 ? text : text.slice(text.indexOf('\n') + 1));
-      } else {
+      if (stream) await stream.records(rows);
+      else {
         const lines = (await render(rows, 'ndjson')).trimEnd().split('\n');
         await write(`${n === 0 ? '{"data":[' : ','}${lines.join(',')}`);
       }

@@ -11,9 +11,9 @@ import type { BackendOptions, Source } from './backends/types.js';
 import type { Backend } from './backends/types.js';
 import { execute } from './execute.js';
 import { prepare, type Prepared } from './runner.js';
-import { csvLine, recordsOf } from './output/records.js';
+import { recordsOf } from './output/records.js';
 import type { Format } from './output/render.js';
-import { captureStdout, drainWrite, writeError, writeResult, type RenderContext } from './output/renderers.js';
+import { captureStdout, chunkStream, writeError, writeResult, type RenderContext } from './output/renderers.js';
 
 export interface GlobalOptions {
   source: Source;
@@ -126,40 +126,36 @@ async function callAll(
   const merged: unknown[] = [];
   let first: SuccessEnvelope | undefined;
   let last: CallResult | undefined;
-  let csvHeaderDone = false;
-  const streamOut = g.format === 'ndjson' || g.format === 'csv';
-  /** Render one page's (or chunk's) records: NDJSON/CSV to stdout, JSON/table into `merged`. */
-  const emit = async (result: CallResult, recs: unknown[]) => {
-    if (streamOut) {
-      // Rendered into a string, then written honouring back-pressure; CSV writes its header once.
-      const text = await captureStdout(ctx.io, (io) => writeResult(io, result, route, { ...render, continuation: csvHeaderDone }));
-      // An empty first chunk prints no header (columns unknown): the first chunk with records prints it.
-      if (text) csvHeaderDone = true;
-      await drainWrite(ctx.io.stdout, text);
-    } else for (const r of recs) merged.push(r);
+  // Records are rendered in a stand-in envelope (a chunk comes before the envelope's meta and pagination).
+  const chunkEnv: SuccessEnvelope = { data: {}, meta: {} as SuccessEnvelope['meta'] };
+  // NDJSON/CSV: one chunk stream for the whole job (pages or a handler's chunks, the CSV header once).
+  const stream = g.format === 'ndjson' || g.format === 'csv'
+    ? chunkStream(ctx.io.stdout, g.format as 'ndjson' | 'csv', (recs, continuation) =>
+        captureStdout(ctx.io, (io) => writeResult(io, { status: 200, envelope: withRecords(chunkEnv, route, recs), source: backend.kind }, route, { ...render, continuation })))
+    : undefined;
+  /** One page's (or chunk's) records: NDJSON/CSV to stdout, JSON/table into `merged`. */
+  const emit = async (recs: unknown[]) => {
+    if (stream) await stream.records(recs);
+    else for (const r of recs) merged.push(r);
   };
   let pending: CallResult | undefined;
   if (backend.kind === 'local') {
     let streamed = false;
     let rows = 0;
-    // Records come before the envelope (meta, pagination): chunks are rendered in a stand-in envelope.
-    const chunkEnv: SuccessEnvelope = { data: {}, meta: {} as SuccessEnvelope['meta'] };
     const sink: RecordSink = {
       start: () => void (streamed = true),
       write: async (records) => {
         rows += records.length;
-        await emit({ status: 200, envelope: withRecords(chunkEnv, route, records), source: 'local' }, records);
+        await emit(records);
       },
     };
     // NDJSON/CSV without --fields: a handler may hand over its records rendered by DuckDB (the same bytes).
-    if (streamOut && !g.fields?.length) {
+    if (stream && !g.fields?.length) {
       sink.rendered = {
         format: g.format as 'ndjson' | 'csv',
         write: async (text, n, columns) => {
           rows += n;
-          if (g.format === 'csv' && !csvHeaderDone) text = `${csvLine(columns)}\r\n${text}`;
-          csvHeaderDone = true;
-          await drainWrite(ctx.io.stdout, text);
+          await stream.rendered(text, n, columns);
         },
       };
     }
@@ -168,7 +164,7 @@ async function callAll(
       first = result.envelope;
       last = result;
       // An empty result still prints what page 1 would have (the CSV renderer's empty output).
-      if (rows === 0 && streamOut) await emit({ ...result, envelope: withRecords(result.envelope, route, []) }, []);
+      if (rows === 0 && stream) await stream.records([]);
       if (g.verbose) ctx.io.stderr.write(`one query: ${rows} records\n`);
     } else pending = result;
   }
@@ -185,7 +181,7 @@ async function callAll(
     first ??= env;
     const recs = recordsOf(env, route) ?? [];
     const info = pageInfo(env, route);
-    await emit(result, recs);
+    await emit(recs);
     if (g.verbose) ctx.io.stderr.write(`page ${page}: ${recs.length} records\n`);
     if (!info || recs.length < info.perPage || page >= info.totalPages || recs.length === 0) break;
     // --max-credits: refuse the rest of the job up front when its pages would not fit the budget.

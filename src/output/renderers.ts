@@ -198,6 +198,48 @@ export async function captureStdout(io: IO, fn: (io: IO) => Promise<void>): Prom
   return acc;
 }
 
+/**
+ * NDJSON or CSV written as it comes, chunk by chunk, in the bytes the whole answer would have had: the one
+ * streaming writer of `--all` (src/invoke.ts) and `sql` (commands/sql.ts). A chunk comes either as records,
+ * rendered by `render` (the JS renderers, `continuation` telling it to leave out the CSV header), or as
+ * text DuckDB already rendered (NDJSON lines, or CSV rows whose header is written here from `columns`).
+ * The CSV header is written once, by the first chunk that has one. Every write waits for a full stdout to
+ * drain, so a slow reader slows the producer and memory stays flat.
+ */
+export interface ChunkStream {
+  records(records: unknown[]): Promise<void>;
+  rendered(text: string, count: number, columns: readonly string[]): Promise<void>;
+  /** Records written so far. */
+  readonly count: number;
+}
+
+export function chunkStream(
+  out: IO['stdout'],
+  format: 'ndjson' | 'csv',
+  render: (records: unknown[], continuation: boolean) => Promise<string>,
+): ChunkStream {
+  let headerDone = false;
+  let count = 0;
+  return {
+    async records(records) {
+      const text = await render(records, headerDone);
+      // An empty chunk prints no header (columns unknown): the first chunk with records prints it.
+      if (text) headerDone = true;
+      count += records.length;
+      await drainWrite(out, text);
+    },
+    async rendered(text, n, columns) {
+      if (format === 'csv' && !headerDone) text = `${csvLine(columns)}\r\n${text}`;
+      headerDone = true;
+      count += n;
+      await drainWrite(out, text);
+    },
+    get count() {
+      return count;
+    },
+  };
+}
+
 /** Print a route call's result (success or error envelope). */
 export async function writeResult(io: IO, result: CallResult, route: RouteSpec | undefined, rc: RenderContext & { quiet?: boolean }): Promise<void> {
   const env = result.envelope;
