@@ -8,9 +8,11 @@ const path = require('node:path');
 const vm = require('node:vm');
 const Module = require('node:module');
 
-globalThis.__pdImport = (specifier) => import(specifier);
-
 const file = path.join(__dirname, '..', 'dist', 'cli', 'main.cjs');
+// A relative specifier is the bundle's own (relative to dist/cli/main.cjs: the domains' schemas in dist/src).
+const base = require('node:url').pathToFileURL(file).href;
+globalThis.__pdImport = (specifier) => import(specifier.startsWith('.') ? new URL(specifier, base).href : specifier);
+
 const cacheFile = `${file}.cache`;
 let cachedData;
 try {

@@ -15,12 +15,30 @@
 // module; a plain require() of main.cjs falls back to import() (see the banner).
 import { build } from 'esbuild';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
 import { spawnSync } from 'node:child_process';
 
 const external = ['@duckdb/*', '@e965/xlsx', 'proj4', 'undici', 'ora', 'yaml', 'fast-check', 'decimal.js', 'saxes', 'fflate', 'yauzl', 'cli-table3', 'asciichart'];
 
+/**
+ * The domains' response schemas (`import('./schemas.js')` in each manifest) are read only when the
+ * OpenAPI document is built (`serve`, tests): ~94 KB of object literals that every cold start would read
+ * and scan as part of the bundle. They stay outside it, imported from tsc's ES modules in dist/src when
+ * first needed (the specifier is relative to dist/cli, where the bundles are).
+ */
+const schemasOutside = {
+  name: 'schemas-outside',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/schemas\.js$/ }, (args) => {
+      if (args.kind !== 'dynamic-import') return undefined;
+      return { path: `./${relative(resolve('dist/cli'), resolve(args.resolveDir, args.path)).split('\\').join('/')}`, external: true };
+    });
+  },
+};
+
 /** One bundle for Node 20 with the packages above left external. */
-const bundle = (entry, outfile, opts) => build({ entryPoints: [entry], outfile, bundle: true, platform: 'node', target: 'node20', external, logLevel: 'warning', ...opts });
+const bundle = (entry, outfile, opts) =>
+  build({ entryPoints: [entry], outfile, bundle: true, platform: 'node', target: 'node20', external, plugins: [schemasOutside], logLevel: 'warning', ...opts });
 const META_URL = "const __pdImportMetaUrl = require('node:url').pathToFileURL(__filename).href;";
 
 rmSync('dist/cli', { recursive: true, force: true });

@@ -51,6 +51,30 @@ describe('built binary', () => {
     expect([r.exitCode, r.stdout]).toEqual([0, '0.1.0']);
   });
 
+  it('serve publishes every route\'s response schema (kept outside the bundle, imported from dist/src)', async () => {
+    const child = execa('node', [BIN, 'serve', '--port', '0', '--quiet'], { env: baseEnv(), extendEnv: false, reject: false });
+    try {
+      let out = '';
+      const url = await new Promise<string>((resolve, reject) => {
+        const seen = (d: Buffer) => {
+          out += d.toString();
+          const m = /(http:\/\/127\.0\.0\.1:\d+\/v1)/.exec(out);
+          if (m) resolve(m[1]!);
+        };
+        child.stdout!.on('data', seen);
+        child.stderr!.on('data', seen);
+        void child.then((r) => reject(new Error(`serve exited: ${r.stderr}`)));
+      });
+      const doc = (await (await fetch(`${url}/openapi.json`)).json()) as { components: { schemas: Record<string, any> }; paths: Record<string, any> };
+      const { ROUTES } = await import('../../src/registry.js');
+      expect(ROUTES.filter((r) => !doc.components.schemas[r.id]).map((r) => r.id)).toEqual([]);
+      expect(doc.components.schemas['tax.take-home.calculate'].properties.data.required).toContain('net_annual');
+    } finally {
+      child.kill('SIGTERM');
+      await child;
+    }
+  });
+
   it('runs the main job offline with no key: take-home on £45,000 in 2026-27', async () => {
     const r = await pd(['tax', 'take-home', '45000'], baseEnv());
     expect(r.exitCode).toBe(0);
