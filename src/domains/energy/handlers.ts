@@ -7,7 +7,7 @@ import { meta as baseMeta, paged } from '../../contract/envelope.js';
 import { ApiError } from '../../contract/errors.js';
 import type { Handler, HandlerContext, Meta, SuccessEnvelope } from '../../contract/types.js';
 import { isDatasetPresent } from '../../mirror/paths.js';
-import { bill, ROUNDING_RULES } from './calc.js';
+import { BillAnswer, parsed, ROUNDING_RULES } from './calc.js';
 import { allRegions, priceCapData, type RegionDef } from './shipped.js';
 import { checkPeriodArgs, DATASET, findRate, loadState, resolvePeriod, shippedOnly, type EnergyState, type PeriodEntry, type RateRow } from './source.js';
 
@@ -183,23 +183,14 @@ function calculateWith(s: EnergyState, b: Record<string, unknown>, ctx: HandlerC
         `${r.period.shipped?.rates ? '' : ' (and none for this period)'}. Run 'publicdata sync energy-price-cap'.`,
     );
   }
-  const t = bill(ekwh, gkwh, { electricity: er, gas: gr });
   const notes: string[] = r.note === undefined && meter !== 'multi_register' ? NO_NOTES : [];
   if (r.note) notes.push(r.note);
   if (meter === 'multi_register' && gkwh !== undefined) notes.push('Gas has no multi-register meters: gas is priced at the single-rate cap.');
   if (meter === 'multi_register' && ekwh !== undefined)
     notes.push("The Economy 7 unit rate is the levels model's single blended rate at its assumed day/night split; actual day and night rates differ.");
   return {
-    data: {
-      period_id: pid,
-      region: regionOf(region),
-      payment_method: payment,
-      meter,
-      electricity: t.electricity,
-      gas: t.gas,
-      total_annual: t.total_annual,
-      monthly: t.monthly,
-    },
+    // The answer's fields in the route's order; it writes its own JSON for a batch (calc.ts BillAnswer).
+    data: new BillAnswer({ period_id: pid, region: regionOf(region), payment_method: payment, meter }, ekwh, er && parsed(er), gkwh, gr && parsed(gr)),
     // One meta object per state and origin, shared by the answers (nothing downstream writes to meta).
     meta: calcMeta(s, (er ?? gr)!.origin, notes),
   };
