@@ -120,7 +120,8 @@ function fuelBill(kwh: number, p: ParsedRates, energy: number): FuelBill {
 
 /** A fuel's JSON from its pence: what JSON.stringify writes for fuelBill's object. */
 function fuelJson(kwh: number, p: ParsedRates, energy: number): string {
-  return `{"kwh":${JSON.stringify(kwh)}${p.json}${penceJson(energy)},"standing_cost":${penceJson(p.standingPence)},"total":${penceJson(energy + p.standingPence)}}`;
+  // (a validated kWh is finite: String writes it as JSON.stringify does)
+  return `{"kwh":${Number.isFinite(kwh) ? String(kwh) : 'null'}${p.json}${penceJson(energy)},"standing_cost":${penceJson(p.standingPence)},"total":${penceJson(energy + p.standingPence)}}`;
 }
 
 /** Who the bill is for: the answer's first fields, as the handler resolved them. */
@@ -131,14 +132,16 @@ export interface BillHead {
   meter: string;
 }
 
-/** JSON texts of the head's strings and region objects (a handful of distinct values, a batch repeats them). */
-const strJson = new Map<string, string>();
-const regionJson = new WeakMap<object, string>();
-function cachedStr(s: string): string {
-  let j = strJson.get(s);
+/**
+ * The JSON text of a head's four fields, `{"period_id":…,"meter":…` without the closing brace, kept for frozen
+ * heads (the handler shares one per period, region, payment method and meter: a batch repeats a handful).
+ */
+const headJson = new WeakMap<BillHead, string>();
+function headText(h: BillHead): string {
+  let j = headJson.get(h);
   if (j === undefined) {
-    j = JSON.stringify(s);
-    if (strJson.size < 1000) strJson.set(s, j);
+    j = JSON.stringify({ period_id: h.period_id, region: h.region, payment_method: h.payment_method, meter: h.meter }).slice(0, -1);
+    if (Object.isFrozen(h) && Object.isFrozen(h.region)) headJson.set(h, j);
   }
   return j;
 }
@@ -158,6 +161,7 @@ export class BillAnswer implements JsonText {
   gas: FuelBill | null;
   total_annual: number;
   monthly: number;
+  readonly #head: BillHead;
   readonly #e: ParsedRates | undefined;
   readonly #eEnergy: number;
   readonly #g: ParsedRates | undefined;
@@ -188,6 +192,7 @@ export class BillAnswer implements JsonText {
     const monthly = divRound(total, 12, 'half-up');
     this.total_annual = toPounds(total);
     this.monthly = toPounds(monthly);
+    this.#head = head;
     this.#e = electricityKwh === undefined ? undefined : e;
     this.#eEnergy = eEnergy;
     this.#g = gasKwh === undefined ? undefined : g;
@@ -202,16 +207,10 @@ export class BillAnswer implements JsonText {
   }
 
   [JSON_TEXT](): string {
-    let region = regionJson.get(this.region);
-    if (region === undefined) {
-      region = JSON.stringify(this.region);
-      if (Object.isFrozen(this.region)) regionJson.set(this.region, region);
-    }
     const el = this.#e ? fuelJson(this.electricity!.kwh, this.#e, this.#eEnergy) : 'null';
     const gas = this.#g ? fuelJson(this.gas!.kwh, this.#g, this.#gEnergy) : 'null';
     return (
-      `{"period_id":${cachedStr(this.period_id)},"region":${region},"payment_method":${cachedStr(this.payment_method)},"meter":${cachedStr(this.meter)}` +
-      `,"electricity":${el},"gas":${gas},"total_annual":${penceJson(this.#total)},"monthly":${penceJson(this.#monthly)}}`
+      `${headText(this.#head)},"electricity":${el},"gas":${gas},"total_annual":${penceJson(this.#total)},"monthly":${penceJson(this.#monthly)}}`
     );
   }
 }

@@ -7,7 +7,7 @@ import { meta as baseMeta, paged } from '../../contract/envelope.js';
 import { ApiError } from '../../contract/errors.js';
 import type { Handler, HandlerContext, Meta, SuccessEnvelope } from '../../contract/types.js';
 import { isDatasetPresent } from '../../mirror/paths.js';
-import { BillAnswer, parsed, ROUNDING_RULES } from './calc.js';
+import { BillAnswer, parsed, ROUNDING_RULES, type BillHead } from './calc.js';
 import { allRegions, priceCapData, type RegionDef } from './shipped.js';
 import { checkPeriodArgs, DATASET, findRate, loadState, resolvePeriod, shippedOnly, type EnergyState, type PeriodEntry, type RateRow } from './source.js';
 
@@ -163,6 +163,24 @@ function calcMeta(s: EnergyState, origin: RateRow['origin'], notes: string[]): M
 
 const NO_NOTES: string[] = [];
 
+/** The answer's head for a period, region, payment method and meter: made once, frozen, shared by the answers. */
+const heads = new WeakMap<PeriodEntry, Map<string, Map<string, Map<string, BillHead>>>>();
+function headOf(p: PeriodEntry, region: string, payment: string, meter: string): BillHead {
+  // nested maps on the validated enum strings (their hashes are kept): no key text built per line
+  let byRegion = heads.get(p);
+  if (!byRegion) heads.set(p, (byRegion = new Map()));
+  let byPayment = byRegion.get(region);
+  if (!byPayment) byRegion.set(region, (byPayment = new Map()));
+  let byMeter = byPayment.get(payment);
+  if (!byMeter) byPayment.set(payment, (byMeter = new Map()));
+  let h = byMeter.get(meter);
+  if (!h) {
+    h = Object.freeze({ period_id: p.period_id, region: regionOf(region), payment_method: payment, meter });
+    byMeter.set(meter, h);
+  }
+  return h;
+}
+
 function calculateWith(s: EnergyState, b: Record<string, unknown>, ctx: HandlerContext): SuccessEnvelope {
   const r = resolvePeriod(s, b.period as string | undefined, b.date as string | undefined, ctx);
   const pid = r.period.period_id;
@@ -190,7 +208,7 @@ function calculateWith(s: EnergyState, b: Record<string, unknown>, ctx: HandlerC
     notes.push("The Economy 7 unit rate is the levels model's single blended rate at its assumed day/night split; actual day and night rates differ.");
   return {
     // The answer's fields in the route's order; it writes its own JSON for a batch (calc.ts BillAnswer).
-    data: new BillAnswer({ period_id: pid, region: regionOf(region), payment_method: payment, meter }, ekwh, er && parsed(er), gkwh, gr && parsed(gr)),
+    data: new BillAnswer(headOf(r.period, region, payment, meter), ekwh, er && parsed(er), gkwh, gr && parsed(gr)),
     // One meta object per state and origin, shared by the answers (nothing downstream writes to meta).
     meta: calcMeta(s, (er ?? gr)!.origin, notes),
   };
