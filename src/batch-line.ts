@@ -3,6 +3,7 @@
  * (src/runner.ts; the path and query were validated once for the batch), run the handler, serialise the envelope.
  */
 import { ApiError, EXIT, errorEnvelope, exitCodeFor } from './contract/errors.js';
+import { hasJsonText, JSON_TEXT } from './contract/json-text.js';
 import type { RouteSpec } from './contract/route.js';
 import type { Envelope, Handler, HandlerContext } from './contract/types.js';
 import { isErrorEnvelope } from './contract/types.js';
@@ -59,7 +60,8 @@ const metaJson = new WeakMap<object, string>();
 
 /**
  * An envelope's JSON, as JSON.stringify writes it. An envelope of exactly `data` then `meta` whose meta is
- * deeply frozen is written as `{"data":…,"meta":…}` with the meta's cached text: the same bytes.
+ * deeply frozen is written as `{"data":…,"meta":…}` with the meta's cached text, and the data's own JSON text
+ * when it writes one (JSON_TEXT): the same bytes.
  */
 export function envelopeJson(env: Envelope): string {
   const e = env as { data?: unknown; meta?: unknown };
@@ -67,19 +69,17 @@ export function envelopeJson(env: Envelope): string {
   if (typeof m !== 'object' || m === null || !Object.isFrozen(m)) return JSON.stringify(env);
   // (toJSON would be called with the key 'data' by JSON.stringify(env) and with '' here)
   if (typeof e.data !== 'object' || e.data === null || 'toJSON' in e.data) return JSON.stringify(env);
-  let i = 0;
-  for (const k in env) {
-    if (i > 1 || k !== (i === 0 ? 'data' : 'meta')) return JSON.stringify(env);
-    i++;
-  }
-  if (i !== 2) return JSON.stringify(env);
+  // Exactly the own keys data then meta (what JSON.stringify would write, in that order).
+  const keys = Object.keys(env);
+  if (keys.length !== 2 || keys[0] !== 'data' || keys[1] !== 'meta') return JSON.stringify(env);
   let j = metaJson.get(m);
   if (j === undefined) {
     if (!deepFrozen(m)) return JSON.stringify(env);
     j = JSON.stringify(m);
     metaJson.set(m, j);
   }
-  return `{"data":${JSON.stringify(e.data)},"meta":${j}}`;
+  // A data object that writes its own JSON (src/contract/json-text.ts) gives the same bytes as JSON.stringify.
+  return `{"data":${hasJsonText(e.data) ? e.data[JSON_TEXT]() : JSON.stringify(e.data)},"meta":${j}}`;
 }
 
 /**

@@ -21,6 +21,9 @@ export function unsafeKeyReason(name: string): string {
  * so a deeply nested value cannot overflow the stack), or undefined.
  */
 export function findUnsafeKey(value: unknown): { key: string; path: string } | undefined {
+  // A flat object (a batch line's body: scalars only) is checked without the stack or the paths.
+  if (typeof value !== 'object' || value === null) return undefined;
+  if (!Array.isArray(value) && flatAndSafe(value as Record<string, unknown>)) return undefined;
   const stack: Array<[unknown, string]> = [[value, '']];
   while (stack.length) {
     const [v, path] = stack.pop()!;
@@ -37,4 +40,16 @@ export function findUnsafeKey(value: unknown): { key: string; path: string } | u
     }
   }
   return undefined;
+}
+
+/** True when an object's own keys are all safe and none of its values is an object or array. */
+function flatAndSafe(v: Record<string, unknown>): boolean {
+  const keys = Object.keys(v);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    if (UNSAFE_KEYS.has(k)) return false;
+    const x = v[k];
+    if (typeof x === 'object' && x !== null) return false;
+  }
+  return true;
 }

@@ -116,6 +116,11 @@ function namesOf(specs: readonly ParamSpec[]): ReadonlySet<string> {
   return s;
 }
 
+/** Whether `n` is one of the list's names, sent by the caller and given once checked (no closure per call). */
+function counts(names: ReadonlySet<string>, sent: Record<string, unknown>, values: Record<string, unknown>, n: string): boolean {
+  return names.has(n) && !isBlank(sent[n]) && given(values[n]);
+}
+
 /**
  * `excludes` and `requires` among the values of one call (or one body object). A value counts when the
  * caller sent it (`sent`, not blank; a default filled in is not a value given) for a name of the list,
@@ -123,18 +128,17 @@ function namesOf(specs: readonly ParamSpec[]): ReadonlySet<string> {
  */
 function checkRelations(specs: readonly ParamSpec[], sent: Record<string, unknown>, values: Record<string, unknown>, where: Where): void {
   const names = namesOf(specs);
-  const has = (n: string) => names.has(n) && !isBlank(sent[n]) && given(values[n]);
   for (let i = 0; i < specs.length; i++) {
     const spec = specs[i]!;
-    if ((!spec.excludes && !spec.requires) || !has(spec.name)) continue;
+    if ((!spec.excludes && !spec.requires) || !counts(names, sent, values, spec.name)) continue;
     for (const other of spec.excludes ?? []) {
-      if (has(other)) {
+      if (counts(names, sent, values, other)) {
         const both = spec.type === 'boolean' ? 'cannot both be true' : 'cannot be given together';
         fail(spec, where, `${where === 'body' ? 'Fields' : 'Parameters'} '${other}' and '${spec.name}' ${both}.`);
       }
     }
     for (const other of spec.requires ?? []) {
-      if (!has(other)) fail(spec, where, `Invalid ${describe(where, spec.name)}: needs '${other}' as well.`);
+      if (!counts(names, sent, values, other)) fail(spec, where, `Invalid ${describe(where, spec.name)}: needs '${other}' as well.`);
     }
   }
 }

@@ -1,6 +1,7 @@
 /**
- * Council tax: the ODS reader and Table 9 extraction on a generated, format-true Tables_1-9 spreadsheet, the
- * sync module's load, and /v1/property/council-tax. Expected values come from the cell CSV with plain JS.
+ * Council tax: reading the ODS through SheetJS and Table 9 extraction on a generated, format-true Tables_1-9
+ * spreadsheet, the sync module's load, and /v1/property/council-tax. Expected values come from the cell CSV
+ * with plain JS.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -8,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getRoute } from '../support/route.js';
 import { conforming } from '../support/schema-check.js';
 import type { SuccessEnvelope } from '../../src/contract/types.js';
-import councilTaxModule, { financialYearIn, parseTable9, readTable9, statisticsPageUrl, tablesLinks } from '../../src/domains/property/sync/council-tax.js';
-import { odsContentXml, readOdsTables } from '../../sync/formats/ods.js';
+import { strToU8, zipSync } from 'fflate';
+import councilTaxModule, { financialYearIn, parseTable9, readOdsSheets, readTable9, statisticsPageUrl, tablesLinks } from '../../src/domains/property/sync/council-tax.js';
 import { buildDataset, cleanup, ctxFor, sqlOn, tempDir } from './mirror-helper.js';
 import { buildOds, cellRows, contentXml } from './ods-fixture.js';
 
@@ -39,9 +40,9 @@ function ok(r: Awaited<ReturnType<typeof get>>) {
   return r.envelope as SuccessEnvelope<Rec[]>;
 }
 
-describe('ODS reading', () => {
+describe('ODS reading (SheetJS)', () => {
   it('finds sheets by name and expands column and row repeats', () => {
-    const tables = readOdsTables(odsContentXml(buildOds()));
+    const tables = readOdsSheets(buildOds(), () => true);
     expect(tables.map((t) => t.name)).toEqual(['Table_8', 'Table_9']);
     const t9 = tables[1]!;
     // rows are 0-based: Manchester is spreadsheet row 39
@@ -49,18 +50,27 @@ describe('ODS reading', () => {
       const row = t9.rows[c.table9_row - 1]!;
       expect(row[1]?.text).toBe(c.ons_code);
       expect(row[2]?.text).toBe(c.authority);
-      expect(row.slice(6, 14).map((x) => Number(Number(x!.value).toFixed(2)))).toEqual(c.bands.map(Number));
+      expect(row.slice(6, 14).map((x) => Number(x!.value!.toFixed(2)))).toEqual(c.bands.map(Number));
+      // the text is the cell's display (text:p), thousands separators and all
+      expect(row[9]!.text).toBe(Number(c.bands[3]).toLocaleString('en-GB', { minimumFractionDigits: 2 }));
     }
-    // the merged title is A1, <text:s/> and spans expand in text
+    // the merged title is A1 (its covered cells are empty), <text:s/> and spans expand in text
     expect(t9.rows[0]![0]!.text).toContain('2026 to 2027');
+    expect(t9.rows[0]!.slice(1).every((c) => c === undefined)).toBe(true);
     expect(t9.rows[1]![0]!.text).toBe('This worksheet contains one table. Figures include parish precepts.');
     // trailing empty runs (16,384 columns, ~1M rows) are not materialised
     expect(t9.rows.length).toBe(80);
     expect(Math.max(...t9.rows.map((r) => r.length))).toBeLessThanOrEqual(14);
+    // only the sheets asked for are returned
+    expect(readOdsSheets(buildOds(), (n) => n === 'Table_9').map((t) => t.name)).toEqual(['Table_9']);
   });
 
-  it('rejects a file that is not an ODS', () => {
-    expect(() => odsContentXml(new Uint8Array([1, 2, 3, 4]))).toThrow(/OpenDocument/);
+  it('rejects a file that is not an ODS, whatever SheetJS could make of it', () => {
+    expect(() => readOdsSheets(new Uint8Array([1, 2, 3, 4]), () => true)).toThrow(/OpenDocument/);
+    expect(() => readOdsSheets(strToU8('ons_code,band_a\nE08000003,1541.36\n'), () => true)).toThrow(/OpenDocument/); // CSV text
+    expect(() => readOdsSheets(zipSync({ 'a.txt': strToU8('x') }), () => true)).toThrow(/OpenDocument/);
+    // an ODS package without styles.xml (no office suite writes one): SheetJS cannot read it, and says so
+    expect(() => readTable9(buildOds(contentXml(), { styles: false }), 'x.ods')).toThrow(/OpenDocument spreadsheet \(.*styles\.xml/);
   });
 
   it('reads the financial year in its several spellings', () => {
@@ -87,14 +97,14 @@ describe('Table 9 extraction', () => {
 
   it('locates the header by content, whatever row it is on and whatever the sheet is called', () => {
     const xml = contentXml({ sheetName: 'Table 9' }).replace('<table:table-row table:style-name="ro1"><table:table-cell table:number-columns-repeated="16384"/></table:table-row>', '');
-    const t = readOdsTables(xml, (n) => n === 'Table 9')[0]!;
+    const t = readOdsSheets(buildOds(xml), (n) => n === 'Table 9')[0]!;
     const r = parseTable9(t);
     expect(r.rows).toHaveLength(CELLS.length * 8);
   });
 
   it('falls back to the file name for the year and fails clearly without one', () => {
     const xml = contentXml({ title: 'Table 9: Area council tax by band' });
-    const t = readOdsTables(xml, (n) => n === 'Table_9')[0]!;
+    const t = readOdsSheets(buildOds(xml), (n) => n === 'Table_9')[0]!;
     expect(parseTable9(t, 'Tables_1-9_2026-27.ods').financialYear).toBe('2026-27');
     expect(() => parseTable9(t, 'tables.ods')).toThrow(/financial year/);
   });
@@ -102,7 +112,7 @@ describe('Table 9 extraction', () => {
   it('counts band cells without an amount as rejected', () => {
     const rows = CELLS.map((c, i) => (i === 0 ? { ...c, bands: c.bands.map((v, k) => (k === 7 ? '' : v)) } : c));
     const xml = contentXml({ rows }).replace(/office:value="[^"]*"( calcext:value-type="float"><text:p>)(<\/text:p>)/, '$1$2');
-    const t = readOdsTables(xml, (n) => n === 'Table_9')[0]!;
+    const t = readOdsSheets(buildOds(xml), (n) => n === 'Table_9')[0]!;
     const r = parseTable9(t);
     expect(r.rejected).toBe(1);
     expect(r.rows).toHaveLength(CELLS.length * 8 - 1);

@@ -131,15 +131,30 @@ export function contentXml(opts: { title?: string; rows?: CellRow[]; sheetName?:
   );
 }
 
-/** A zipped .ods (mimetype stored first and uncompressed, as ODF requires). */
-export function buildOds(content: string = contentXml()): Uint8Array {
+/**
+ * styles.xml as LibreOffice writes one (trimmed to the default cell style): every ODS an office suite saves
+ * carries it, and SheetJS refuses a package without it.
+ */
+const STYLES_XML =
+  '<?xml version="1.0" encoding="UTF-8"?>\n' +
+  '<office:document-styles xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0" ' +
+  'xmlns:fo="urn:oasis:names:tc:opendocument:xmlns:xsl-fo-compatible:1.0" office:version="1.3">' +
+  '<office:font-face-decls/><office:styles><style:default-style style:family="table-cell"><style:paragraph-properties style:tab-stop-distance="0.5in"/></style:default-style>' +
+  '<style:style style:name="Default" style:family="table-cell"/></office:styles><office:automatic-styles/><office:master-styles/></office:document-styles>';
+
+/** A zipped .ods (mimetype stored first and uncompressed, as ODF requires; content, styles and manifest). */
+export function buildOds(content: string = contentXml(), opts: { styles?: boolean } = {}): Uint8Array {
+  const withStyles = opts.styles ?? true;
   const manifest =
     '<?xml version="1.0" encoding="UTF-8"?>\n<manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.3">' +
     '<manifest:file-entry manifest:full-path="/" manifest:version="1.3" manifest:media-type="application/vnd.oasis.opendocument.spreadsheet"/>' +
-    '<manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml"/></manifest:manifest>';
+    '<manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml"/>' +
+    (withStyles ? '<manifest:file-entry manifest:full-path="styles.xml" manifest:media-type="text/xml"/>' : '') +
+    '</manifest:manifest>';
   return zipSync({
     mimetype: [strToU8('application/vnd.oasis.opendocument.spreadsheet'), { level: 0 }],
     'content.xml': strToU8(content),
+    ...(withStyles ? { 'styles.xml': strToU8(STYLES_XML) } : {}),
     'META-INF/manifest.xml': strToU8(manifest),
   });
 }

@@ -7,7 +7,7 @@ import { meta as baseMeta, paged } from '../../contract/envelope.js';
 import { ApiError } from '../../contract/errors.js';
 import type { Handler, HandlerContext, Meta, SuccessEnvelope } from '../../contract/types.js';
 import { isDatasetPresent } from '../../mirror/paths.js';
-import { bill, ROUNDING_RULES } from './calc.js';
+import { BillAnswer, parsed, ROUNDING_RULES, type BillHead } from './calc.js';
 import { allRegions, priceCapData, type RegionDef } from './shipped.js';
 import { checkPeriodArgs, DATASET, findRate, loadState, resolvePeriod, shippedOnly, type EnergyState, type PeriodEntry, type RateRow } from './source.js';
 
@@ -164,6 +164,24 @@ function calcMeta(s: EnergyState, origin: RateRow['origin'], notes: string[]): M
 
 const NO_NOTES: string[] = [];
 
+/** The answer's head for a period, region, payment method and meter: made once, frozen, shared by the answers. */
+const heads = new WeakMap<PeriodEntry, Map<string, Map<string, Map<string, BillHead>>>>();
+function headOf(p: PeriodEntry, region: string, payment: string, meter: string): BillHead {
+  // nested maps on the validated enum strings (their hashes are kept): no key text built per line
+  let byRegion = heads.get(p);
+  if (!byRegion) heads.set(p, (byRegion = new Map()));
+  let byPayment = byRegion.get(region);
+  if (!byPayment) byRegion.set(region, (byPayment = new Map()));
+  let byMeter = byPayment.get(payment);
+  if (!byMeter) byPayment.set(payment, (byMeter = new Map()));
+  let h = byMeter.get(meter);
+  if (!h) {
+    h = Object.freeze({ period_id: p.period_id, region: regionOf(region), payment_method: payment, meter });
+    byMeter.set(meter, h);
+  }
+  return h;
+}
+
 function calculateWith(s: EnergyState, b: Record<string, unknown>, ctx: HandlerContext): SuccessEnvelope {
   const r = resolvePeriod(s, b.period as string | undefined, b.date as string | undefined, ctx);
   const pid = r.period.period_id;
@@ -184,23 +202,14 @@ function calculateWith(s: EnergyState, b: Record<string, unknown>, ctx: HandlerC
         `${r.period.shipped?.rates ? '' : ' (and none for this period)'}. Run 'publicdata sync energy-price-cap'.`,
     );
   }
-  const t = bill(ekwh, gkwh, { electricity: er, gas: gr });
   const notes: string[] = r.note === undefined && meter !== 'multi_register' ? NO_NOTES : [];
   if (r.note) notes.push(r.note);
   if (meter === 'multi_register' && gkwh !== undefined) notes.push('Gas has no multi-register meters: gas is priced at the single-rate cap.');
   if (meter === 'multi_register' && ekwh !== undefined)
     notes.push("The Economy 7 unit rate is the levels model's single blended rate at its assumed day/night split; actual day and night rates differ.");
   return {
-    data: {
-      period_id: pid,
-      region: regionOf(region),
-      payment_method: payment,
-      meter,
-      electricity: t.electricity,
-      gas: t.gas,
-      total_annual: t.total_annual,
-      monthly: t.monthly,
-    },
+    // The answer's fields in the route's order; it writes its own JSON for a batch (calc.ts BillAnswer).
+    data: new BillAnswer(headOf(r.period, region, payment, meter), ekwh, er && parsed(er), gkwh, gr && parsed(gr)),
     // One meta object per state and origin, shared by the answers (nothing downstream writes to meta).
     meta: calcMeta(s, (er ?? gr)!.origin, notes),
   };

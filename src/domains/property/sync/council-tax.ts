@@ -3,20 +3,71 @@
  * Table 9 (area council tax for a dwelling occupied by two adults, bands A to H, including parish and
  * adult social care precepts), published as an OpenDocument spreadsheet (e.g. Tables_1-9_2026-27.ods).
  *
- * The ODS is read by sync/formats/ods.ts. Nothing is read at a fixed offset: the sheet is found by name
- * (Table_9, Table 9),
+ * The ODS is read with SheetJS (@e965/xlsx, the project's one spreadsheet reader: docs/energy.md), only the
+ * Table 9 sheet parsed. Nothing is read at a fixed offset: the sheet is found by name (Table_9, Table 9),
  * the header row by its eight band columns A..H, the code column by its ONS codes, the name column by its
  * heading (else the text column beside the codes), the financial year from "YYYY to YYYY" in the sheet's
- * title (else the file name). Numbers come from office:value, rounded to pence as the sheet displays them.
+ * title (else the file name). Numbers come from the cells' values (office:value), rounded to pence as the
+ * sheet displays them.
  * Rows kept: billing authorities (ONS codes E06, E07, E08, E09); totals and regional rows are left out.
  */
 import { readFileSync } from 'node:fs';
+import * as XLSX from '@e965/xlsx';
 import { queryOne } from '../../../mirror/db.js';
 import { catalogFields, discoverFromPages } from '../../../../sync/common.js';
-import { odsContentXml, readOdsTables, type OdsCell, type OdsTable } from '../../../../sync/formats/ods.js';
 import type { DatasetModule, DiscoverContext, LoadContext, LoadResult, UpstreamFile } from '../../../../sync/types.js';
 import { COUNCIL_TAX_INFO } from '../datasets.js';
 
+// ---------------------------------------------------------------------------------------------------
+// The spreadsheet, through SheetJS
+
+/** A cell as Table 9 is read: its text as the sheet shows it (`1,541.36`) and, for a number cell, its value. */
+export interface SheetCell {
+  text: string;
+  value?: number;
+}
+
+/** A sheet as rows of cells, 0-based (row r is spreadsheet row r + 1); empty cells and rows are undefined / []. */
+export interface SheetTable {
+  name: string;
+  rows: Array<Array<SheetCell | undefined>>;
+}
+
+function cellOf(c: XLSX.CellObject | undefined): SheetCell | undefined {
+  if (!c || c.t === 'z') return undefined;
+  if (c.t === 'n') return { text: c.w ?? String(c.v), value: c.v as number };
+  const text = c.w ?? (c.v === undefined ? '' : c.v instanceof Date ? c.v.toISOString() : String(c.v));
+  return text === '' ? undefined : { text };
+}
+
+/**
+ * The sheets of an OpenDocument spreadsheet whose names `wanted` accepts, read with SheetJS: the sheet names
+ * first (bookSheets), then only those sheets (dense). SheetJS expands column and row repeats and leaves out
+ * trailing empty runs (a row 16,384 columns wide, ~1M empty rows); covered (merged) cells are empty.
+ * Anything that is not an ODS (another spreadsheet format, or a file SheetJS cannot read) is refused.
+ */
+export function readOdsSheets(file: Uint8Array, wanted: (name: string) => boolean): SheetTable[] {
+  let names: string[];
+  let wb: XLSX.WorkBook;
+  try {
+    const book = XLSX.read(file, { type: 'array', bookSheets: true }) as XLSX.WorkBook & { bookType?: string };
+    if (book.bookType !== 'ods') throw new Error(`read as ${book.bookType ?? 'plain text'}`);
+    names = book.SheetNames.filter(wanted);
+    if (names.length === 0) return [];
+    wb = XLSX.read(file, { type: 'array', sheets: names, dense: true });
+  } catch (e) {
+    throw new Error(`not an OpenDocument spreadsheet (${(e as Error).message})`);
+  }
+  return names.map((name) => {
+    const data = wb.Sheets[name]?.['!data'] ?? [];
+    const rows: SheetTable['rows'] = [];
+    for (let r = 0; r < data.length; r++) {
+      const row = data[r];
+      rows.push(row ? Array.from(row, cellOf) : []);
+    }
+    return { name, rows };
+  });
+}
 
 // ---------------------------------------------------------------------------------------------------
 // Table 9
@@ -50,18 +101,18 @@ export function financialYearIn(text: string): string | null {
 }
 
 /** Column of band A in a header row whose eight consecutive cells read A..H ("A", "Band A", "Band A (6/9)"...). */
-function bandColumns(row: Array<OdsCell | undefined>): number | null {
-  const letter = (c: OdsCell | undefined) => /^(?:band\s*)?([A-H])(?![a-z])/i.exec(norm(c?.text))?.[1]?.toUpperCase();
+function bandColumns(row: Array<SheetCell | undefined>): number | null {
+  const letter = (c: SheetCell | undefined) => /^(?:band\s*)?([A-H])(?![a-z])/i.exec(norm(c?.text))?.[1]?.toUpperCase();
   for (let i = 0; i + 7 < row.length; i++) {
     if (BANDS.every((b, k) => letter(row[i + k]) === b)) return i;
   }
   return null;
 }
 
-function amountOf(c: OdsCell | undefined): number | null {
+function amountOf(c: SheetCell | undefined): number | null {
   if (!c) return null;
   let v: number;
-  if (c.value !== undefined && (c.type === undefined || c.type === 'float' || c.type === 'currency')) v = Number(c.value);
+  if (c.value !== undefined) v = c.value;
   else {
     const t = c.text.replace(/[£,\s]/g, '');
     if (!/^-?\d+(\.\d+)?$/.test(t)) return null;
@@ -80,7 +131,7 @@ export interface Table9Result {
 }
 
 /** Extract the billing-authority band amounts of a Table 9 sheet. `fileName` is the fallback for the year. */
-export function parseTable9(table: OdsTable, fileName = ''): Table9Result {
+export function parseTable9(table: SheetTable, fileName = ''): Table9Result {
   const headerIdx = table.rows.findIndex((r) => bandColumns(r) !== null);
   if (headerIdx < 0) throw new Error(`${table.name}: no header row with band columns A to H`);
   const bandA = bandColumns(table.rows[headerIdx]!)!;
@@ -133,7 +184,7 @@ export function parseTable9(table: OdsTable, fileName = ''): Table9Result {
 
 /** Read an ODS file's Table 9. */
 export function readTable9(zip: Uint8Array, fileName = ''): Table9Result {
-  const tables = readOdsTables(odsContentXml(zip), isTable9);
+  const tables = readOdsSheets(zip, isTable9);
   if (tables.length === 0) throw new Error(`${fileName || 'spreadsheet'}: no sheet named Table_9`);
   return parseTable9(tables[0]!, fileName);
 }
