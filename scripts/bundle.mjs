@@ -8,7 +8,7 @@
 // - dist/cli/batch-worker.cjs: the batch worker thread, a CommonJS bundle of its own; dist/cli/accounts-worker.cjs:
 //   the accounts-extraction worker thread, a CommonJS bundle (see below).
 // Packages loaded only by some commands (DuckDB, undici, ora, decimal.js, cli-table3, asciichart, saxes,
-// fflate, yaml) stay external and load from node_modules when first used.
+// yaml) stay external and load from node_modules when first used.
 //
 // Node 20 drops the dynamic-import callback of a script compiled from a code cache, so the bundle's
 // dynamic imports of external packages call __pdImport(), which bin/publicdata.cjs defines in a normal
@@ -18,7 +18,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { spawnSync } from 'node:child_process';
 
-const external = ['@duckdb/*', '@e965/xlsx', 'proj4', 'undici', 'ora', 'yaml', 'fast-check', 'decimal.js', 'saxes', 'fflate', 'yauzl', 'cli-table3', 'asciichart'];
+const external = ['@duckdb/*', '@e965/xlsx', 'proj4', 'undici', 'ora', 'yaml', 'fast-check', 'decimal.js', 'saxes', 'yauzl', 'cli-table3', 'asciichart'];
 
 /**
  * The domains' response schemas (`import('./schemas.js')` in each manifest) are read only when the
@@ -71,7 +71,7 @@ if (/[^\x00-\x7f]/.test(code)) throw new Error('bundle: dist/cli/main.cjs is not
 writeFileSync(file, code);
 
 // The batch worker thread: CommonJS too. An ES bundle hoists every external package any bundled module
-// imports (SheetJS, proj4, saxes, yauzl, fflate, decimal.js) to static imports run at its start, ~150 ms
+// imports (SheetJS, proj4, saxes, yauzl, decimal.js) to static imports run at its start, ~150 ms
 // of each worker's ~230 ms start-up (CPU, measured with --cpu-prof); in CommonJS esbuild require()s them
 // inside the lazily run module that needs them, so a calculator's worker loads none of them.
 await bundle('dist/src/batch-worker.js', 'dist/cli/batch-worker.cjs', {
