@@ -14,7 +14,9 @@ import type { ExportTableSpec } from './export-spec.js';
 import { recordedPartitions } from './changes.js';
 import { fingerprints, planTable, type ExportFormat, type PartitionKey, type PartitionPrint, type TablePlan } from './export-table.js';
 import { patchable, writePatched } from './export-patch.js';
-import { dropPartition, listPartitions, singleThreaded, SINGLE_THREAD_ROWS, stageCopy, stagingDir, swapIn, writeStaged, type LakeFile } from './export-write.js';
+import {
+  dropPartition, listPartitions, restoreRetired, singleThreaded, SINGLE_THREAD_ROWS, stageCopy, stagingDir, swapIn, writeStaged, type LakeFile, type SwapHook,
+} from './export-write.js';
 
 export interface TableRun {
   conn: DuckDBConnection;
@@ -27,6 +29,8 @@ export interface TableRun {
   /** Root of the earlier export, where unchanged partitions are (may be outDir itself). */
   sinceRoot: string | undefined;
   progress: ((e: ExportEvent) => void) | undefined;
+  /** Observer of each swap step (tests: a reader listing the lake between the renames). */
+  onSwap?: SwapHook | undefined;
 }
 
 /** The earlier export's files of a partition are all there, at the sizes it recorded. */
@@ -172,9 +176,14 @@ export async function exportTable(run: TableRun, spec: ExportTableSpec, index: n
     ev('swap');
     const copied = fromDir && fromDir !== tableDir ? keep : [];
     for (const k of copied) stageCopy(fromDir!, staging, k.path);
-    for (const p of [...change, ...copied]) swapIn(staging, tableDir, p.path, out.get(p.path)!.files.map((f) => f.name));
-    for (const path of listPartitions(tableDir).keys()) if (!out.has(path)) dropPartition(staging, tableDir, path);
+    const table = `${run.dataset}/${spec.name}`;
+    const hook = (path: string) => (step: Parameters<SwapHook>[0]['step']) => run.onSwap?.({ table, path, step });
+    await hook('')('staged');
+    for (const p of [...change, ...copied]) await swapIn(staging, tableDir, p.path, out.get(p.path)!.files.map((f) => f.name), hook(p.path));
+    for (const path of listPartitions(tableDir).keys()) if (!out.has(path)) await dropPartition(tableDir, path, hook(path));
   } finally {
+    // a failure between a swap's two renames: the old partition goes back where it was
+    restoreRetired(tableDir, process.pid);
     rmSync(staging, { recursive: true, force: true });
   }
   const partitions = prints.map((p) => out.get(p.path)!);
