@@ -20,7 +20,7 @@ import { generateDdl } from './export-ddl.js';
 import { MANIFEST, MANIFEST_VERSION, readManifest, writeAtomic, type Manifest, type ManifestDataset } from './export-manifest.js';
 import type { ExportEvent } from './export-progress.js';
 import type { ExportTableSpec } from './export-spec.js';
-import { exportTable, type TableRun } from './export-run.js';
+import { exportTable, type ChangesFrom, type TableRun } from './export-run.js';
 import { LAYOUT, type ExportFormat } from './export-table.js';
 import { restoreRetired, type SwapHook } from './export-write.js';
 import { datasetPath, isDatasetPresent, mirrorDir as defaultMirrorDir, type Env } from './paths.js';
@@ -58,6 +58,12 @@ export interface ExportedTable {
   bytes: number;
   /** Partitions written by this run (the others were unchanged since the earlier export). */
   written: number;
+  /**
+   * With `since`: how the changed partitions were found. `sync-rows`/`sync-partitions`: from the last
+   * sync's record of the rows (price paid) or partitions (crime's months) it changed, only those read;
+   * `scan`: no usable record, every row of the table read (fingerprinted) to find them.
+   */
+  changes_from?: ChangesFrom;
 }
 
 /**
@@ -189,6 +195,7 @@ export async function exportMirror(o: ExportOptions): Promise<ExportedTable[]> {
             files: r.table.files,
             bytes: r.table.bytes,
             written: r.written,
+            ...(r.changesFrom ? { changes_from: r.changesFrom } : {}),
           });
         }
         dropOldTables(outDir, name, new Set(specs.map((s) => s.name)), existing?.datasets[name]);
@@ -222,7 +229,8 @@ export async function exportMirror(o: ExportOptions): Promise<ExportedTable[]> {
   writeCatalogue(outDir, manifest);
   const rows = report.reduce((s, r) => s + r.rows, 0);
   const bytes = report.reduce((s, r) => s + r.bytes, 0);
-  o.progress?.({ type: 'done', datasets: names.length, tables: report.length, rows, partitions: totals.partitions, rewritten: totals.written, kept: totals.kept, bytes, ms: Date.now() - started, out: outDir });
+  o.progress?.({ type: 'done', datasets: names.length, tables: report.length, rows, partitions: totals.partitions, rewritten: totals.written, kept: totals.kept, bytes, ms: Date.now() - started, out: outDir,
+    ...(o.since ? { recorded: report.filter((r) => r.changes_from === 'sync-rows' || r.changes_from === 'sync-partitions').map((r) => `${r.dataset}/${r.table}`) } : {}) });
   return report;
 }
 
