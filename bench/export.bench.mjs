@@ -12,7 +12,8 @@
  *
  * Input (GENERATED, format-true): a price-paid mirror file made with DuckDB in the sync's schema, sorted
  * on postcode as the sync stores it, BENCH_EXPORT_ROWS rows (default 5,000,000 on this shared 2-core
- * machine; the issue's figure is 30,000,000: set BENCH_EXPORT_ROWS=30000000), dates over 1995-2025. The
+ * machine; the issue's figure is 30,000,000: set BENCH_EXPORT_ROWS=30M; bench/README.md says what that
+ * costs in time and disk, and the run refuses to start without the disk), dates over 1995-2025. The
  * update is applied the way the sync applies one (DELETE by id, INSERT ORDER BY postcode): 70,000 new
  * sales in the newest two months, 20,000 changed and 10,000 deleted among the sales of 2024-2025 (a
  * monthly update corrects recent registrations), recording the rows it changes as the sync does
@@ -23,7 +24,7 @@
  * times are in the measure text and on stderr.
  * stdout: one line per measure (bench/README.md format); details on stderr.
  */
-import { cpSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { paired, pairLine, stats } from './lib/pairs.mjs';
@@ -32,8 +33,32 @@ import { RSS, runNode } from './lib/child.mjs';
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = join(here, '..');
 const dist = join(repo, 'dist');
-const ROWS = Number(process.env.BENCH_EXPORT_ROWS ?? 5_000_000);
+/** A row count: digits (underscores allowed) with an optional k or M suffix (`30M`, `500k`, `30_000_000`). */
+function rowCount(v, fallback) {
+  if (v === undefined || v === '') return fallback;
+  const m = /^(\d[\d_]*)(\.\d+)?\s*([kKmM]?)$/.exec(v.trim());
+  const n = m ? Math.round(Number(`${m[1].replace(/_/g, '')}${m[2] ?? ''}`) * (m[3] ? (m[3].toLowerCase() === 'k' ? 1e3 : 1e6) : 1)) : NaN;
+  if (!Number.isSafeInteger(n) || n < 500_000) {
+    console.error(`BENCH_EXPORT_ROWS must be a row count of at least 500k (the update changes 30,000 sales of 2024-2025) (e.g. 5M, 30M, 30000000); got '${v}'`);
+    process.exit(2);
+  }
+  return n;
+}
+const ROWS = rowCount(process.env.BENCH_EXPORT_ROWS, 5_000_000);
 const PAIRS = Number(process.env.BENCH_EXPORT_PAIRS ?? 2);
+/**
+ * DuckDB memory_limit of the generator (CREATE TABLE … ORDER BY postcode of every row, then the update):
+ * beyond it the sort spills under the work directory. Without a limit DuckDB takes up to 80% of the
+ * machine's memory, which a shared machine cannot give at 30M rows (~5 GB of rows to sort).
+ */
+const GEN_MEMORY = process.env.BENCH_EXPORT_GEN_MEMORY ?? '2GB';
+/**
+ * Disk the run needs, per row: two mirror files (before and after the update: 40.2 and 42.3 B a row at
+ * 5M, 200.8 and 211.3 MB) and up to four lakes at once (the export before the update, the full export,
+ * the incremental one, DuckDB's COPY: 40.0 B a row at 5M, 199.8 MB), plus spill and margin. Checked
+ * before generating: ~8.6 GB at 30M.
+ */
+const BYTES_PER_ROW = 2 * 45 + 4 * 42 + 30;
 const UPDATE = { add: 70_000, change: 20_000, del: 10_000 };
 // -r3: the update records its changed rows (src/mirror/changes.ts); mirrors cached before that lack the record
 const work = join(here, '.work', `export-${ROWS}-r3`);
@@ -63,20 +88,40 @@ const ROW = (i) => `md5(${i}::VARCHAR)::UUID AS id, (20000 + hash(${i}) % 980000
   'TOWN ' || ((hash(${i} * 61) % 1200)::INT)::VARCHAR AS town, 'DISTRICT ' || ((hash(${i} * 67) % 330)::INT)::VARCHAR AS district,
   'COUNTY ' || ((hash(${i} * 71) % 100)::INT)::VARCHAR AS county, CASE WHEN hash(${i} * 73) % 20 = 0 THEN 'B' ELSE 'A' END AS ppd_category`;
 
+/** Wall and CPU seconds the generation took, kept beside the cached mirror (`generated.json`). */
+const GENERATED = join(work, 'generated.json');
+
 function generate() {
-  if (existsSync(file(m1))) return;
+  if (existsSync(file(m1))) {
+    if (existsSync(GENERATED)) {
+      const g = JSON.parse(readFileSync(GENERATED, 'utf8'));
+      log(`cached mirror of ${ROWS.toLocaleString('en-GB')} rows (generated in ${fmt(g.s, 1)} s wall, ${fmt(g.cpu, 1)} CPU s, at ${g.memory})`);
+    }
+    return;
+  }
+  const need = ROWS * BYTES_PER_ROW;
+  mkdirSync(dirname(work), { recursive: true });
+  const fs = statfsSync(dirname(work));
+  const free = fs.bavail * fs.bsize;
+  if (free < need) {
+    console.error(`[export bench] ${ROWS.toLocaleString('en-GB')} rows need ~${fmt(need / 1e9, 1)} GB free under ${dirname(work)}; ${fmt(free / 1e9, 1)} GB are`);
+    process.exit(1);
+  }
   rmSync(tmp, { recursive: true, force: true });
   const [t0, t1] = [join(tmp, 'mirror-0'), join(tmp, 'mirror-1')];
   mkdirSync(t0, { recursive: true });
   log(`generating a ${ROWS.toLocaleString('en-GB')}-row price-paid mirror and its update → ${work}`);
-  const { ms } = runNode(`
+  const open = (f) => `await DuckDBInstance.create(${JSON.stringify(f)}, { memory_limit: '${GEN_MEMORY}', temp_directory: ${JSON.stringify(join(tmp, 'spill'))} })`;
+  const { result: gen } = runNode(`
     import { DuckDBInstance } from '@duckdb/node-api';
     import { copyFileSync, mkdirSync } from 'node:fs';
+    ${RSS}
+    const t0 = performance.now();
     import { SYNC_LOG_DDL, REJECTS_DDL } from ${JSON.stringify(url(join(dist, 'src', 'mirror', 'schema.js')))};
     import { beginChanges, recordChanged } from ${JSON.stringify(url(join(dist, 'src', 'mirror', 'changes.js')))};
     const log = (c, mode, rows) => c.run(\`INSERT INTO sync_log (dataset, rows_loaded, rows_rejected, rows_total, duration_ms, mode, as_of, synced_at)
       SELECT 'price-paid', \${rows}, 0, count(*), 0, '\${mode}', max(date), now()::TIMESTAMP FROM price_paid\`);
-    let db = await DuckDBInstance.create(${JSON.stringify(file(t0))});
+    let db = ${open(file(t0))};
     let c = await db.connect();
     await c.run(\`CREATE TABLE price_paid AS SELECT ${ROW('i')} FROM range(${ROWS}) t(i) ORDER BY postcode\`);
     await c.run(SYNC_LOG_DDL); await c.run(REJECTS_DDL);
@@ -84,7 +129,7 @@ function generate() {
     await c.run('CHECKPOINT'); c.closeSync(); db.closeSync();
     mkdirSync(${JSON.stringify(t1)}, { recursive: true });
     copyFileSync(${JSON.stringify(file(t0))}, ${JSON.stringify(file(t1))});
-    db = await DuckDBInstance.create(${JSON.stringify(file(t1))});
+    db = ${open(file(t1))};
     c = await db.connect();
     // the update as the sync applies one: changed and deleted ids removed, added and changed rows appended in postcode order
     await c.run(\`CREATE TEMP TABLE recent AS SELECT id, row_number() OVER (ORDER BY hash(id)) AS k FROM price_paid WHERE date >= DATE '2024-01-01'\`);
@@ -99,10 +144,12 @@ function generate() {
     await recordChanged(c, 'price_paid', 'added', 'SELECT * FROM upd');
     await log(c, 'incremental', ${UPDATE.add + UPDATE.change + UPDATE.del});
     await c.run('CHECKPOINT'); c.closeSync(); db.closeSync();
-    console.log('{}');`);
+    console.log(JSON.stringify({ s: (performance.now() - t0) / 1000, cpu: __cpu(), rss: __rss() }));`);
+  rmSync(join(tmp, 'spill'), { recursive: true, force: true });
+  writeFileSync(join(tmp, 'generated.json'), JSON.stringify({ rows: ROWS, ...gen, memory: GEN_MEMORY }) + '\n');
   rmSync(work, { recursive: true, force: true });
   renameSync(tmp, work);
-  log(`generated in ${fmt(ms / 1000, 1)} s`);
+  log(`generated in ${fmt(gen.s, 1)} s wall, ${fmt(gen.cpu, 1)} CPU s, peak RSS ${gen.rss} MB (memory_limit ${GEN_MEMORY})`);
 }
 
 /** The exporter in a child: { s, rss, written, partitions }. */
@@ -134,6 +181,9 @@ function duckCopy(mirror, out) {
 }
 
 generate();
+// BENCH_EXPORT_GENERATE_ONLY=1: make (or report) the cached mirror and stop, e.g. to generate the 30M
+// mirror ahead of a quiet moment for the measures
+if (process.env.BENCH_EXPORT_GENERATE_ONLY === '1') process.exit(0);
 const lake0 = join(work, 'lake-0');
 const fullOut = join(work, 'lake-full');
 const incOut = join(work, 'lake-inc');

@@ -11,10 +11,12 @@ import type { ManifestDataset, ManifestPartition, ManifestTable } from './export
 import { parquetLogicalType } from './export-manifest.js';
 import type { ExportEvent } from './export-progress.js';
 import type { ExportTableSpec } from './export-spec.js';
-import { recordedPartitions } from './changes.js';
+import { recordedKeys, recordedPartitions } from './changes.js';
 import { fingerprints, planTable, type ExportFormat, type PartitionKey, type PartitionPrint, type TablePlan } from './export-table.js';
 import { patchable, writePatched } from './export-patch.js';
-import { dropPartition, listPartitions, singleThreaded, SINGLE_THREAD_ROWS, stageCopy, stagingDir, swapIn, writeStaged, type LakeFile } from './export-write.js';
+import {
+  dropPartition, listPartitions, restoreRetired, singleThreaded, SINGLE_THREAD_ROWS, stageCopy, stagingDir, swapIn, writeStaged, type LakeFile, type SwapHook,
+} from './export-write.js';
 
 export interface TableRun {
   conn: DuckDBConnection;
@@ -27,6 +29,8 @@ export interface TableRun {
   /** Root of the earlier export, where unchanged partitions are (may be outDir itself). */
   sinceRoot: string | undefined;
   progress: ((e: ExportEvent) => void) | undefined;
+  /** Observer of each swap step (tests: a reader listing the lake between the renames). */
+  onSwap?: SwapHook | undefined;
 }
 
 /** The earlier export's files of a partition are all there, at the sizes it recorded. */
@@ -83,19 +87,31 @@ function comparePartitions(a: PartitionKey, b: PartitionKey): number {
   return 0;
 }
 
+/** How `--since` found a table's changed partitions: the sync's record of rows, or of partitions (keys), or a scan. */
+export type ChangesFrom = 'sync-rows' | 'sync-partitions' | 'scan';
+
+/** Fingerprints from a record, and which kind of record gave them. */
+interface Recorded {
+  prints: PartitionPrint[];
+  from: Exclude<ChangesFrom, 'scan'>;
+}
+
+const oldPrint = (o: ManifestPartition): PartitionPrint => ({ values: o.values, path: o.path, rows: o.rows, fingerprint: o.fingerprint });
+
 /**
- * The fingerprints of every partition without scanning the table, when the last sync recorded the rows it
- * changed since the earlier export's sync (src/mirror/changes.ts): a fingerprint is a row count and a
- * sum of row hashes, so a touched partition's new one is the earlier export's plus the record's change;
- * untouched partitions keep the earlier export's. Partitions whose files are missing are fingerprinted
- * (one scan filtered to them). Undefined when there is no usable record, or it does not add up (a count
- * below zero): the caller fingerprints every partition.
+ * The fingerprints of every partition without scanning the whole table, when the last sync recorded what
+ * it changed since the earlier export's sync (src/mirror/changes.ts). A record of rows: a fingerprint is a
+ * row count and a sum of row hashes, so a touched partition's new one is the earlier export's plus the
+ * record's change. A record of keys (crime's months): those partitions are fingerprinted (one scan
+ * filtered to them). Untouched partitions keep the earlier export's; partitions whose files are missing
+ * are fingerprinted. Undefined when there is no usable record, or it does not add up (a count below
+ * zero): the caller fingerprints every partition.
  */
-async function printsFromRecord(run: TableRun, plan: TablePlan, fromDir: string, old: ReadonlyMap<string, ManifestPartition>): Promise<PartitionPrint[] | undefined> {
+async function printsFromRecord(run: TableRun, plan: TablePlan, fromDir: string, old: ReadonlyMap<string, ManifestPartition>): Promise<Recorded | undefined> {
   const touched = await recordedPartitions(run.conn, plan, run.prev?.synced_at);
-  if (!touched) return undefined;
+  if (!touched) return printsFromKeys(run, plan, fromDir, old);
   const out = new Map<string, PartitionPrint>();
-  for (const o of old.values()) out.set(o.path, { values: o.values, path: o.path, rows: o.rows, fingerprint: o.fingerprint });
+  for (const o of old.values()) out.set(o.path, oldPrint(o));
   for (const t of touched) {
     const o = old.get(t.path);
     const [n, h] = o ? [o.rows, BigInt(o.fingerprint.slice(o.fingerprint.indexOf(':') + 1))] : [0, 0n];
@@ -109,7 +125,20 @@ async function printsFromRecord(run: TableRun, plan: TablePlan, fromDir: string,
     return o && o.fingerprint === p.fingerprint && !present(fromDir, o);
   });
   if (missing.length) for (const p of await fingerprints(run.conn, plan, missing)) out.set(p.path, p);
-  return [...out.values()].sort(comparePartitions);
+  return { prints: [...out.values()].sort(comparePartitions), from: 'sync-rows' };
+}
+
+/** `printsFromRecord` from a record by key: the recorded partitions (and any whose files are missing) fingerprinted, the rest kept. */
+async function printsFromKeys(run: TableRun, plan: TablePlan, fromDir: string, old: ReadonlyMap<string, ManifestPartition>): Promise<Recorded | undefined> {
+  const keys = await recordedKeys(run.conn, plan, run.prev?.synced_at);
+  if (!keys) return undefined;
+  const scan = new Map<string, PartitionKey>(keys.map((k) => [k.path, k]));
+  for (const o of old.values()) if (!present(fromDir, o)) scan.set(o.path, o);
+  const out = new Map<string, PartitionPrint>();
+  for (const o of old.values()) if (!scan.has(o.path)) out.set(o.path, oldPrint(o));
+  // a scanned partition without rows now is gone (fingerprints leaves it out)
+  if (scan.size) for (const p of await fingerprints(run.conn, plan, [...scan.values()])) out.set(p.path, p);
+  return { prints: [...out.values()].sort(comparePartitions), from: 'sync-partitions' };
 }
 
 /**
@@ -138,7 +167,12 @@ async function writeChanged(
   return small ? singleThreaded(run.conn, work) : work();
 }
 
-export async function exportTable(run: TableRun, spec: ExportTableSpec, index: number, total: number): Promise<{ table: ManifestTable; written: number }> {
+export async function exportTable(
+  run: TableRun,
+  spec: ExportTableSpec,
+  index: number,
+  total: number,
+): Promise<{ table: ManifestTable; written: number; changesFrom?: ChangesFrom }> {
   const ev = (step: 'fingerprint' | 'write' | 'swap', partitions?: number) =>
     run.progress?.({ type: 'table', dataset: run.dataset, table: spec.name, index, total, step, ...(partitions !== undefined ? { partitions } : {}) });
   ev('fingerprint');
@@ -150,7 +184,7 @@ export async function exportTable(run: TableRun, spec: ExportTableSpec, index: n
   const fromDir = prevTable && run.sinceRoot ? join(run.sinceRoot, prevTable.path) : undefined;
   const old = new Map((prevTable?.partitions ?? []).map((p) => [p.path, p]));
   const recorded = fromDir ? await printsFromRecord(run, plan, fromDir, old) : undefined;
-  const prints = recorded ?? (await fingerprints(run.conn, plan));
+  const prints = recorded?.prints ?? (await fingerprints(run.conn, plan));
   const keep: ManifestPartition[] = [];
   const change: PartitionPrint[] = [];
   for (const p of prints) {
@@ -164,7 +198,7 @@ export async function exportTable(run: TableRun, spec: ExportTableSpec, index: n
   try {
     if (change.length) {
       ev('write', change.length);
-      const written = await writeChanged(run, plan, staging, change, change.length < prints.length, recorded ? { fromDir: fromDir!, old } : undefined);
+      const written = await writeChanged(run, plan, staging, change, change.length < prints.length, recorded?.from === 'sync-rows' ? { fromDir: fromDir!, old } : undefined);
       for (const p of change) out.set(p.path, { ...p, files: checkWritten(run, spec.name, p, written.get(p.path) ?? []) });
       const unexpected = [...written.keys()].filter((k) => !out.has(k));
       if (unexpected.length) throw new Error(`export of ${run.dataset}/${spec.name}: DuckDB wrote partition(s) ${unexpected.join(', ')} the fingerprints do not name`);
@@ -172,11 +206,17 @@ export async function exportTable(run: TableRun, spec: ExportTableSpec, index: n
     ev('swap');
     const copied = fromDir && fromDir !== tableDir ? keep : [];
     for (const k of copied) stageCopy(fromDir!, staging, k.path);
-    for (const p of [...change, ...copied]) swapIn(staging, tableDir, p.path, out.get(p.path)!.files.map((f) => f.name));
-    for (const path of listPartitions(tableDir).keys()) if (!out.has(path)) dropPartition(staging, tableDir, path);
+    const table = `${run.dataset}/${spec.name}`;
+    const hook = (path: string) => (step: Parameters<SwapHook>[0]['step']) => run.onSwap?.({ table, path, step });
+    await hook('')('staged');
+    for (const p of [...change, ...copied]) await swapIn(staging, tableDir, p.path, out.get(p.path)!.files.map((f) => f.name), hook(p.path));
+    for (const path of listPartitions(tableDir).keys()) if (!out.has(path)) await dropPartition(tableDir, path, hook(path));
   } finally {
+    // a failure between a swap's two renames: the old partition goes back where it was
+    restoreRetired(tableDir, process.pid);
     rmSync(staging, { recursive: true, force: true });
   }
   const partitions = prints.map((p) => out.get(p.path)!);
-  return { table: tableEntry(run, plan, partitions), written: change.length };
+  const changesFrom: ChangesFrom | undefined = recorded?.from ?? (run.sinceRoot ? 'scan' : undefined);
+  return { table: tableEntry(run, plan, partitions), written: change.length, ...(changesFrom ? { changesFrom } : {}) };
 }

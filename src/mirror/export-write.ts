@@ -1,12 +1,13 @@
 /**
  * Writing a lake table's partitions: DuckDB COPY into a hidden staging directory inside the table's
  * directory (same file system, so renames are atomic), a split of any partition file far over the target
- * size, then a swap per partition: each staged file renamed over the live file of the same name (a reader
- * opens the old file or the new one, never a partial one), surplus old files removed after.
+ * size, then a swap per partition: the staged partition directory renamed into place whole, the old one
+ * set aside (hidden) first, so a reader listing the table sees the whole old partition or the whole new
+ * one (a one-file partition replaced by one file of the same name: that file renamed over its namesake).
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
-import { dirname, join, relative, sep } from 'node:path';
+import { basename, dirname, join, relative, sep } from 'node:path';
 import { quoteIdent } from './db.js';
 import { LAYOUT, orderBy, partitionWhere, type ExportFormat, type PartitionKey, type TablePlan } from './export-table.js';
 
@@ -108,7 +109,8 @@ export async function splitLarge(conn: DuckDBConnection, staging: string, files:
     const tmp = join(staging, '.split', path);
     mkdirSync(dirname(tmp), { recursive: true });
     const reader = await conn.runAndReadAll(
-      `COPY (SELECT * FROM read_parquet(?)) TO ? (FORMAT parquet, COMPRESSION ${LAYOUT.compression}, COMPRESSION_LEVEL ${LAYOUT.compressionLevel}, ROW_GROUP_SIZE ${LAYOUT.rowGroupRows}, FILE_SIZE_BYTES ${LAYOUT.targetFileBytes}, RETURN_STATS true)`,
+      // numbered: DuckDB binds a COPY's `TO ?` before the query's own `?`
+      `COPY (SELECT * FROM read_parquet($1)) TO $2 (FORMAT parquet, COMPRESSION ${LAYOUT.compression}, COMPRESSION_LEVEL ${LAYOUT.compressionLevel}, ROW_GROUP_SIZE ${LAYOUT.rowGroupRows}, FILE_SIZE_BYTES ${LAYOUT.targetFileBytes}, RETURN_STATS true)`,
       [src, tmp],
     );
     rmSync(src);
@@ -133,35 +135,122 @@ export function stageCopy(fromTableDir: string, staging: string, path: string): 
   return files;
 }
 
+/** A step of a partition's swap, for an observer (`ExportOptions.onSwap`: tests list the lake at each step). */
+export interface SwapEvent {
+  /** `<dataset>/<table>`. */
+  table: string;
+  /** The partition's Hive path ('' for an unpartitioned table, or for `staged`: the whole table). */
+  path: string;
+  /**
+   * `staged`: every changed partition of the table is written and checked, nothing swapped yet;
+   * `retired`: the old partition was renamed aside (hidden), the new one not yet in place;
+   * `placed`: the new partition is in place; `dropped`: a partition no longer in the data was renamed aside.
+   */
+  step: 'staged' | 'retired' | 'placed' | 'dropped';
+}
+export type SwapHook = (e: SwapEvent) => void | Promise<void>;
+
+/** Where this process puts a partition it swaps out, until its replacement is in place (hidden). */
+export const retiredDir = (tableDir: string, pid = process.pid) => join(tableDir, `.old-${pid}`);
+
+/** An unpartitioned table's directory swaps whole: the new one is assembled, the old one set aside, beside it. */
+export const tableAside = (tableDir: string, kind: 'old' | 'new', pid = process.pid) => join(dirname(tableDir), `.${kind}-${pid}-${basename(tableDir)}`);
+
+const dataFiles = (dir: string) => (existsSync(dir) ? readdirSync(dir).filter((n) => DATA_FILE.test(n)) : []);
+
 /**
- * Swap one staged partition into the live table: a new partition directory is renamed into place whole;
- * an existing one gets each staged file renamed over its namesake (atomic per file), then loses the
- * old files the new version does not have.
+ * Swap one staged partition into the live table, so that a reader listing the table sees the whole old
+ * partition or the whole new one, never a mixture (docs/export.md "Atomic swap"):
+ * - a new partition directory is renamed into place whole;
+ * - a partition of one file replaced by one file of the same name: the file is renamed over its namesake
+ *   (rename(2) replaces atomically: no moment without the partition);
+ * - otherwise the whole directory swaps: the old one is renamed aside to a hidden name (`.old-<pid>/`),
+ *   the staged one renamed into place, the old one deleted. Between those two renames the partition is
+ *   absent from a listing (POSIX has no exchange of two directories; Linux's renameat2 RENAME_EXCHANGE
+ *   is not reachable from Node). An unpartitioned table swaps its directory the same way, beside it.
+ * A failure or kill between the two renames is undone by `restoreRetired` (this run's `finally`, or the
+ * next export's sweep).
  */
-export function swapIn(staging: string, tableDir: string, path: string, names: readonly string[]): void {
+export async function swapIn(staging: string, tableDir: string, path: string, names: readonly string[], hook?: (step: SwapEvent['step']) => void | Promise<void>): Promise<void> {
   const from = join(staging, path);
   const live = path ? join(tableDir, path) : tableDir;
   if (path && !existsSync(live)) {
     mkdirSync(dirname(live), { recursive: true });
     renameSync(from, live);
+    await hook?.('placed');
     return;
   }
-  mkdirSync(live, { recursive: true });
-  for (const n of names) renameSync(join(from, n), join(live, n));
-  const keep = new Set(names);
-  for (const n of readdirSync(live)) if (DATA_FILE.test(n) && !keep.has(n)) rmSync(join(live, n));
+  const current = dataFiles(live);
+  if (names.length === 1 && current.length <= 1 && (current.length === 0 || current[0] === names[0])) {
+    mkdirSync(live, { recursive: true });
+    renameSync(join(from, names[0]!), join(live, names[0]!));
+    await hook?.('placed');
+    return;
+  }
+  if (path) {
+    const aside = join(retiredDir(tableDir), path);
+    mkdirSync(dirname(aside), { recursive: true });
+    renameSync(live, aside);
+    await hook?.('retired');
+    renameSync(from, live);
+    await hook?.('placed');
+    rmSync(aside, { recursive: true, force: true });
+    return;
+  }
+  // unpartitioned: assemble the new directory beside the table (hidden), with the table's other entries
+  // (anything not a data file, bar this run's own staging), then swap the directories
+  const fresh = tableAside(tableDir, 'new');
+  const old = tableAside(tableDir, 'old');
+  rmSync(fresh, { recursive: true, force: true });
+  mkdirSync(fresh, { recursive: true });
+  for (const n of names) renameSync(join(from, n), join(fresh, n));
+  for (const n of existsSync(tableDir) ? readdirSync(tableDir) : []) {
+    if (!DATA_FILE.test(n) && join(tableDir, n) !== staging && join(tableDir, n) !== retiredDir(tableDir)) renameSync(join(tableDir, n), join(fresh, n));
+  }
+  renameSync(tableDir, old);
+  await hook?.('retired');
+  renameSync(fresh, tableDir);
+  await hook?.('placed');
+  rmSync(old, { recursive: true, force: true });
 }
 
-/** Remove a partition no longer in the data: renamed out of the table first, so it vanishes whole. */
-export function dropPartition(staging: string, tableDir: string, path: string): void {
+/**
+ * Put back what a swap of process `pid` set aside and never replaced (it failed or was killed between
+ * its two renames): a retired partition whose place is empty, an unpartitioned table's old directory
+ * when the table directory is missing. Whatever else it left aside goes.
+ */
+export function restoreRetired(tableDir: string, pid: number): void {
+  const dir = retiredDir(tableDir, pid);
+  if (existsSync(dir)) {
+    for (const path of listPartitions(dir).keys()) {
+      const live = join(tableDir, path);
+      if (path && !existsSync(live)) {
+        mkdirSync(dirname(live), { recursive: true });
+        renameSync(join(dir, path), live);
+      }
+    }
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const old = tableAside(tableDir, 'old', pid);
+  if (existsSync(old)) {
+    if (!existsSync(tableDir)) renameSync(old, tableDir);
+    else rmSync(old, { recursive: true, force: true });
+  }
+  rmSync(tableAside(tableDir, 'new', pid), { recursive: true, force: true });
+}
+
+/** Remove a partition no longer in the data: renamed aside (hidden) first, so it vanishes whole. */
+export async function dropPartition(tableDir: string, path: string, hook?: (step: SwapEvent['step']) => void | Promise<void>): Promise<void> {
   const live = path ? join(tableDir, path) : tableDir;
   if (!path) {
-    for (const n of readdirSync(live)) if (DATA_FILE.test(n)) rmSync(join(live, n));
+    for (const n of dataFiles(live)) rmSync(join(live, n));
     return;
   }
-  const gone = join(staging, '.gone', path);
+  const gone = join(retiredDir(tableDir), path);
   mkdirSync(dirname(gone), { recursive: true });
   renameSync(live, gone);
+  await hook?.('dropped');
+  rmSync(gone, { recursive: true, force: true });
   // empty parent directories of a multi-column partition path
   let d = dirname(live);
   while (d.startsWith(tableDir + sep) && readdirSync(d).length === 0) {

@@ -20,8 +20,9 @@ import { generateDdl } from './export-ddl.js';
 import { MANIFEST, MANIFEST_VERSION, readManifest, writeAtomic, type Manifest, type ManifestDataset } from './export-manifest.js';
 import type { ExportEvent } from './export-progress.js';
 import type { ExportTableSpec } from './export-spec.js';
-import { exportTable, type TableRun } from './export-run.js';
+import { exportTable, type ChangesFrom, type TableRun } from './export-run.js';
 import { LAYOUT, type ExportFormat } from './export-table.js';
+import { restoreRetired, type SwapHook } from './export-write.js';
 import { datasetPath, isDatasetPresent, mirrorDir as defaultMirrorDir, type Env } from './paths.js';
 import { mainTables } from './tables.js';
 
@@ -40,6 +41,8 @@ export interface ExportOptions {
   /** DuckDB memory_limit of the export (default PUBLICDATA_EXPORT_MEMORY or EXPORT_MEMORY): beyond it DuckDB spills. */
   memoryLimit?: string;
   progress?: (e: ExportEvent) => void;
+  /** Observer of each partition swap step (export-write.ts `SwapEvent`): tests list the lake between the renames. */
+  onSwap?: SwapHook;
   now?: () => Date;
 }
 
@@ -55,6 +58,12 @@ export interface ExportedTable {
   bytes: number;
   /** Partitions written by this run (the others were unchanged since the earlier export). */
   written: number;
+  /**
+   * With `since`: how the changed partitions were found. `sync-rows`/`sync-partitions`: from the last
+   * sync's record of the rows (price paid) or partitions (crime's months) it changed, only those read;
+   * `scan`: no usable record, every row of the table read (fingerprinted) to find them.
+   */
+  changes_from?: ChangesFrom;
 }
 
 /**
@@ -74,19 +83,33 @@ const SYNC_LOG: ExportTableSpec = {
   sortBy: ['synced_at'],
 };
 
-/** `.staging-<pid>` / `.spill-<pid>` of a process that is gone (a killed export): safe to remove. */
-const deadRun = (name: string, prefix: string) => name.startsWith(prefix) && !pidAlive(Number(name.slice(prefix.length)));
+/** The pid in a `.staging-<pid>`, `.spill-<pid>`, `.old-<pid>[-<table>]` name when that process is gone (a killed export). */
+function deadPid(name: string, prefix: string): number | undefined {
+  const m = new RegExp(`^${prefix.replace('.', '\\.')}(\\d+)(-|$)`).exec(name);
+  return m && !pidAlive(Number(m[1])) ? Number(m[1]) : undefined;
+}
 
-/** Sweep what killed exports left: their staging and DuckDB spill directories. */
+/**
+ * Sweep what killed exports left: a partition (or unpartitioned table) set aside by a swap that never put
+ * its replacement in place goes back (export-write.ts `restoreRetired`); staging and spill directories go.
+ */
 function sweep(outDir: string, datasets: readonly string[]): void {
-  for (const n of readdirSync(outDir)) if (deadRun(n, '.spill-')) rmSync(join(outDir, n), { recursive: true, force: true });
+  for (const n of readdirSync(outDir)) if (deadPid(n, '.spill-') !== undefined) rmSync(join(outDir, n), { recursive: true, force: true });
   for (const ds of datasets) {
     const d = join(outDir, ds);
     if (!existsSync(d)) continue;
+    for (const n of readdirSync(d)) {
+      const m = /^\.(?:old|new)-(\d+)-(.+)$/.exec(n);
+      if (m && deadPid(n, n.startsWith('.old') ? '.old-' : '.new-') !== undefined) restoreRetired(join(d, m[2]!), Number(m[1]));
+    }
     for (const t of readdirSync(d)) {
       const td = join(d, t);
-      if (!statSync(td).isDirectory()) continue;
-      for (const n of readdirSync(td)) if (deadRun(n, '.staging-')) rmSync(join(td, n), { recursive: true, force: true });
+      if (t.startsWith('.') || !statSync(td).isDirectory()) continue;
+      for (const n of readdirSync(td)) {
+        const old = deadPid(n, '.old-');
+        if (old !== undefined) restoreRetired(td, old);
+        if (deadPid(n, '.staging-') !== undefined) rmSync(join(td, n), { recursive: true, force: true });
+      }
     }
   }
 }
@@ -154,7 +177,7 @@ export async function exportMirror(o: ExportOptions): Promise<ExportedTable[]> {
       try {
         const specs = await specsOf(info, conn);
         const last = await lastSync(conn);
-        const run: TableRun = { conn, format: o.format, outDir, dataset: name, schema: info.schema, prev: prev?.datasets[name], sinceRoot, progress: o.progress };
+        const run: TableRun = { conn, format: o.format, outDir, dataset: name, schema: info.schema, prev: prev?.datasets[name], sinceRoot, progress: o.progress, onSwap: o.onSwap };
         const tables = [];
         for (const [i, spec] of specs.entries()) {
           const r = await exportTable(run, spec, i + 1, specs.length);
@@ -172,6 +195,7 @@ export async function exportMirror(o: ExportOptions): Promise<ExportedTable[]> {
             files: r.table.files,
             bytes: r.table.bytes,
             written: r.written,
+            ...(r.changesFrom ? { changes_from: r.changesFrom } : {}),
           });
         }
         dropOldTables(outDir, name, new Set(specs.map((s) => s.name)), existing?.datasets[name]);
@@ -205,7 +229,8 @@ export async function exportMirror(o: ExportOptions): Promise<ExportedTable[]> {
   writeCatalogue(outDir, manifest);
   const rows = report.reduce((s, r) => s + r.rows, 0);
   const bytes = report.reduce((s, r) => s + r.bytes, 0);
-  o.progress?.({ type: 'done', datasets: names.length, tables: report.length, rows, partitions: totals.partitions, rewritten: totals.written, kept: totals.kept, bytes, ms: Date.now() - started, out: outDir });
+  o.progress?.({ type: 'done', datasets: names.length, tables: report.length, rows, partitions: totals.partitions, rewritten: totals.written, kept: totals.kept, bytes, ms: Date.now() - started, out: outDir,
+    ...(o.since ? { recorded: report.filter((r) => r.changes_from === 'sync-rows' || r.changes_from === 'sync-partitions').map((r) => `${r.dataset}/${r.table}`) } : {}) });
   return report;
 }
 

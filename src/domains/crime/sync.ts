@@ -18,6 +18,7 @@
  * - `outcomes`: one row per outcome row (Month = month of the outcome), ordered by crime_id.
  * - `loads` (month, force, source: the file each month of each force came from), `coverage` (month,
  *   street_rows, outcome_rows, sources), `forces`, `lsoa_bbox`, `categories`, `unmapped_categories`.
+ * - `sync_changes_keys__street`: the months this sync loaded, for `mirror export --since` (`recordMonths`).
  *
  * Re-issued months: every archive re-issues its window with updated outcomes. What this sync loads replaces
  * the same month of the same force in the live file (street and outcomes rows); the live file's other months
@@ -29,6 +30,7 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { recordChangedKeys } from '../../mirror/changes.js';
 import { queryOne, query } from '../../mirror/db.js';
 import { catalogFields, count, csvHeader, MAX_STORED_REJECTS, storeStructuralRejects } from '../../../sync/common.js';
 import { extractMembers, isZipFile, listZip } from '../../../sync/formats/zip.js';
@@ -264,6 +266,19 @@ async function buildTables(conn: DuckDBConnection, keepPrevious: boolean): Promi
   );
 }
 
+/**
+ * The record of the months this sync may have changed, for `mirror export --since` (src/mirror/changes.ts):
+ * the months it loaded (their rows of those forces replaced the live file's) and the months of the rows it
+ * inserted (a street file's Month column, normally its folder's); every other month's rows were copied
+ * from the live file unchanged. Its base is the live file's last sync. Only when the live file gave its
+ * other months (with no previous file every month is new) and has a sync_log.
+ */
+async function recordMonths(conn: DuckDBConnection): Promise<void> {
+  const log = await count(conn, "SELECT count(*) AS n FROM duckdb_tables() WHERE database_name = 'prev' AND table_name = 'sync_log'");
+  if (!log) return;
+  await recordChangedKeys(conn, 'street', ['month'], 'SELECT month FROM loaded UNION SELECT month FROM street_stage WHERE ok', 'prev.sync_log');
+}
+
 export const crime: DatasetModule = {
   ...catalogFields(CRIME_INFO),
   defaultBaseUrl: 'https://data.police.uk/data/archive',
@@ -293,7 +308,10 @@ export const crime: DatasetModule = {
     const rejected = structural + (await storeRejects(conn));
     const keepPrevious = await attachPrevious(conn, ctx.previousPath);
     await buildTables(conn, keepPrevious);
-    if (keepPrevious) await conn.run('DETACH prev');
+    if (keepPrevious) {
+      await recordMonths(conn);
+      await conn.run('DETACH prev');
+    }
     for (const u of await query<{ label: string; rows: number }>(conn, 'SELECT label, rows FROM unmapped_categories')) {
       ctx.log?.(`crime: ${u.rows} rows with Crime type '${u.label}', which data/crime/categories.json does not map: kept with category null`);
     }
