@@ -9,7 +9,7 @@ import { basename, join } from 'node:path';
 import { download } from '../../../sync/download.js';
 import { fmtBytes } from '../../../sync/progress.js';
 import { csvLine, normaliseEstablishment } from './normalise.js';
-import { MalformedFileError, parseAuthorityFile, type FileHeader } from './parse.js';
+import { MalformedFileError, own, parseAuthorityFile, type FileHeader } from './parse.js';
 
 /** One authority's file to load. */
 export interface PlannedFile {
@@ -32,6 +32,8 @@ export interface FileSuccess {
   plan: PlannedFile;
   header: FileHeader;
   rows: number;
+  /** Establishments rejected (all of them counted; the first ROW_REJECTS_KEPT kept for `rejects`). */
+  rowRejectCount: number;
   rowRejects: Array<{ index: number; raw: string; reason: string }>;
   unknownRatings: Map<string, number>;
   /** Name and scheme read from the file (the first establishment), for `--from` files. */
@@ -59,6 +61,9 @@ export const FILE_NAME_RE = /^FHRS(\d{1,4})(en|cy)-GB\.xml$/i;
 export function codeOfFileName(name: string): string | undefined {
   return FILE_NAME_RE.exec(name)?.[1];
 }
+
+/** Rejected establishments of one file kept (for the `rejects` table); the rest are counted only. */
+export const ROW_REJECTS_KEPT = 1000;
 
 /** A staging CSV written by one parse at a time; a failed file is cut back out with ftruncate. */
 class Staging {
@@ -103,25 +108,31 @@ async function stageFile(staging: Staging, plan: PlannedFile, path: string, sha2
   const rowRejects: FileSuccess['rowRejects'] = [];
   const unknownRatings = new Map<string, number>();
   let rows = 0;
+  let rowRejectCount = 0;
   let fileName: string | null = null;
   let fileScheme: string | null = null;
   try {
     const { header } = await parseAuthorityFile(path, (e, index) => {
+      // every text kept past this callback is copied (own): the parser's slices hold their whole chunk
       if (index === 0) {
-        fileName = e.LocalAuthorityName?.trim() || null;
-        fileScheme = e.SchemeType?.trim().toLowerCase() || null;
+        fileName = e.LocalAuthorityName?.trim() ? own(e.LocalAuthorityName.trim()) : null;
+        fileScheme = e.SchemeType?.trim() ? own(e.SchemeType.trim().toLowerCase()) : null;
       }
       const n = normaliseEstablishment(e, plan.code);
       if ('reject' in n) {
-        rowRejects.push({ index, raw: JSON.stringify(e).slice(0, 2000), reason: n.reject });
+        if (rowRejectCount++ < ROW_REJECTS_KEPT) rowRejects.push({ index, raw: own(JSON.stringify(e).slice(0, 2000)), reason: own(n.reject) });
         return;
       }
-      if (n.unknownRating) unknownRatings.set(n.unknownRating, (unknownRatings.get(n.unknownRating) ?? 0) + 1);
+      if (n.unknownRating) {
+        const had = unknownRatings.get(n.unknownRating);
+        if (had === undefined) unknownRatings.set(own(n.unknownRating), 1);
+        else unknownRatings.set(n.unknownRating, had + 1);
+      }
       staging.add(csvLine(n.row));
       rows++;
     });
     staging.flush();
-    return { ok: true, plan, header, rows, rowRejects, unknownRatings, fileName, fileScheme, sha256, bytes };
+    return { ok: true, plan, header, rows, rowRejectCount, rowRejects, unknownRatings, fileName, fileScheme, sha256, bytes };
   } catch (e) {
     staging.cutTo(start);
     if (!(e instanceof MalformedFileError)) throw e;

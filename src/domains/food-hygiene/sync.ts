@@ -127,13 +127,13 @@ async function storeRejects(ctx: LoadContext, ok: FileSuccess[], failed: FileFai
     n += f.weight;
   }
   for (const r of ok) {
-    for (const x of r.rowRejects.slice(0, 1000)) {
+    for (const x of r.rowRejects) {
       await ctx.conn.run('INSERT INTO rejects VALUES (?, NULL, ?, ?)', [r.plan.fileName, x.raw, `authority ${r.plan.code}, establishment ${x.index + 1}: ${x.reason}`]);
     }
-    n += r.rowRejects.length;
+    n += r.rowRejectCount;
     for (const [v, count] of r.unknownRatings) ctx.log?.(`${r.plan.fileName}: rating value '${v}' (${count}) is not one the FSA documents; kept as published`);
-    if (r.header.itemCount && Number(r.header.itemCount) !== r.rows + r.rowRejects.length) {
-      ctx.log?.(`${r.plan.fileName}: the header says ${r.header.itemCount} establishments, the file holds ${r.rows + r.rowRejects.length}`);
+    if (r.header.itemCount && Number(r.header.itemCount) !== r.rows + r.rowRejectCount) {
+      ctx.log?.(`${r.plan.fileName}: the header says ${r.header.itemCount} establishments, the file holds ${r.rows + r.rowRejectCount}`);
     }
   }
   return n;
