@@ -20,7 +20,7 @@
  * establishments are more than half of those held plus rejected (REJECTED_SHARE).
  */
 import { readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { query, queryOne } from '../../mirror/db.js';
@@ -142,8 +142,23 @@ async function storeRejects(ctx: LoadContext, ok: FileSuccess[], failed: FileFai
 const COLUMN_SPEC = `{${COLUMNS.map(([c, t]) => `'${c}': '${t}'`).join(', ')}}`;
 
 /**
+ * DuckDB's memory_limit for the load (issue 22, docs/food-hygiene.md "Peak memory"): a buffer pool this
+ * small makes the sorted build spill to `<file>.tmp` instead of holding the whole table (DuckDB's default,
+ * 80% of RAM, held ~450 MB at 500,000 establishments, ~150 MB at 125,000). 128 MB is enough for 2 to 4
+ * threads; each thread pins its own sort and CSV blocks (8 threads ran out of memory at 128 MB and passed
+ * at 192 MB), so 24 MB a thread above that, on DuckDB's default of one thread per core.
+ */
+export function buildMemoryLimit(threads = availableParallelism()): string {
+  return `${Math.max(128, 24 * threads)}MB`;
+}
+
+/** read_csv's buffer: 8 MiB, not its default 16 x max_line_size (32 MiB, one block per thread out of the small pool above). */
+const CSV_BUFFER = 8 * 1024 * 1024;
+
+/**
  * Build `establishments` from the staged rows and (incremental) the previous rows of authorities not
- * replaced or removed, sorted by grid cell on disk, in one statement. An FHRSID twice (an establishment
+ * replaced or removed, sorted by grid cell on disk, in one statement (under the module's memory_limit the
+ * sort spills: memory bounded whatever the number of rows). An FHRSID twice (an establishment
  * listed by two authorities' files, rare) keeps the newly loaded copy, else the newer rating; the others
  * are deleted (the order of the rest stays) and go to `rejects`.
  */
@@ -152,7 +167,9 @@ async function buildTable(conn: DuckDBConnection, staged: string, incremental: b
   await conn.run('CREATE TEMP TABLE fresh_codes (code VARCHAR)');
   for (const c of drop) await conn.run('INSERT INTO drop_codes VALUES (?)', [c]);
   for (const c of fresh) await conn.run('INSERT INTO fresh_codes VALUES (?)', [c]);
-  const read = `SELECT * FROM read_csv(?, columns = ${COLUMN_SPEC}, header = false, quote = '"', escape = '"', auto_detect = false, allow_quoted_nulls = false)`;
+  const read = `SELECT * FROM read_csv(?, columns = ${COLUMN_SPEC}, header = false, quote = '"', escape = '"', auto_detect = false, allow_quoted_nulls = false, buffer_size = ${CSV_BUFFER})`;
+  // freed memory goes back to the system as the sort moves on (settings of DuckDB's bundled allocator)
+  for (const set of [`SET allocator_flush_threshold = '16MB'`, 'SET allocator_background_threads = true']) await conn.run(set).catch(() => undefined);
   const kept = incremental ? `UNION ALL SELECT * FROM establishments_prev WHERE source_code NOT IN (SELECT code FROM drop_codes)` : '';
   if (incremental) await conn.run('ALTER TABLE establishments RENAME TO establishments_prev');
   await conn.run(`CREATE TABLE establishments AS SELECT * FROM (${read} ${kept}) ORDER BY cell NULLS LAST, fhrs_id`, [staged]);
@@ -195,6 +212,7 @@ const foodHygiene: DatasetModule = {
   // the share that fails a sync is checked in load, against the whole mirror (REJECTED_SHARE); a
   // file's rejected establishments are not rows of this sync's files alone
   rejectThreshold: 1,
+  memoryLimit: buildMemoryLimit(),
   fromNames: /^(FHRS\d{1,4}(en|cy)-GB\.xml|authorities\.json)$/i,
 
   async readPrevious(conn): Promise<unknown> {
