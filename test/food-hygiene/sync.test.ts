@@ -240,4 +240,17 @@ describe('sync food-hygiene from the authorities list', () => {
     expect(retried[1]!.range).toMatch(/^bytes=\d+-$/);
     for (const p of ['FHRS314en-GB.xml', 'FHRS760en-GB.xml', 'Authorities']) up.server.fault(`/food-hygiene/${p.endsWith('.xml') ? 'OpenDataFiles/' : ''}${p}`, undefined);
   });
+
+  it('a build that runs out of DuckDB memory_limit is built again with more, said in the log, same rows', async () => {
+    serveAll();
+    const o = up.syncOptions();
+    const messages: string[] = [];
+    // 4 MB: less than read_csv's 8 MiB buffer, so the sorted build cannot run in it
+    const r = await syncDataset('food-hygiene', { ...o, memoryLimit: '4MB', progress: (e) => void (e.type === 'message' && messages.push(e.text)) });
+    expect(r.rows_total).toBe(all.length);
+    expect(messages.filter((m) => /ran out of its memory_limit .* building again with \d+MB$/.test(m))).toHaveLength(1);
+    const conn = await openDataset(FOOD_HYGIENE_INFO, o.mirrorDir);
+    const ids = (await query<{ fhrs_id: number }>(conn, 'SELECT fhrs_id FROM establishments ORDER BY fhrs_id')).map((x) => Number(x.fhrs_id));
+    expect(ids).toEqual(all.map((e) => Number(e.id)).sort((a, b) => a - b));
+  });
 });

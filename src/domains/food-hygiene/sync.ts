@@ -156,23 +156,54 @@ export function buildMemoryLimit(threads = availableParallelism()): string {
 const CSV_BUFFER = 8 * 1024 * 1024;
 
 /**
+ * `CREATE TABLE establishments` sorted by cell (NULL cells last), then fhrs_id, from the staged CSV and
+ * (incremental) the kept previous rows. The previous rows come first in the UNION ALL: with the CSV first,
+ * an incremental build at 128 MB ran out of memory at once (500,000 previous rows, two threads), table
+ * first it passed, also with 500,000 new rows. Should DuckDB still run out of its memory_limit, the build
+ * is tried once more with four times the limit (said in the log) rather than failing the sync.
+ */
+async function sortedBuild(conn: DuckDBConnection, staged: string, incremental: boolean, log?: (m: string) => void): Promise<void> {
+  const read = `SELECT * FROM read_csv(?, columns = ${COLUMN_SPEC}, header = false, quote = '"', escape = '"', auto_detect = false, allow_quoted_nulls = false, buffer_size = ${CSV_BUFFER})`;
+  const rows = incremental ? `SELECT * FROM establishments_prev WHERE source_code NOT IN (SELECT code FROM drop_codes) UNION ALL ${read}` : read;
+  const sql = `CREATE TABLE establishments AS SELECT * FROM (${rows}) ORDER BY cell NULLS LAST, fhrs_id`;
+  // freed memory goes back to the system as the sort moves on (settings of DuckDB's bundled allocator)
+  for (const set of [`SET allocator_flush_threshold = '16MB'`, 'SET allocator_background_threads = true']) await conn.run(set).catch(() => undefined);
+  try {
+    await conn.run(sql, [staged]);
+  } catch (e) {
+    if (!/Out of Memory/i.test((e as Error).message)) throw e;
+    const limit = (await queryOne<{ m: string }>(conn, `SELECT current_setting('memory_limit') AS m`))?.m ?? '';
+    const more = `${4 * Number.parseInt(buildMemoryLimit(), 10)}MB`;
+    if (mebibytes(limit) >= Number.parseInt(more, 10)) throw e; // a limit of the user's at least that large
+    log?.(`DuckDB ran out of its memory_limit (${limit}) sorting the establishments; building again with ${more}`);
+    await conn.run(`SET memory_limit = '${more}'`);
+    await conn.run(sql, [staged]);
+  }
+}
+
+/** DuckDB's `current_setting('memory_limit')` ('122.0 MiB', '18.8 GiB') in MiB; NaN if not of that form. */
+export function mebibytes(setting: string): number {
+  const m = /^([\d.]+)\s*([KMGT])i?B$/i.exec(setting.trim());
+  if (!m) return Number.NaN;
+  return Number(m[1]) * { K: 1 / 1024, M: 1, G: 1024, T: 1024 * 1024 }[m[2]!.toUpperCase() as 'K' | 'M' | 'G' | 'T'];
+}
+
+/**
  * Build `establishments` from the staged rows and (incremental) the previous rows of authorities not
  * replaced or removed, sorted by grid cell on disk, in one statement (under the module's memory_limit the
  * sort spills: memory bounded whatever the number of rows). An FHRSID twice (an establishment
  * listed by two authorities' files, rare) keeps the newly loaded copy, else the newer rating; the others
  * are deleted (the order of the rest stays) and go to `rejects`.
  */
-async function buildTable(conn: DuckDBConnection, staged: string, incremental: boolean, fresh: readonly string[], drop: readonly string[]): Promise<number> {
+async function buildTable(
+  conn: DuckDBConnection, staged: string, incremental: boolean, fresh: readonly string[], drop: readonly string[], log?: (m: string) => void,
+): Promise<number> {
   await conn.run('CREATE TEMP TABLE drop_codes (code VARCHAR)');
   await conn.run('CREATE TEMP TABLE fresh_codes (code VARCHAR)');
   for (const c of drop) await conn.run('INSERT INTO drop_codes VALUES (?)', [c]);
   for (const c of fresh) await conn.run('INSERT INTO fresh_codes VALUES (?)', [c]);
-  const read = `SELECT * FROM read_csv(?, columns = ${COLUMN_SPEC}, header = false, quote = '"', escape = '"', auto_detect = false, allow_quoted_nulls = false, buffer_size = ${CSV_BUFFER})`;
-  // freed memory goes back to the system as the sort moves on (settings of DuckDB's bundled allocator)
-  for (const set of [`SET allocator_flush_threshold = '16MB'`, 'SET allocator_background_threads = true']) await conn.run(set).catch(() => undefined);
-  const kept = incremental ? `UNION ALL SELECT * FROM establishments_prev WHERE source_code NOT IN (SELECT code FROM drop_codes)` : '';
   if (incremental) await conn.run('ALTER TABLE establishments RENAME TO establishments_prev');
-  await conn.run(`CREATE TABLE establishments AS SELECT * FROM (${read} ${kept}) ORDER BY cell NULLS LAST, fhrs_id`, [staged]);
+  await sortedBuild(conn, staged, incremental, log);
   if (incremental) await conn.run('DROP TABLE establishments_prev');
   const dups = (await queryOne<{ n: number }>(conn, 'SELECT count(*) - count(DISTINCT fhrs_id) AS n FROM establishments'))!.n;
   if (dups === 0) return 0;
@@ -245,7 +276,7 @@ const foodHygiene: DatasetModule = {
       const failed = results.filter((r): r is FileFailure => !r.ok);
       let rejected = await storeRejects(ctx, ok, failed);
       const drop = [...ok.map((r) => r.plan.code), ...removed];
-      const dups = await buildTable(conn, stagingPath, incremental, ok.map((r) => r.plan.code), drop);
+      const dups = await buildTable(conn, stagingPath, incremental, ok.map((r) => r.plan.code), drop, ctx.log);
       rejected += dups;
       for (const c of drop) await conn.run('DELETE FROM authorities WHERE code = ?', [c]);
       for (const r of ok) await insertAuthority(conn, r);
