@@ -65,12 +65,16 @@ export function codeOfFileName(name: string): string | undefined {
 /** Rejected establishments of one file kept (for the `rejects` table); the rest are counted only. */
 export const ROW_REJECTS_KEPT = 1000;
 
-/** A staging CSV written by one parse at a time; a failed file is cut back out with ftruncate. */
+/**
+ * A staging CSV written by one parse at a time; a failed file is cut back out with ftruncate. Lines are
+ * encoded straight into one 1 MiB buffer (joining a megabyte of line strings, then encoding the joined
+ * string, was 8% of a 400-file sync's main thread, and its garbage more GC).
+ */
 class Staging {
   private readonly fd: number;
   private pos = 0;
-  private lines: string[] = [];
-  private pending = 0;
+  private readonly buf = Buffer.allocUnsafe(1 << 20);
+  private used = 0;
   constructor(readonly path: string) {
     this.fd = openSync(path, 'w');
   }
@@ -80,19 +84,24 @@ class Staging {
     return this.pos;
   }
   add(line: string): void {
-    this.lines.push(line);
-    this.pending += line.length;
-    if (this.pending > 1 << 20) this.flush();
+    // at most 3 bytes of UTF-8 per UTF-16 unit
+    if (this.used + line.length * 3 > this.buf.length) {
+      this.flush();
+      if (line.length * 3 > this.buf.length) {
+        this.pos += writeSync(this.fd, line, this.pos, 'utf8');
+        return;
+      }
+    }
+    this.used += this.buf.write(line, this.used, 'utf8');
   }
   flush(): void {
-    if (!this.lines.length) return;
-    this.pos += writeSync(this.fd, this.lines.join(''), this.pos, 'utf8');
-    this.lines = [];
-    this.pending = 0;
+    let done = 0;
+    while (done < this.used) done += writeSync(this.fd, this.buf, done, this.used - done, this.pos + done);
+    this.pos += this.used;
+    this.used = 0;
   }
   cutTo(offset: number): void {
-    this.lines = [];
-    this.pending = 0;
+    this.used = 0;
     ftruncateSync(this.fd, offset);
     this.pos = offset;
   }
