@@ -23,7 +23,7 @@ import { acquireLock, cleanStaleTemps, fsyncPath, SyncError } from './lock.js';
 import { fmtBytes } from './progress.js';
 import { loadModule, SYNC_DATASETS } from './registry.js';
 import {
-  cleanupDownloads, closeQuietly, countMainRows, expandFrom, insertRows, latest, localPath, openWritable, removeTemp, type Opened,
+  cleanupDownloads, closeQuietly, countMainRows, expandFrom, insertRows, latest, limiter, localPath, openWritable, removeTemp, type Opened,
 } from './stage-helpers.js';
 import type { DatasetModule, LoadResult, ProgressSink, SyncEvent, SyncOptions, SyncReport, UpstreamFile, Warm } from './types.js';
 
@@ -240,6 +240,9 @@ async function dropCopy(run: Run): Promise<void> {
   rmSync(run.tempPath, { force: true });
 }
 
+/** `--from` files hashed at once (the rest wait their turn; the load does not wait for them). */
+const HASH_CONCURRENCY = 2;
+
 /**
  * Download the files (a local `--from` file is used in place) and check each is whole (integrity.ts).
  * Returns the hashing of local files, which runs while the load does (a 5 GB file takes ~20 s to hash
@@ -253,6 +256,7 @@ async function downloadFiles(run: Run, files: UpstreamFile[]): Promise<Array<Pro
     ...(approx ? { detail: `${files.length} file${files.length === 1 ? '' : 's'}, about ${fmtBytes(approx)} to download` } : {}),
   });
   const hashing: Array<Promise<void>> = [];
+  const hashSlot = limiter(HASH_CONCURRENCY);
   for (const f of files) {
     const local = localPath(f.url);
     if (local) {
@@ -261,7 +265,7 @@ async function downloadFiles(run: Run, files: UpstreamFile[]): Promise<Array<Pro
       if (why) throw new SyncError(`${name}: ${local} looks incomplete: ${why}; kept the previous data`, name);
       const entry: Got = { ...f, url: local, path: local, sha256: '', bytes: statSync(local).size, downloaded: false };
       run.got.push(entry);
-      const h = sha256File(local).then((sha) => {
+      const h = hashSlot(() => sha256File(local)).then((sha) => {
         if (f.sha256 && f.sha256.toLowerCase() !== sha) throw new SyncError(`${name}: checksum mismatch for ${local}`, name);
         entry.sha256 = sha;
       });

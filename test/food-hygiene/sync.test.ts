@@ -250,4 +250,45 @@ describe('sync food-hygiene from the authorities list', () => {
     expect(retried[1]!.range).toMatch(/^bytes=\d+-$/);
     for (const p of ['FHRS314en-GB.xml', 'FHRS760en-GB.xml', 'Authorities']) up.server.fault(`/food-hygiene/${p.endsWith('.xml') ? 'OpenDataFiles/' : ''}${p}`, undefined);
   });
+
+  it('a build that runs out of DuckDB memory_limit is built again with more, said in the log, same rows', async () => {
+    serveAll();
+    const o = up.syncOptions();
+    const messages: string[] = [];
+    // 4 MB: less than read_csv's 8 MiB buffer, so the sorted build cannot run in it
+    const r = await syncDataset('food-hygiene', { ...o, memoryLimit: '4MB', progress: (e) => void (e.type === 'message' && messages.push(e.text)) });
+    expect(r.rows_total).toBe(all.length);
+    expect(messages.filter((m) => /ran out of its memory_limit .* building again with \d+MB$/.test(m))).toHaveLength(1);
+    const conn = await openDataset(FOOD_HYGIENE_INFO, o.mirrorDir);
+    const ids = (await query<{ fhrs_id: number }>(conn, 'SELECT fhrs_id FROM establishments ORDER BY fhrs_id')).map((x) => Number(x.fhrs_id));
+    expect(ids).toEqual(all.map((e) => Number(e.id)).sort((a, b) => a - b));
+  });
+
+  it('a file with more than 1,000 bad establishments: all counted as rejected, the first 1,000 listed', async () => {
+    const o = up.syncOptions();
+    const dir = join(o.cacheDir, '..', 'from-many');
+    mkdirSync(dir, { recursive: true });
+    const text = readFileSync(join(FIXTURE_DIR, 'FHRS314en-GB.xml'), 'utf8');
+    const block = /<EstablishmentDetail>[\s\S]*?<\/EstablishmentDetail>/.exec(text)![0];
+    const [head, tail] = [text.slice(0, text.indexOf('<EstablishmentDetail>')), text.slice(text.lastIndexOf('</EstablishmentDetail>') + '</EstablishmentDetail>'.length)];
+    const bad = 1100;
+    const good = 1200;
+    const blocks: string[] = [];
+    for (let i = 0; i < bad + good; i++) {
+      // every other one bad until the bad ones run out
+      const id = i % 2 === 0 && i / 2 < bad ? `X${i}` : String(900000 + i);
+      blocks.push(block.replace(/<FHRSID>[^<]*<\/FHRSID>/, `<FHRSID>${id}</FHRSID>`));
+    }
+    expect(blocks.filter((b) => /<FHRSID>X/.test(b))).toHaveLength(bad);
+    writeFileSync(join(dir, 'FHRS314en-GB.xml'), head + blocks.join('') + tail);
+    const r = await syncDataset('food-hygiene', { ...o, from: dir });
+    expect(r.rows_total).toBe(good);
+    expect(r.rows_rejected).toBe(bad);
+    await closeAll();
+    const conn = await openDataset(FOOD_HYGIENE_INFO, o.mirrorDir);
+    const listed = await query<{ reason: string }>(conn, 'SELECT reason FROM rejects ORDER BY rowid');
+    expect(listed).toHaveLength(1000);
+    expect(listed[0]!.reason).toBe(`authority 314, establishment 1: FHRSID 'X0' is not a whole number`);
+    expect(listed[999]!.reason).toBe(`authority 314, establishment 1999: FHRSID 'X1998' is not a whole number`);
+  });
 });

@@ -20,7 +20,7 @@
  * establishments are more than half of those held plus rejected (REJECTED_SHARE).
  */
 import { readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { query, queryOne } from '../../mirror/db.js';
@@ -127,13 +127,13 @@ async function storeRejects(ctx: LoadContext, ok: FileSuccess[], failed: FileFai
     n += f.weight;
   }
   for (const r of ok) {
-    for (const x of r.rowRejects.slice(0, 1000)) {
+    for (const x of r.rowRejects) {
       await ctx.conn.run('INSERT INTO rejects VALUES (?, NULL, ?, ?)', [r.plan.fileName, x.raw, `authority ${r.plan.code}, establishment ${x.index + 1}: ${x.reason}`]);
     }
-    n += r.rowRejects.length;
+    n += r.rowRejectCount;
     for (const [v, count] of r.unknownRatings) ctx.log?.(`${r.plan.fileName}: rating value '${v}' (${count}) is not one the FSA documents; kept as published`);
-    if (r.header.itemCount && Number(r.header.itemCount) !== r.rows + r.rowRejects.length) {
-      ctx.log?.(`${r.plan.fileName}: the header says ${r.header.itemCount} establishments, the file holds ${r.rows + r.rowRejects.length}`);
+    if (r.header.itemCount && Number(r.header.itemCount) !== r.rows + r.rowRejectCount) {
+      ctx.log?.(`${r.plan.fileName}: the header says ${r.header.itemCount} establishments, the file holds ${r.rows + r.rowRejectCount}`);
     }
   }
   return n;
@@ -142,20 +142,81 @@ async function storeRejects(ctx: LoadContext, ok: FileSuccess[], failed: FileFai
 const COLUMN_SPEC = `{${COLUMNS.map(([c, t]) => `'${c}': '${t}'`).join(', ')}}`;
 
 /**
+ * DuckDB's memory_limit for the load (issue 22, docs/food-hygiene.md "Peak memory"): a buffer pool this
+ * small makes the sorted build spill to `<file>.tmp` instead of holding the whole table (DuckDB's default,
+ * 80% of RAM, held ~450 MB at 500,000 establishments, ~150 MB at 125,000). 128 MB is enough for 2 to 4
+ * threads; each thread pins its own sort and CSV blocks (8 threads ran out of memory at 128 MB and passed
+ * at 192 MB), so 24 MB a thread above that, on DuckDB's default of one thread per core.
+ */
+export function buildMemoryLimit(threads = availableParallelism()): string {
+  return `${Math.max(128, 24 * threads)}MB`;
+}
+
+/** read_csv's buffer: 8 MiB, not its default 16 x max_line_size (32 MiB, one block per thread out of the small pool above). */
+const CSV_BUFFER = 8 * 1024 * 1024;
+
+/**
+ * `CREATE TABLE establishments` sorted by cell (NULL cells last), then fhrs_id, from the staged CSV and
+ * (incremental) the kept previous rows. The previous rows come first in the UNION ALL: with the CSV first,
+ * an incremental build at 128 MB ran out of memory at once (500,000 previous rows, two threads), table
+ * first it passed, also with 500,000 new rows. Should DuckDB still run out of its memory_limit, the build
+ * is tried once more with four times the limit (said in the log) rather than failing the sync.
+ */
+async function sortedBuild(conn: DuckDBConnection, staged: string, incremental: boolean, log?: (m: string) => void): Promise<void> {
+  const read = `SELECT * FROM read_csv(?, columns = ${COLUMN_SPEC}, header = false, quote = '"', escape = '"', auto_detect = false, allow_quoted_nulls = false, buffer_size = ${CSV_BUFFER})`;
+  const rows = incremental ? `SELECT * FROM establishments_prev WHERE source_code NOT IN (SELECT code FROM drop_codes) UNION ALL ${read}` : read;
+  const sql = `CREATE TABLE establishments AS SELECT * FROM (${rows}) ORDER BY cell NULLS LAST, fhrs_id`;
+  // freed memory goes back to the system as the sort moves on (settings of DuckDB's bundled allocator)
+  for (const set of [`SET allocator_flush_threshold = '16MB'`, 'SET allocator_background_threads = true']) await conn.run(set).catch(() => undefined);
+  // one thread for the sort: under the small memory_limit two threads took 3.0-4.9 s at 500,000 rows
+  // (each sorting half the memory, more runs to merge) against 2.9-3.1 s for one, at the same peak RSS
+  const threads = (await queryOne<{ t: number }>(conn, `SELECT current_setting('threads') AS t`))?.t;
+  await conn.run('SET threads = 1');
+  try {
+    await build(conn, sql, staged, log);
+  } finally {
+    if (threads) await conn.run(`SET threads = ${Number(threads)}`);
+  }
+}
+
+/** Run the sorted build; out of memory_limit, once more with 4x the limit (unless the limit is already that large). */
+async function build(conn: DuckDBConnection, sql: string, staged: string, log?: (m: string) => void): Promise<void> {
+  try {
+    await conn.run(sql, [staged]);
+  } catch (e) {
+    if (!/Out of Memory/i.test((e as Error).message)) throw e;
+    const limit = (await queryOne<{ m: string }>(conn, `SELECT current_setting('memory_limit') AS m`))?.m ?? '';
+    const more = `${4 * Number.parseInt(buildMemoryLimit(), 10)}MB`;
+    if (mebibytes(limit) >= Number.parseInt(more, 10)) throw e; // a limit of the user's at least that large
+    log?.(`DuckDB ran out of its memory_limit (${limit}) sorting the establishments; building again with ${more}`);
+    await conn.run(`SET memory_limit = '${more}'`);
+    await conn.run(sql, [staged]);
+  }
+}
+
+/** DuckDB's `current_setting('memory_limit')` ('122.0 MiB', '18.8 GiB') in MiB; NaN if not of that form. */
+export function mebibytes(setting: string): number {
+  const m = /^([\d.]+)\s*([KMGT])i?B$/i.exec(setting.trim());
+  if (!m) return Number.NaN;
+  return Number(m[1]) * { K: 1 / 1024, M: 1, G: 1024, T: 1024 * 1024 }[m[2]!.toUpperCase() as 'K' | 'M' | 'G' | 'T'];
+}
+
+/**
  * Build `establishments` from the staged rows and (incremental) the previous rows of authorities not
- * replaced or removed, sorted by grid cell on disk, in one statement. An FHRSID twice (an establishment
+ * replaced or removed, sorted by grid cell on disk, in one statement (under the module's memory_limit the
+ * sort spills: memory bounded whatever the number of rows). An FHRSID twice (an establishment
  * listed by two authorities' files, rare) keeps the newly loaded copy, else the newer rating; the others
  * are deleted (the order of the rest stays) and go to `rejects`.
  */
-async function buildTable(conn: DuckDBConnection, staged: string, incremental: boolean, fresh: readonly string[], drop: readonly string[]): Promise<number> {
+async function buildTable(
+  conn: DuckDBConnection, staged: string, incremental: boolean, fresh: readonly string[], drop: readonly string[], log?: (m: string) => void,
+): Promise<number> {
   await conn.run('CREATE TEMP TABLE drop_codes (code VARCHAR)');
   await conn.run('CREATE TEMP TABLE fresh_codes (code VARCHAR)');
   for (const c of drop) await conn.run('INSERT INTO drop_codes VALUES (?)', [c]);
   for (const c of fresh) await conn.run('INSERT INTO fresh_codes VALUES (?)', [c]);
-  const read = `SELECT * FROM read_csv(?, columns = ${COLUMN_SPEC}, header = false, quote = '"', escape = '"', auto_detect = false, allow_quoted_nulls = false)`;
-  const kept = incremental ? `UNION ALL SELECT * FROM establishments_prev WHERE source_code NOT IN (SELECT code FROM drop_codes)` : '';
   if (incremental) await conn.run('ALTER TABLE establishments RENAME TO establishments_prev');
-  await conn.run(`CREATE TABLE establishments AS SELECT * FROM (${read} ${kept}) ORDER BY cell NULLS LAST, fhrs_id`, [staged]);
+  await sortedBuild(conn, staged, incremental, log);
   if (incremental) await conn.run('DROP TABLE establishments_prev');
   const dups = (await queryOne<{ n: number }>(conn, 'SELECT count(*) - count(DISTINCT fhrs_id) AS n FROM establishments'))!.n;
   if (dups === 0) return 0;
@@ -195,6 +256,7 @@ const foodHygiene: DatasetModule = {
   // the share that fails a sync is checked in load, against the whole mirror (REJECTED_SHARE); a
   // file's rejected establishments are not rows of this sync's files alone
   rejectThreshold: 1,
+  memoryLimit: buildMemoryLimit(),
   fromNames: /^(FHRS\d{1,4}(en|cy)-GB\.xml|authorities\.json)$/i,
 
   async readPrevious(conn): Promise<unknown> {
@@ -227,7 +289,7 @@ const foodHygiene: DatasetModule = {
       const failed = results.filter((r): r is FileFailure => !r.ok);
       let rejected = await storeRejects(ctx, ok, failed);
       const drop = [...ok.map((r) => r.plan.code), ...removed];
-      const dups = await buildTable(conn, stagingPath, incremental, ok.map((r) => r.plan.code), drop);
+      const dups = await buildTable(conn, stagingPath, incremental, ok.map((r) => r.plan.code), drop, ctx.log);
       rejected += dups;
       for (const c of drop) await conn.run('DELETE FROM authorities WHERE code = ?', [c]);
       for (const r of ok) await insertAuthority(conn, r);
