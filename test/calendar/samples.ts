@@ -3,6 +3,8 @@
  * one valid call per route, some error calls, and how the fixture mirror gets its data: shipped data (the bank holidays are optional).
  */
 import type { DomainSamples } from '../support/samples-types.js';
+import { join } from 'node:path';
+import { FIXTURES, buildDataset } from '../property/mirror-helper.js';
 
 export const samples: DomainSamples = {
   routes: [
@@ -14,4 +16,8 @@ export const samples: DomainSamples = {
   errors: [
     { route: 'calendar.bank-holidays.year', method: 'GET', path: '/v1/calendar/bank-holidays/20x6' },
   ],
+  lake: {
+    datasets: ['bank-holidays'],
+    build: async ({ mirror }) => void (await buildDataset('bank-holidays', join(FIXTURES, 'bank-holidays', 'bank-holidays.json'), mirror)),
+  },
 };

@@ -3,13 +3,15 @@
  * one valid call per route, some error calls, and how the fixture mirror gets its data: the real register rows plus labelled generated ones, PSC lines, and accounts (generated filings and one real document).
  */
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { expect } from 'vitest';
 import { syncDataset } from '../../sync/framework.js';
-import { buildDataset } from '../property/mirror-helper.js';
-import { chFixture, csvText, GENERATED_LINES, REAL_LINES } from './fixture.js';
+import { buildDataset, FIXTURES } from '../property/mirror-helper.js';
+import { buildTwoMonths, chFixture, csvText, GENERATED_LINES, REAL_LINES } from './fixture.js';
 import { accountsDocument, memberName } from '../support/accounts-gen.mjs';
 import { buildZip } from '../support/zip.js';
 import type { DomainSamples } from '../support/samples-types.js';
+import { syncFrom } from '../support/sync-from.js';
 
 export const samples: DomainSamples = {
   routes: [
@@ -71,5 +73,21 @@ export const samples: DomainSamples = {
         await syncDataset('accounts', { mirrorDir: mirror, cacheDir, env: {}, from: ac });
       })(),
     ]);
+  },
+  lake: {
+    datasets: ['companies', 'psc', 'accounts'],
+    build: async ({ mirror, src }) => {
+      // two monthly register syncs (one company departs), the PSC lines, one real accounts zip
+      await buildTwoMonths(dirname(mirror), [...REAL_LINES, ...GENERATED_LINES]);
+      mkdirSync(src, { recursive: true });
+      const psc = join(src, 'persons-with-significant-control-snapshot-2026-11-20.txt');
+      writeFileSync(psc, readFileSync(chFixture('DERIVED-psc-snapshot-lines.txt'), 'utf8'));
+      await buildDataset('psc', psc, mirror);
+      await syncFrom('accounts', mirror, src, join(FIXTURES, 'companies-house', 'accounts', 'Accounts_Bulk_Data-2023-03-02.zip'));
+    },
+    check: async (lake) => {
+      // the table a reader needs: accounts with its periods, where the figures are
+      expect(lake.columns('accounts', 'accounts_periods')).toEqual(expect.arrayContaining(['filing_id', 'period_end']));
+    },
   },
 };

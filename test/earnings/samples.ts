@@ -3,6 +3,7 @@
  * one valid call per route, some error calls, and how the fixture mirror gets its data: the real ASHE Table 8.7a 2020.
  */
 import { join } from 'node:path';
+import { expect } from 'vitest';
 import { buildDataset } from '../property/mirror-helper.js';
 import type { DomainSamples } from '../support/samples-types.js';
 
@@ -20,5 +21,16 @@ export const samples: DomainSamples = {
   build: async ({ mirror }) => {
     // The REAL ASHE Table 8.7a 2020 only; Tables 4, 7, 14 not loaded: empty answers with a note.
     await buildDataset('earnings', join(__dirname, '..', 'fixtures', 'earnings', 'Home Geography Table 8.7a   Annual pay - Gross 2020.xls'), mirror);
+  },
+  lake: {
+    datasets: ['earnings'],
+    check: async (lake) => {
+      // one source row (Table 8, annual gross, 2020) and every row from that file
+      const src = await lake.rows('earnings', 'earnings_sources');
+      expect(src.map((r) => [r.ons_table, r.measure, Number(r.year)])).toEqual([['8', 'annual_gross', 2020]]);
+      const earn = await lake.rows('earnings', 'earnings');
+      expect(earn.length).toBe(Number(src[0]!.rows));
+      expect(new Set(earn.map((r) => Number(r.year)))).toEqual(new Set([2020]));
+    },
   },
 };

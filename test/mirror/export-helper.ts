@@ -1,110 +1,40 @@
 /**
- * Test support for `mirror export`: one mirror holding every dataset that has a fixture builder today
- * (the same builders the domain tests use: real excerpts, or generated format-true files), and two
+ * Test support for `mirror export`: one mirror holding every dataset, built by each domain's samples
+ * (test/<domain>/samples.ts `lake`: real excerpts, or generated format-true files), and two
  * independent readers of an exported lake: DuckDB (cold, a new in-memory instance, hive_partitioning)
  * and hyparquet (pure JS, ZSTD through hyparquet-compressors) with the partition values taken from the paths.
  */
 import { DuckDBInstance } from '@duckdb/node-api';
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { asyncBufferFromFile, parquetReadObjects } from 'hyparquet';
 import { compressors } from 'hyparquet-compressors';
-import { syncDataset } from '../../sync/framework.js';
-import { buildTwoMonths, chFixture, GENERATED_LINES, REAL_LINES } from '../companies/fixture.js';
-import { buildDataset, FIXTURES } from '../property/mirror-helper.js';
-import { buildOds } from '../property/ods-fixture.js';
-import { generateMot, itemDetailCsv, itemGroupCsv, itemsCsv, resultsCsv } from '../vehicles/mot-fixture.js';
-import { writeStats19Year } from '../vehicles/stats19-fixture.js';
-import { REAL, writeAadfZip, writeRoadTypeFile } from '../vehicles/traffic-fixture.js';
-import { generateVeh, vehCsv } from '../vehicles/veh-fixture.js';
-import { archive, bytesOf, FILES, month2401 } from '../crime/fixture.js';
-// @ts-expect-error plain ESM generator shared with the bench
-import { generateLevelsWorkbook } from '../../bench/lib/energy-workbook.mjs';
+import { DOMAIN_SAMPLES } from '../support/route-samples.js';
+import type { LakeView } from '../support/samples-types.js';
+import type { Manifest } from '../../src/mirror/export-manifest.js';
 
-/** Datasets built by buildAll (every dataset with a fixture builder in test/ today). */
-export const BUILT = [
-  'price-paid', 'hpi', 'council-tax', 'listed-buildings', 'conservation-areas', 'bank-holidays',
-  'companies', 'psc', 'accounts', 'vehicle-licensing', 'mot', 'road-safety', 'road-traffic',
-  'crime', 'food-hygiene', 'schools', 'energy-price-cap', 'earnings',
-] as const;
+/** Every domain's export build and checks (test/<domain>/samples.ts `lake`), by domain folder. */
+export const LAKES = [...DOMAIN_SAMPLES].flatMap(([domain, s]) => (s.lake ? [{ domain, samples: s, lake: s.lake }] : []));
 
-const sync = (name: string, mirror: string, src: string, from: string | string[], extra: Record<string, unknown> = {}) =>
-  syncDataset(name as never, { mirrorDir: mirror, cacheDir: join(src, 'cache'), env: {}, from, ...extra });
+/** Datasets built by buildAll: every domain's `lake.datasets` (the export tests check this is every dataset). */
+export const BUILT: readonly string[] = LAKES.flatMap((l) => l.lake.datasets);
 
-/** Build every dataset into `<dir>/mirror` through the real sync framework; returns the mirror directory. */
+/**
+ * Build every domain's datasets into `<dir>/mirror` through the real sync framework, each by its domain's
+ * `lake.build` (or its fixture `build`), side by side (one DuckDB file a dataset); returns the mirror.
+ */
 export async function buildAll(dir: string): Promise<string> {
-  const src = join(dir, 'src');
-  mkdirSync(src, { recursive: true });
-  // companies first: its helper makes <dir>/mirror itself (two monthly syncs, one company departs)
-  const mirror = await buildTwoMonths(dir, [...REAL_LINES, ...GENERATED_LINES]);
-  await buildDataset('price-paid', join(FIXTURES, 'land-registry-ppd', 'pp-complete.csv'), mirror);
-  await buildDataset('hpi', join(FIXTURES, 'uk-hpi', 'UK-HPI-full-file-sample.csv'), mirror);
-  const ods = join(src, 'Tables_1-9_2026-27.ods');
-  writeFileSync(ods, buildOds());
-  await buildDataset('council-tax', ods, mirror);
-  await buildDataset('listed-buildings', join(FIXTURES, 'planning-data', 'listed-building.csv'), mirror);
-  await buildDataset('conservation-areas', join(FIXTURES, 'planning-data', 'conservation-area.csv'), mirror);
-  await buildDataset('bank-holidays', join(FIXTURES, 'bank-holidays', 'bank-holidays.json'), mirror);
-  const psc = join(src, 'persons-with-significant-control-snapshot-2026-11-20.txt');
-  writeFileSync(psc, readFileSync(chFixture('DERIVED-psc-snapshot-lines.txt'), 'utf8'));
-  await buildDataset('psc', psc, mirror);
-  await sync('accounts', mirror, src, join(FIXTURES, 'companies-house', 'accounts', 'Accounts_Bulk_Data-2023-03-02.zip'));
-  const veh = join(src, 'veh');
-  mkdirSync(veh);
-  for (const [name, table, geo, rows, seed] of [
-    ['df_VEH0120_GB.csv', 'licensing', 'GB', 300, 21], ['df_VEH0120_UK.csv', 'licensing', 'UK', 150, 22],
-    ['df_VEH0160_GB.csv', 'registrations', 'GB', 150, 23], ['df_VEH0160_UK.csv', 'registrations', 'UK', 90, 24],
-  ] as const) writeFileSync(join(veh, name), vehCsv(generateVeh(table, geo, rows, seed)));
-  await sync('vehicle-licensing', mirror, src, veh);
-  const mot = join(src, 'mot');
-  mkdirSync(mot);
-  const y24 = generateMot(2024, 800, 3);
-  const y25 = generateMot(2025, 1200, 9);
-  const motFiles: Record<string, string> = {
-    'dft_test_result_extract_202401.csv': resultsCsv(y24.results, '2024'),
-    'dft_test_item_extract_202401.csv': itemsCsv(y24.items, '2024'),
-    'dft_test_result_extract_202501.csv': resultsCsv(y25.results, '2025'),
-    'dft_test_item_extract_202501.csv': itemsCsv(y25.items, '2025'),
-    'item_detail.csv': itemDetailCsv(),
-    'item_group.csv': itemGroupCsv(),
-  };
-  for (const [n, t] of Object.entries(motFiles)) writeFileSync(join(mot, n), t);
-  await sync('mot', mirror, src, Object.keys(motFiles).map((n) => join(mot, n)));
-  const rs = join(src, 'stats19');
-  mkdirSync(rs);
-  writeStats19Year(rs, 2021);
-  writeStats19Year(rs, 2022);
-  await sync('road-safety', mirror, src, rs, { years: { from: 2021, to: 2022 } });
-  const rt = join(src, 'traffic');
-  mkdirSync(rt);
-  await writeAadfZip(join(rt, 'dft_traffic_counts_aadf.zip'));
-  writeRoadTypeFile(join(rt, 'region_traffic_by_road_type.csv'), [2019, 2020]);
-  await sync('road-traffic', mirror, src, [join(rt, 'dft_traffic_counts_aadf.zip'), REAL.regional2025, join(rt, 'region_traffic_by_road_type.csv'), REAL.localAuthority]);
-  await buildNewDomains(mirror, src);
+  const mirror = join(dir, 'mirror');
+  mkdirSync(mirror, { recursive: true });
+  await Promise.all(
+    LAKES.map(async ({ domain, samples, lake }) => {
+      const src = join(dir, 'src', domain);
+      mkdirSync(src, { recursive: true });
+      if (lake.build) await lake.build({ mirror, src });
+      else await samples.build!({ dataDir: src, mirror, cacheDir: join(src, 'cache') });
+    }),
+  );
   return mirror;
-}
-
-const TEST_FIXTURES = join(__dirname, '..', 'fixtures');
-
-/** The five later domains, from the fixtures their own tests use (test/fixtures/<domain>/). */
-async function buildNewDomains(mirror: string, src: string): Promise<void> {
-  // Crime: the real 2024-01 City and Surrey street files and Met outcomes in an archive (zip built here),
-  // then the real 2025-05 City street file as a lone member CSV: two months, so two `month` partitions.
-  const cr = join(src, 'crime');
-  mkdirSync(cr);
-  writeFileSync(join(cr, 'latest.zip'), await archive(month2401('new')));
-  await sync('crime', mirror, src, join(cr, 'latest.zip'));
-  writeFileSync(join(cr, '2025-05-city-of-london-street.csv'), bytesOf(FILES.city2505));
-  await sync('crime', mirror, src, join(cr, '2025-05-city-of-london-street.csv'));
-  // Food hygiene: the four real FSA files; schools: the generated GIAS rows of the real Leeds MI schools and the real MI rows.
-  await sync('food-hygiene', mirror, src, join(TEST_FIXTURES, 'food-hygiene'));
-  await sync('schools', mirror, src, ['GENERATED-gias-leeds-rows.csv', 'ofsted-mi-latest-inspections-28-Feb-2026-leeds-first-40.csv'].map((f) => join(TEST_FIXTURES, 'schools', f)));
-  // Energy: a GENERATED format-true levels-model workbook (bench/lib/energy-workbook.mjs), as test/energy uses.
-  const wb = join(src, 'energy-price-cap-levels-pre-levelised-rates-model.xlsx');
-  writeFileSync(wb, (generateLevelsWorkbook() as { buffer: Buffer }).buffer);
-  await sync('energy-price-cap', mirror, src, wb);
-  // Earnings: the real ONS ASHE Table 8.7a 2020 workbook.
-  await sync('earnings', mirror, src, join(TEST_FIXTURES, 'earnings', 'Home Geography Table 8.7a   Annual pay - Gross 2020.xls'));
 }
 
 /** Every .parquet file under a table directory with the Hive values of its path. */
@@ -146,4 +76,28 @@ export async function coldDuck<T = Record<string, unknown>>(sql: string, setup: 
     c.closeSync();
     db.closeSync();
   }
+}
+
+/** The lake as the domains' checks read it: hyparquet rows and files of a table named in the manifest. */
+export function lakeView(lake: string, manifest: Manifest): LakeView {
+  const tableOf = (d: string, t: string) => {
+    const table = manifest.datasets[d]?.tables.find((x) => x.name === t);
+    if (!table) throw new Error(`lake: no table ${d}/${t} in the manifest`);
+    return table;
+  };
+  return {
+    rows: (d, t) => hyparquetRows(join(lake, tableOf(d, t).path)),
+    files: (d, t) => parquetFiles(join(lake, tableOf(d, t).path)),
+    columns: (d, t) => tableOf(d, t).columns.map((c) => c.name),
+    async expectSorted(d, t, cols) {
+      const files = parquetFiles(join(lake, tableOf(d, t).path));
+      if (!files.length) throw new Error(`lake: ${d}/${t} has no files`);
+      for (const f of files) {
+        const rows = await hyparquetRows(join(f.file, '..'));
+        const keys = rows.map((r) => cols.map((c) => (r[c] === null || r[c] === undefined ? '\uffff' : String(r[c]))).join('\u0000'));
+        const sorted = [...keys].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+        if (keys.some((k, i) => k !== sorted[i])) throw new Error(`lake: ${f.file} is not in ${cols.join(', ')} order`);
+      }
+    },
+  };
 }

@@ -1,11 +1,11 @@
 /**
- * `mirror export` of every dataset with a fixture builder: the lake read back cold by DuckDB (a new
+ * `mirror export` of every dataset (built by each domain's samples): the lake read back cold by DuckDB (a new
  * instance, hive_partitioning) and by hyparquet (pure JS) gives the mirror's row counts, per-partition
  * counts, sums of every numeric column and distinct keys; every partition is one ZSTD file; files keep
  * their declared order. The mirror side is computed with SQL over the dataset file; the hyparquet side in
  * JS from the decoded rows; neither reads the manifest's counts.
  */
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { asyncBufferFromFile, parquetMetadataAsync } from 'hyparquet';
@@ -15,10 +15,7 @@ import { DATASETS } from '../../src/registry.js';
 import { exportMirror, type ExportedTable } from '../../src/mirror/export.js';
 import type { Manifest, ManifestTable } from '../../src/mirror/export-manifest.js';
 import { cleanup, sqlOn } from '../property/mirror-helper.js';
-import { BUILT, buildAll, coldDuck, hyparquetRows, parquetFiles } from './export-helper.js';
-import { FILES, rowsOf } from '../crime/fixture.js';
-
-const FIXTURE_DIR = join(__dirname, '..', 'fixtures');
+import { BUILT, buildAll, coldDuck, hyparquetRows, LAKES, lakeView, parquetFiles } from './export-helper.js';
 
 /** The registry's datasets by name. */
 const INFO: Record<string, DatasetInfo> = Object.fromEntries(DATASETS.map((d) => [d.name, d]));
@@ -79,12 +76,10 @@ describe('mirror export: every dataset, read back by two readers', () => {
       expect(manifest.datasets[name]!.tables.map((t) => t.name)).toEqual([...declared, 'sync_log']);
       expect(manifest.datasets[name]).toMatchObject({ source: INFO[name]!.publisher, licence: INFO[name]!.licence });
     }
-    // the tables a reader needs: licensing with make/model/fuel, accounts with periods, MOT with failures and pass rates
-    const cols = (d: string, t: string) => manifest.datasets[d]!.tables.find((x) => x.name === t)!.columns.map((c) => c.name);
-    expect(cols('vehicle-licensing', 'licensing')).toEqual(expect.arrayContaining(['make', 'model', 'fuel', 'quarter', 'count']));
-    expect(cols('accounts', 'accounts_periods')).toEqual(expect.arrayContaining(['filing_id', 'period_end']));
-    expect(cols('mot', 'mot_failures')).toEqual(expect.arrayContaining(['make', 'model', 'failures']));
-    expect(cols('mot', 'mot_pass_rates')).toEqual(expect.arrayContaining(['tests', 'passes']));
+  });
+
+  it('every dataset of the registry is built and exported (each domain declares its export build in test/<domain>/samples.ts)', () => {
+    expect([...BUILT].sort()).toEqual(DATASETS.map((d) => d.name).sort());
   });
 
   it.each(BUILT)('%s: counts, per-partition counts, sums and distinct keys agree (mirror, DuckDB cold, hyparquet)', async (name) => {
@@ -137,7 +132,7 @@ describe('mirror export: every dataset, read back by two readers', () => {
     }
   });
 
-  it('no file per tiny partition: one ZSTD file per partition, in declared order', async () => {
+  it('no file per tiny partition: one ZSTD file per partition', async () => {
     for (const name of BUILT) {
       for (const t of manifest.datasets[name]!.tables) {
         const files = parquetFiles(join(lake, t.path));
@@ -152,63 +147,11 @@ describe('mirror export: every dataset, read back by two readers', () => {
         }
       }
     }
-    // order: price paid by postcode within each year, MOT tests by make then model within each year
-    for (const [d, t, cols] of [
-      ['price-paid', 'price_paid', ['postcode']], ['mot', 'mot_tests', ['make', 'model']], ['vehicle-licensing', 'licensing', ['make']],
-      ['crime', 'street', ['lsoa_code']], ['crime', 'outcomes', ['crime_id']], ['energy-price-cap', 'rates', ['period_id', 'region_code', 'fuel', 'payment_method', 'meter']],
-    ] as const) {
-      for (const f of parquetFiles(join(lake, manifest.datasets[d]!.tables.find((x) => x.name === t)!.path))) {
-        const rows = await hyparquetRows(join(f.file, '..'));
-        const keys = rows.map((r) => cols.map((c) => (r[c] === null || r[c] === undefined ? '\uffff' : String(r[c]))));
-        const sorted = [...keys].sort((a, b) => (a.join('\u0000') < b.join('\u0000') ? -1 : a.join('\u0000') > b.join('\u0000') ? 1 : 0));
-        expect(keys, f.file).toEqual(sorted);
-      }
-    }
   });
 
-  it('the five later domains hold their fixture files\' rows, counted from the files (hyparquet)', async () => {
-    const lakeRows = (d: string, t: string) => hyparquetRows(join(lake, manifest.datasets[d]!.tables.find((x) => x.name === t)!.path));
-    // crime: street partitioned by month, one directory a month; the rows of each month's real files
-    const street = await lakeRows('crime', 'street');
-    const perMonth = new Map<string, number>();
-    for (const r of street) perMonth.set(String(r.month), (perMonth.get(String(r.month)) ?? 0) + 1);
-    expect([...perMonth.entries()].sort()).toEqual([
-      ['2024-01', rowsOf(FILES.city2401new).length + rowsOf(FILES.surrey2401).length],
-      ['2025-05', rowsOf(FILES.city2505).length],
-    ]);
-    expect(parquetFiles(join(lake, 'crime', 'street')).map((f) => f.values)).toEqual([{ month: '2024-01' }, { month: '2025-05' }]);
-    const met = rowsOf(FILES.met2401outcomes);
-    const outcomes = await lakeRows('crime', 'outcomes');
-    expect(outcomes.length).toBe(met.length);
-    expect(new Set(outcomes.map((r) => r.crime_id))).toEqual(new Set(met.map((r) => r['Crime ID'])));
-    // loads: one row per month and force of the files given (the 2024-01 archive's three forces, then the lone 2025-05 file)
-    const loads = (await lakeRows('crime', 'loads')).map((r) => `${String(r.month)} ${String(r.force)}`).sort();
-    expect(loads).toEqual(['2024-01 city-of-london', '2024-01 metropolitan', '2024-01 surrey', '2025-05 city-of-london']);
-    // food hygiene: one row per <FHRSID> of the four real FSA files (no establishment is in two of them)
-    const xml = readdirSync(join(FIXTURE_DIR, 'food-hygiene')).filter((f) => f.endsWith('.xml'));
-    const fhrs = xml.flatMap((f) => [...readFileSync(join(FIXTURE_DIR, 'food-hygiene', f), 'utf8').matchAll(/<FHRSID>(\d+)<\/FHRSID>/g)].map((m) => m[1]!));
-    const est = await lakeRows('food-hygiene', 'establishments');
-    expect(est.map((r) => String(r.fhrs_id)).sort()).toEqual([...fhrs].sort());
-    expect((await lakeRows('food-hygiene', 'authorities')).map((r) => r.code).sort()).toEqual(xml.map((f) => /^FHRS(\d+)/.exec(f)![1]).sort());
-    // schools: one row per data line of the GIAS and MI files (lines counted, header off)
-    const lines = (f: string) => readFileSync(join(FIXTURE_DIR, 'schools', f), 'latin1').split(/\r?\n/).filter((l) => l.trim() !== '').length - 1;
-    expect((await lakeRows('schools', 'schools')).length).toBe(lines('GENERATED-gias-leeds-rows.csv'));
-    const inspections = await lakeRows('schools', 'inspections');
-    expect(inspections.length).toBe(lines('ofsted-mi-latest-inspections-28-Feb-2026-leeds-first-40.csv'));
-    // both declared stored in urn order (the loads' ORDER BY urn): each single file ascends numerically
-    for (const rows of [await lakeRows('schools', 'schools'), inspections]) {
-      const urns = rows.map((r) => Number(r.urn));
-      expect(urns).toEqual([...urns].sort((a, b) => a - b));
-    }
-    // energy: the generated model's 6 periods x 14 regions x 9 fuel/meter/payment combinations (nil and benchmark levels)
-    expect((await lakeRows('energy-price-cap', 'periods')).length).toBe(6);
-    expect((await lakeRows('energy-price-cap', 'rates')).length).toBe(6 * 14 * 9);
-    expect((await lakeRows('energy-price-cap', 'levels')).length).toBe(6 * 14 * 9 * 2);
-    // earnings: one source row (Table 8, annual gross, 2020) and every row from that file
-    const src = await lakeRows('earnings', 'earnings_sources');
-    expect(src.map((r) => [r.ons_table, r.measure, Number(r.year)])).toEqual([['8', 'annual_gross', 2020]]);
-    const earn = await lakeRows('earnings', 'earnings');
-    expect(earn.length).toBe(Number(src[0]!.rows));
-    expect(new Set(earn.map((r) => Number(r.year)))).toEqual(new Set([2020]));
+  // Each domain's own checks of its tables (test/<domain>/samples.ts `lake.check`): rows counted from its
+  // fixture files, the columns a reader needs, the declared order within each file.
+  it.each(LAKES.filter((l) => l.lake.check).map((l) => [l.domain, l.lake] as const))('%s: the lake holds what its fixture files hold', async (_d, l) => {
+    await l.check!(lakeView(lake, manifest));
   });
 });

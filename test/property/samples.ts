@@ -40,4 +40,11 @@ export const samples: DomainSamples = {
       })(),
     ]);
   },
+  lake: {
+    datasets: ['price-paid', 'hpi', 'council-tax', 'listed-buildings', 'conservation-areas'],
+    check: async (lake) => {
+      // price paid stored by postcode within each year
+      await lake.expectSorted('price-paid', 'price_paid', ['postcode']);
+    },
+  },
 };

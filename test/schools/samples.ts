@@ -2,7 +2,9 @@
  * The schools domain's conformance samples (test/server/conformance.test.ts, via test/support/route-samples.ts):
  * one valid call per route, some error calls, and how the fixture mirror gets its data: the generated GIAS rows and the real Ofsted MI excerpt (Leeds).
  */
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { expect } from 'vitest';
 import { syncDataset } from '../../sync/framework.js';
 import type { DomainSamples } from '../support/samples-types.js';
 
@@ -19,5 +21,28 @@ export const samples: DomainSamples = {
       mirrorDir: mirror, cacheDir, env: {},
       from: ['GENERATED-gias-leeds-rows.csv', 'ofsted-mi-latest-inspections-28-Feb-2026-leeds-first-40.csv'].map((f) => join(__dirname, '..', 'fixtures', 'schools', f)),
     });
+  },
+  lake: {
+    datasets: ['schools'],
+    check: async (lake) => {
+      // one row per data line of the GIAS and MI files (lines counted, header off)
+      const lines = (f: string) => readFileSync(join(__dirname, '..', 'fixtures', 'schools', f), 'latin1').split(/\r?\n/).filter((l) => l.trim() !== '').length - 1;
+      const schools = await lake.rows('schools', 'schools');
+      expect(schools.length).toBe(lines('GENERATED-gias-leeds-rows.csv'));
+      const inspections = await lake.rows('schools', 'inspections');
+      expect(inspections.length).toBe(lines('ofsted-mi-latest-inspections-28-Feb-2026-leeds-first-40.csv'));
+      // both declared stored in urn order (the loads' ORDER BY urn): each single file ascends numerically
+      for (const rows of [schools, inspections]) {
+        const urns = rows.map((r) => Number(r.urn));
+        expect(urns).toEqual([...urns].sort((a, b) => a - b));
+      }
+    },
+  },
+  wide: async ({ call, allPages }) => {
+    const schools = await allPages('schools.search', '/v1/schools?status=open');
+    for (const s of schools) await call('schools.detail', `/v1/schools/${s.urn}`);
+    await call('schools.search', '/v1/schools?lat=53.8&lng=-1.55&radius_km=20');
+    await call('schools.inspections.statistics', '/v1/schools/inspections/statistics');
+    expect(schools.length).toBe(41); // the fixture's 41 Leeds schools
   },
 };

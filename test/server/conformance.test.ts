@@ -117,6 +117,32 @@ describe('serve conformance', () => {
     expect(misfits).toEqual([]);
   }, 60_000);
 
+  // Each domain's wide walk (test/<domain>/samples.ts `wide`): every record the fixture mirror answers, in
+  // its published shape, in process (the serve path of each route is the byte-for-byte check above).
+  it.each([...DOMAIN_SAMPLES].filter(([, s]) => s.wide).map(([d, s]) => [d, s] as const))('%s: every fixture record fits its published response schema', async (_d, s) => {
+    const doc = (await (await fetch(`${server.url}/openapi.json`)).json()) as Record<string, unknown>;
+    const validate = answerValidator(doc);
+    const misfits: string[] = [];
+    const hctx = handlerCtx(undefined, { mirrorDir });
+    const call = async (route: string, path: string, body?: unknown): Promise<any> => {
+      const u = new URL(path, 'http://x');
+      const r = await callLocal({ method: body === undefined ? 'GET' : 'POST', path: u.pathname, query: Object.fromEntries(u.searchParams), ...(body !== undefined ? { body } : {}) }, hctx);
+      expect([path, r.status]).toEqual([path, 200]);
+      misfits.push(...validate(route, r.envelope).map((e) => `${path}: ${e}`));
+      return r.envelope;
+    };
+    const allPages = async (route: string, path: string): Promise<any[]> => {
+      const out: any[] = [];
+      for (let page = 1; ; page++) {
+        const env = await call(route, `${path}${path.includes('?') ? '&' : '?'}per_page=100&page=${page}`);
+        out.push(...env.data);
+        if (page >= (env.pagination?.total_pages ?? 1)) return out;
+      }
+    };
+    await s.wide!({ call, allPages, validate });
+    expect(misfits).toEqual([]);
+  }, 120_000);
+
   it('error answers too: same envelope, same exit code', async () => {
     for (const s of ERROR_SAMPLES) {
       const { local, viaServe } = await both(s);
