@@ -114,7 +114,7 @@ function chunkWriter(ctx: Context, g: GlobalOptions, id: string) {
     /** NDJSON lines rendered by DuckDB: the same text `rows` writes for those rows (json: joined by commas). */
     async lines(lines: string[]) {
       if (!lines.length) return;
-      if (stream) await stream.rendered(`${lines.join('\n')}\n`, lines.length, []);
+      if (stream) await stream.rendered(`${lines.join('\n')}\n`, []);
       else await write(`${n === 0 ? '{"data":[' : ','}${lines.join(',')}`);
       n += lines.length;
     },

@@ -155,7 +155,7 @@ async function callAll(
         format: g.format as 'ndjson' | 'csv',
         write: async (text, n, columns) => {
           rows += n;
-          await stream.rendered(text, n, columns);
+          await stream.rendered(text, columns);
         },
       };
     }

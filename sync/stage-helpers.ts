@@ -105,7 +105,8 @@ export function limiter(n: number): <T>(task: () => Promise<T>) => Promise<T> {
   return <T>(task: () => Promise<T>) =>
     new Promise<T>((resolve, reject) => {
       waiting.push(() => {
-        task().then(resolve, reject).finally(() => {
+        // (a task that throws before its promise is made still frees its slot)
+        Promise.resolve().then(task).then(resolve, reject).finally(() => {
           active--;
           next();
         });

@@ -236,7 +236,13 @@ export function restoreRetired(tableDir: string, pid: number): void {
     if (!existsSync(tableDir)) renameSync(old, tableDir);
     else rmSync(old, { recursive: true, force: true });
   }
-  rmSync(tableAside(tableDir, 'new', pid), { recursive: true, force: true });
+  // An unpartitioned swap stopped before its first rename: the table's own non-data entries it had moved
+  // into the new directory go back; the new data files (this run's, never placed) go.
+  const fresh = tableAside(tableDir, 'new', pid);
+  if (existsSync(fresh) && existsSync(tableDir)) {
+    for (const n of readdirSync(fresh)) if (!DATA_FILE.test(n) && !existsSync(join(tableDir, n))) renameSync(join(fresh, n), join(tableDir, n));
+  }
+  rmSync(fresh, { recursive: true, force: true });
 }
 
 /** Remove a partition no longer in the data: renamed aside (hidden) first, so it vanishes whole. */

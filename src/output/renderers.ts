@@ -208,9 +208,7 @@ export async function captureStdout(io: IO, fn: (io: IO) => Promise<void>): Prom
  */
 export interface ChunkStream {
   records(records: unknown[]): Promise<void>;
-  rendered(text: string, count: number, columns: readonly string[]): Promise<void>;
-  /** Records written so far. */
-  readonly count: number;
+  rendered(text: string, columns: readonly string[]): Promise<void>;
 }
 
 export function chunkStream(
@@ -219,23 +217,17 @@ export function chunkStream(
   render: (records: unknown[], continuation: boolean) => Promise<string>,
 ): ChunkStream {
   let headerDone = false;
-  let count = 0;
   return {
     async records(records) {
       const text = await render(records, headerDone);
       // An empty chunk prints no header (columns unknown): the first chunk with records prints it.
       if (text) headerDone = true;
-      count += records.length;
       await drainWrite(out, text);
     },
-    async rendered(text, n, columns) {
+    async rendered(text, columns) {
       if (format === 'csv' && !headerDone) text = `${csvLine(columns)}\r\n${text}`;
       headerDone = true;
-      count += n;
       await drainWrite(out, text);
-    },
-    get count() {
-      return count;
     },
   };
 }

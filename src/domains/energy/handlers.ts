@@ -104,7 +104,7 @@ const SYNCED_RATES_NOTE =
 
 export const rates: Handler = async (req, ctx) => {
   const q = req.query;
-  checkPeriodArgs(q.period, q.date);
+  checkPeriodArgs(q.date);
   const s = await loadState(ctx);
   const r = resolvePeriod(s, q.period as string | undefined, q.date as string | undefined, ctx);
   const out = s.rates.filter(
@@ -218,7 +218,7 @@ function calculateWith(s: EnergyState, b: Record<string, unknown>, ctx: HandlerC
 /** Synchronous with nothing synced (the shipped data alone, no DuckDB): a batch runs no promise per line. */
 export const calculate: Handler = (req, ctx: HandlerContext) => {
   const b = req.body as Record<string, unknown>;
-  checkPeriodArgs(b.period, b.date);
+  checkPeriodArgs(b.date);
   if (!mirrorPresent(ctx)) return calculateWith(shippedOnly(), b, ctx);
   return loadState(ctx).then((s) => calculateWith(s, b, ctx));
 };

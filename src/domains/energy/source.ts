@@ -202,7 +202,7 @@ export function ukToday(now: Date): string {
  * The check that needs the shipped file: a date before the first cap period. Run by every handler before
  * the mirror is opened. (`period` with `date` is refused by the parameter specs' `excludes`, routes.ts.)
  */
-export function checkPeriodArgs(_period: unknown, date: unknown): void {
+export function checkPeriodArgs(date: unknown): void {
   if (typeof date === 'string' && date < capStart())
     throw new ApiError(400, 'invalid_parameter', `Invalid parameter 'date': '${date}' is before the first cap period (the price cap began on ${capStart()}).`);
 }
