@@ -140,6 +140,7 @@ export async function writeStaged(
   if (groups.length === 1) files = await copyTo(conn, plan, format, staging, partial ? change : undefined);
   else {
     files = new Map();
+    mkdirSync(staging, { recursive: true });
     await singleThreaded(conn, async () => {
       for (const [i, group] of groups.entries()) {
         const dir = join(staging, `.group-${i}`);
