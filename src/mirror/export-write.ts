@@ -121,8 +121,7 @@ async function copyTo(conn: DuckDBConnection, plan: TablePlan, format: ExportFor
  * COPY the changed partitions (`partial`: some of the table's; else all of them) into a fresh `staging`
  * directory. Returns the files by partition path with their row counts (from COPY's RETURN_STATS for
  * Parquet). More partitions than `OPEN_PARTITIONS` are written a group at a time on one DuckDB thread
- * (`writeGroups`: one COPY each into a hidden directory of staging, its partitions then moved up), which
- * keeps each partition's file in the table's scan order.
+ * (`writeGroups`: one COPY each into a hidden directory of staging, its partitions then moved up).
  */
 export async function writeStaged(
   conn: DuckDBConnection,
