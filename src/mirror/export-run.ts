@@ -159,7 +159,7 @@ async function writeChanged(
     : [];
   const scan = change.filter((p) => !fromFiles.includes(p));
   const work = async () => {
-    const written = scan.length ? await writeStaged(run.conn, plan, run.format, staging, partial ? scan : undefined) : new Map<string, LakeFile[]>();
+    const written = scan.length ? await writeStaged(run.conn, plan, run.format, staging, scan, partial) : new Map<string, LakeFile[]>();
     if (fromFiles.length) for (const [k, v] of await writePatched(run.conn, plan, staging, patch!.fromDir, fromFiles, patch!.old)) written.set(k, v);
     return written;
   };

@@ -67,11 +67,12 @@ export interface ExportedTable {
 }
 
 /**
- * DuckDB memory_limit of an export. A partitioned COPY keeps a buffer per open partition and thread: at
- * 512MB the 31-year price-paid write took ~75% more CPU (evicting and re-reading buffers) than at 768MB,
- * which was as fast as 1GB (2M rows: 7.3 vs 3.9-4.2 vs 3.8-4.2 CPU s) with a process peak of ~820-860 MB.
+ * DuckDB memory_limit of an export. The process peaks above it (DuckDB allocations outside its buffer
+ * pool, Node): at 768MB a 30M-row price-paid export peaked at 1.0-1.3 GB, at 512MB at 0.66-0.91 GB. A
+ * partitioned write keeps a buffer per open partition, so a table with many partitions is written a few
+ * at a time (export-write.ts `OPEN_PARTITIONS`), which 512MB holds (docs/export.md "Memory and progress").
  */
-export const EXPORT_MEMORY = '768MB';
+export const EXPORT_MEMORY = '512MB';
 
 /** A request the exporter refuses before writing anything (the command maps it to a usage error). */
 export class ExportUsageError extends Error {}
