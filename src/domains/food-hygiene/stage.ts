@@ -4,7 +4,7 @@
  * (stage-worker.ts, one staging CSV each): nothing here touches the network or DuckDB.
  */
 import { closeSync, ftruncateSync, openSync, writeSync } from 'node:fs';
-import { csvLine, normaliseEstablishment } from './normalise.js';
+import { csvOfEstablishment, type CsvExtras } from './normalise.js';
 import { MalformedFileError, own, parseAuthorityFile, type FileHeader } from './parse.js';
 
 /** One authority's file to load. */
@@ -104,6 +104,7 @@ export async function stageFile(staging: Staging, plan: PlannedFile, path: strin
   const start = staging.offset;
   const rowRejects: FileSuccess['rowRejects'] = [];
   const unknownRatings = new Map<string, number>();
+  const extras: CsvExtras = { unknownRating: undefined };
   let rows = 0;
   let rowRejectCount = 0;
   let fileName: string | null = null;
@@ -115,17 +116,18 @@ export async function stageFile(staging: Staging, plan: PlannedFile, path: strin
         fileName = e.LocalAuthorityName?.trim() ? own(e.LocalAuthorityName.trim()) : null;
         fileScheme = e.SchemeType?.trim() ? own(e.SchemeType.trim().toLowerCase()) : null;
       }
-      const n = normaliseEstablishment(e, plan.code);
-      if ('reject' in n) {
-        if (rowRejectCount++ < ROW_REJECTS_KEPT) rowRejects.push({ index, raw: own(JSON.stringify(e).slice(0, 2000)), reason: own(n.reject) });
+      const line = csvOfEstablishment(e, plan.code, extras);
+      if (typeof line !== 'string') {
+        if (rowRejectCount++ < ROW_REJECTS_KEPT) rowRejects.push({ index, raw: own(JSON.stringify(e).slice(0, 2000)), reason: own(line.reject) });
         return;
       }
-      if (n.unknownRating) {
-        const had = unknownRatings.get(n.unknownRating);
-        if (had === undefined) unknownRatings.set(own(n.unknownRating), 1);
-        else unknownRatings.set(n.unknownRating, had + 1);
+      const unknown = extras.unknownRating;
+      if (unknown) {
+        const had = unknownRatings.get(unknown);
+        if (had === undefined) unknownRatings.set(own(unknown), 1);
+        else unknownRatings.set(unknown, had + 1);
       }
-      staging.add(csvLine(n.row));
+      staging.add(line);
       rows++;
     });
     staging.flush();
