@@ -22,7 +22,7 @@
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import type { DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
 import { query, queryOne } from '../../mirror/db.js';
 import { catalogFields } from '../../../sync/common.js';
 import type { DatasetModule, DiscoverContext, LoadContext, LoadResult, UpstreamFile } from '../../../sync/types.js';
@@ -109,14 +109,23 @@ const AUTHORITIES_DDL = `CREATE TABLE IF NOT EXISTS authorities (
   last_published VARCHAR, listed_count INTEGER, extract_date DATE, item_count INTEGER, establishments INTEGER,
   sha256 VARCHAR, bytes BIGINT)`;
 
-async function insertAuthority(conn: DuckDBConnection, r: FileSuccess): Promise<void> {
+/** One authority's row of `authorities` (AUTHORITIES_DDL's columns but `establishments`, set after the build). */
+function authorityRow(r: FileSuccess): unknown[] {
   const p = r.plan;
   const itemCount = r.header.itemCount && /^\d+$/.test(r.header.itemCount.trim()) ? Number(r.header.itemCount) : null;
   const extract = r.header.extractDate && /^\d{4}-\d{2}-\d{2}/.test(r.header.extractDate) ? r.header.extractDate.slice(0, 10) : null;
-  await conn.run(
-    `INSERT INTO authorities VALUES (?, ?, ?, ?, ?, ?, ?, ?, CAST(? AS DATE), ?, 0, ?, ?)`,
-    [p.code, p.name ?? r.fileName, p.region, r.fileScheme ?? p.scheme, p.url, p.fileName, p.lastPublished, p.listedCount, extract, itemCount, r.sha256 || null, r.bytes],
-  );
+  return [p.code, p.name ?? r.fileName, p.region, r.fileScheme ?? p.scheme, p.url, p.fileName, p.lastPublished, p.listedCount, extract, itemCount, r.sha256 || null, r.bytes];
+}
+
+/**
+ * `INSERT INTO table VALUES (...), (...)` of `rows` (each `placeholders` long), 100 rows a statement:
+ * one statement per row was 1.3 s of a 400-file sync (800 statements for `authorities` alone).
+ */
+async function insertRows(conn: DuckDBConnection, table: string, placeholders: string, rows: readonly unknown[][]): Promise<void> {
+  for (let i = 0; i < rows.length; i += 100) {
+    const chunk = rows.slice(i, i + 100);
+    await conn.run(`INSERT INTO ${table} VALUES ${chunk.map(() => placeholders).join(', ')}`, chunk.flat() as DuckDBValue[]);
+  }
 }
 
 async function storeRejects(ctx: LoadContext, ok: FileSuccess[], failed: FileFailure[]): Promise<number> {
@@ -214,8 +223,8 @@ async function buildTable(
 ): Promise<number> {
   await conn.run('CREATE TEMP TABLE drop_codes (code VARCHAR)');
   await conn.run('CREATE TEMP TABLE fresh_codes (code VARCHAR)');
-  for (const c of drop) await conn.run('INSERT INTO drop_codes VALUES (?)', [c]);
-  for (const c of fresh) await conn.run('INSERT INTO fresh_codes VALUES (?)', [c]);
+  await insertRows(conn, 'drop_codes', '(?)', drop.map((c) => [c]));
+  await insertRows(conn, 'fresh_codes', '(?)', fresh.map((c) => [c]));
   if (incremental) await conn.run('ALTER TABLE establishments RENAME TO establishments_prev');
   await sortedBuild(conn, staged, incremental, log);
   if (incremental) await conn.run('DROP TABLE establishments_prev');
@@ -294,8 +303,8 @@ const foodHygiene: DatasetModule = {
       const drop = [...ok.map((r) => r.plan.code), ...removed];
       const dups = await buildTable(conn, slots.stagingPaths, incremental, ok.map((r) => r.plan.code), drop, ctx.log);
       rejected += dups;
-      for (const c of drop) await conn.run('DELETE FROM authorities WHERE code = ?', [c]);
-      for (const r of ok) await insertAuthority(conn, r);
+      await conn.run('DELETE FROM authorities WHERE code IN (SELECT code FROM drop_codes)');
+      await insertRows(conn, 'authorities', '(?, ?, ?, ?, ?, ?, ?, ?, CAST(? AS DATE), ?, 0, ?, ?)', ok.map(authorityRow));
       await conn.run(
         `UPDATE authorities SET establishments = coalesce((SELECT count(*) FROM establishments e WHERE e.source_code = authorities.code), 0)`,
       );
