@@ -12,17 +12,22 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cleanup, sqlOn, tempDir } from '../property/mirror-helper.js';
 import { isolatedEnv } from '../support/cli.js';
-import { AUTHORITIES, FIXTURE_DIR, fileName, readXml } from '../food-hygiene/fixture.js';
+import { AUTHORITIES, authoritiesJson, FIXTURE_DIR, fileName, readXml } from '../food-hygiene/fixture.js';
+import { useUpstreamServer } from '../sync/upstream-harness.js';
 
 const BIN = join(__dirname, '..', '..', 'bin', 'publicdata.cjs');
 const dirs: string[] = [];
 afterAll(() => cleanup(dirs));
 
-async function syncWith(input: string, threads: string): Promise<{ stderr: string; file: string }> {
+const up = useUpstreamServer('pd-fh-workers-up-');
+
+async function syncWith(input: string | undefined, threads: string): Promise<{ stderr: string; file: string }> {
   const env = isolatedEnv() as Record<string, string>;
   dirs.push(join(env.PUBLICDATA_DATA_DIR!, '..'));
-  const r = await execa('node', [BIN, 'sync', 'food-hygiene', '--from', input, '--verbose'], {
-    env: { ...env, PATH: process.env.PATH ?? '', NO_COLOR: '1', PUBLICDATA_SYNC_THREADS: threads },
+  const args = input ? ['--from', input] : [];
+  const upstream = input ? {} : { PUBLICDATA_UPSTREAM_BASE: up.server.url };
+  const r = await execa('node', [BIN, 'sync', 'food-hygiene', ...args, '--verbose'], {
+    env: { ...env, ...upstream, PATH: process.env.PATH ?? '', NO_COLOR: '1', PUBLICDATA_SYNC_THREADS: threads },
     extendEnv: false,
     reject: false,
   });
@@ -58,5 +63,20 @@ describe('sync food-hygiene with the built CLI', () => {
     ]) {
       expect(JSON.stringify(await sqlOn(workers.file, sql))).toBe(JSON.stringify(await sqlOn(main.file, sql)));
     }
+  }, 60_000);
+
+  it('downloaded files too: a file that stops mid-way, parsed in a worker, is a reject naming its authority', async () => {
+    const base = `${up.server.url}/food-hygiene`;
+    up.server.set('/food-hygiene/Authorities', authoritiesJson(base), { contentType: 'application/json' });
+    for (const a of AUTHORITIES) up.server.setFile(`/food-hygiene/OpenDataFiles/${fileName(a.code)}`, join(FIXTURE_DIR, fileName(a.code)));
+    up.server.set('/food-hygiene/OpenDataFiles/FHRS626en-GB.xml', readFileSync(join(FIXTURE_DIR, fileName('626')), 'utf8').slice(0, 4000));
+    const r = await syncWith(undefined, '2');
+    expect(r.stderr).toContain('parsing in 2 worker threads');
+    const good = AUTHORITIES.filter((a) => a.code !== '626');
+    expect(await sqlOn(r.file, 'SELECT source_code AS code, count(*)::INTEGER AS n FROM establishments GROUP BY 1 ORDER BY 1'))
+      .toEqual(good.map((a) => ({ code: a.code, n: readXml(fileName(a.code)).length })).sort((x, y) => x.code.localeCompare(y.code)));
+    const rejects = await sqlOn(r.file, 'SELECT file, reason FROM rejects');
+    expect(rejects).toHaveLength(1);
+    expect(String(rejects[0]!.reason)).toMatch(/^authority 626 \(Hull and Goole Port\): malformed XML/);
   }, 60_000);
 });
