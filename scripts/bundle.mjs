@@ -91,7 +91,15 @@ await bundle('dist/src/domains/companies/sync/accounts/worker.js', 'dist/cli/acc
   banner: { js: META_URL },
 });
 
+// The food-hygiene parse worker thread (src/domains/food-hygiene/parse-slots.ts): CommonJS for the same
+// reason (saxes loaded with require()).
+await bundle('dist/src/domains/food-hygiene/stage-worker.js', 'dist/cli/food-hygiene-worker.cjs', {
+  format: 'cjs',
+  define: { 'import.meta.url': '__pdImportMetaUrl' },
+  banner: { js: META_URL },
+});
+
 // Make the code cache: run the main job once (the loader writes the cache when it has none).
 const r = spawnSync(process.execPath, ['bin/publicdata.cjs', 'tax', 'take-home', '45000'], { stdio: ['ignore', 'ignore', 'inherit'] });
 if (r.status !== 0) throw new Error(`bundle: the built CLI failed its first run (exit ${r.status})`);
-console.log(`bundle: dist/cli/main.cjs (${n} external dynamic imports routed), code cache, batch and accounts workers`);
+console.log(`bundle: dist/cli/main.cjs (${n} external dynamic imports routed), code cache, batch, accounts and food-hygiene workers`);

@@ -191,3 +191,78 @@ export function csvLine(row: readonly Cell[]): string {
   }
   return `${s}\n`;
 }
+
+/** What `csvOfEstablishment` found besides the line (one object, reused by the caller). */
+export interface CsvExtras {
+  /** The RatingValue when it is not one of data/food-hygiene/rating-values.json (kept, slugged). */
+  unknownRating: string | undefined;
+}
+
+/** Published RatingValue (trimmed) -> its table entry, or null for a value the FSA does not document; bounded. */
+const ratingSeen = new Map<string, RatingEntry | null>();
+function ratingOf(published: string): RatingEntry | null {
+  let hit = ratingSeen.get(published);
+  if (hit === undefined) {
+    hit = ratingTable().get(ratingKey(published)) ?? null;
+    if (ratingSeen.size < 256) ratingSeen.set(published, hit);
+  }
+  return hit;
+}
+
+const DIGITS_RE = /^\d+$/;
+/** A text field: quoted, its quotes doubled; NULL (empty, unquoted) for null. */
+const text = (v: string | null): string => (v === null ? '' : v.includes('"') ? `"${v.replace(/"/g, '""')}"` : `"${v}"`);
+const numberField = (v: number | null): string => (v === null ? '' : String(v));
+
+/**
+ * `csvLine(normaliseEstablishment(e, sourceCode).row)` in one step, without the row array: the staging
+ * path of a sync (half of the per-establishment work over the bare parse was building, spreading and
+ * walking that array). The same line byte for byte (test/food-hygiene/normalise.test.ts checks it over
+ * the fixtures); a reject as in normaliseEstablishment. `extras.unknownRating` is set (or cleared) per call.
+ */
+export function csvOfEstablishment(e: Record<string, string>, sourceCode: string, extras: CsvExtras): string | { reject: string } {
+  const id = blank(e.FHRSID);
+  if (id === null || !DIGITS_RE.test(id) || !Number.isSafeInteger(Number(id))) return { reject: `FHRSID '${e.FHRSID ?? ''}' is not a whole number` };
+  const l1 = blank(e.AddressLine1);
+  const l2 = blank(e.AddressLine2);
+  const l3 = blank(e.AddressLine3);
+  const l4 = blank(e.AddressLine4);
+  const published = blank(e.PostCode);
+  let postcode: string | null = null;
+  let source: string | null = null;
+  if (published !== null) {
+    postcode = normalisePostcode(published) ?? published.toUpperCase();
+    source = 'PostCode';
+  } else {
+    const lines = [l1, l2, l3, l4];
+    for (let i = 3; i >= 0; i--) {
+      const pc = lines[i] ? normalisePostcode(lines[i]!) : undefined;
+      if (pc) {
+        postcode = pc;
+        source = `AddressLine${i + 1}`;
+        break;
+      }
+    }
+  }
+  const ratingPublished = blank(e.RatingValue);
+  const rating = ratingPublished === null ? null : ratingOf(ratingPublished);
+  let ratingValue: string | null = rating?.value ?? null;
+  extras.unknownRating = undefined;
+  if (ratingPublished !== null && !rating) {
+    extras.unknownRating = ratingPublished;
+    ratingValue = ratingPublished.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '');
+  }
+  const dateM = DATE_RE.exec(blank(e.RatingDate) ?? '');
+  let lat = num(e['Geocode.Latitude']);
+  let lng = num(e['Geocode.Longitude']);
+  if (lat === null || lng === null || Math.abs(lat) > 90 || Math.abs(lng) > 180) lat = lng = null;
+  const pending = blank(e.NewRatingPending)?.toLowerCase();
+  const scheme = blank(e.SchemeType);
+  return `${Number(id)},${text(blank(e.LocalAuthorityBusinessID))},${text(blank(e.BusinessName))},${text(blank(e.BusinessType))},${numberField(int(e.BusinessTypeID))},`
+    + `${text(l1)},${text(l2)},${text(l3)},${text(l4)},${text(postcode)},${text(published)},${text(source)},`
+    + `${text(ratingValue)},${numberField(rating?.numeric ?? null)},${text(ratingPublished)},${text(blank(e.RatingKey))},${text(dateM ? dateM[1]! : null)},`
+    + `${text(blank(e.LocalAuthorityCode))},${text(blank(e.LocalAuthorityName))},${text(blank(e.LocalAuthorityWebSite))},${text(blank(e.LocalAuthorityEmailAddress))},`
+    + `${numberField(int(e['Scores.Hygiene']))},${numberField(int(e['Scores.Structural']))},${numberField(int(e['Scores.ConfidenceInManagement']))},`
+    + `${text(scheme === null ? null : scheme.toLowerCase())},${pending === 'true' ? 'true' : pending === 'false' ? 'false' : ''},`
+    + `${numberField(lat)},${numberField(lng)},${lat !== null && lng !== null ? gridCell(lat, lng) : ''},${text(blank(e.RightToReply))},${text(sourceCode)}\n`;
+}

@@ -34,7 +34,6 @@ export class MalformedFileError extends Error {
   }
 }
 
-const GROUPS = new Set(['Scores', 'Geocode']);
 /** The keys of a grouped leaf, made once (`Scores.Hygiene`), not per element. */
 const GROUP_KEYS: Record<string, Record<string, string>> = {
   Scores: { Hygiene: 'Scores.Hygiene', Structural: 'Scores.Structural', ConfidenceInManagement: 'Scores.ConfidenceInManagement' },
@@ -98,7 +97,8 @@ export async function parseAuthorityFile(
       return;
     }
     if (rec) {
-      if (GROUPS.has(name)) group = name;
+      // the two groups by comparison, not a Set: a Set hashes every element name, a fresh string each time
+      if (name === 'Scores' || name === 'Geocode') group = name;
       else {
         leaf = name;
         buf = '';

@@ -1,58 +1,18 @@
 /**
  * The per-authority files of a food-hygiene sync: what to fetch (from the FSA's authorities list, or the
- * XML files given with `--from`), a small pool of concurrent downloads, and one streaming parse at a
- * time into a single staging CSV. A file that does not parse (or cannot be downloaded) is cut back out of
- * the staging file and becomes a FileFailure naming its authority; the other files go on.
+ * XML files given with `--from`), a small pool of concurrent downloads, and the streaming parses into
+ * staging CSVs (parse-slots.ts, stage.ts). A file that does not parse (or cannot be downloaded) is cut
+ * back out of its staging file and becomes a FileFailure naming its authority; the other files go on.
  */
-import { closeSync, ftruncateSync, mkdirSync, openSync, rmSync, statSync, writeSync } from 'node:fs';
+import { mkdirSync, rmSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { download } from '../../../sync/download.js';
 import { fmtBytes } from '../../../sync/progress.js';
-import { csvLine, normaliseEstablishment } from './normalise.js';
-import { MalformedFileError, own, parseAuthorityFile, type FileHeader } from './parse.js';
+import type { ParseSlots } from './parse-slots.js';
+import type { FileResult, FileSuccess, PlannedFile } from './stage.js';
 
-/** One authority's file to load. */
-export interface PlannedFile {
-  code: string;
-  name: string | null;
-  region: string | null;
-  scheme: string | null;
-  url: string;
-  fileName: string;
-  /** LastPublishedDate from the authorities list (null for `--from` files). */
-  lastPublished: string | null;
-  /** EstablishmentCount from the authorities list. */
-  listedCount: number | null;
-  /** Set for a local `--from` file (read in place). */
-  localPath?: string;
-}
-
-export interface FileSuccess {
-  ok: true;
-  plan: PlannedFile;
-  header: FileHeader;
-  rows: number;
-  /** Establishments rejected (all of them counted; the first ROW_REJECTS_KEPT kept for `rejects`). */
-  rowRejectCount: number;
-  rowRejects: Array<{ index: number; raw: string; reason: string }>;
-  unknownRatings: Map<string, number>;
-  /** Name and scheme read from the file (the first establishment), for `--from` files. */
-  fileName: string | null;
-  fileScheme: string | null;
-  sha256: string;
-  bytes: number;
-}
-
-export interface FileFailure {
-  ok: false;
-  plan: PlannedFile;
-  reason: string;
-  line: number | null;
-  /** Establishments counted as rejected: the list's count, else those read before the fault plus one. */
-  weight: number;
-}
-
-export type FileResult = FileSuccess | FileFailure;
+export type { FileFailure, FileResult, FileSuccess, PlannedFile } from './stage.js';
+export { ROW_REJECTS_KEPT } from './stage.js';
 
 /** The FSA's per-authority file names: FHRS314en-GB.xml (and the Welsh cy-GB twins). */
 export const FILE_NAME_RE = /^FHRS(\d{1,4})(en|cy)-GB\.xml$/i;
@@ -62,102 +22,11 @@ export function codeOfFileName(name: string): string | undefined {
   return FILE_NAME_RE.exec(name)?.[1];
 }
 
-/** Rejected establishments of one file kept (for the `rejects` table); the rest are counted only. */
-export const ROW_REJECTS_KEPT = 1000;
-
-/**
- * A staging CSV written by one parse at a time; a failed file is cut back out with ftruncate. Lines are
- * encoded straight into one 1 MiB buffer (joining a megabyte of line strings, then encoding the joined
- * string, was 8% of a 400-file sync's main thread, and its garbage more GC).
- */
-class Staging {
-  private readonly fd: number;
-  private pos = 0;
-  private readonly buf = Buffer.allocUnsafe(1 << 20);
-  private used = 0;
-  constructor(readonly path: string) {
-    this.fd = openSync(path, 'w');
-  }
-  /** The byte offset after everything added so far (flushes first). */
-  get offset(): number {
-    this.flush();
-    return this.pos;
-  }
-  add(line: string): void {
-    // at most 3 bytes of UTF-8 per UTF-16 unit
-    if (this.used + line.length * 3 > this.buf.length) {
-      this.flush();
-      if (line.length * 3 > this.buf.length) {
-        this.pos += writeSync(this.fd, line, this.pos, 'utf8');
-        return;
-      }
-    }
-    this.used += this.buf.write(line, this.used, 'utf8');
-  }
-  flush(): void {
-    let done = 0;
-    while (done < this.used) done += writeSync(this.fd, this.buf, done, this.used - done, this.pos + done);
-    this.pos += this.used;
-    this.used = 0;
-  }
-  cutTo(offset: number): void {
-    this.used = 0;
-    ftruncateSync(this.fd, offset);
-    this.pos = offset;
-  }
-  close(): void {
-    this.flush();
-    closeSync(this.fd);
-  }
-}
-
-/** Parse one downloaded file into the staging CSV; on a fault nothing of it stays staged. */
-async function stageFile(staging: Staging, plan: PlannedFile, path: string, sha256: string, bytes: number): Promise<FileResult> {
-  const start = staging.offset;
-  const rowRejects: FileSuccess['rowRejects'] = [];
-  const unknownRatings = new Map<string, number>();
-  let rows = 0;
-  let rowRejectCount = 0;
-  let fileName: string | null = null;
-  let fileScheme: string | null = null;
-  try {
-    const { header } = await parseAuthorityFile(path, (e, index) => {
-      // every text kept past this callback is copied (own): the parser's slices hold their whole chunk
-      if (index === 0) {
-        fileName = e.LocalAuthorityName?.trim() ? own(e.LocalAuthorityName.trim()) : null;
-        fileScheme = e.SchemeType?.trim() ? own(e.SchemeType.trim().toLowerCase()) : null;
-      }
-      const n = normaliseEstablishment(e, plan.code);
-      if ('reject' in n) {
-        if (rowRejectCount++ < ROW_REJECTS_KEPT) rowRejects.push({ index, raw: own(JSON.stringify(e).slice(0, 2000)), reason: own(n.reject) });
-        return;
-      }
-      if (n.unknownRating) {
-        const had = unknownRatings.get(n.unknownRating);
-        if (had === undefined) unknownRatings.set(own(n.unknownRating), 1);
-        else unknownRatings.set(n.unknownRating, had + 1);
-      }
-      staging.add(csvLine(n.row));
-      rows++;
-    });
-    staging.flush();
-    return { ok: true, plan, header, rows, rowRejectCount, rowRejects, unknownRatings, fileName, fileScheme, sha256, bytes };
-  } catch (e) {
-    staging.cutTo(start);
-    if (!(e instanceof MalformedFileError)) throw e;
-    return {
-      ok: false, plan, line: e.line,
-      reason: `malformed XML at line ${e.line}, column ${e.column}: ${e.message}`,
-      weight: plan.listedCount ?? e.establishmentsRead + 1,
-    };
-  }
-}
-
 export interface FetchOptions {
   /** Where downloads go (each file is deleted once staged). */
   dir: string;
-  /** The staging CSV. */
-  stagingPath: string;
+  /** Where the files are parsed and staged (parse-slots.ts); closed when done. */
+  slots: ParseSlots;
   /** Concurrent downloads (default 4). */
   concurrency?: number;
   log?(message: string): void;
@@ -167,14 +36,13 @@ export interface FetchOptions {
 }
 
 /**
- * Download (a pool of `concurrency`) and stage every planned file. Parses run one at a time (they share
- * the staging file and the one JS thread) while the next files download. Results in plan order.
+ * Download (a pool of `concurrency`) and stage every planned file. Each parse slot (a worker thread with
+ * its staging CSV, or the main thread) stages one file at a time, in the order the downloads finish,
+ * while the next files download. Results in plan order.
  */
 export async function fetchAndStage(plans: readonly PlannedFile[], o: FetchOptions): Promise<FileResult[]> {
   mkdirSync(o.dir, { recursive: true });
-  const staging = new Staging(o.stagingPath);
   const results = new Array<FileResult>(plans.length);
-  let parsing: Promise<unknown> = Promise.resolve();
   let next = 0;
   let done = 0;
   let rows = 0;
@@ -210,26 +78,26 @@ export async function fetchAndStage(plans: readonly PlannedFile[], o: FetchOptio
       return;
     }
     bytesIn += bytes;
-    // one parse at a time, in the order the downloads finish
-    const mine = parsing.then(async () => {
-      results[i] = await stageFile(staging, plan, path, sha256, bytes);
-      if (results[i]!.ok) rows += (results[i] as FileSuccess).rows;
-      if (!plan.localPath) rmSync(path, { force: true });
-      done++;
-      o.progress?.(rows);
-      report();
-    });
-    parsing = mine.catch(() => undefined);
-    await mine;
+    const slot = await o.slots.acquire();
+    try {
+      results[i] = await slot.stage(plan, path, sha256, bytes);
+    } finally {
+      o.slots.release(slot);
+    }
+    if (results[i]!.ok) rows += (results[i] as FileSuccess).rows;
+    if (!plan.localPath) rmSync(path, { force: true });
+    done++;
+    o.progress?.(rows);
+    report();
   };
-  const workers = Array.from({ length: Math.min(o.concurrency ?? 4, plans.length) }, async () => {
+  const pool = Math.min(Math.max(o.concurrency ?? 4, o.slots.slots.length), plans.length);
+  const workers = Array.from({ length: pool }, async () => {
     while (next < plans.length) await one(next++);
   });
   try {
     await Promise.all(workers);
-    await parsing;
   } finally {
-    staging.close();
+    await o.slots.close();
   }
   report(true);
   return results;
