@@ -16,6 +16,7 @@
 import { build } from 'esbuild';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
+import { domainWorkers } from './domain-workers.mjs';
 import { spawnSync } from 'node:child_process';
 
 const external = ['@duckdb/*', '@e965/xlsx', 'proj4', 'undici', 'ora', 'yaml', 'fast-check', 'decimal.js', 'saxes', 'yauzl', 'cli-table3', 'asciichart'];
@@ -91,15 +92,15 @@ await bundle('dist/src/domains/companies/sync/accounts/worker.js', 'dist/cli/acc
   banner: { js: META_URL },
 });
 
-// The food-hygiene parse worker thread (src/domains/food-hygiene/parse-slots.ts): CommonJS for the same
-// reason (saxes loaded with require()).
-await bundle('dist/src/domains/food-hygiene/stage-worker.js', 'dist/cli/food-hygiene-worker.cjs', {
-  format: 'cjs',
-  define: { 'import.meta.url': '__pdImportMetaUrl' },
-  banner: { js: META_URL },
-});
+// A domain's own worker threads: every src/domains/<domain>/**/<name>-worker.ts becomes
+// dist/cli/<domain>-<name>-worker.cjs, CommonJS for the same reason (its packages loaded with require()),
+// found by the module that starts it beside the CLI bundle. A domain adds one by naming its file so
+// (food hygiene's parse worker: stage-worker.ts -> food-hygiene-stage-worker.cjs).
+for (const { entry, out } of domainWorkers()) {
+  await bundle(entry, out, { format: 'cjs', define: { 'import.meta.url': '__pdImportMetaUrl' }, banner: { js: META_URL } });
+}
 
 // Make the code cache: run the main job once (the loader writes the cache when it has none).
 const r = spawnSync(process.execPath, ['bin/publicdata.cjs', 'tax', 'take-home', '45000'], { stdio: ['ignore', 'ignore', 'inherit'] });
 if (r.status !== 0) throw new Error(`bundle: the built CLI failed its first run (exit ${r.status})`);
-console.log(`bundle: dist/cli/main.cjs (${n} external dynamic imports routed), code cache, batch, accounts and food-hygiene workers`);
+console.log(`bundle: dist/cli/main.cjs (${n} external dynamic imports routed), code cache, batch, accounts and ${domainWorkers().length} domain worker(s)`);

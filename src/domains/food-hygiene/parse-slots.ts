@@ -1,6 +1,6 @@
 /**
  * Where the files of a food-hygiene sync are parsed: parse worker threads (stage-worker.ts, bundled as
- * dist/cli/food-hygiene-worker.cjs), one per core, each with a staging CSV of its own, so the parse (most
+ * dist/cli/food-hygiene-stage-worker.cjs), one per core, each with a staging CSV of its own, so the parse (most
  * of a national sync's time) runs on every core; or, for a single file or when there is no worker file
  * (running from sources), the main thread into one staging CSV. Every slot stages one file at a time;
  * `acquire` waits for a free one. docs/food-hygiene.md "Load time".
@@ -95,7 +95,7 @@ function newWorker(file: string, stagingPath: string): Worker {
  * else the tsc output beside this module; none when running from sources.
  */
 function workerFile(): string | undefined {
-  for (const rel of ['./food-hygiene-worker.cjs', '../../../cli/food-hygiene-worker.cjs', './stage-worker.js']) {
+  for (const rel of ['./food-hygiene-stage-worker.cjs', '../../../cli/food-hygiene-stage-worker.cjs', './stage-worker.js']) {
     const f = fileURLToPath(new URL(rel, import.meta.url));
     if (existsSync(f)) return f;
   }

@@ -76,7 +76,10 @@ export class Staging {
     if (this.used + line.length * 3 > this.buf.length) {
       this.flush();
       if (line.length * 3 > this.buf.length) {
-        this.pos += writeSync(this.fd, line, this.pos, 'utf8');
+        // a line larger than the buffer: written whole (writeSync may write less than asked)
+        const b = Buffer.from(line, 'utf8');
+        for (let done = 0; done < b.length; ) done += writeSync(this.fd, b, done, b.length - done, this.pos + done);
+        this.pos += b.length;
         return;
       }
     }

@@ -1,5 +1,5 @@
 /**
- * The built CLI parses a food-hygiene sync's files in worker threads (dist/cli/food-hygiene-worker.cjs,
+ * The built CLI parses a food-hygiene sync's files in worker threads (dist/cli/food-hygiene-stage-worker.cjs,
  * src/domains/food-hygiene/parse-slots.ts), each into a staging CSV of its own, and loads exactly what the
  * main-thread parse loads: the same table, row for row in its on-disk order, the same rejects. A
  * malformed file parsed in a worker is cut back out of that worker's staging CSV and is a reject naming
@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cleanup, sqlOn, tempDir } from '../property/mirror-helper.js';
 import { isolatedEnv } from '../support/cli.js';
-import { AUTHORITIES, authoritiesJson, FIXTURE_DIR, fileName, readXml } from '../food-hygiene/fixture.js';
+import { AUTHORITIES, authoritiesJson, FIXTURE_DIR, fileName, readXml } from './fixture.js';
 import { useUpstreamServer } from '../sync/upstream-harness.js';
 
 const BIN = join(__dirname, '..', '..', 'bin', 'publicdata.cjs');
