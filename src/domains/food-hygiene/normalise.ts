@@ -106,6 +106,21 @@ const num = (s: string | undefined): number | null => {
   return Number.isFinite(n) ? n : null;
 };
 
+const NO_LINES: readonly (string | null)[] = [];
+
+/**
+ * The postcode and where it came from: the published PostCode (normalised, else as published in capitals),
+ * else the last address line that is a whole postcode (some authorities put it there).
+ */
+function postcodeOf(published: string | null, lines: readonly (string | null)[]): { postcode: string | null; source: string | null } {
+  if (published !== null) return { postcode: normalisePostcode(published) ?? published.toUpperCase(), source: 'PostCode' };
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const pc = lines[i] ? normalisePostcode(lines[i]!) : undefined;
+    if (pc) return { postcode: pc, source: `AddressLine${i + 1}` };
+  }
+  return { postcode: null, source: null };
+}
+
 export interface Normalised {
   row: Cell[];
   /** The RatingValue when it is not one of data/food-hygiene/rating-values.json (kept, slugged). */
@@ -118,21 +133,7 @@ export function normaliseEstablishment(e: Record<string, string>, sourceCode: st
   if (id === null || !/^\d+$/.test(id) || !Number.isSafeInteger(Number(id))) return { reject: `FHRSID '${e.FHRSID ?? ''}' is not a whole number` };
   const lines = [e.AddressLine1, e.AddressLine2, e.AddressLine3, e.AddressLine4].map(blank);
   const published = blank(e.PostCode);
-  let postcode: string | null = null;
-  let source: string | null = null;
-  if (published !== null) {
-    postcode = normalisePostcode(published) ?? published.toUpperCase();
-    source = 'PostCode';
-  } else {
-    for (let i = 3; i >= 0; i--) {
-      const pc = lines[i] ? normalisePostcode(lines[i]!) : undefined;
-      if (pc) {
-        postcode = pc;
-        source = `AddressLine${i + 1}`;
-        break;
-      }
-    }
-  }
+  const { postcode, source } = postcodeOf(published, lines);
   const ratingPublished = blank(e.RatingValue);
   const rating = ratingPublished === null ? undefined : normaliseRating(ratingPublished);
   let unknownRating: string | undefined;
@@ -228,22 +229,7 @@ export function csvOfEstablishment(e: Record<string, string>, sourceCode: string
   const l3 = blank(e.AddressLine3);
   const l4 = blank(e.AddressLine4);
   const published = blank(e.PostCode);
-  let postcode: string | null = null;
-  let source: string | null = null;
-  if (published !== null) {
-    postcode = normalisePostcode(published) ?? published.toUpperCase();
-    source = 'PostCode';
-  } else {
-    const lines = [l1, l2, l3, l4];
-    for (let i = 3; i >= 0; i--) {
-      const pc = lines[i] ? normalisePostcode(lines[i]!) : undefined;
-      if (pc) {
-        postcode = pc;
-        source = `AddressLine${i + 1}`;
-        break;
-      }
-    }
-  }
+  const { postcode, source } = postcodeOf(published, published === null ? [l1, l2, l3, l4] : NO_LINES);
   const ratingPublished = blank(e.RatingValue);
   const rating = ratingPublished === null ? null : ratingOf(ratingPublished);
   let ratingValue: string | null = rating?.value ?? null;
