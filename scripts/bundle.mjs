@@ -5,8 +5,8 @@
 //   esbuild keeps every internal dynamic import() lazy: the code is in the file but only runs when imported.
 // - dist/cli/main.cjs.cache: a V8 code cache made by running the main job once, loaded by
 //   bin/publicdata.cjs (vm.Script cachedData), so V8 need not parse and compile the bundle at start-up.
-// - dist/cli/batch-worker.cjs: the batch worker thread, a CommonJS bundle of its own; dist/cli/accounts-worker.cjs:
-//   the accounts-extraction worker thread, a CommonJS bundle (see below).
+// - dist/cli/batch-worker.cjs: the batch worker thread, a CommonJS bundle of its own; dist/cli/<domain>-<name>-worker.cjs:
+//   the domains' worker threads, CommonJS bundles (see below).
 // Packages loaded only by some commands (DuckDB, undici, ora, decimal.js, cli-table3, asciichart, saxes,
 // yaml) stay external and load from node_modules when first used.
 //
@@ -81,21 +81,13 @@ await bundle('dist/src/batch-worker.js', 'dist/cli/batch-worker.cjs', {
   banner: { js: META_URL },
 });
 
-// The accounts-extraction worker thread: one CommonJS file, so its packages (saxes, yauzl) load with
+// A domain's own worker threads: every src/domains/<domain>/**/<name>-worker.ts becomes
+// dist/cli/<domain>-<name>-worker.cjs (companies' accounts extraction, food hygiene's parse), found by the
+// module that starts it beside the CLI bundle. One CommonJS file, so its packages (saxes, yauzl) load with
 // require(). Started from the dist/ ES modules, a worker imports them as ESM-from-CommonJS, which runs
 // Node's CommonJS export lexer over their sources: with --trace-opt, ~0.1 s of the worker's own time and
 // ~0.9 s of background TurboFan compiling (the lexer's parseSource loop, twice) per worker, paid again
 // by every worker and competing with the other worker for the second core.
-await bundle('dist/src/domains/companies/sync/accounts/worker.js', 'dist/cli/accounts-worker.cjs', {
-  format: 'cjs',
-  define: { 'import.meta.url': '__pdImportMetaUrl' },
-  banner: { js: META_URL },
-});
-
-// A domain's own worker threads: every src/domains/<domain>/**/<name>-worker.ts becomes
-// dist/cli/<domain>-<name>-worker.cjs, CommonJS for the same reason (its packages loaded with require()),
-// found by the module that starts it beside the CLI bundle. A domain adds one by naming its file so
-// (food hygiene's parse worker: stage-worker.ts -> food-hygiene-stage-worker.cjs).
 for (const { entry, out } of domainWorkers()) {
   await bundle(entry, out, { format: 'cjs', define: { 'import.meta.url': '__pdImportMetaUrl' }, banner: { js: META_URL } });
 }
@@ -103,4 +95,4 @@ for (const { entry, out } of domainWorkers()) {
 // Make the code cache: run the main job once (the loader writes the cache when it has none).
 const r = spawnSync(process.execPath, ['bin/publicdata.cjs', 'tax', 'take-home', '45000'], { stdio: ['ignore', 'ignore', 'inherit'] });
 if (r.status !== 0) throw new Error(`bundle: the built CLI failed its first run (exit ${r.status})`);
-console.log(`bundle: dist/cli/main.cjs (${n} external dynamic imports routed), code cache, batch, accounts and ${domainWorkers().length} domain worker(s)`);
+console.log(`bundle: dist/cli/main.cjs (${n} external dynamic imports routed), code cache, batch worker and ${domainWorkers().length} domain worker(s)`);

@@ -1,6 +1,6 @@
 /**
  * The built CLI extracts accounts in worker threads: the bundle (dist/cli/main.cjs) finds its bundled
- * worker (dist/cli/accounts-worker.cjs). Before the worker was bundled the CLI found no worker file beside
+ * worker (dist/cli/companies-extract-worker.cjs). Before the worker was bundled the CLI found no worker file beside
  * the bundle and extracted every member on its main thread, whatever PUBLICDATA_SYNC_THREADS said.
  */
 import { execa } from 'execa';

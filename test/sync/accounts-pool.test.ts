@@ -219,7 +219,7 @@ describe('accounts staging: members inflated where they are extracted', () => {
   });
 
   // Early workers held by the test, so it can see which ones the pool uses and ends.
-  const workerFile = join(import.meta.dirname, '..', '..', 'dist', 'cli', 'accounts-worker.cjs');
+  const workerFile = join(import.meta.dirname, '..', '..', 'dist', 'cli', 'companies-extract-worker.cjs');
   const heldWorkers = (n: number) => {
     const workers = Array.from({ length: n }, () => new Worker(workerFile));
     const errors: Array<Error | undefined> = [];

@@ -55,14 +55,14 @@ export function warmUpThreads(env: Readonly<Record<string, string | undefined>>)
 }
 
 /**
- * The worker's file: the bundled one (dist/cli/accounts-worker.cjs, beside the CLI bundle or two levels up
+ * The worker's file: the bundled one (dist/cli/companies-extract-worker.cjs, beside the CLI bundle or two levels up
  * from dist/src/domains/companies/sync/accounts), else the tsc output beside this module; none when running from sources.
  * The bundle is preferred: one file, and saxes/yauzl loaded with require() rather than imported as
  * ESM-from-CommonJS, whose export lexer costs every worker start-up time and background compiling
  * (scripts/bundle.mjs).
  */
 function workerFile(): string | undefined {
-  for (const rel of ['./accounts-worker.cjs', '../../../../../cli/accounts-worker.cjs', './worker.js']) {
+  for (const rel of ['./companies-extract-worker.cjs', '../../../../../cli/companies-extract-worker.cjs', './extract-worker.js']) {
     const f = fileURLToPath(new URL(rel, import.meta.url));
     if (existsSync(f)) return f;
   }

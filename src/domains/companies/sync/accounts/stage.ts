@@ -1,6 +1,6 @@
 /**
  * Staging of extracted accounts: one extractor run per member, its rows appended to CSV files that DuckDB
- * then loads with read_csv (never row-by-row inserts). Runs inside a worker thread (sync/accounts/worker.ts)
+ * then loads with read_csv (never row-by-row inserts). Runs inside a worker thread (sync/accounts/extract-worker.ts)
  * or, when no compiled worker exists (tests from sources), on the calling thread: the same code either way.
  *
  * A member of a zip is inflated here, from its offset in the zip (the main thread only reads the zip's
