@@ -57,7 +57,9 @@ describe('CreditStore write failures', () => {
     expect(errors.slice(0, 3).map((e) => e.retryInMs)).toEqual([5, 10, 20]);
     expect(existsSync(file)).toBe(false);
     unblock();
-    await until(() => existsSync(file), 'the retried write'); // no further charge was made
+    // no further charge was made; the recovery is reported just after the rename that makes the file,
+    // so wait for the report, not for the file (a poll between the two saw 0: a flaky test)
+    await until(() => recovered > 0, 'the retried write reported');
     const state = JSON.parse(readFileSync(file, 'utf8'));
     expect(state.keys[digest(KEY_A)]).toEqual({ month: '2026-11', monthly_used: 1, purchased_used: 0 });
     expect(recovered).toBeGreaterThanOrEqual(3);
