@@ -3,20 +3,7 @@
  * one valid call per route, some error calls, and how the fixture mirror gets its data: shipped data only (no mirror dataset).
  */
 import type { DomainSamples } from '../support/samples-types.js';
-
-const vatTx = (over: Record<string, unknown> = {}) => ({
-  id: 'T1',
-  date: '2026-08-01',
-  type: 'sale',
-  net_amount: 100,
-  vat_amount: 20,
-  gross_amount: 120,
-  vat_rate: 'standard',
-  vat_rate_percentage: 20,
-  supply_type: 'domestic',
-  is_capital_asset: false,
-  ...over,
-});
+import { tx as vatTx } from '../vat-return/helpers.js';
 
 export const samples: DomainSamples = {
   routes: [
