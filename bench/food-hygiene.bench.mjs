@@ -69,11 +69,12 @@ function stagedCsv(input) {
     import { openSync, writeSync, closeSync, readdirSync } from 'node:fs';
     import { join } from 'node:path';
     import { parseAuthorityFile } from '${url(join(dist, 'src', 'domains', 'food-hygiene', 'parse.js'))}';
-    import { normaliseEstablishment, csvLine } from '${url(join(dist, 'src', 'domains', 'food-hygiene', 'normalise.js'))}';
+    import { csvOfEstablishment } from '${url(join(dist, 'src', 'domains', 'food-hygiene', 'normalise.js'))}';
     const fd = openSync('${out}.tmp', 'w');
+    const x = { unknownRating: undefined };
     for (const f of readdirSync('${input}').filter((n) => n.endsWith('.xml')).sort()) {
       let buf = '';
-      await parseAuthorityFile(join('${input}', f), (e) => { const n = normaliseEstablishment(e, '1'); if ('row' in n) buf += csvLine(n.row); });
+      await parseAuthorityFile(join('${input}', f), (e) => { const l = csvOfEstablishment(e, '1', x); if (typeof l === 'string') buf += l; });
       writeSync(fd, buf);
     }
     closeSync(fd);

@@ -15,18 +15,13 @@
  * query (price-paid's `asRead`).
  */
 import type { DuckDBType } from '@duckdb/node-api';
-import { jsKeyOrder, jsNumberSql } from './json-sql.js';
+import { booleanOrIntegerSql, jsKeyOrder } from './json-sql.js';
 
 /** The cell text of column `c` of type `type` (never NULL: the caller handles NULL), or undefined. */
 function cellSql(c: string, type: DuckDBType): string | undefined {
+  const exact = booleanOrIntegerSql(c, type);
+  if (exact !== undefined) return exact;
   switch (type.typeId) {
-    case 1: // BOOLEAN
-      return `CASE WHEN ${c} THEN 'true' ELSE 'false' END`;
-    case 2: case 3: case 4: case 6: case 7: case 8: // TINYINT SMALLINT INTEGER UTINYINT USMALLINT UINTEGER
-      return `CAST(${c} AS VARCHAR)`;
-    case 5: case 9: case 16: case 32: // BIGINT UBIGINT HUGEINT UHUGEINT: Number(bigint) rounds beyond 2^53
-      return `CASE WHEN ${type.typeId === 5 || type.typeId === 16 ? `${c} >= -9007199254740992 AND ` : ''}${c} <= 9007199254740992 THEN CAST(${c} AS VARCHAR)
-        ELSE ${jsNumberSql(`CAST(CAST(${c} AS VARCHAR) AS DOUBLE)`)} END`;
     case 13: // DATE: ±infinity as the JS value's text of its day number, ±(2^31 - 1) (as in json-sql.ts)
       return `CASE WHEN isfinite(${c}) THEN CAST(${c} AS VARCHAR) WHEN ${c} > DATE '2000-01-01' THEN '5881580-07-11' ELSE '5877642-06-24 (BC)' END`;
     case 17: case 23: case 27: // VARCHAR ENUM UUID

@@ -231,25 +231,38 @@ export async function pagedQuery<T extends Row = Row>(
  */
 export const STREAM_MEMORY_LIMIT = '512MB';
 
+/**
+ * A query run once to the end, its column names and its DuckDB chunks one at a time (errors translated).
+ * One pass over the table in a one-shot process: without a bound, DuckDB's buffer pool keeps every block
+ * the scan reads (1.5 GB of RSS for `price-paid search --town … --all` on the 30M-row mirror), hence
+ * STREAM_MEMORY_LIMIT.
+ */
+async function streamChunks(conn: DuckDBConnection, sql: string, params: Param[]) {
+  await conn.run(`SET memory_limit = '${STREAM_MEMORY_LIMIT}'`);
+  const result = await conn.stream(sql, params.map(bindable)).catch((e: unknown) => {
+    throw translate(conn, e);
+  });
+  async function* chunks() {
+    for (;;) {
+      const chunk = await result.fetchChunk().catch((e: unknown) => {
+        throw translate(conn, e);
+      });
+      if (!chunk || chunk.rowCount === 0) return;
+      yield chunk;
+    }
+  }
+  return { names: result.columnNames(), chunks: chunks() };
+}
+
 /** Run a query once and hand its rows to `sink` one DuckDB chunk at a time, mapped; returns the row count. */
 export async function streamRows<T extends Row = Row>(
   conn: DuckDBConnection, sql: string, params: Param[], sink: RecordSink, map: (row: T) => unknown,
 ): Promise<number> {
   const conv = await jsonConverter();
-  // One pass over the table in a one-shot process: without a bound, DuckDB's buffer pool keeps every block
-  // the scan reads (1.5 GB of RSS for `price-paid search --town … --all` on the 30M-row mirror).
-  await conn.run(`SET memory_limit = '${STREAM_MEMORY_LIMIT}'`);
-  const result = await conn.stream(sql, params.map(bindable)).catch((e: unknown) => {
-    throw translate(conn, e);
-  });
-  const names = result.columnNames();
+  const { names, chunks } = await streamChunks(conn, sql, params);
   sink.start();
   let count = 0;
-  for (;;) {
-    const chunk = await result.fetchChunk().catch((e: unknown) => {
-      throw translate(conn, e);
-    });
-    if (!chunk || chunk.rowCount === 0) return count;
+  for await (const chunk of chunks) {
     const values = chunk.convertRows(conv);
     const out: unknown[] = new Array(values.length);
     for (let r = 0; r < values.length; r++) {
@@ -261,6 +274,7 @@ export async function streamRows<T extends Row = Row>(
     count += values.length;
     await sink.write(out);
   }
+  return count;
 }
 
 /**
@@ -290,23 +304,17 @@ export async function streamRendered(conn: DuckDBConnection, sql: string, params
   }
   if (!plan) return undefined;
   const eol = out.format === 'csv' ? '\r\n' : '\n';
-  await conn.run(`SET memory_limit = '${STREAM_MEMORY_LIMIT}'`);
-  const result = await conn.stream(plan.sql, params.map(bindable)).catch((e: unknown) => {
-    throw translate(conn, e);
-  });
+  const { chunks } = await streamChunks(conn, plan.sql, params);
   sink.start();
   let count = 0;
-  for (;;) {
-    const chunk = await result.fetchChunk().catch((e: unknown) => {
-      throw translate(conn, e);
-    });
-    if (!chunk || chunk.rowCount === 0) return count;
+  for await (const chunk of chunks) {
     const v = chunk.getColumnVector(0);
     let text = '';
     for (let r = 0; r < chunk.rowCount; r++) text += `${v.getItem(r) as string}${eol}`;
     count += chunk.rowCount;
     await out.write(text, chunk.rowCount, plan.columns);
   }
+  return count;
 }
 
 export interface SyncLogEntry {

@@ -102,8 +102,11 @@ const TIMESTAMP_FORMAT = `'%Y-%m-%dT%H:%M:%S.%gZ'`;
  * The JSON text of column `c` (an SQL expression) of type `type`, or undefined when the type has no
  * SQL rendering identical to the JS path. `byHand`: VARCHARs escaped by hand (the rare-line rebuild).
  */
-function valueSql(c: string, type: DuckDBType, byHand: boolean): string | undefined {
-  const str = (v: string) => (byHand ? jsonStringByHand(v) : `to_json(${v})::VARCHAR`);
+/**
+ * The text JavaScript gives a BOOLEAN or integer column's value (the same in JSON and in CSV), or
+ * undefined for other types. Shared by valueSql and csv-sql.ts.
+ */
+export function booleanOrIntegerSql(c: string, type: DuckDBType): string | undefined {
   switch (type.typeId) {
     case 1: // BOOLEAN
       return `CASE WHEN ${c} THEN 'true' ELSE 'false' END`;
@@ -112,6 +115,16 @@ function valueSql(c: string, type: DuckDBType, byHand: boolean): string | undefi
     case 5: case 9: case 16: case 32: // BIGINT UBIGINT HUGEINT UHUGEINT: Number(bigint) rounds beyond 2^53
       return `CASE WHEN ${type.typeId === 5 || type.typeId === 16 ? `${c} >= -9007199254740992 AND ` : ''}${c} <= 9007199254740992 THEN CAST(${c} AS VARCHAR)
         ELSE ${jsNumberSql(`CAST(CAST(${c} AS VARCHAR) AS DOUBLE)`)} END`;
+    default:
+      return undefined;
+  }
+}
+
+function valueSql(c: string, type: DuckDBType, byHand: boolean): string | undefined {
+  const str = (v: string) => (byHand ? jsonStringByHand(v) : `to_json(${v})::VARCHAR`);
+  const exact = booleanOrIntegerSql(c, type);
+  if (exact !== undefined) return exact;
+  switch (type.typeId) {
     case 10: case 11: case 19: // FLOAT DOUBLE DECIMAL
       return jsNumberSql(`CAST(${c} AS DOUBLE)`);
     case 12: case 20: case 21: case 22: { // TIMESTAMP _S _MS _NS

@@ -1,6 +1,6 @@
 /**
  * The staging path's one-step CSV (csvOfEstablishment) against the two-step one it replaced
- * (normaliseEstablishment then csvLine, which the bench's staged-rows baseline still uses): the same line
+ * (normaliseEstablishment then csvLine, kept as the reference in ./normalise-oracle.ts): the same line
  * byte for byte, the same reject, the same unknown rating, over every establishment of the real files
  * and over generated records built to hit every branch (quotes, blanks, postcodes in address lines,
  * every rating spelling and unknown ones, bad ids, numbers, geocodes off the globe). The values the sync
@@ -8,7 +8,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { csvLine, csvOfEstablishment, normaliseEstablishment, type CsvExtras } from '../../src/domains/food-hygiene/normalise.js';
+import { csvOfEstablishment, type CsvExtras } from '../../src/domains/food-hygiene/normalise.js';
+import { csvLine, normaliseEstablishment } from './normalise-oracle.js';
 import { parseAuthorityFile } from '../../src/domains/food-hygiene/parse.js';
 import { AUTHORITIES, FIXTURE_DIR, fileName, readXml } from './fixture.js';
 import { join } from 'node:path';

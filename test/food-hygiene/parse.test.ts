@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadJsonFile } from '../../src/data.js';
-import { normaliseEstablishment, normalisePostcode, normaliseRating } from '../../src/domains/food-hygiene/normalise.js';
+import { csvOfEstablishment, normalisePostcode, normaliseRating, type CsvExtras } from '../../src/domains/food-hygiene/normalise.js';
 import { MalformedFileError, parseAuthorityFile } from '../../src/domains/food-hygiene/parse.js';
 import { RATING_VALUES } from '../../src/domains/food-hygiene/routes.js';
 import { gridCell, searchBox } from '../../src/domains/food-hygiene/geo.js';
@@ -55,10 +55,12 @@ describe('normalisations', () => {
     expect(normalisePostcode(' ts6  6ud ')).toBe('TS6 6UD');
     expect(normalisePostcode('GU71BD')).toBe('GU7 1BD');
     expect(normalisePostcode('Tees Dock Road')).toBeUndefined();
-    const n = normaliseEstablishment({ FHRSID: '5', AddressLine1: 'Dock', AddressLine3: 'ts6 6ud', RatingValue: 'Unknown Thing' }, '648');
-    expect('row' in n && n.row[9]).toBe('TS6 6UD');
-    expect('row' in n && n.unknownRating).toBe('Unknown Thing');
-    expect(normaliseEstablishment({ FHRSID: 'x1' }, '648')).toEqual({ reject: "FHRSID 'x1' is not a whole number" });
+    const extras: CsvExtras = { unknownRating: undefined };
+    const line = csvOfEstablishment({ FHRSID: '5', AddressLine1: 'Dock', AddressLine3: 'ts6 6ud', RatingValue: 'Unknown Thing' }, '648', extras);
+    // the staged columns: fhrs_id, la_business_id, name, type, type_id, 4 address lines, then the postcode
+    expect(typeof line === 'string' && line.split(',').slice(5, 12)).toEqual(['"Dock"', '', '"ts6 6ud"', '', '"TS6 6UD"', '', '"AddressLine3"']);
+    expect(extras.unknownRating).toBe('Unknown Thing');
+    expect(csvOfEstablishment({ FHRSID: 'x1' }, '648', extras)).toEqual({ reject: "FHRSID 'x1' is not a whole number" });
   });
 
   it('grid cells order points by latitude band; a search box holds every point within the radius', () => {

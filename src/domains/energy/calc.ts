@@ -152,7 +152,19 @@ function headText(h: BillHead): string {
  * writes the same bytes JSON.stringify would, without turning the pounds figures back into text.
  * Read only once made (the handler returns it; nothing downstream writes to an answer).
  */
-export class BillAnswer implements JsonText {
+/** The calculator's `data` as the route answers it (the bill table renders it: render.ts). */
+export interface BillData {
+  period_id: string;
+  region: Readonly<{ code: string; name: string }>;
+  payment_method: string;
+  meter: string;
+  electricity: FuelBill | null;
+  gas: FuelBill | null;
+  total_annual: number;
+  monthly: number;
+}
+
+export class BillAnswer implements BillData, JsonText {
   period_id: string;
   region: Readonly<{ code: string; name: string }>;
   payment_method: string;

@@ -4,19 +4,10 @@
  * asciichart loads only when a chart is drawn (src/output/chart.ts).
  */
 import { fit, plot } from '../../output/chart.js';
-import type { FuelBill } from './calc.js';
+import type { BillData } from './calc.js';
 import { ansi, money, statementTable } from '../../output/statement.js';
 
-export interface BillData {
-  period_id: string;
-  region: { code: string; name: string };
-  payment_method: string;
-  meter: string;
-  electricity: FuelBill | null;
-  gas: FuelBill | null;
-  total_annual: number;
-  monthly: number;
-}
+export type { BillData } from './calc.js';
 
 export { money };
 

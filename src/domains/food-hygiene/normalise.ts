@@ -49,8 +49,6 @@ export const COLUMNS = [
   ['source_code', 'VARCHAR'],
 ] as const;
 
-export type Cell = string | number | boolean | null;
-
 interface RatingEntry {
   value: string;
   numeric: number | null;
@@ -121,78 +119,6 @@ function postcodeOf(published: string | null, lines: readonly (string | null)[])
   return { postcode: null, source: null };
 }
 
-export interface Normalised {
-  row: Cell[];
-  /** The RatingValue when it is not one of data/food-hygiene/rating-values.json (kept, slugged). */
-  unknownRating?: string;
-}
-
-/** One establishment as a row of COLUMNS, or a reject reason. `sourceCode`: the authority whose file it came from. */
-export function normaliseEstablishment(e: Record<string, string>, sourceCode: string): Normalised | { reject: string } {
-  const id = blank(e.FHRSID);
-  if (id === null || !/^\d+$/.test(id) || !Number.isSafeInteger(Number(id))) return { reject: `FHRSID '${e.FHRSID ?? ''}' is not a whole number` };
-  const lines = [e.AddressLine1, e.AddressLine2, e.AddressLine3, e.AddressLine4].map(blank);
-  const published = blank(e.PostCode);
-  const { postcode, source } = postcodeOf(published, lines);
-  const ratingPublished = blank(e.RatingValue);
-  const rating = ratingPublished === null ? undefined : normaliseRating(ratingPublished);
-  let unknownRating: string | undefined;
-  let ratingValue: string | null = rating?.value ?? null;
-  if (ratingPublished !== null && !rating) {
-    unknownRating = ratingPublished;
-    ratingValue = ratingPublished.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '');
-  }
-  const dateM = DATE_RE.exec(blank(e.RatingDate) ?? '');
-  let lat = num(e['Geocode.Latitude']);
-  let lng = num(e['Geocode.Longitude']);
-  if (lat === null || lng === null || Math.abs(lat) > 90 || Math.abs(lng) > 180) lat = lng = null;
-  const pending = blank(e.NewRatingPending)?.toLowerCase();
-  const row: Cell[] = [
-    Number(id),
-    blank(e.LocalAuthorityBusinessID),
-    blank(e.BusinessName),
-    blank(e.BusinessType),
-    int(e.BusinessTypeID),
-    ...lines,
-    postcode,
-    published,
-    source,
-    ratingValue,
-    rating?.numeric ?? null,
-    ratingPublished,
-    blank(e.RatingKey),
-    dateM ? dateM[1]! : null,
-    blank(e.LocalAuthorityCode),
-    blank(e.LocalAuthorityName),
-    blank(e.LocalAuthorityWebSite),
-    blank(e.LocalAuthorityEmailAddress),
-    int(e['Scores.Hygiene']),
-    int(e['Scores.Structural']),
-    int(e['Scores.ConfidenceInManagement']),
-    blank(e.SchemeType)?.toLowerCase() ?? null,
-    pending === 'true' ? true : pending === 'false' ? false : null,
-    lat,
-    lng,
-    lat !== null && lng !== null ? gridCell(lat, lng) : null,
-    blank(e.RightToReply),
-    sourceCode,
-  ];
-  return unknownRating ? { row, unknownRating } : { row };
-}
-
-/** One CSV line of a row (RFC 4180 quoting; NULL as an empty unquoted field, text always quoted). */
-export function csvLine(row: readonly Cell[]): string {
-  let s = '';
-  for (let i = 0; i < row.length; i++) {
-    if (i) s += ',';
-    const v = row[i];
-    if (v === null || v === undefined) continue;
-    if (typeof v === 'string') s += `"${v.includes('"') ? v.replace(/"/g, '""') : v}"`;
-    else s += String(v);
-  }
-  return `${s}\n`;
-}
-
 /** What `csvOfEstablishment` found besides the line (one object, reused by the caller). */
 export interface CsvExtras {
   /** The RatingValue when it is not one of data/food-hygiene/rating-values.json (kept, slugged). */
@@ -216,10 +142,12 @@ const text = (v: string | null): string => (v === null ? '' : v.includes('"') ? 
 const numberField = (v: number | null): string => (v === null ? '' : String(v));
 
 /**
- * `csvLine(normaliseEstablishment(e, sourceCode).row)` in one step, without the row array: the staging
- * path of a sync (half of the per-establishment work over the bare parse was building, spreading and
- * walking that array). The same line byte for byte (test/food-hygiene/normalise.test.ts checks it over
- * the fixtures); a reject as in normaliseEstablishment. `extras.unknownRating` is set (or cleared) per call.
+ * One establishment as its staging CSV line (the COLUMNS in order; text quoted, quotes doubled; NULL an
+ * empty unquoted field), or a reject reason; `sourceCode`: the authority whose file it came from. Written
+ * in one step, with no row array (half of the per-establishment work over the bare parse was building,
+ * spreading and walking one); test/food-hygiene/normalise.test.ts holds it to a two-step reference
+ * (normalise-oracle.ts) byte for byte over the fixtures and generated records. `extras.unknownRating` is
+ * set (or cleared) per call.
  */
 export function csvOfEstablishment(e: Record<string, string>, sourceCode: string, extras: CsvExtras): string | { reject: string } {
   const id = blank(e.FHRSID);
