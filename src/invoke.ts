@@ -5,13 +5,13 @@
 import { ApiError, EXIT, exitCodeFor } from './contract/errors.js';
 import type { CallResult, RecordSink, RouteCall, SuccessEnvelope } from './contract/types.js';
 import { isErrorEnvelope } from './contract/types.js';
-import { renderersFor, type Route } from './registry.js';
+import { recordSchemaFor, renderersFor, type Route } from './registry.js';
 import type { Context } from './context.js';
 import type { BackendOptions, Source } from './backends/types.js';
 import type { Backend } from './backends/types.js';
 import { execute } from './execute.js';
 import { prepare, type Prepared } from './runner.js';
-import { recordsOf } from './output/records.js';
+import { csvColumns, recordsOf } from './output/records.js';
 import type { Format } from './output/render.js';
 import { captureStdout, chunkStream, writeError, writeResult, type RenderContext } from './output/renderers.js';
 
@@ -154,6 +154,10 @@ async function callAll(
       sink.rendered = {
         format: g.format as 'ndjson' | 'csv',
         write: async (text, n, columns) => {
+          // DuckDB renders a handler's plain columns; they must be the schema's, as a JS page would print
+          if (render.csvColumns && columns.join('\n') !== render.csvColumns.join('\n')) {
+            throw new Error(`${route.id}: the DuckDB-rendered CSV columns (${columns.join(',')}) are not the record schema's (${render.csvColumns.join(',')})`);
+          }
           rows += n;
           await stream.rendered(text, columns);
         },
@@ -242,6 +246,11 @@ export async function invoke(
   }
   const route = p.route;
   try {
+    // CSV of a record list: the columns of the route's published record schema, whatever a page holds.
+    if (g.format === 'csv' && !g.fields?.length) {
+      const schema = await recordSchemaFor(route);
+      if (schema) render.csvColumns = csvColumns(schema);
+    }
     const slow = backend.kind === 'live' || (route.local?.datasets?.length ?? 0) > 0;
     const label = `${call.method} ${call.path}`;
     if (g.all) return await withSpinner(ctx, g, label, slow, () => callAll(ctx, backend, call, route, g, render));

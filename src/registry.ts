@@ -10,7 +10,7 @@
 import type { RouteSpec } from './contract/route.js';
 import { createRouter, type Match } from './contract/router.js';
 import type { HttpMethod } from './contract/types.js';
-import type { ResponseSchema } from './contract/schema.js';
+import type { JsonSchema, ResponseSchema } from './contract/schema.js';
 import type { DatasetEntry, DocumentValidator, DomainManifest, LocalSpec, RendererRef } from './domains/manifest.js';
 import type { DatasetInfo } from './mirror/catalog.js';
 import { declaredDomains } from './domains/manifest.js';
@@ -85,4 +85,18 @@ export async function loadResponseSchemas(): Promise<ReadonlyMap<string, Respons
     out.set(id, s);
   }
   return out;
+}
+
+/**
+ * The published schema of one record of a route's answer (its domain's response schemas, imported on
+ * first use): the items of `data` when it is a list, else of `data.<route.records>`; undefined when the
+ * route answers no record list or has no schema. The CSV writer takes its columns from it.
+ */
+export async function recordSchemaFor(route: RouteSpec): Promise<JsonSchema | undefined> {
+  const d = DOMAINS.find((x) => x.name === route.domain);
+  let s: JsonSchema | undefined = (await d?.responses?.())?.[route.id]?.data;
+  if (s && s.type !== 'array' && route.records) {
+    for (const k of route.records.split('.')) s = (s?.properties as Record<string, JsonSchema> | undefined)?.[k];
+  }
+  return s?.type === 'array' ? (s.items as JsonSchema) : undefined;
 }

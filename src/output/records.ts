@@ -2,6 +2,7 @@
  * Turning an envelope into records for table, NDJSON and CSV output, and picking `--fields`.
  */
 import type { RouteSpec } from '../contract/route.js';
+import type { JsonSchema } from '../contract/schema.js';
 import type { Envelope, SuccessEnvelope } from '../contract/types.js';
 import { isErrorEnvelope } from '../contract/types.js';
 
@@ -75,8 +76,24 @@ export function csvLine(values: readonly unknown[]): string {
   return values.map(csvCell).join(',');
 }
 
-/** RFC 4180 CSV of flattened records; columns in first-seen order (--fields has already picked them). */
-export function toCsv(rows: readonly Row[]): string {
+/**
+ * RFC 4180 CSV of records. With `columns` (a route's record schema, `csvColumns`): those columns, each
+ * cell the value at that dotted path (empty under a null object; an object or array there as `cell`
+ * writes it), so every page of an answer has the same header. Without: the records flattened, columns
+ * in first-seen order (command outputs, `--fields`, which has already picked them).
+ */
+export function toCsv(rows: readonly Row[], columns?: readonly string[]): string {
+  if (columns) {
+    const paths = columns.map((c) => c.split('.'));
+    const at = (r: unknown, path: readonly string[]) => {
+      let cur = r;
+      for (const k of path) cur = cur !== null && typeof cur === 'object' ? (cur as Row)[k] : undefined;
+      return cur;
+    };
+    const lines = [columns.map(csvCell).join(',')];
+    for (const r of rows) lines.push(paths.map((p) => csvCell(at(r, p))).join(','));
+    return `${lines.join('\r\n')}\r\n`;
+  }
   const flat = rows.map((r) => flatten(r));
   const cols: string[] = [];
   const seen = new Set<string>();
@@ -84,4 +101,34 @@ export function toCsv(rows: readonly Row[]): string {
   const lines = [cols.map(csvCell).join(',')];
   for (const r of flat) lines.push(cols.map((c) => csvCell(r[c])).join(','));
   return `${lines.join('\r\n')}\r\n`;
+}
+
+/** A schema's alternatives other than null (`nullable(x)` is `anyOf: [x, null]`). */
+function branches(s: JsonSchema): JsonSchema[] {
+  const alts = (s.anyOf ?? s.oneOf) as JsonSchema[] | undefined;
+  if (!alts) return [s];
+  return alts.flatMap(branches).filter((b) => b.type !== 'null');
+}
+
+/**
+ * The CSV columns of a record schema (a route's published response schema, src/domains/<d>/schemas.ts),
+ * in its property order: an object's declared fields become dotted columns (a null object: its columns
+ * empty), alternatives of objects contribute the union of their fields; an object keyed by data
+ * (`record(...)`, e.g. earnings' `markers`) and an array are one column each (JSON / joined, as `cell`).
+ * So every page of a streamed answer has the same columns, whatever nulls or keys its records carry.
+ */
+export function csvColumns(schema: JsonSchema, prefix = '', out: string[] = []): string[] {
+  const objects = branches(schema).filter((b) => b.type === 'object' && b.properties);
+  if (objects.length === 0) {
+    out.push(prefix || 'value');
+    return out;
+  }
+  const fields = new Map<string, JsonSchema[]>();
+  for (const o of objects) for (const [k, v] of Object.entries(o.properties as Record<string, JsonSchema>)) fields.set(k, [...(fields.get(k) ?? []), v]);
+  for (const [k, vs] of fields) {
+    const key = prefix ? `${prefix}.${k}` : k;
+    const sub = vs.length === 1 ? vs[0]! : { anyOf: vs };
+    csvColumns(sub, key, out);
+  }
+  return out;
 }

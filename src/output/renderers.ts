@@ -46,11 +46,12 @@ const csv: Renderer = {
   name: 'csv',
   canRender: (_o, rc) => rc.format === 'csv',
   render: (out, rc) => {
-    const recs = recordsFor(out) ?? [out.envelope.data as Row];
-    // No records: the header when --fields names the columns; else nothing (the columns are not known
-    // without a record, and are not invented), and writeOutput says "no records" on stderr.
+    const listed = recordsFor(out);
+    const recs = listed ?? [out.envelope.data as Row];
+    // No records: the header when --fields names the columns; else nothing, and writeOutput says "no
+    // records" on stderr.
     if (recs.length === 0) return rc.fields?.length && !rc.continuation ? `${csvLine(rc.fields)}\r\n` : '';
-    const text = toCsv(recs);
+    const text = toCsv(recs, listed && !rc.fields?.length ? rc.csvColumns : undefined);
     return rc.continuation ? text.slice(text.indexOf('\r\n') + 2) : text;
   },
 };

@@ -39,6 +39,8 @@ export interface RenderContext {
   options: Record<string, unknown>;
   /** A later page of a streamed answer (`--all`): CSV leaves out its header. */
   continuation?: boolean;
+  /** CSV of a route's records: the columns its record schema gives (`csvColumns`), the same on every page. */
+  csvColumns?: readonly string[];
   /** The domains' terminal renderers for an answer id (the registry's, passed down by the caller). */
   renderers?: (id: string) => readonly RendererRef[];
 }

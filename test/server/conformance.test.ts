@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLiveBackend, type LiveBackend } from '../../src/backends/live.js';
-import { DOMAINS, ROUTES, routeById } from '../../src/registry.js';
+import { DOMAINS, ROUTES, recordSchemaFor, routeById } from '../../src/registry.js';
+import { isErrorEnvelope } from '../../src/contract/types.js';
 import { closeAll } from '../../src/mirror/db.js';
 import { probeDatasetAccess } from '../../src/mirror/paths.js';
 import { callLocal } from '../../src/backends/local.js';
@@ -20,6 +21,7 @@ import { DOMAIN_SAMPLES, ERROR_SAMPLES, FIXTURE_DATASETS, ROUTE_SAMPLES, buildFi
 import { FakeClock, keyLine, startTestServer, type TestServer } from '../support/serve.js';
 import { fakeKey } from '../support/keys.js';
 import { answerValidator } from '../support/openapi-validate.js';
+import { csvColumns, flatten, recordsOf } from '../../src/output/records.js';
 
 const KEY = fakeKey('live', 'c0ffee00c0ffee00c0ffee00c0ffee01');
 let dataDir: string;
@@ -123,12 +125,26 @@ describe('serve conformance', () => {
     const doc = (await (await fetch(`${server.url}/openapi.json`)).json()) as Record<string, unknown>;
     const validate = answerValidator(doc);
     const misfits: string[] = [];
+    const columns = new Map<string, string[]>();
+    const uncovered: string[] = [];
     const hctx = handlerCtx(undefined, { mirrorDir });
     const call = async (route: string, path: string, body?: unknown): Promise<any> => {
       const u = new URL(path, 'http://x');
       const r = await callLocal({ method: body === undefined ? 'GET' : 'POST', path: u.pathname, query: Object.fromEntries(u.searchParams), ...(body !== undefined ? { body } : {}) }, hctx);
       expect([path, r.status]).toEqual([path, 200]);
       misfits.push(...validate(route, r.envelope).map((e) => `${path}: ${e}`));
+      // CSV: the record schema's columns hold every value a record carries (none is left out of the file)
+      const recs = isErrorEnvelope(r.envelope) ? undefined : recordsOf(r.envelope, routeById(route));
+      if (recs?.length) {
+        columns.has(route) || columns.set(route, csvColumns((await recordSchemaFor(routeById(route)))!));
+        const cols = columns.get(route)!;
+        for (const rec of recs) {
+          for (const [k, v] of Object.entries(flatten(rec))) {
+            if (v === null || v === undefined || cols.some((c) => c === k || k.startsWith(`${c}.`))) continue;
+            uncovered.push(`${route}: ${k}`);
+          }
+        }
+      }
       return r.envelope;
     };
     const allPages = async (route: string, path: string): Promise<any[]> => {
@@ -141,6 +157,7 @@ describe('serve conformance', () => {
     };
     await s.wide!({ call, allPages, validate });
     expect(misfits).toEqual([]);
+    expect([...new Set(uncovered)]).toEqual([]);
   }, 120_000);
 
   it('error answers too: same envelope, same exit code', async () => {

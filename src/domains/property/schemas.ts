@@ -20,20 +20,23 @@ const url = (description?: string): JsonSchema => ({ type: 'string', format: 'ur
 // ---------------------------------------------------------------------------------------------------
 // Designations (§2 "Designation entity", §4 Designations)
 
-/** The list item: the spec's entity fields, the coordinates and boundary_reference (names not shown), and publicdata's extras. */
+/**
+ * The list item: the spec's entity fields, the coordinates and boundary_reference (names not shown), and publicdata's extras,
+ * in the order the answer writes them (the CSV columns follow the schema's order).
+ */
 const designationItem = {
   entity_id: int('stable platform entity identifier'),
   name: str(),
-  source_url: url('upstream entity page'),
+  reference: ext(nullable(str()), "the designation's reference at its organisation (e.g. the list entry number)"),
+  organisation_entity: ext(nullable(int()), 'the contributing organisation entity (the filter organisation_entity matches it)'),
   latitude: nullable(num('WGS84; null when the source supplied no point (field name not shown in the spec; as built)')),
   longitude: nullable(num('WGS84; null when the source supplied no point (field name not shown in the spec; as built)')),
   boundary_reference: nullable(
     str("the entity's GeoJSON on planning.data.gov.uk when the upstream entity has a polygon, else null (type not shown in the spec; as built)"),
   ),
-  reference: ext(nullable(str()), "the designation's reference at its organisation (e.g. the list entry number)"),
-  organisation_entity: ext(nullable(int()), 'the contributing organisation entity (the filter organisation_entity matches it)'),
   start_date: ext(nullable(date()), "planning.data.gov.uk's start-date of the entity"),
   end_date: ext(nullable(date()), "planning.data.gov.uk's end-date of the entity (null while in force)"),
+  source_url: url('upstream entity page'),
 };
 
 const designationDetail = (extra: Record<string, JsonSchema>): JsonSchema =>

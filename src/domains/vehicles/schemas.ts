@@ -140,10 +140,10 @@ const aadfRecord = obj({
   road_name: str(),
   estimation_method: str(),
   daily_flows: obj({
-    cars_and_taxis: int(),
-    all_motor_vehicles: int(),
+    // in the order the answer writes them (the CSV columns follow the schema's order)
     pedal_cycles: flowExt('pedal cycles'),
     two_wheeled_motor_vehicles: flowExt('two-wheeled motor vehicles'),
+    cars_and_taxis: int(),
     buses_and_coaches: flowExt('buses and coaches'),
     lgvs: flowExt('light goods vehicles'),
     hgvs_2_rigid_axle: flowExt('HGVs, 2 rigid axles'),
@@ -153,6 +153,7 @@ const aadfRecord = obj({
     hgvs_5_articulated_axle: flowExt('HGVs, 5 articulated axles'),
     hgvs_6_articulated_axle: flowExt('HGVs, 6 articulated axles'),
     all_hgvs: flowExt('all HGVs'),
+    all_motor_vehicles: int(),
   }),
   road_category: ext(nullable(str()), 'DfT road category of the point (null where the file has none)'),
   road_type: ext(str(), 'Major or Minor'),
