@@ -131,7 +131,7 @@ export const rankTable: Renderer = {
       return `${l.mark ? '▶' : ' '} ${l.label.padEnd(11)}${v.padStart(13)}${bar}${l.mark ? '  ◀ this amount' : ''}`;
     });
     const marked = [...new Set(lines.flatMap((l) => (l.missing && markerOf(l.missing) ? [l.missing] : [])))];
-    const key = marked.map((m) => `\n${m}: ${markerOf(m)!.meaning} (ONS)`).join('');
+    const key = marked.map((m) => `\n${m} = ${markerOf(m)!.meaning} (ONS key)`).join('');
     const note = typeof out.envelope.meta.note === 'string' ? `\n${out.envelope.meta.note}` : '';
     return `${title(a)}\n${body.join('\n')}${key}\nLinear interpolation between the published percentiles (ONS ASHE); none beyond p10 or p90.${note}\n`;
   },
