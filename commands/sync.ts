@@ -36,6 +36,24 @@ function syncLists(o: Record<string, unknown>): Record<string, string[]> {
   return out;
 }
 
+/**
+ * A dataset's discovery-only options (DatasetInfo.discoveryOptions) with a `--from` file or folder: a usage
+ * error, since discovery does not run and the option would be ignored. A URL prefix ending in `/` (not a
+ * file: URL) runs discovery (sync/stage-helpers.ts expandFrom), so it takes them.
+ */
+function discoveryOnlyWithFrom(name: string, o: { from?: string[]; years?: string; days?: string; months?: string }): void {
+  const files = (o.from ?? []).filter((f) => !(/^[a-z][a-z0-9+.-]*:\/\//i.test(f) && !/^file:/i.test(f) && f.endsWith('/')));
+  if (!files.length) return;
+  for (const k of CATALOGUE.find((d) => d.name === name)?.discoveryOptions ?? []) {
+    if (o[k] === undefined) continue;
+    throw new ApiError(
+      400,
+      'usage_error',
+      `sync ${name}: --${k} chooses the files discovery fetches, and --from loads exactly the files given (${files.join(', ')}); give the files you want with --from, or drop --from.`,
+    );
+  }
+}
+
 export function registerSync(program: Command, ctx: Context): void {
   const run = commandRunner(ctx);
   const cmd = program
@@ -72,6 +90,7 @@ export function registerSync(program: Command, ctx: Context): void {
         if (unknown.length) throw new ApiError(400, 'usage_error', `sync: unknown dataset ${unknown.map((u) => `'${u}'`).join(', ')}. Datasets: ${DATASETS.join(', ')}.`);
         if (o.from && list.length !== 1) throw new ApiError(400, 'usage_error', 'sync: --from takes exactly one dataset.');
         if (o.replace && !o.from) throw new ApiError(400, 'usage_error', 'sync: --replace goes with --from (it says whether the file replaces the data or is added to it).');
+        discoveryOnlyWithFrom(list[0]!, o);
         const fw = await import('../sync/framework.js');
         let years: { from: number; to: number } | undefined;
         if (o.years) {

@@ -46,6 +46,12 @@ export interface DatasetInfo {
   /** Sync options that narrow this dataset to some of its parts (see SyncListOption). */
   syncLists?: readonly SyncListOption[];
   /**
+   * Sync options that only choose which upstream files discovery fetches (earnings: `--years`). A `--from`
+   * file or folder skips discovery, so `publicdata sync` refuses them together (usage error) instead of
+   * ignoring the option; a `--from` URL prefix ending in `/` runs discovery and takes them.
+   */
+  discoveryOptions?: ReadonlyArray<'years' | 'days' | 'months'>;
+  /**
    * What `mirror export` writes (tables incl. dimensions or joined views, Hive partitions, sort order);
    * see src/mirror/export-spec.ts. Without it the dataset's tables are exported as they are, unpartitioned.
    */

@@ -1,12 +1,20 @@
 /**
  * `publicdata earnings ...` in process over a mirror synced from the REAL Table 8.7a 2020 (--from the
  * .xls): names resolved to codes through the regions route, the rank table and --chart, exit codes.
+ * Expected lines of the rank table are derived from the real sheet read with SheetJS: a number is shown as
+ * pounds, 'x' or '..' (ONS's key: suppressed) as 'suppressed', another marker as printed, a blank cell as
+ * 'not published'.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { isolatedEnv, json, runCli } from '../support/cli.js';
-import { REAL } from './helpers.js';
+import { REAL, realGeographyRows, realPoints } from './helpers.js';
 
 let env: Record<string, string | undefined>;
+
+/** What the rank table shows for a point of the real sheet (the oracle of the comment above). */
+const shown = (cell: number | string | undefined) =>
+  cell === undefined ? 'not published' : typeof cell === 'number' ? `£${cell.toLocaleString('en-GB')}` : cell === 'x' || cell === '..' ? 'suppressed' : cell;
+const lineOf = (lines: string[], label: string) => lines.findIndex((l) => new RegExp(`^  ${label}\\s`).test(l));
 beforeAll(async () => {
   env = isolatedEnv();
   const r = await runCli(['sync', 'earnings', '--from', REAL, '--format', 'json'], { env });
@@ -32,6 +40,81 @@ describe('earnings commands', () => {
     expect(lines[at]).toMatch(/▓+\s+◀ this amount/);
     const below = await runCli(['earnings', 'rank', '5000', '--population', 'all'], { env, tty: true });
     expect(below.stdout.split('\n')[1]).toMatch(/^▶ below p10\s+£5,000/);
+  });
+
+  it('rank: an ambiguous name counts every match, not the first page of them', async () => {
+    // every coded row of the real sheet whose name holds an 'e' (the regions route's case-insensitive substring)
+    const expected = realGeographyRows().filter((r) => r.name.toLowerCase().includes('e')).length;
+    expect(expected).toBeGreaterThan(100);
+    const r = await runCli(['earnings', 'rank', '42000', '--region', 'e', '--format', 'json'], { env });
+    expect(r.code).toBe(2);
+    expect(json(r).error.message).toMatch(new RegExp(`^'e' matches ${expected} areas: `));
+  });
+
+  it('rank: an empty --region or --occupation is invalid_parameter before any data access', async () => {
+    const empty = isolatedEnv(); // no mirror: a lookup would answer dataset_not_synced
+    for (const args of [['--region', ''], ['--region', '   '], ['--occupation', ''], ['--occupation', ' \t']]) {
+      const r = await runCli(['earnings', 'rank', '42000', ...args, '--format', 'json'], { env: empty });
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(json(r).error.code, args.join(' ')).toBe('invalid_parameter');
+      expect(json(r).error.message).toMatch(/empty/);
+    }
+  });
+
+  it('rank: a year not loaded names Table 7 first (none of it loaded here) and the years Table 8 has', async () => {
+    const r = await runCli(['earnings', 'rank', '42000', '--year', '2019', '--format', 'json'], { env });
+    expect(r.code).toBe(2);
+    expect(json(r).error.message).toMatch(/^Invalid parameter 'year': 2019 is not loaded for ASHE Table 7 \(place of work\) annual_gross .*Table 8: 2020\.$/);
+  });
+
+  it('rank: blank percentiles read "not published", never suppressed (Isles of Scilly, part-time)', async () => {
+    const pts = realPoints('Part-Time', 'E06000053');
+    expect(pts.every((p) => p.cell === undefined)).toBe(true); // the real row: every point blank, no marker
+    const r = await runCli(['earnings', 'rank', '10000', '--region', 'isles of scilly', '--population', 'part_time'], { env: { ...env, NO_COLOR: '1' }, tty: true });
+    expect(r.code, r.stderr).toBe(0);
+    const lines = r.stdout.split('\n');
+    expect(lines[0]).toMatch(/^£10,000 a year: not placed \(no percentile published\) among part-time employee jobs, Isles of Scilly \(E06000053\)/);
+    for (const p of pts) expect(lines[lineOf(lines, p.label)]).toMatch(new RegExp(`\\s${shown(p.cell)}$`));
+    expect(r.stdout).not.toMatch(/suppress/);
+    const j = json(await runCli(['earnings', 'rank', '10000', '--region', 'E06000053', '--population', 'part_time', '--format', 'json'], { env }));
+    expect(j.data).toMatchObject({ percentile: null, percentile_bound: null, between: [], reference: { suppressed: [] } });
+    expect(j.meta.note).toMatch(/Not placed: ONS published no percentile for this record\./);
+    expect(j.meta.note).not.toMatch(/suppress/);
+  });
+
+  it('rank: an amount not placed sits next to the nearest published point (Middlesbrough, p10 and p70-p90 suppressed)', async () => {
+    const pts = realPoints('Full-Time', 'E06000002');
+    const published = pts.filter((p) => typeof p.cell === 'number');
+    const [lowest, highest] = [published[0]!, published.at(-1)!];
+    const missingBelow = pts.slice(0, pts.indexOf(lowest)).map((p) => p.label);
+    const missingAbove = pts.slice(pts.indexOf(highest) + 1).map((p) => p.label);
+    const tty = { env: { ...env, NO_COLOR: '1' }, tty: true };
+    const below = (await runCli(['earnings', 'rank', '10000', '--region', 'E06000002'], tty)).stdout.split('\n');
+    expect(below[0]).toMatch(new RegExp(`^£10,000 a year: not placed \\(below ${lowest.label}, the lowest published\\) among full-time employee jobs, Middlesbrough UA`));
+    const at = below.findIndex((l) => l.startsWith('▶'));
+    expect(below[at]).toMatch(/^▶ not placed\s+£10,000/);
+    expect(at + 1).toBe(lineOf(below, lowest.label));
+    for (const p of pts) expect(below[lineOf(below, p.label)]).toMatch(new RegExp(`\\s${shown(p.cell)}$`));
+    expect(below.join('\n')).toMatch(new RegExp(`Not placed: below ${lowest.label}, .*\\(${missingBelow.join(', ')} suppressed\\)`));
+    const above = (await runCli(['earnings', 'rank', '40000', '--region', 'E06000002'], tty)).stdout.split('\n');
+    expect(above[0]).toMatch(new RegExp(`not placed \\(above ${highest.label}, the highest published\\) among`));
+    expect(above.findIndex((l) => l.startsWith('▶'))).toBe(lineOf(above, highest.label) + 1);
+    expect(above.join('\n')).toMatch(new RegExp(`\\(${missingAbove.join(', ')} suppressed\\)`));
+  });
+
+  it('rank: an annual amount with pence shows two decimals', async () => {
+    const r = await runCli(['earnings', 'rank', '42000.5'], { env: { ...env, NO_COLOR: '1' }, tty: true });
+    // Full-Time!N6 40943 (p70), O6 44146 (p75): 70 + (42000.5 - 40943) x 5 / 3203 = 70 + 5287.5 / 3203 = 71.651 -> 71.7
+    const lines = r.stdout.split('\n');
+    expect(lines[0]).toMatch(/^£42,000\.50 a year: percentile 71\.7 of full-time employee jobs/);
+    expect(lines.find((l) => l.startsWith('▶'))).toMatch(/^▶ p71\.7\s+£42,000\.50  ◀ this amount$/);
+    expect(lines[lineOf(lines, 'p70')]).toMatch(/\s£40,943$/);
+  });
+
+  it('sync earnings: --years with a --from file is a usage error (--from loads exactly the files given)', async () => {
+    const r = await runCli(['sync', 'earnings', '--years', '2030', '--from', REAL, '--format', 'json'], { env });
+    expect(r.code).toBe(2);
+    expect(json(r).error).toMatchObject({ code: 'usage_error', message: expect.stringMatching(/--years .*--from loads exactly the files given/) });
   });
 
   it('regions on a terminal: the figures first, markers as ONS prints them', async () => {

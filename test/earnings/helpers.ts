@@ -26,3 +26,21 @@ export function table8Zip2020(): Buffer {
   };
   return Buffer.from(zipSync(files));
 }
+
+/** The published points in the column order of every ASHE sheet: p10 H ... p40 L, the median D, p60 M ... p90 Q. */
+export const POINT_COLUMNS: ReadonlyArray<[label: string, column: string]> = [
+  ['p10', 'H'], ['p20', 'I'], ['p25', 'J'], ['p30', 'K'], ['p40', 'L'], ['median', 'D'],
+  ['p60', 'M'], ['p70', 'N'], ['p75', 'O'], ['p80', 'P'], ['p90', 'Q'],
+];
+
+/** The published points of one coded row of a sheet of the real file, read with SheetJS: number, the marker text, or undefined (blank). */
+export function realPoints(sheet: string, code: string): Array<{ label: string; cell: number | string | undefined }> {
+  const ws = XLSX.read(readFileSync(REAL), { type: 'buffer' }).Sheets[sheet]!;
+  let line = 6;
+  while (line <= 416 && String(ws[`B${line}`]?.v) !== code) line++;
+  if (line > 416) throw new Error(`${code} is not on the ${sheet} sheet`);
+  return POINT_COLUMNS.map(([label, col]) => {
+    const v = ws[`${col}${line}`]?.v as number | string | undefined;
+    return { label, cell: typeof v === 'string' ? v.trim() : v };
+  });
+}

@@ -83,9 +83,9 @@ export function populationOfSheet(sheet: string): Population | undefined {
   return asheTables().sheets.find((s) => norm(s.sheet) === norm(sheet))?.population;
 }
 
-/** A cell's marker (trimmed), with whether it is a suppression; undefined for a string that is no marker. */
-export function markerOf(text: string): { marker: string; suppressed: boolean } | undefined {
+/** A cell's marker (trimmed), with whether it is a suppression and ONS's meaning; undefined for a string that is no marker. */
+export function markerOf(text: string): { marker: string; suppressed: boolean; meaning: string } | undefined {
   const t = text.trim();
   const m = asheTables().markers.find((x) => x.marker === t);
-  return m ? { marker: m.marker, suppressed: m.suppressed } : undefined;
+  return m ? { marker: m.marker, suppressed: m.suppressed, meaning: m.meaning } : undefined;
 }

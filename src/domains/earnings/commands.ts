@@ -16,17 +16,25 @@ interface Named {
   occupation?: { code: string; name: string };
 }
 
-/** The one code a name stands for: an exact name (case-insensitive) wins, else a single substring match. */
-async function resolveName(run: CommandRun, kind: 'geography' | 'occupation', name: string, query: Record<string, string>): Promise<string | number> {
+const NOUN = { geography: ['area', 'areas'], occupation: ['occupation', 'occupations'] } as const;
+
+/**
+ * The one code a name stands for: an exact name (case-insensitive) wins, else a single substring match;
+ * undefined when nothing matches. An ambiguous name is a usage error counting every match (the answer's
+ * pagination total, not the page of rows fetched) and naming the first few.
+ */
+async function resolveName(run: CommandRun, kind: 'geography' | 'occupation', name: string, query: Record<string, string>): Promise<string | number | undefined> {
   const path = kind === 'geography' ? '/v1/earnings/regions' : '/v1/earnings/occupations';
   const r: CallResult = await run.execute({ method: 'GET', path, query: { ...query, [kind]: name, per_page: '100' } });
   if (isErrorEnvelope(r.envelope)) return run.fail(new ApiError(r.status, r.envelope.error.code, r.envelope.error.message));
   const rows = (r.envelope.data as Named[]).map((d) => d[kind]!).filter(Boolean);
   const exact = rows.filter((x) => x.name.toLowerCase() === name.trim().toLowerCase());
   const unique = [...new Map((exact.length ? exact : rows).map((x) => [x.code, x])).values()];
-  if (unique.length === 1) return unique[0]!.code;
-  if (unique.length === 0) throw usage(`no ${kind === 'geography' ? 'area' : 'occupation'} named like '${name}' in the data`);
-  throw usage(`'${name}' matches ${unique.length} ${kind === 'geography' ? 'areas' : 'occupations'}: ${unique.slice(0, 6).map((x) => `${x.name} (${x.code})`).join(', ')}${unique.length > 6 ? ', ...' : ''}; give the code`);
+  const count = exact.length ? unique.length : Math.max(unique.length, r.envelope.pagination?.total ?? 0);
+  if (count === 0) return undefined;
+  if (count === 1) return unique[0]!.code;
+  const listed = unique.slice(0, 6).map((x) => `${x.name} (${x.code})`).join(', ');
+  throw usage(`'${name}' matches ${count} ${NOUN[kind][1]}: ${listed}${count > 6 ? ', ...' : ''}; give the code`);
 }
 
 const CODE = { geography: /^[A-Za-z]\d{8}$/, occupation: /^\d{1,4}$/ };
@@ -37,12 +45,16 @@ async function prepareRank(call: RouteCall, _opts: Record<string, unknown>, run:
   for (const k of ['year', 'measure', 'population'] as const) if (b[k] !== undefined) scope[k] = String(b[k]);
   for (const kind of ['geography', 'occupation'] as const) {
     const v = b[kind];
+    if (typeof v === 'string' && v.trim() === '') {
+      // before any lookup: an empty name would match every record
+      throw new ApiError(400, 'invalid_parameter', `Invalid parameter '${kind}': empty; give a ${kind === 'geography' ? 'GSS code' : 'SOC code'} or part of a name.`);
+    }
     if (typeof v !== 'string' || CODE[kind].test(v.trim()) || (kind === 'geography' && v === 'K02000001')) continue;
     const q = kind === 'geography' && typeof b.basis === 'string' ? { ...scope, basis: b.basis } : scope;
-    let code = await resolveName(run, kind, v, q).catch((e: unknown) => e);
-    // Names of areas: the workplace table by default, the residence table when only it is loaded.
-    if (code instanceof ApiError && kind === 'geography' && b.basis === undefined) code = await resolveName(run, kind, v, { ...scope, basis: 'residence' });
-    if (code instanceof Error) throw code;
+    let code = await resolveName(run, kind, v, q);
+    // Names of areas: the workplace table by default, the residence table when the name matches nothing there (or only it is loaded).
+    if (code === undefined && kind === 'geography' && b.basis === undefined) code = await resolveName(run, kind, v, { ...scope, basis: 'residence' });
+    if (code === undefined) throw usage(`no ${NOUN[kind][0]} named like '${v}' in the data`);
     if (typeof code === 'number') return code;
     b[kind] = code;
   }
@@ -80,7 +92,7 @@ export function register(program: Command, kit: CommandKit): void {
   kit.route(g, {
     name: 'occupations',
     route: 'earnings.occupations',
-    description: 'Earnings by occupation (SOC 2020 major to unit groups)',
+    description: 'Earnings by occupation (SOC major to unit groups: SOC 2020 from 2021, SOC 2010 before)',
     args: [{ param: 'occupation', optional: true, description: 'SOC code or part of a name' }],
     flags: common,
     examples: ['publicdata earnings occupations --level major', 'publicdata earnings occupations nurses', 'publicdata earnings occupations 2134 --measure weekly_gross'],

@@ -14,6 +14,8 @@ export const EARNINGS_INFO: DatasetInfo = {
   approxDownload: '150 MB',
   cadence: 'yearly',
   staleAfterDays: 400,
+  // --years picks the years on the ONS pages; a --from file is loaded as it is, whatever its year
+  discoveryOptions: ['years'],
   export: {
     tables: [
       {

@@ -7,12 +7,13 @@
  * meta: licence, source, source_url, as_of (sync_log), `ons_table`, `reference_period` (April of the
  * year), and `note` where the data cannot give what was asked.
  */
+import type { DuckDBConnection } from '@duckdb/node-api';
 import { pagination } from '../../contract/envelope.js';
 import { ApiError } from '../../contract/errors.js';
 import type { Handler, HandlerRequest } from '../../contract/types.js';
 import { openDataset, pagedQuery, provenanceMeta, queryOne, Where } from '../../mirror/db.js';
 import { socVersion, type Family } from './codes.js';
-import { placeAmount } from './percentile.js';
+import { missingOf, placeAmount } from './percentile.js';
 import { EARNINGS_INFO } from './datasets.js';
 import { COLUMNS, loadedYears, resolveYear, toRecord, type EarningsRow } from './records.js';
 import type { Basis, Measure } from './routes.js';
@@ -30,6 +31,9 @@ const CODE_RE: Record<Family, RegExp> = {
   industry: /^([A-Za-z]|\d{2})$/,
   occupation: /^\d{1,4}$/,
 };
+
+/** meta.note of an occupation answer for a year coded in SOC 2010 (docs/earnings.md "SOC 2010 → SOC 2020"). */
+const socNote = (year: number) => `${year} occupations are coded in SOC 2010, not SOC 2020: codes and names differ from 2021 on.`;
 
 interface ListSpec {
   family: Family;
@@ -68,9 +72,7 @@ function listHandler(spec: ListSpec): Handler {
     if (typeof q.level === 'string') where.add('level = ?', q.level);
     const { rows, total } = await pagedQuery<EarningsRow>(conn, { from: 'earnings', columns: COLUMNS, where, orderBy: 'seq', page, perPage });
     extra.reference_period = `April ${year}`;
-    if (spec.family === 'occupation' && socVersion(year) !== 'SOC 2020') {
-      extra.note = `${year} occupations are coded in SOC 2010, not SOC 2020: codes and names differ from 2021 on.`;
-    }
+    if (spec.family === 'occupation' && socVersion(year) !== 'SOC 2020') extra.note = socNote(year);
     const m = await provenanceMeta(EARNINGS_INFO, conn, extra);
     return { data: rows.map(toRecord), meta: m, pagination: pagination(total, page, perPage) };
   };
@@ -81,6 +83,23 @@ export const industries = listHandler({ family: 'industry', filter: 'industry', 
 export const occupations = listHandler({ family: 'occupation', filter: 'occupation', table: () => '14' });
 
 const bad = (m: string) => new ApiError(400, 'invalid_parameter', m);
+
+/**
+ * The default basis of the percentile route: the workplace table (7), or the residence table (8) when it
+ * has the year asked and Table 7 does not (no year asked: when Table 7 has no year at all). A year neither
+ * table holds stays on Table 7, whose loaded years the error then names (with no Table 7 loaded at all,
+ * the error names Table 7 and gives Table 8's years).
+ */
+async function residenceInstead(conn: DuckDBConnection, measure: Measure, year: number | undefined): Promise<boolean> {
+  const wp = await loadedYears(conn, '7', measure);
+  const rs = await loadedYears(conn, '8', measure);
+  if (year === undefined) return wp.length === 0 && rs.length > 0;
+  if (wp.length === 0 && rs.length > 0 && !rs.includes(year)) {
+    // no Table 7 at all: the error still names Table 7 first, and says which years Table 8 has
+    throw bad(`Invalid parameter 'year': ${year} is not loaded for ${TABLE_NAMES['7']} ${measure} (none of it is loaded) nor for ${TABLE_NAMES['8']} ${measure}. Loaded years of Table 8: ${rs.join(', ')}.`);
+  }
+  return !wp.includes(year) && rs.includes(year);
+}
 
 export const percentile: Handler = async (req, ctx) => {
   const b = req.body as {
@@ -94,14 +113,9 @@ export const percentile: Handler = async (req, ctx) => {
   const conn = await openDataset(EARNINGS_INFO, ctx.mirrorDir);
   let table = b.occupation !== undefined ? '14' : b.basis === 'residence' ? '8' : '7';
   const notes: string[] = [];
-  if (b.occupation === undefined && b.basis === undefined) {
-    // The workplace table by default; the residence table when only it has the year asked (or any year).
-    const wp = await loadedYears(conn, '7', b.measure);
-    const hasWp = b.year !== undefined ? wp.includes(b.year) : wp.length > 0;
-    if (!hasWp && (await loadedYears(conn, '8', b.measure)).length > 0) {
-      table = '8';
-      notes.push('Compared with the place-of-residence table (ASHE Table 8): no place-of-work data (Table 7) is loaded for this year.');
-    }
+  if (b.occupation === undefined && b.basis === undefined && (await residenceInstead(conn, b.measure, b.year))) {
+    table = '8';
+    notes.push(`Compared with the place-of-residence table (ASHE Table 8): no place-of-work data (Table 7) is loaded${b.year !== undefined ? ` for ${b.year}` : ''}.`);
   }
   const year = await resolveYear(conn, table, b.measure, b.year, `${TABLE_NAMES[table]} ${b.measure}`);
   if (year === undefined) throw new ApiError(503, 'dataset_not_synced', `No ${TABLE_NAMES[table]} ${b.measure} data is loaded. Run 'publicdata sync earnings'.`);
@@ -112,7 +126,8 @@ export const percentile: Handler = async (req, ctx) => {
     [table, year, b.measure, b.population, code],
   );
   if (!row) throw new ApiError(404, 'not_found', `No ${TABLE_NAMES[table]} ${year} ${b.measure} record for ${b.occupation !== undefined ? 'occupation' : 'geography'} '${code}' (population ${b.population}).`);
-  const placed = placeAmount(b.amount, row);
+  if (table === '14' && (row.soc_version ?? socVersion(year)) !== 'SOC 2020') notes.push(socNote(year));
+  const placed = placeAmount(b.amount, row, missingOf(row.suppressed ? row.suppressed.split(',') : [], JSON.parse(row.markers) as Record<string, string>));
   if (placed.unplaced) notes.push(`Not placed: ${placed.unplaced}.`);
   const m = await provenanceMeta(EARNINGS_INFO, conn, {
     ons_table: TABLE_NAMES[table],

@@ -2,9 +2,13 @@
  * Terminal renderer of `earnings rank` (POST /v1/earnings/percentile, table format): the published
  * percentiles of the reference record in order, with the amount placed among them; `--chart` adds a bar
  * per percentile (length proportional to pay) with the amount's bar marked. Outside p10..p90 the amount
- * is shown below p10 or above p90, never given a percentile.
+ * is shown below p10 or above p90, never given a percentile; an amount that cannot be placed (p10 or p90
+ * not published) next to the nearest published point. A missing point reads as the record explains it:
+ * 'suppressed' (named in `suppressed`), ONS's other marker (':', '-', with its meaning below), else
+ * 'not published' (a blank cell).
  */
 import type { Renderer } from '../../output/types.js';
+import { markerOf } from './codes.js';
 
 interface Reference {
   year?: number;
@@ -16,12 +20,15 @@ interface Reference {
   percentiles?: Record<string, number | null>;
   geography?: { code: string; name: string };
   occupation?: { code: string; name: string };
+  suppressed?: string[];
+  markers?: Record<string, string>;
 }
 
 interface Answer {
   amount: number;
   percentile: number | null;
   percentile_bound: 'below_p10' | 'above_p90' | null;
+  between?: Array<{ percentile: number; value: number }>;
   reference: Reference;
 }
 
@@ -31,9 +38,13 @@ const UNIT: Record<string, { per: string; dp: number }> = {
   hourly_excluding_overtime: { per: 'an hour', dp: 2 },
 };
 
+/**
+ * Pounds with `dp` decimals; a measure shown in whole pounds (dp 0, a year) shows an amount with pence
+ * as money does, with two (£42,000.50), never one (£42,000.5).
+ */
 export function pounds(v: number, dp: number): string {
-  const whole = Number.isInteger(v) && dp === 0;
-  return `£${v.toLocaleString('en-GB', { minimumFractionDigits: whole ? 0 : dp, maximumFractionDigits: Math.max(dp, 2) })}`;
+  const d = dp === 0 && !Number.isInteger(v) ? 2 : dp;
+  return `£${v.toLocaleString('en-GB', { minimumFractionDigits: d, maximumFractionDigits: Math.max(d, 2) })}`;
 }
 
 const ORDER = [['p10', 10], ['p20', 20], ['p25', 25], ['p30', 30], ['p40', 40], ['median', 50], ['p60', 60], ['p70', 70], ['p75', 75], ['p80', 80], ['p90', 90]] as const;
@@ -41,24 +52,60 @@ const ORDER = [['p10', 10], ['p20', 20], ['p25', 25], ['p30', 30], ['p40', 40], 
 interface Line {
   label: string;
   value: number | null;
+  /** What a null value shows: 'suppressed' (in the record's `suppressed`), ONS's other marker, or 'not published'. */
+  missing?: string;
   mark: boolean;
 }
 
-/** The published points in order with the amount inserted where it belongs (suppressed points shown as such). */
+/** A null point as the record explains it: suppressed (named in `suppressed`), another marker as ONS prints it, else not published. */
+function missingText(ref: Reference, key: string): string {
+  const field = key === 'median' ? 'median' : `percentiles.${key}`;
+  if (ref.suppressed?.includes(field)) return 'suppressed';
+  return ref.markers?.[field] ?? 'not published';
+}
+
+/**
+ * The published points in order with the amount inserted where it belongs (missing points shown as the
+ * record explains them). An amount not placed goes next to the nearest published point (`between`): just
+ * before it when below, just after it when above; with no published point, last.
+ */
 export function rankLines(a: Answer): Line[] {
   const ref = a.reference;
-  const pts: Line[] = ORDER.map(([k, q]) => ({ label: q === 50 ? 'median' : `p${q}`, value: (k === 'median' ? ref.median : ref.percentiles?.[k]) ?? null, mark: false }));
+  const pts: Line[] = ORDER.map(([k, q]) => {
+    const value = (k === 'median' ? ref.median : ref.percentiles?.[k]) ?? null;
+    return { label: q === 50 ? 'median' : `p${q}`, value, ...(value === null ? { missing: missingText(ref, k) } : {}), mark: false };
+  });
   const you: Line = {
     label: a.percentile !== null ? `p${a.percentile}` : a.percentile_bound === 'below_p10' ? 'below p10' : a.percentile_bound === 'above_p90' ? 'above p90' : 'not placed',
     value: a.amount,
     mark: true,
   };
+  const near = a.between?.[0];
   let at = pts.length;
   if (a.percentile_bound === 'below_p10') at = 0;
   else if (a.percentile !== null) at = ORDER.findIndex(([, q]) => q > a.percentile!) < 0 ? pts.length : ORDER.findIndex(([, q]) => q > a.percentile!);
-  else if (a.percentile_bound !== 'above_p90') return [...pts, you];
+  else if (a.percentile_bound !== 'above_p90' && near) {
+    const i = ORDER.findIndex(([, q]) => q === near.percentile);
+    at = a.amount < near.value ? i : i + 1;
+  }
   pts.splice(at, 0, you);
   return pts;
+}
+
+/** Where the amount sits, in words, for the title. */
+function placeWords(a: Answer): string {
+  if (a.percentile !== null) return `percentile ${a.percentile} of`;
+  if (a.percentile_bound === 'below_p10') return 'below the 10th percentile of';
+  if (a.percentile_bound === 'above_p90') return 'above the 90th percentile of';
+  const near = a.between?.[0];
+  const label = (q: number) => (q === 50 ? 'the median' : `p${q}`);
+  if (!near) {
+    const all = ORDER.every(([k]) => missingText(a.reference, k) === 'suppressed');
+    return `not placed (${all ? 'every percentile suppressed' : 'no percentile published'}) among`;
+  }
+  return a.amount < near.value
+    ? `not placed (below ${label(near.percentile)}, the lowest published) among`
+    : `not placed (above ${label(near.percentile)}, the highest published) among`;
 }
 
 function title(a: Answer): string {
@@ -66,9 +113,7 @@ function title(a: Answer): string {
   const u = UNIT[r.measure ?? ''] ?? { per: '', dp: 2 };
   const who = (r.population ?? '').replace(/_/g, '-');
   const where = r.occupation ? `${r.occupation.name} (SOC ${r.occupation.code}), UK` : r.geography ? `${r.geography.name} (${r.geography.code})${r.basis ? `, by ${r.basis === 'workplace' ? 'place of work' : 'place of residence'}` : ''}` : '';
-  const place =
-    a.percentile !== null ? `percentile ${a.percentile}` : a.percentile_bound === 'below_p10' ? 'below the 10th percentile' : a.percentile_bound === 'above_p90' ? 'above the 90th percentile' : 'not placed';
-  return `${pounds(a.amount, u.dp)} ${u.per}: ${place} of ${who} employee jobs, ${where}, April ${r.year ?? ''} (${r.status ?? ''})`;
+  return `${pounds(a.amount, u.dp)} ${u.per}: ${placeWords(a)} ${who} employee jobs, ${where}, April ${r.year ?? ''} (${r.status ?? ''})`;
 }
 
 export const rankTable: Renderer = {
@@ -81,12 +126,14 @@ export const rankTable: Renderer = {
     const max = Math.max(...lines.map((l) => l.value ?? 0));
     const width = Math.max(10, Math.min(50, (rc.columns || 80) - 36));
     const body = lines.map((l) => {
-      const v = l.value === null ? 'suppressed' : pounds(l.value, dp);
+      const v = l.value === null ? (l.missing ?? 'not published') : pounds(l.value, dp);
       const bar = rc.options.chart && l.value !== null ? ` ${(l.mark ? '▓' : '█').repeat(Math.max(1, Math.round((l.value / max) * width)))}` : '';
       return `${l.mark ? '▶' : ' '} ${l.label.padEnd(11)}${v.padStart(13)}${bar}${l.mark ? '  ◀ this amount' : ''}`;
     });
+    const marked = [...new Set(lines.flatMap((l) => (l.missing && markerOf(l.missing) ? [l.missing] : [])))];
+    const key = marked.map((m) => `\n${m} = ${markerOf(m)!.meaning} (ONS key)`).join('');
     const note = typeof out.envelope.meta.note === 'string' ? `\n${out.envelope.meta.note}` : '';
-    return `${title(a)}\n${body.join('\n')}\nLinear interpolation between the published percentiles (ONS ASHE); none beyond p10 or p90.${note}\n`;
+    return `${title(a)}\n${body.join('\n')}${key}\nLinear interpolation between the published percentiles (ONS ASHE); none beyond p10 or p90.${note}\n`;
   },
 };
 
@@ -94,7 +141,6 @@ interface SeriesRecord extends Reference {
   industry?: { code: string; name: string; level: string };
   jobs_thousands?: number | null;
   mean?: number | null;
-  markers?: Record<string, string>;
 }
 
 /**

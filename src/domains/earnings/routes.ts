@@ -84,7 +84,7 @@ export const earningsRoutes: RouteSpec[] = [
     method: 'GET',
     path: '/v1/earnings/occupations',
     domain: 'earnings',
-    summary: 'Earnings by occupation, SOC 2020 major to unit groups (ASHE Table 14)',
+    summary: 'Earnings by occupation, SOC major to unit groups (SOC 2020 from 2021, SOC 2010 before; ASHE Table 14)',
     query: [
       year,
       { name: 'occupation', type: 'string', minLength: 1, description: 'SOC code (1 to 4 digits) or a name substring' },
@@ -116,7 +116,7 @@ export const earningsRoutes: RouteSpec[] = [
       },
       {
         name: 'occupation', type: 'string', pattern: String.raw`\d{1,4}`, patternHint: 'a SOC code of 1 to 4 digits', error: 'invalid_parameter',
-        description: 'SOC 2020 code: compare within this occupation (UK)',
+        description: 'SOC code: compare within this occupation (UK); SOC 2020 from 2021, SOC 2010 for earlier years (meta.note says so)',
       },
       { name: 'year', type: 'integer', min: 1997, max: 2999, error: 'invalid_parameter', description: 'ASHE year; default the newest loaded' },
       { name: 'basis', type: 'string', enum: BASES, error: 'invalid_parameter', description: 'workplace or residence (default workplace where loaded)' },

@@ -2,12 +2,13 @@
  * Response schemas of the earnings routes, transcribed from 4-further-domains.md "Earnings" (the Earnings
  * record, the four routes' `data`). The document's common rules: `meta` carries `licence`, `source`,
  * `source_url` and provenance `as_of`; values ONS suppressed are null and named in `suppressed`; "a
- * response may carry more fields than listed": those publicdata adds are declared with ext().
+ * response may carry more fields than listed": those publicdata adds are declared with ext(). A null that
+ * is no suppression (a ':' or '-' marker, a blank cell) is not in `suppressed` (docs/earnings.md).
  */
 import { anyOf, arr, ext, int, nullable, num, obj, oneOf, record, str, type JsonSchema, type ResponseSchemas } from '../../contract/schema.js';
 
 const DOC = '4-further-domains.md "Earnings"';
-const SUPPRESSED = 'null where ONS suppressed the estimate (named in suppressed)';
+const SUPPRESSED = 'null where ONS published no value: suppressed (named in suppressed), another marker (in markers), or a blank cell';
 const value = (description = SUPPRESSED): JsonSchema => ({ ...nullable(num()), description });
 const PCTS = ['p10', 'p20', 'p25', 'p30', 'p40', 'p60', 'p70', 'p75', 'p80', 'p90'] as const;
 
