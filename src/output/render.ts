@@ -51,7 +51,8 @@ export interface Footer {
 export function footerLine(env: SuccessEnvelope, route: RouteSpec | undefined, count: number | undefined, f: Footer): string {
   const parts: string[] = [];
   const p = env.pagination ?? (getInner(env) as SuccessEnvelope['pagination']);
-  if (p) {
+  if (p && p.total === 0) parts.push('0 records');
+  else if (p) {
     const totalPages = p.total_pages ?? Math.max(1, Math.ceil(p.total / p.per_page));
     parts.push(`page ${p.page} of ${totalPages}`);
     parts.push(`${p.total} records`);

@@ -152,13 +152,19 @@ export function applyFields(out: Output, fields: readonly string[] | undefined):
 export async function writeOutput(io: IO, out: Output, rc: RenderContext): Promise<void> {
   const o = applyFields(out, rc.fields);
   const renderer = await rendererFor(o, rc.fields ? { ...rc, fields: rc.fields } : rc);
-  io.stdout.write(await renderer.render(o, rc));
+  const text = await renderer.render(o, rc);
+  io.stdout.write(text);
   if (rc.format === 'csv' && !rc.fields?.length && !rc.continuation && !(rc as { quiet?: boolean }).quiet && recordsFor(o)?.length === 0) {
     io.stderr.write('no records\n');
   }
   if (rc.format !== 'table') return;
-  const warnings = o.envelope.meta?.warnings;
-  if (Array.isArray(warnings)) for (const w of warnings) io.stderr.write(`${paint.yellow('warning', rc.color)} ${cell(w)}\n`);
+  // What the answer says about itself, in words (meta.warnings, warning, note, caveat), on stderr under
+  // the table (JSON carries it in meta); a note the answer's own renderer already printed is not repeated.
+  const meta = (o.envelope.meta ?? {}) as Record<string, unknown>;
+  const said = (v: unknown): v is string => typeof v === 'string' && v !== '' && !text.includes(v);
+  const warnings = [...(Array.isArray(meta.warnings) ? meta.warnings.map(cell) : []), ...(said(meta.warning) ? [meta.warning] : [])];
+  for (const w of warnings) io.stderr.write(`${paint.yellow('warning', rc.color)} ${w}\n`);
+  for (const k of ['note', 'caveat'] as const) if (said(meta[k])) io.stderr.write(`${paint.dim(k, rc.color)} ${meta[k]}\n`);
   if (o.source) {
     const recs = recordsFor(o);
     io.stdout.write(`${paint.dim(footerLine(o.envelope, o.route, recs?.length, { source: o.source, ...(o.credits !== undefined ? { credits: o.credits } : {}) }), rc.color)}\n`);
