@@ -5,7 +5,7 @@
 import { ApiError, EXIT, exitCodeFor } from './contract/errors.js';
 import type { CallResult, RecordSink, RouteCall, SuccessEnvelope } from './contract/types.js';
 import { isErrorEnvelope } from './contract/types.js';
-import { recordSchemaFor, renderersFor, type Route } from './registry.js';
+import { objectSchemaFor, recordSchemaFor, renderersFor, type Route } from './registry.js';
 import type { Context } from './context.js';
 import type { BackendOptions, Source } from './backends/types.js';
 import type { Backend } from './backends/types.js';
@@ -248,7 +248,7 @@ export async function invoke(
   try {
     // CSV of a record list: the columns of the route's published record schema, whatever a page holds.
     if (g.format === 'csv' && !g.fields?.length) {
-      const schema = await recordSchemaFor(route);
+      const schema = (await recordSchemaFor(route)) ?? (await objectSchemaFor(route));
       if (schema) render.csvColumns = csvColumns(schema);
     }
     const slow = backend.kind === 'live' || (route.local?.datasets?.length ?? 0) > 0;

@@ -100,3 +100,11 @@ export async function recordSchemaFor(route: RouteSpec): Promise<JsonSchema | un
   }
   return s?.type === 'array' ? (s.items as JsonSchema) : undefined;
 }
+
+/** The published schema of a route's `data` when it is one object (no record list): its CSV is one row. */
+export async function objectSchemaFor(route: RouteSpec): Promise<JsonSchema | undefined> {
+  if (route.records) return undefined;
+  const d = DOMAINS.find((x) => x.name === route.domain);
+  const s: JsonSchema | undefined = (await d?.responses?.())?.[route.id]?.data;
+  return s?.type === 'object' && s.properties ? s : undefined;
+}

@@ -51,7 +51,8 @@ const csv: Renderer = {
     // No records: the header when --fields names the columns; else nothing, and writeOutput says "no
     // records" on stderr.
     if (recs.length === 0) return rc.fields?.length && !rc.continuation ? `${csvLine(rc.fields)}\r\n` : '';
-    const text = toCsv(recs, listed && !rc.fields?.length ? rc.csvColumns : undefined);
+    // a route's records, or its one answer object: the columns of its published schema (src/invoke.ts)
+    const text = toCsv(recs, rc.fields?.length ? undefined : rc.csvColumns);
     return rc.continuation ? text.slice(text.indexOf('\r\n') + 2) : text;
   },
 };

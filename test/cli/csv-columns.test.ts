@@ -96,4 +96,24 @@ describe('CSV of an answer over several pages', () => {
       ]);
     });
   });
+
+  it('one answer object (food-hygiene stats): the same columns whatever ratings or scores an area has', async () => {
+    const one = async (extra: string[]) => {
+      const args = ['food-hygiene', 'stats', ...extra, '--source', 'local'];
+      const csv = await runCli([...args, '--format', 'csv'], { env: env() });
+      const json = await runCli([...args, '--format', 'json'], { env: env() });
+      expect([csv.code, json.code]).toEqual([0, 0]);
+      return { ...(await readCsv(csv.stdout)), data: JSON.parse(json.stdout).data };
+    };
+    const all = await one([]);
+    const scotland = await one(['--authority', '760']); // a Scottish authority (FHIS): other rating keys, no scores
+    expect(Object.keys(scotland.data.by_rating)).not.toEqual(Object.keys(all.data.by_rating));
+    expect(scotland.header).toEqual(all.header);
+    for (const x of [all, scotland]) {
+      expect(x.rows.length).toBe(1);
+      const row = x.rows[0]!;
+      expect([row.establishment_count, JSON.parse(row.by_rating!)]).toEqual([text(x.data.establishment_count), x.data.by_rating]);
+      expect(row['average_scores.hygiene']).toBe(text(x.data.average_scores?.hygiene));
+    }
+  });
 });
