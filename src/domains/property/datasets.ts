@@ -20,6 +20,8 @@ export const PRICE_PAID_INFO: DatasetInfo = {
   cadence: 'monthly',
   // Published around the 20th working day of each month: stale once more than ~6 weeks old.
   staleAfterDays: 45,
+  // --years picks the yearly files discovery fetches: with a --from file it would be ignored (usage error)
+  discoveryOptions: ['years'],
   export: {
     tables: [
       {

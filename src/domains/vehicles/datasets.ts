@@ -51,6 +51,8 @@ export const MOT_INFO: DatasetInfo = {
   approxDownload: '8.6 GB a test year',
   cadence: 'yearly',
   staleAfterDays: 400,
+  // --years picks the yearly files discovery fetches: with a --from file it would be ignored (usage error)
+  discoveryOptions: ['years'],
   export: {
     tables: [
       {

@@ -1,0 +1,24 @@
+/**
+ * A sync option that only picks the files discovery fetches (DatasetInfo.discoveryOptions, e.g. --years)
+ * is refused with a --from file or folder, which skips discovery: a usage error (exit 2), before the file
+ * is opened, rather than an option silently ignored.
+ */
+import { describe, expect, it } from 'vitest';
+import { DATASETS } from '../../src/registry.js';
+import { isolatedEnv, runCli } from '../support/cli.js';
+
+const VALUE: Record<string, string> = { years: '2020', days: '7', months: '3' };
+const declared = DATASETS.flatMap((d) => (d.discoveryOptions ?? []).map((o) => [d.name, o] as const));
+
+describe('sync: discovery-only options with --from', () => {
+  it('are declared where discovery alone reads them (price-paid, mot and earnings --years)', () => {
+    expect(declared.map(([d, o]) => `${d} --${o}`).sort()).toEqual(expect.arrayContaining(['earnings --years', 'mot --years', 'price-paid --years']));
+  });
+
+  it.each(declared)('%s --%s with a --from file is a usage error, the file never opened', async (dataset, option) => {
+    const env = isolatedEnv();
+    const r = await runCli(['sync', dataset, `--${option}`, VALUE[option]!, '--from', '/no/such/file.csv', '--format', 'json'], { env });
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stdout).error).toMatchObject({ code: 'usage_error', message: expect.stringContaining(`--${option} chooses the files discovery fetches`) });
+  });
+});
