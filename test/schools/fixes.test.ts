@@ -62,7 +62,7 @@ describe('postcode: a space ends the outward code', () => {
   });
 });
 
-describe('a blank or one-character name, authority, type or postcode is refused before data access', () => {
+describe('a blank or one-character name, authority, type or postcode is refused before the mirror is opened', () => {
   it('the CLI: spaces only is invalid_parameter, exit 2, no call made', async () => {
     for (const args of [['schools', '   '], ['schools', '--authority', '  '], ['schools', 'stats', '--authority', ' '], ['schools', '--postcode', ' ']]) {
       const r = await callOf(args);

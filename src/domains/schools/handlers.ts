@@ -10,6 +10,7 @@ import { ApiError } from '../../contract/errors.js';
 import type { Handler, Meta } from '../../contract/types.js';
 import { openDataset, provenanceMeta, query, queryOne, Where, type Param } from '../../mirror/db.js';
 import { SCHOOLS_INFO } from './datasets.js';
+import { TEXT_FILTERS } from './routes.js';
 import { overallNote, overallSlug, safeguardingSlug, schoolDetail, schoolItem } from './record.js';
 
 const DATASET = SCHOOLS_INFO;
@@ -53,6 +54,16 @@ async function schoolsMeta(conn: DuckDBConnection, extra: Record<string, unknown
 
 const FROM = 'schools s LEFT JOIN inspections i ON i.urn = s.urn';
 
+/** The text filters' trimmed length (routes.ts TEXT_FILTERS), checked before the mirror is opened. */
+function textFilters(q: Record<string, unknown>): void {
+  for (const name of TEXT_FILTERS) {
+    const v = q[name];
+    if (typeof v === 'string' && v.trim().length < 2) {
+      throw new ApiError(400, 'invalid_parameter', `Invalid parameter '${name}': '${v}'; give at least 2 characters besides spaces.`);
+    }
+  }
+}
+
 /** Filters shared by search and statistics. */
 function areaFilters(q: Record<string, unknown>, where: Where): void {
   if (q.local_authority !== undefined) {
@@ -80,6 +91,7 @@ export function postcodeFilter(raw: string, where: Where): void {
 
 export const search: Handler = async (req, ctx) => {
   const q = req.query;
+  textFilters(q);
   const conn = await openDataset(DATASET, ctx.mirrorDir);
   const where = new Where();
   areaFilters(q, where);
@@ -126,6 +138,7 @@ const FRAMEWORKS = ['report_card', 'graded', 'ungraded'] as const;
 
 export const statistics: Handler = async (req, ctx) => {
   const q = req.query;
+  textFilters(q);
   const conn = await openDataset(DATASET, ctx.mirrorDir);
   const where = new Where().add("s.status = 'open'");
   areaFilters(q, where);
