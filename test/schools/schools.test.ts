@@ -196,7 +196,9 @@ describe('the real management-information rows', () => {
       if (l.framework === 'graded') overall[keys[Number(m['Latest OEIF overall effectiveness']) - 1] ?? 'not_judged']!++;
       if (l.framework === 'report_card') {
         for (const [k, h] of [['safeguarding', 'Safeguarding standards'], ['inclusion', 'Inclusion'], ['achievement', 'Achievement'], ['post_16', 'Post-16 provision (where applicable)']]) {
-          if (val(m[h!]) !== null) ((rc[k!] ??= {})[m[h!]!] = ((rc[k!] ?? {})[m[h!]!] ?? 0) + 1);
+          // safeguarding as the spec's slug (Met -> met), the other areas' grades as published
+          const g = k === 'safeguarding' ? m[h!]!.trim().toLowerCase().replace(/ /g, '_') : m[h!]!;
+          if (val(m[h!]) !== null) ((rc[k!] ??= {})[g] = ((rc[k!] ?? {})[g] ?? 0) + 1);
         }
       }
     }

@@ -53,12 +53,22 @@ export function periodRecord(p: PeriodEntry): Record<string, unknown> {
   };
 }
 
+/** Why a period's field may be null: the one wording of the list and of a single period (spec doc 4: a null field has a meta.note). */
+const NULLS_NOTE =
+  'Figures are those Ofgem published (incl. VAT); null where no citable source gives one (the 2019-2021 periods carry only the ' +
+  "Direct Debit typical bill of Ofgem's data-portal chart; a period known only from the synced levels model carries its rates, not a typical consumption or bill).";
+
 function periodsNote(s: EnergyState): string {
   return (
-    'Figures are those Ofgem published (incl. VAT); null where no citable source gives one (the 2019-2021 periods carry only the ' +
-    "Direct Debit typical bill of Ofgem's data-portal chart). Periods between October 2021 and December 2023 are not shipped" +
+    `${NULLS_NOTE} Periods between October 2021 and December 2023 are not shipped` +
     (s.mirror ? '; periods from the synced levels model are listed with their rates.' : "; 'publicdata sync energy-price-cap' adds the periods of Ofgem's levels model.")
   );
+}
+
+/** Whether a period record has a null typical consumption or typical bill (then its meta.note says why). */
+function hasNullField(rec: Record<string, unknown>): boolean {
+  const groups = [rec.typical_consumption, rec.typical_annual_bill] as Array<Record<string, unknown>>;
+  return groups.some((g) => Object.values(g).some((v) => v === null));
 }
 
 export const periods: Handler = async (req, ctx) => {
@@ -71,7 +81,9 @@ export const period: Handler = async (req, ctx) => {
   const id = req.params.period_id as string;
   const s = await loadState(ctx);
   const r = resolvePeriod(s, id, undefined, ctx);
-  return { data: periodRecord(r.period), meta: energyMeta(s, r.note ? { note: r.note } : {}) };
+  const data = periodRecord(r.period);
+  const notes = [...(r.note ? [r.note] : []), ...(hasNullField(data) ? [NULLS_NOTE] : [])];
+  return { data, meta: energyMeta(s, notes.length ? { note: notes.join(' ') } : {}) };
 };
 
 export const periodCurrent: Handler = (_req, ctx) => period({ params: { period_id: 'current' }, query: {}, body: undefined }, ctx);

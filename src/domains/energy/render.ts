@@ -3,6 +3,7 @@
  * take-home`) and the cap over time (`energy periods --chart`). Plain text with optional ANSI colour;
  * asciichart loads only when a chart is drawn (src/output/chart.ts).
  */
+import { Decimal } from 'decimal.js';
 import { fit, plot } from '../../output/chart.js';
 import type { BillData } from './calc.js';
 import { ansi, money, statementTable } from '../../output/statement.js';
@@ -11,7 +12,15 @@ export type { BillData } from './calc.js';
 
 export { money };
 
-const kwh = (n: number) => `${n.toLocaleString('en-GB', { maximumFractionDigits: 3 })} kWh`;
+/**
+ * The consumption as given: every digit of the number (its shortest decimal form, never in exponent
+ * notation, never rounded: 0.0049 stays 0.0049), thousands grouped with commas.
+ */
+export function kwh(n: number): string {
+  const [int, frac] = new Decimal(n).toFixed().split('.') as [string, string | undefined];
+  const grouped = int.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return `${grouped}${frac === undefined ? '' : `.${frac}`} kWh`;
+}
 const PAYMENT: Record<string, string> = { direct_debit: 'Direct Debit', standard_credit: 'standard credit', prepayment: 'prepayment' };
 
 const table = (rows: Array<[string, string, string?]>, bold: (s: string) => string, dim: (s: string) => string): string =>

@@ -31,14 +31,17 @@ export const METERS = ['single_rate', 'multi_register'] as const;
 
 /** A cap period id: the first month, `YYYY-MM` (or `current` where allowed). */
 export const PERIOD_PATTERN = '\\d{4}-(?:0[1-9]|1[0-2])';
+/** `current` in any case (`CURRENT`, `Current`), as every enumerated choice of the tool is read; written out
+ *  because a route pattern is case-sensitive (src/contract/route.ts) and is published as such in OpenAPI. */
+export const CURRENT_PATTERN = '[Cc][Uu][Rr][Rr][Ee][Nn][Tt]';
 /** The largest consumption accepted per fuel, kWh a year (keeps every product exact; ~500x a typical home). */
 export const MAX_KWH = 10_000_000;
 
 const periodOrCurrent = (where: 'query' | 'body'): ParamSpec => ({
   name: 'period',
   type: 'string',
-  pattern: `${PERIOD_PATTERN}|current`,
-  patternHint: "a cap period's first month YYYY-MM (e.g. 2025-10) or current",
+  pattern: `${PERIOD_PATTERN}|${CURRENT_PATTERN}`,
+  patternHint: "a cap period's first month YYYY-MM (e.g. 2025-10) or current (any case)",
   error: 'invalid_parameter',
   excludes: ['date'],
   description: `cap period YYYY-MM (its first month) or current${where === 'query' ? ' (default current)' : ''}; not with date`,

@@ -10,7 +10,8 @@ import { ApiError } from '../../contract/errors.js';
 import type { Handler, Meta } from '../../contract/types.js';
 import { openDataset, provenanceMeta, query, queryOne, Where, type Param } from '../../mirror/db.js';
 import { SCHOOLS_INFO } from './datasets.js';
-import { overallNote, overallSlug, schoolDetail, schoolItem } from './record.js';
+import { TEXT_FILTERS } from './routes.js';
+import { overallNote, overallSlug, safeguardingSlug, schoolDetail, schoolItem } from './record.js';
 
 const DATASET = SCHOOLS_INFO;
 
@@ -53,6 +54,16 @@ async function schoolsMeta(conn: DuckDBConnection, extra: Record<string, unknown
 
 const FROM = 'schools s LEFT JOIN inspections i ON i.urn = s.urn';
 
+/** The text filters' trimmed length (routes.ts TEXT_FILTERS), checked before the mirror is opened. */
+function textFilters(q: Record<string, unknown>): void {
+  for (const name of TEXT_FILTERS) {
+    const v = q[name];
+    if (typeof v === 'string' && v.trim().length < 2) {
+      throw new ApiError(400, 'invalid_parameter', `Invalid parameter '${name}': '${v}'; give at least 2 characters besides spaces.`);
+    }
+  }
+}
+
 /** Filters shared by search and statistics. */
 function areaFilters(q: Record<string, unknown>, where: Where): void {
   if (q.local_authority !== undefined) {
@@ -62,13 +73,30 @@ function areaFilters(q: Record<string, unknown>, where: Where): void {
   if (q.phase !== undefined) where.add('s.phase = ?', String(q.phase));
 }
 
+/**
+ * `postcode`: without a space, a prefix of the postcode with its spaces taken out ('LS2' matches LS2 and
+ * LS20-LS29, 'LS29E' LS2 9EX); a space after the first characters ends the outward code ('LS2 ', 'LS2 9'):
+ * the outward code must then be exactly that, and what follows is a prefix of the inward code. The outward
+ * code of a stored postcode is all but its last three characters (the inward code is always a digit and two
+ * letters), so a register postcode written without its space is read the same.
+ */
+export function postcodeFilter(raw: string, where: Where): void {
+  const m = /^(\S+)\s+(.*)$/.exec(raw.trimStart().toUpperCase());
+  if (!m) {
+    where.add('starts_with(s.postcode_key, ?)', raw.replace(/\s+/g, '').toUpperCase());
+    return;
+  }
+  where.add('(length(s.postcode_key) > 3 AND left(s.postcode_key, length(s.postcode_key) - 3) = ? AND starts_with(right(s.postcode_key, 3), ?))', m[1]!, m[2]!.replace(/\s+/g, ''));
+}
+
 export const search: Handler = async (req, ctx) => {
   const q = req.query;
+  textFilters(q);
   const conn = await openDataset(DATASET, ctx.mirrorDir);
   const where = new Where();
   areaFilters(q, where);
   if (q.name !== undefined) where.add('contains(lower(s.name), lower(?))', String(q.name).trim());
-  if (q.postcode !== undefined) where.add('starts_with(s.postcode_key, ?)', String(q.postcode).replace(/\s+/g, '').toUpperCase());
+  if (q.postcode !== undefined) postcodeFilter(String(q.postcode), where);
   if (q.type !== undefined) where.add('(s.type_code = ? OR contains(lower(s.type_name), lower(?)))', String(q.type).trim(), String(q.type).trim());
   if (q.status !== undefined && q.status !== 'all') where.add('s.status = ?', String(q.status));
   const page = Number(q.page ?? 1);
@@ -110,6 +138,7 @@ const FRAMEWORKS = ['report_card', 'graded', 'ungraded'] as const;
 
 export const statistics: Handler = async (req, ctx) => {
   const q = req.query;
+  textFilters(q);
   const conn = await openDataset(DATASET, ctx.mirrorDir);
   const where = new Where().add("s.status = 'open'");
   areaFilters(q, where);
@@ -139,7 +168,12 @@ export const statistics: Handler = async (req, ctx) => {
     where.params,
   );
   const reportCard: Record<string, Record<string, number>> = {};
-  for (const a of areas) (reportCard[a.area] ??= {})[a.grade] = a.n;
+  // safeguarding as the spec's slug (met / not_met), as the detail answer gives it; other grades as published
+  for (const a of areas) {
+    const grade = a.area === 'safeguarding' ? safeguardingSlug(a.grade) : a.grade;
+    const byGrade = (reportCard[a.area] ??= {});
+    byGrade[grade] = (byGrade[grade] ?? 0) + a.n;
+  }
   const m = await schoolsMeta(conn, {
     note: 'Open schools only; each school counts once, under the framework of its latest inspection. overall_effectiveness counts ' +
       "schools whose latest inspection is graded ('not_judged': no overall judgement, e.g. from September 2024); report_card counts " +

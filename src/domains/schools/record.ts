@@ -51,11 +51,16 @@ function gradedGrades(r: Row, p: 'g' | 'p'): Record<string, unknown> {
   return out;
 }
 
+/** A report card's safeguarding standard as the spec's slug (`Met` -> met, `Not met` -> not_met); another label as published. */
+export function safeguardingSlug(v: string): string {
+  return ref().report_card.safeguarding_scale.find((s) => s.label.toLowerCase() === v.trim().toLowerCase())?.slug ?? v;
+}
+
 function reportCardGrades(r: Row): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const a of ref().report_card.areas) {
     const v = str(r[`rc_${a.key}`]);
-    out[a.key] = a.key === 'safeguarding' && v !== null ? (ref().report_card.safeguarding_scale.find((s) => s.label.toLowerCase() === v.trim().toLowerCase())?.slug ?? v) : v;
+    out[a.key] = a.key === 'safeguarding' && v !== null ? safeguardingSlug(v) : v;
   }
   return out;
 }

@@ -18,6 +18,24 @@ const phase: ParamSpec = {
   name: 'phase', type: 'string', enum: SCHOOL_PHASES, caseInsensitive: true,
   description: `phase of education: ${SCHOOL_PHASES.join(', ')}`,
 };
+/**
+ * GIAS `GOR (code)` and `GOR (name)`: the government office regions of the register (data/schools/reference.json
+ * lists them with their source; test/schools checks the two agree). `region` is one of them, code or name, any case.
+ */
+export const GOR_REGIONS = [
+  ['A', 'North East'], ['B', 'North West'], ['D', 'Yorkshire and the Humber'], ['E', 'East Midlands'], ['F', 'West Midlands'],
+  ['G', 'East of England'], ['H', 'London'], ['J', 'South East'], ['K', 'South West'], ['W', 'Wales (pseudo)'], ['Z', 'Not Applicable'],
+] as const;
+
+/**
+ * A text filter is matched as a substring after trimming: it needs at least two characters besides spaces
+ * (" a " would match almost every record). minLength counts the value as sent, so the handlers check the
+ * trimmed length before the mirror is opened (handlers.ts textFilters); a route pattern would publish it as
+ * a form rule, which it is not. A value of spaces only is no filter to the API (a blank value is a missing
+ * one, src/contract/validate.ts); the command line refuses it (commands.ts).
+ */
+export const TEXT_FILTERS = ['name', 'postcode', 'local_authority', 'type'] as const;
+
 const localAuthority: ParamSpec = {
   name: 'local_authority', type: 'string', minLength: 2,
   description: 'local authority: exact code (3-digit DfE code such as 383, or ONS code such as E08000035) or a name substring',
@@ -32,18 +50,23 @@ export const schoolRoutes: RouteSpec[] = [
     summary: 'Search schools (GIAS register joined to the latest Ofsted inspection)',
     query: [
       { name: 'name', type: 'string', minLength: 2, description: 'name substring (case-insensitive)' },
-      { name: 'postcode', type: 'string', minLength: 2, description: 'postcode prefix (spaces and case ignored)' },
+      {
+        name: 'postcode', type: 'string', minLength: 2,
+        description: "postcode prefix, any case: 'LS2' also matches LS20-LS29; a space ends the outward code ('LS2 ', 'LS2 9': LS2 only)",
+      },
       localAuthority,
       phase,
       { name: 'type', type: 'string', minLength: 2, description: 'establishment type: GIAS code (e.g. 02) or a name substring (e.g. academy)' },
       { name: 'status', type: 'string', enum: SCHOOL_STATUSES, caseInsensitive: true, default: 'open', description: 'open (default), closed, proposed_to_open or all' },
       { name: 'lat', type: 'number', min: 49, max: 61, requires: ['lng'], description: 'latitude (WGS84) of the centre of a radius search; needs lng' },
       { name: 'lng', type: 'number', min: -9, max: 2.5, requires: ['lat'], description: 'longitude (WGS84) of the centre of a radius search; needs lat' },
-      { name: 'radius_km', type: 'number', min: 0.01, max: 25, default: 2, description: 'radius of a lat/lng search in km (default 2, at most 25)' },
+      { name: 'radius_km', type: 'number', min: 0.01, max: 25, default: 2, requires: ['lat'], description: 'radius of a lat/lng search in km (default 2, at most 25); needs lat and lng' },
       ...paging,
     ],
     cost: GET_COST,
     pagination: 'top',
+    // with lat/lng: the distance the search is about (absent from other searches' records)
+    measures: ['distance_km'],
     errors: ['invalid_parameter', 'dataset_not_synced'],
     notes: 'With lat/lng each school has distance_km and the list is nearest first; otherwise by name, then URN.',
   },
@@ -55,7 +78,10 @@ export const schoolRoutes: RouteSpec[] = [
     summary: 'Inspection outcome counts (by framework, graded judgement and report-card grade)',
     query: [
       localAuthority,
-      { name: 'region', type: 'string', minLength: 1, description: 'region: GIAS GOR name (e.g. London) or one-letter code (e.g. H), case-insensitive' },
+      {
+        name: 'region', type: 'string', enum: GOR_REGIONS.flat(), caseInsensitive: true, error: 'invalid_parameter',
+        description: 'region: GIAS GOR name (e.g. London) or one-letter code (e.g. H), case-insensitive',
+      },
       phase,
     ],
     cost: GET_COST,

@@ -85,7 +85,7 @@ const statistics = obj({
     ...Object.fromEntries(OVERALL.map((o) => [o, int()])),
     not_judged: ext(int(), 'graded latest inspections without an overall judgement (e.g. from September 2024)'),
   }),
-  report_card: record(record(int()), 'evaluation area -> grade label as published -> count'),
+  report_card: record(record(int()), 'evaluation area -> grade label as published (safeguarding: met or not_met, as in the detail) -> count'),
   as_of: orNull(date(), "the management information's date; null where the loaded file does not state it"),
 });
 
