@@ -474,7 +474,10 @@ const ACTION_NOTES: Record<NonNullable<SyncReport['action']>, string> = {
 };
 
 function synced(run: Run, result: LoadResult, rowsTotal: number, published: string | undefined): SyncReport {
-  const action = run.action ?? (result.mode === 'incremental' ? 'updated' : run.prev ? 'replaced' : undefined);
+  // a module that merged into the data there (mode 'incremental': crime keeps the months and forces a
+  // --from file does not carry) updated it, whatever the kind of the files given
+  const merged = result.mode === 'incremental' && run.action === 'replaced';
+  const action = merged ? 'updated' : run.action ?? (result.mode === 'incremental' ? 'updated' : run.prev ? 'replaced' : undefined);
   const notes = [action ? ACTION_NOTES[action] : undefined, result.note].filter(Boolean);
   const report: SyncReport = {
     dataset: run.name, status: 'synced', mode: result.mode, rows_loaded: result.rows, rows_rejected: result.rejected,

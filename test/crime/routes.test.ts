@@ -34,7 +34,9 @@ describe('crime routes: bad input before any data access', () => {
       await refused(path, { force: 'surrey', month: '2025-5' }, 'month');
       await refused(path, { force: 'surrey', month_from: '2025-06', month_to: '2025-05' }, 'month_to');
       await refused(path, { force: 'surrey', month: '2025-05', month_from: '2025-01' }, 'month');
-      await refused(path, { force: 'police-scotland' }, 'force');
+      // force: a slug pattern (any force the sync loaded can be asked for), so a malformed slug is refused
+      await refused(path, { force: 'Police Scotland' }, 'force');
+      await refused(path, { force: 'city-of-london-' }, 'force');
       await refused(path, { lsoa: 'City of London 001F' }, 'lsoa');
     });
   }
@@ -45,7 +47,10 @@ describe('crime routes: bad input before any data access', () => {
   });
 
   it('valid calls reach the handler (dataset not synced), the categories answer from shipped data', async () => {
-    const calls: Array<Record<string, string>> = [{ lat: '51.5', lng: '-0.1', radius_km: '5' }, { lsoa: 'e01000916', month_from: '2025-01', month_to: '2025-01' }, { force: 'surrey' }];
+    const calls: Array<Record<string, string>> = [
+      { lat: '51.5', lng: '-0.1', radius_km: '5' }, { lsoa: 'e01000916', month_from: '2025-01', month_to: '2025-01' }, { force: 'surrey' },
+      { force: 'police-scotland' }, // well-formed, not in data/crime/forces.json: the mirror answers (or says it is not loaded)
+    ];
     for (const q of calls) {
       expect(errorOf(await getRoute('/v1/crime/street', q)).code).toBe('dataset_not_synced');
     }

@@ -6,6 +6,7 @@
  * an LSOA adds the box of its points (table `lsoa_bbox`) besides the exact condition.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { ApiError } from '../../contract/errors.js';
 import type { HandlerRequest } from '../../contract/types.js';
 import { queryOne, type Row, Where } from '../../mirror/db.js';
 import { boundingBox, haversineSql } from '../../mirror/geo.js';
@@ -66,11 +67,27 @@ export interface Coverage {
   to: string | null;
 }
 
-/** The months asked for: `month`, or `month_from`..`month_to` (either end open: the coverage's), else the newest loaded. */
+/**
+ * The months asked for: `month`, or `month_from`..`month_to` (either end open: the coverage's), else the
+ * newest loaded. An open end that would put the range backwards (`month_to` before the first month
+ * loaded, `month_from` after the last) is 400 invalid_parameter naming the end given, as a reversed
+ * `month_from`/`month_to` pair is (the route's `notBefore`); docs/crime.md "Routes".
+ */
 export function monthsOf(q: HandlerRequest['query'], cov: Coverage): { from: string | null; to: string | null } {
   if (q.month !== undefined) return { from: String(q.month), to: String(q.month) };
   if (q.month_from !== undefined || q.month_to !== undefined) {
-    return { from: q.month_from !== undefined ? String(q.month_from) : cov.from, to: q.month_to !== undefined ? String(q.month_to) : cov.to };
+    const from = q.month_from !== undefined ? String(q.month_from) : cov.from;
+    const to = q.month_to !== undefined ? String(q.month_to) : cov.to;
+    if (from !== null && to !== null && to < from) {
+      const [given, open, end] = q.month_to !== undefined ? ['month_to', 'month_from', 'first'] : ['month_from', 'month_to', 'last'];
+      throw new ApiError(
+        400,
+        'invalid_parameter',
+        `Parameter '${given}' (${q.month_to !== undefined ? to : from}) is ${given === 'month_to' ? 'before' : 'after'} the ${end} month loaded ` +
+          `(${given === 'month_to' ? from : to}), which the open '${open}' stands for: give '${open}' too, or a month within ${cov.from} to ${cov.to}.`,
+      );
+    }
+    return { from, to };
   }
   return { from: cov.to, to: cov.to };
 }

@@ -6,6 +6,12 @@ import type { CommandKit, CommandRun } from '../command-kit.js';
 import { parseNear } from '../../amount.js';
 
 
+/**
+ * The most months `crime street|stats --months` takes: the same as `sync --months` (commands/sync.ts),
+ * since the mirror keeps every month a sync loaded and a query may ask for all of them.
+ */
+export const CRIME_MAX_MONTHS = 240;
+
 /** The month `n - 1` months before `month` (YYYY-MM), so that `n` months end at `month`. */
 export function monthsBack(month: string, n: number): string {
   const [y, m] = month.split('-').map(Number) as [number, number];
@@ -19,7 +25,9 @@ async function prepareArea(call: RouteCall, opts: Record<string, unknown>, run: 
   if (typeof opts.near === 'string') Object.assign(query, parseNear(opts.near));
   if (opts.months !== undefined) {
     const n = Number(opts.months);
-    if (!Number.isInteger(n) || n < 1 || n > 120) throw new ApiError(400, 'usage_error', `--months: a whole number of months from 1 to 120, got '${String(opts.months)}'.`);
+    if (!Number.isInteger(n) || n < 1 || n > CRIME_MAX_MONTHS) {
+      throw new ApiError(400, 'usage_error', `--months: a whole number of months from 1 to ${CRIME_MAX_MONTHS}, got '${String(opts.months)}'.`);
+    }
     if (query.month !== undefined || query.month_from !== undefined || query.month_to !== undefined) {
       throw new ApiError(400, 'usage_error', '--months: give --months or --month/--from/--to, not both.');
     }

@@ -12,8 +12,9 @@ export const CRIME_INFO: DatasetInfo = {
   licence: OGL,
   attribution: 'Contains public sector information licensed under the Open Government Licence v3.0 (data.police.uk).',
   // latest.zip holds ~36 months of every force's street, outcomes and stop-and-search files (measured sizes
-  // are not published; the archive page lists it in the gigabytes).
-  approxDownload: 'several GB (the whole rolling archive, ~36 months; the newest 12 are loaded)',
+  // are not published; the archive page lists it in the gigabytes). Read after "about" in the
+  // not-synced message (src/mirror/errors.ts) and the status note.
+  approxDownload: 'a few GB: the whole rolling archive of ~36 months, of which the newest 12 are loaded',
   cadence: 'monthly',
   syncLists: [
     {

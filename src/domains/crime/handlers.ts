@@ -9,6 +9,7 @@ import type { Handler, Meta } from '../../contract/types.js';
 import { openDataset, provenanceMeta, query, queryOne, type Row, streamRows, Where } from '../../mirror/db.js';
 import { addArea, addMonths, type Area, areaEcho, areaOf, type Coverage, DISTANCE_SQL, distanceParams, monthsOf } from './area.js';
 import { CRIME_INFO } from './datasets.js';
+import { areaMonths, forceStreetMonths, monthRuns } from './months.js';
 import { categoryMap } from './reference.js';
 
 const DATASET = CRIME_INFO;
@@ -109,7 +110,7 @@ export const street: Handler = async (req, ctx) => {
     total = (await queryOne<{ n: number }>(conn, `SELECT count(*) AS n FROM street ${where.sql}`, where.params))?.n ?? 0;
     if (total > offset) rows = await query(conn, `${select} LIMIT ? OFFSET ?`, [...selectParams, ...where.params, perPage, offset]);
   }
-  const note = outsideNote(months, cov);
+  const note = outsideNote(months, cov) ?? (await areaMonths(conn, area, months, cov, 'list')).note;
   const m = await crimeMeta(conn, { months, area: areaEcho(area), ...(note ? { note } : {}) });
   return { data: rows.map(streetRecord), meta: m, pagination: pagination(total, page, perPage) };
 };
@@ -117,9 +118,9 @@ export const street: Handler = async (req, ctx) => {
 export const outcomes: Handler = async (req, ctx) => {
   const id = String(req.params.crime_id).toLowerCase();
   const conn = await openDataset(DATASET, ctx.mirrorDir);
-  const outs = await query<{ month: string; outcome: string; latitude: number | null; longitude: number | null; location: string | null; lsoa_code: string | null; lsoa_name: string | null }>(
+  const outs = await query<{ month: string; outcome: string; force: string; latitude: number | null; longitude: number | null; location: string | null; lsoa_code: string | null; lsoa_name: string | null }>(
     conn,
-    'SELECT month, outcome, latitude, longitude, location, lsoa_code, lsoa_name FROM outcomes WHERE crime_id = ? ORDER BY month, outcome',
+    'SELECT month, outcome, force, latitude, longitude, location, lsoa_code, lsoa_name FROM outcomes WHERE crime_id = ? ORDER BY month, outcome',
     [id],
   );
   const rows = await query(conn, `SELECT ${STREET_COLUMNS} FROM street WHERE crime_id = ? ORDER BY month, last_outcome NULLS LAST`, [id]);
@@ -146,11 +147,29 @@ export const outcomes: Handler = async (req, ctx) => {
       location: o.latitude !== null && o.longitude !== null ? { latitude: o.latitude, longitude: o.longitude, description: o.location } : null,
       lsoa: o.lsoa_code ? { code: o.lsoa_code, name: o.lsoa_name } : null,
     };
-    notes.push("The crime's street record is in a month the mirror does not hold: category and month are null; the location is the outcome file's.");
+    notes.push(await streetNotHeldNote(conn, outs));
   }
   const data = { ...head, outcomes: outs.map((o) => ({ month: o.month, outcome: o.outcome })) };
   return { data, meta: await crimeMeta(conn, notes.length ? { note: notes.join(' ') } : {}) };
 };
+
+/**
+ * The note of a crime known only from outcome rows: what the mirror holds of the outcome rows' force(s)
+ * street files (the street record is in one of them, in a month up to the first outcome's).
+ */
+async function streetNotHeldNote(conn: DuckDBConnection, outs: ReadonlyArray<{ month: string; force: string }>): Promise<string> {
+  const first = outs.map((o) => o.month).sort()[0]!;
+  const parts: string[] = [];
+  for (const force of [...new Set(outs.map((o) => o.force))].sort()) {
+    const held = await forceStreetMonths(conn, force);
+    parts.push(
+      held.length
+        ? `the street files of ${force} (the force of the outcome rows) are loaded for ${monthRuns(held)}, and none has this Crime ID: its street record is in a month of ${force} that is not loaded, up to ${first} (its first outcome's month)`
+        : `no street file of ${force} (the force of the outcome rows) is loaded, so its street record is not`,
+    );
+  }
+  return `This crime is known only from outcome rows: ${parts.join('; ')}. Category and month are null; the location is the outcome file's.`;
+}
 
 export const statistics: Handler = async (req, ctx) => {
   const conn = await openDataset(DATASET, ctx.mirrorDir);
@@ -170,16 +189,13 @@ export const statistics: Handler = async (req, ctx) => {
     `SELECT last_outcome AS outcome, count(*) AS count FROM street ${where.sql} GROUP BY ALL ORDER BY count DESC, outcome NULLS LAST`,
     p,
   );
-  // every loaded month of the range, with 0 where the area had no crime
-  const loaded = await query<{ month: string }>(
-    conn,
-    'SELECT month FROM coverage WHERE month >= coalesce(?, month) AND month <= coalesce(?, month) ORDER BY month',
-    [months.from, months.to],
-  );
+  // every month of the range held for the area (one of its forces loaded), with 0 where it had no crime;
+  // a month not held is left out and named in meta.note (months.ts)
+  const held = await areaMonths(conn, area, months, cov, 'by_month');
   const counts = new Map(byMonthRows.map((r) => [r.month, r.count]));
-  const byMonth = loaded.map((r) => ({ month: r.month, count: counts.get(r.month) ?? 0 }));
+  const byMonth = held.held.map((month) => ({ month, count: counts.get(month) ?? 0 }));
   const total = byCategory.reduce((s, r) => s + r.count, 0);
-  const note = outsideNote(months, cov);
+  const note = outsideNote(months, cov) ?? held.note;
   const data = { area: areaEcho(area), months, total, by_category: byCategory, by_month: byMonth, by_outcome: byOutcome };
   return { data, meta: await crimeMeta(conn, { ...(note ? { note } : {}), by_outcome: 'last outcome category of each street row as published (null: none, e.g. anti-social behaviour)' }) };
 };

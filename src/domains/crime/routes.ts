@@ -15,7 +15,10 @@ export const CRIME_CATEGORY_SLUGS = [
   'public-order', 'robbery', 'shoplifting', 'theft-from-the-person', 'vehicle-crime', 'violent-crime', 'other-crime',
 ] as const;
 
-/** data.police.uk force ids: the slugs of the archive's member names (YYYY-MM-<force>-street.csv). */
+/**
+ * data.police.uk force ids: the slugs of the archive's member names (YYYY-MM-<force>-street.csv), as in
+ * data/crime/forces.json (the names of `crime forces`). Not the `force` parameter's limit: see its pattern.
+ */
 export const CRIME_FORCE_SLUGS = [
   'avon-and-somerset', 'bedfordshire', 'btp', 'cambridgeshire', 'cheshire', 'city-of-london', 'cleveland', 'cumbria', 'derbyshire',
   'devon-and-cornwall', 'dorset', 'durham', 'dyfed-powys', 'essex', 'gloucestershire', 'greater-manchester', 'gwent', 'hampshire',
@@ -24,6 +27,9 @@ export const CRIME_FORCE_SLUGS = [
   'south-yorkshire', 'staffordshire', 'suffolk', 'surrey', 'sussex', 'thames-valley', 'warwickshire', 'west-mercia',
   'west-midlands', 'west-yorkshire', 'wiltshire',
 ] as const;
+
+/** A force slug as the archive member names spell it (lower-case words joined by hyphens; archive.ts MEMBER_RE). */
+export const CRIME_FORCE_PATTERN = '[a-z0-9]+(-[a-z0-9]+)*';
 
 /** The largest radius of a point-and-radius area, km (spec doc 4). */
 export const CRIME_MAX_RADIUS_KM = 5;
@@ -45,7 +51,13 @@ const area: ParamSpec[] = [
     name: 'lsoa', type: 'string', pattern: '[A-Za-z]\\d{8}', patternHint: 'an LSOA code such as E01000916',
     description: 'LSOA code (exact), e.g. E01000916',
   },
-  { name: 'force', type: 'string', enum: CRIME_FORCE_SLUGS, description: 'police force slug, e.g. metropolitan' },
+  {
+    // a pattern, not the list of known forces: the sync loads any member whose name has a well-formed slug
+    // (archive.ts MEMBER_RE), so every force `crime forces` lists can be asked for; a well-formed slug that
+    // is not loaded answers empty with a meta.note (docs/crime.md "Routes")
+    name: 'force', type: 'string', pattern: CRIME_FORCE_PATTERN, patternHint: 'a force slug such as metropolitan or city-of-london',
+    description: 'police force slug, e.g. metropolitan (the slug of the archive member names; `crime forces` lists those loaded)',
+  },
 ];
 
 const months: ParamSpec[] = [

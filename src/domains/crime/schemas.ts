@@ -41,7 +41,7 @@ const streetCrime = obj(
   { optional: ['distance_km'] },
 );
 
-const NOT_HELD = "null where the crime's street record is in a month the mirror does not hold (meta.note)";
+const NOT_HELD = 'null where the mirror holds no street row of the crime (meta.note says which street files of its force are loaded)';
 const outcomes = obj(
   {
     crime_id: str(),
@@ -68,7 +68,10 @@ const statistics = obj({
   months: monthRange,
   total: int(),
   by_category: arr(obj({ category: category(), category_label: str(), count: int() }), 'largest first'),
-  by_month: arr(obj({ month: MONTH, count: int() }), 'oldest first'),
+  by_month: arr(
+    obj({ month: MONTH, count: int() }),
+    "oldest first: the months of the range held for the area (one of its forces' street files loaded; 0 = loaded, no crime); a month not loaded for it is left out and named in meta.note",
+  ),
   by_outcome: arr(obj({ outcome: orNull(str(), 'null: no outcome published (e.g. anti-social behaviour)'), count: int() })),
 });
 

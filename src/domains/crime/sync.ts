@@ -40,6 +40,7 @@ import {
   parseMemberName, STREET_COLUMNS, STREET_HEADER,
 } from './archive.js';
 import { CRIME_INFO } from './datasets.js';
+import { monthRuns } from './months.js';
 import { categoryMap, forceList } from './reference.js';
 
 export const DEFAULT_MONTHS = 12;
@@ -248,6 +249,8 @@ async function buildTables(conn: DuckDBConnection, keepPrevious: boolean): Promi
      SELECT m.month, coalesce(s.n, 0) AS street_rows, coalesce(o.n, 0) AS outcome_rows, m.sources
      FROM m LEFT JOIN s USING (month) LEFT JOIN o USING (month) ORDER BY m.month`,
   );
+  // the months each force's street file is held (handlers: a month a force never loaded is not a 0)
+  await conn.run('CREATE TABLE force_months AS SELECT month, force, count(*) AS street_rows FROM street GROUP BY month, force ORDER BY month, force');
   await conn.run(
     `CREATE TABLE lsoa_bbox AS SELECT lsoa_code, min(latitude) AS min_lat, max(latitude) AS max_lat, min(longitude) AS min_lng,
        max(longitude) AS max_lng, count(*) FILTER (WHERE latitude IS NULL OR longitude IS NULL) AS no_location
@@ -279,6 +282,29 @@ async function recordMonths(conn: DuckDBConnection): Promise<void> {
   await recordChangedKeys(conn, 'street', ['month'], 'SELECT month FROM loaded UNION SELECT month FROM street_stage WHERE ok', 'prev.sync_log');
 }
 
+/** What load returns: `kept` = rows copied from the live file (its months and forces this sync did not load). */
+interface CrimeLoadResult extends LoadResult {
+  kept: number;
+}
+
+/** Rows of the live file (`prev`) kept in the new tables: those of a month and force this sync did not load. */
+async function keptRows(conn: DuckDBConnection): Promise<number> {
+  let n = 0;
+  for (const t of ['street', 'outcomes']) {
+    n += await count(conn, `SELECT count(*) AS n FROM prev.${t} p ANTI JOIN loaded l ON p.month = l.month AND p.force = l.force`);
+  }
+  return n;
+}
+
+/** The report's words for a merge: which months and forces this sync loaded, and how many rows were kept. */
+async function mergeNote(conn: DuckDBConnection, rows: number, kept: number): Promise<string> {
+  const l = await query<{ month: string; force: string }>(conn, 'SELECT DISTINCT month, force FROM loaded ORDER BY month, force');
+  const months = [...new Set(l.map((r) => r.month))];
+  const forces = [...new Set(l.map((r) => r.force))].sort();
+  const which = forces.length <= 3 ? forces.join(', ') : `${forces.length} forces`;
+  return `merged: ${rows} rows loaded for ${monthRuns(months)} of ${which}; ${kept} rows of the other months and forces already there kept`;
+}
+
 export const crime: DatasetModule = {
   ...catalogFields(CRIME_INFO),
   defaultBaseUrl: 'https://data.police.uk/data/archive',
@@ -308,6 +334,7 @@ export const crime: DatasetModule = {
     const rejected = structural + (await storeRejects(conn));
     const keepPrevious = await attachPrevious(conn, ctx.previousPath);
     await buildTables(conn, keepPrevious);
+    const kept = keepPrevious ? await keptRows(conn) : 0;
     if (keepPrevious) {
       await recordMonths(conn);
       await conn.run('DETACH prev');
@@ -315,13 +342,26 @@ export const crime: DatasetModule = {
     for (const u of await query<{ label: string; rows: number }>(conn, 'SELECT label, rows FROM unmapped_categories')) {
       ctx.log?.(`crime: ${u.rows} rows with Crime type '${u.label}', which data/crime/categories.json does not map: kept with category null`);
     }
-    const rows = (await count(conn, 'SELECT count(*) AS n FROM street')) + (await count(conn, 'SELECT count(*) AS n FROM outcomes'));
+    // the rows this sync loaded (not the table's): the framework checks them against the tables for a full
+    // load; a merge (rows of the live file kept) is reported as an update and checked in verify
+    const rows = (await count(conn, 'SELECT count(*) AS n FROM street_stage WHERE ok')) + (await count(conn, 'SELECT count(*) AS n FROM outcomes_stage WHERE ok'));
     ctx.progress(rows);
     const newest = await queryOne<{ m: string | null }>(conn, 'SELECT max(month) AS m FROM coverage');
-    return { rows, rejected, mode: 'full', ...(newest?.m ? { asOf: monthEnd(newest.m) } : {}) };
+    const result: CrimeLoadResult = {
+      rows, rejected, kept, mode: kept > 0 ? 'incremental' : 'full',
+      ...(kept > 0 ? { note: await mergeNote(conn, rows, kept) } : {}),
+      ...(newest?.m ? { asOf: monthEnd(newest.m) } : {}),
+    };
+    return result;
   },
 
-  async verify(conn): Promise<void> {
+  async verify(conn, result): Promise<void> {
+    const kept = (result as CrimeLoadResult).kept ?? 0;
+    if (kept > 0) {
+      // a merge: the tables hold exactly the rows loaded plus the rows kept from the live file
+      const total = (await count(conn, 'SELECT count(*) AS n FROM street')) + (await count(conn, 'SELECT count(*) AS n FROM outcomes'));
+      if (total !== result.rows + kept) throw new Error(`crime: ${total} rows in street and outcomes, ${result.rows} loaded + ${kept} kept`);
+    }
     const r = (await queryOne<{ n: number; months: number; empty: number; stray: number }>(
       conn,
       `SELECT (SELECT count(*) FROM street) AS n, (SELECT count(*) FROM coverage) AS months,
