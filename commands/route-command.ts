@@ -182,6 +182,14 @@ export function addRouteCommand(parent: Command, spec: RouteCommandSpec, ctx: Co
       }
       if (g.all && target.query?.some((q) => q.name === 'per_page')) query.per_page ??= '100';
       let call: RouteCall = { method: target.method, path: buildPath(target, pathValues), query, ...(body ? { body } : {}) };
+      // A path value spelling a sibling route's literal segment (`price-paid show statistics`) would call
+      // that route, here and on the live API alike: the spec says such a segment is not an id, so it is
+      // not found, before any request.
+      const lands = Object.keys(pathValues).length ? matchRoute(call.method, call.path) : undefined;
+      if (lands && lands.route.id !== target.id) {
+        const [name, v] = Object.entries(pathValues)[0]!;
+        throw new ApiError(404, 'not_found', `No ${name} '${String(v)}': ${call.method} ${call.path} is another route (${lands.route.id}), not a record.`);
+      }
       if (spec.prepare) {
         const r = await spec.prepare(call, opts, commandRun(ctx, g, opts));
         if (typeof r === 'number') return setExit(self, r);
