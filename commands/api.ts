@@ -127,7 +127,7 @@ export function registerApi(program: Command, ctx: Context): void {
         if (ctx.runCall) return setExit(self, await ctx.runCall(call, { batch: Boolean(opts.batch) }));
         if (opts.batch) {
           const { runBatchCommand } = await import('./batch-command.js');
-          return setExit(self, await runBatchCommand(ctx, call, g));
+          return setExit(self, await runBatchCommand(ctx, call, g, self.optsWithGlobals().format as string | undefined));
         }
         // `api` always prints the envelope as JSON unless a format was asked for explicitly.
         const explicit = (self.optsWithGlobals() as { format?: string }).format;

@@ -7,8 +7,13 @@ import { prepareParams } from '../src/runner.js';
 import { matchRoute } from '../src/registry.js';
 import { backendOptions, printError, type GlobalOptions } from '../src/invoke.js';
 
-export async function runBatchCommand(ctx: Context, call: RouteCall, g: GlobalOptions): Promise<number> {
+export async function runBatchCommand(ctx: Context, call: RouteCall, g: GlobalOptions, askedFormat?: string): Promise<number> {
   try {
+    // One JSON envelope per input line: a --format csv or table asked for would not be honoured (the
+    // table a terminal defaults to is not asked for: the envelopes print as NDJSON there too).
+    if (askedFormat === 'csv' || askedFormat === 'table') {
+      throw new ApiError(400, 'usage_error', `--batch writes one JSON envelope per input line (NDJSON): --format ${askedFormat} does not apply; use --format ndjson (or json).`);
+    }
     // Path and query are validated once, before any backend is chosen; each line's body is validated in turn.
     const m = matchRoute(call.method, call.path);
     const { route } = m;

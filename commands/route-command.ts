@@ -198,7 +198,7 @@ export function addRouteCommand(parent: Command, spec: RouteCommandSpec, ctx: Co
       if (ctx.runCall) return setExit(self, await ctx.runCall(call, { batch: Boolean(opts.batch) }));
       if (opts.batch) {
         const { runBatchCommand } = await import('./batch-command.js');
-        return setExit(self, await runBatchCommand(ctx, call, g));
+        return setExit(self, await runBatchCommand(ctx, call, g, self.optsWithGlobals().format as string | undefined));
       }
       // Terminal renderers are registered by route id (src/output/renderers.ts); they see the options (--chart).
       return setExit(self, await invoke(ctx, call, g, opts, (e) => relabelError(e, labels)));
