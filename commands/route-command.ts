@@ -10,7 +10,7 @@ import { ApiError } from '../src/contract/errors.js';
 import { parseAmount } from '../src/amount.js';
 import type { ParamSpec, RouteSpec } from '../src/contract/route.js';
 import { matchRoute, routeById } from '../src/registry.js';
-import { enumValue } from '../src/contract/validate.js';
+import { enumValue, validateParams } from '../src/contract/validate.js';
 import type { RouteCall } from '../src/contract/types.js';
 import type { Context } from '../src/context.js';
 import { backendOptions, invoke, printError, renderContext, type GlobalOptions } from '../src/invoke.js';
@@ -182,11 +182,13 @@ export function addRouteCommand(parent: Command, spec: RouteCommandSpec, ctx: Co
       }
       if (g.all && target.query?.some((q) => q.name === 'per_page')) query.per_page ??= '100';
       let call: RouteCall = { method: target.method, path: buildPath(target, pathValues), query, ...(body ? { body } : {}) };
-      // A path value spelling a sibling route's literal segment (`price-paid show statistics`) would call
-      // that route, here and on the live API alike: the spec says such a segment is not an id, so it is
-      // not found, before any request.
-      const lands = Object.keys(pathValues).length ? matchRoute(call.method, call.path) : undefined;
+      // idOnly: a path value spelling a sibling route's literal segment (`price-paid show statistics`)
+      // would call that route, here and on the live API alike; such a segment is not an id (the spec:
+      // "the literal path statistics is not an id"), so it is not found, before any request.
+      const lands = spec.idOnly && Object.keys(pathValues).length ? matchRoute(call.method, call.path) : undefined;
       if (lands && lands.route.id !== target.id) {
+        // what the record's own route says of the value first (a malformed company number is a 400)
+        validateParams(target, Object.fromEntries(Object.entries(pathValues).map(([k, v]) => [k, String(v)])), {});
         const [name, v] = Object.entries(pathValues)[0]!;
         throw new ApiError(404, 'not_found', `No ${name} '${String(v)}': ${call.method} ${call.path} is another route (${lands.route.id}), not a record.`);
       }

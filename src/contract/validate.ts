@@ -331,6 +331,8 @@ export function validateParams(
   }
   const q: Record<string, unknown> = {};
   let supplied: Set<string> | undefined;
+  // every value given counts when a parameter is ordered after another (notBefore) or one of a set is required
+  const track = Boolean(route.exactlyOneOf) || (route.query ?? []).some((s) => s.notBefore);
   for (const spec of route.query ?? []) {
     let raw = query[spec.name];
     if (Array.isArray(raw)) raw = spec.type === 'string[]' ? raw.join(',') : raw[raw.length - 1];
@@ -340,7 +342,7 @@ export function validateParams(
       continue;
     }
     q[spec.name] = coerceString(spec, raw as string, 'query');
-    if (spec.notBefore || route.exactlyOneOf) (supplied ??= new Set()).add(spec.name);
+    if (track) (supplied ??= new Set()).add(spec.name);
   }
   if (supplied) checkOrderAndOneOf(route, supplied, q);
   if (route.exactlyOneOf && !route.exactlyOneOf.some((k) => supplied?.has(k))) {

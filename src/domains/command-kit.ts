@@ -72,6 +72,12 @@ export interface RouteCommandSpec {
   /** Allow `--batch` (NDJSON bodies on stdin). */
   batch?: boolean;
   /**
+   * The argument is a record id only: a value spelling a sibling route's literal segment (`price-paid
+   * show statistics`) is not found, before any call, rather than running that route. (Without it such a
+   * value is routed by its path: `calendar bank-holidays next` is the `next` route.)
+   */
+  idOnly?: boolean;
+  /**
    * Last word on the call before it is made (derived fields, custom flags). It may run calls and write
    * its own output through `run`, returning the exit code instead of a call.
    */

@@ -189,7 +189,6 @@ describe('GET /v1/property/hpi', () => {
     const env = ok(await get('/v1/property/hpi', { region: 'Atlantis' }));
     expect(env.data).toEqual([]);
     expect(env.pagination).toEqual({ total: 0, page: 1, per_page: 25, total_pages: 0 });
-    expect(ok(await get('/v1/property/hpi', { from: '2026-01-01', to: '2020-01-01' })).data).toEqual([]);
   });
 
   it.each([
@@ -198,6 +197,7 @@ describe('GET /v1/property/hpi', () => {
     [{ from: '2020-01' }],
     [{ per_page: '101' }],
     [{ page: '0' }],
+    [{ from: '2026-01-01', to: '2020-01-01' }], // a range that ends before it starts (route spec notBefore)
   ])('rejects %o with 400 invalid_parameter', async (q) => {
     const r = await get('/v1/property/hpi', q as Record<string, string>);
     expect(r.status).toBe(400);

@@ -8,6 +8,7 @@ const per = (name: string, route: string, example: string, aliases?: string[]): 
   route,
   ...(aliases ? { aliases } : {}),
   args: [n],
+  idOnly: true,
   examples: [example, `${example.split(' --')[0]} --format json`],
 });
 

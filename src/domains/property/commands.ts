@@ -79,6 +79,6 @@ export function register(program: Command, kit: CommandKit): void {
   const type = { flags: '--type <type>', param: 'property_type', description: 'detached, semi_detached, terraced or flat', choices: ['detached', 'semi_detached', 'terraced', 'flat'] };
   kit.route(pp, { name: 'search', route: 'property.price-paid.search', flags: [type], examples: ['publicdata property price-paid search --postcode "LS8 3BS"', 'publicdata property price-paid search --town LEEDS --type flat --all --format ndjson'] });
   kit.route(pp, { name: 'address', route: 'property.price-paid.address', examples: ['publicdata property price-paid address --street "BIDSTON ROAD" --number 36', 'publicdata property price-paid address --street "MATFEN PLACE" --from 1995-01-01 --to 1999-12-31'] });
-  kit.route(pp, { name: 'show', route: 'property.price-paid.get', args: [{ param: 'id', description: 'transaction UUID' }], examples: ['publicdata property price-paid show 5BBE9CB3-6332-4EB0-9CD3-8737CEA4A65A'] });
+  kit.route(pp, { name: 'show', route: 'property.price-paid.get', idOnly: true, args: [{ param: 'id', description: 'transaction UUID' }], examples: ['publicdata property price-paid show 5BBE9CB3-6332-4EB0-9CD3-8737CEA4A65A'] });
   kit.route(pp, { name: 'stats', aliases: ['statistics'], route: 'property.price-paid.statistics', examples: ['publicdata property price-paid stats --postcode LS8', 'publicdata property price-paid stats --district LEEDS --from 2024-01-01'] });
 }

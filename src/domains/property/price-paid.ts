@@ -178,7 +178,7 @@ function str(v: unknown): string | undefined {
 function dateRange(w: Where, q: Record<string, unknown>): void {
   const from = str(q.from);
   const to = str(q.to);
-  if (from && to && from > to) throw errors.invalidParameter(`Invalid parameter 'from': '${from}' is after 'to' ('${to}').`);
+  // from <= to is the route spec's (`notBefore`), checked before the mirror is opened
   if (from) w.add('date >= CAST(? AS DATE)', from);
   if (to) w.add('date <= CAST(? AS DATE)', to);
 }
