@@ -205,14 +205,19 @@ export async function terminalView(
   measures?: readonly string[],
 ): Promise<string> {
   const parts: string[] = [];
-  if (records) parts.push(records.length ? await recordsTable(records, measures ? { ...rc, measures } : rc) : `${paint.dim('(no records)', rc.color)}\n`);
-  if (data !== null && typeof data === 'object' && !Array.isArray(data)) {
+  const inObject = data !== null && typeof data === 'object' && !Array.isArray(data);
+  if (records?.length) parts.push(await recordsTable(records, measures ? { ...rc, measures } : rc));
+  // no records: said first for a list answer; after the details for a record holding its list (crime outcomes)
+  const none = records && !records.length ? `${paint.dim(`(no ${inObject && recordPath ? recordPath.replace(/_/g, ' ') : 'records'})`, rc.color)}\n` : undefined;
+  if (none && !inObject) parts.push(none);
+  if (inObject) {
     const { scalars, lists } = split(data as Row, records ? recordPath : undefined);
     if (scalars.length) parts.push(await keyValueTable(scalars, rc));
     for (const [path, rows] of lists) {
       if (records && getPath(data, path) === records) continue;
       parts.push(`${paint.bold(path, rc.color)}\n${await recordsTable(rows, rc)}`);
     }
+    if (none) parts.push(none);
   } else if (!records) {
     parts.push(`${cell(data)}\n`);
   }
