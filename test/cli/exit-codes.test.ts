@@ -12,6 +12,7 @@ import { ERROR_CODES, exitCodeFor } from '../../src/contract/errors.js';
 import type { ParamSpec } from '../../src/contract/route.js';
 import { reportInternalError } from '../../src/cli.js';
 import { ROUTES } from '../../src/registry.js';
+import { json, runCli } from '../support/cli.js';
 
 /** README "## Exit codes" table: exit -> the backticked error codes of its row. */
 function readmeExitTable(): Map<number, string[]> {
@@ -73,6 +74,13 @@ describe('exit codes follow the error code (README exit table)', () => {
       });
     }
   }
+
+  it('vehicles collisions --from 2022-02-30 (HTTP 422 invalid_parameter): exit 2, as --quarter-from 2020-02-30 (400)', async () => {
+    const col = await runCli(['vehicles', 'collisions', '--from', '2022-02-30', '--source', 'local', '--format', 'json']);
+    const lic = await runCli(['vehicles', 'licensing', '--quarter-from', '2020-02-30', '--source', 'local', '--format', 'json']);
+    expect([col.code, json(col).error.code]).toEqual([table.get(2)!.includes('invalid_parameter') ? 2 : -1, 'invalid_parameter']);
+    expect([lic.code, json(lic).error.code]).toEqual([2, 'invalid_parameter']);
+  });
 
   it('internal_error when publicdata itself fails -> exit 1', () => {
     let err = '';
