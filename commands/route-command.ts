@@ -124,7 +124,10 @@ export function addRouteCommand(parent: Command, spec: RouteCommandSpec, ctx: Co
   for (const [name, p] of params) {
     if (mapped.has(name) || p.where === 'path') continue;
     const flag = p.spec.type === 'boolean' ? `--${kebab(name)}` : `--${kebab(name)} <value>`;
-    const desc = p.spec.description + (p.spec.default !== undefined ? ` (default ${String(p.spec.default)})` : '');
+    // The default once: not appended when the description already says it (`test year (default 2025)`,
+    // `open (default), closed …`), which the OpenAPI document shows as written.
+    const saysDefault = /\bdefault\b/i.test(p.spec.description);
+    const desc = p.spec.description + (p.spec.default !== undefined && !saysDefault ? ` (default ${String(p.spec.default)})` : '');
     const o = new Option(flag, desc);
     // Enums are validated with the route (case-insensitive, the spec's error code); completion offers them.
     if (p.spec.enum) COMPLETION_VALUES.set(o, p.spec.enum);

@@ -116,12 +116,12 @@ export const EXIT = {
 
 export const EXIT_CODE_DOCS: Array<[number, string]> = [
   [0, 'success'],
-  [1, 'the API (or the local handler) answered with an error envelope not listed below: 404 not_found / invalid_tax_year, the 422 codes; dataset_not_synced / dataset_damaged (run the sync it names)'],
-  [2, 'usage error or 400-class validation error: invalid_parameter, bad_request, invalid_region, invalid_year, VALIDATION_ERROR, unparseable --data'],
+  [1, 'the API (or the local handler) answered with an error envelope not listed below: 404 not_found / invalid_tax_year / no_active_tax_year, the 422 codes (make_prefix_too_broad, marriage_allowance_ineligible, director_not_applicable, invalid_type); dataset_not_synced / dataset_damaged (run the sync it names); internal_error when publicdata itself fails'],
+  [2, 'usage error or 400-class validation error: usage_error, invalid_parameter (also the 422 of a malformed collisions date), bad_request, invalid_region, invalid_year, VALIDATION_ERROR, unparseable --data'],
   [3, 'insufficient credits (402, or 429 with code insufficient_credits), or --max-credits would be exceeded'],
   [4, 'authentication: 401 unauthorized or 403 forbidden, or no API key for a call only the API can answer (unauthorized under --source live, not_available_offline under auto or local)'],
   [5, 'rate limited (429) past the retry budget or --max-wait'],
-  [6, 'network failure or 5xx after retries'],
+  [6, 'network failure or 5xx after retries: network_error, server_error, the API\'s own 500 envelope (internal_error)'],
 ];
 
 /** Exit code for an error code and HTTP status. Switch on the code first (GOVDATA-NOTES: 402 vs 429). */
@@ -142,10 +142,25 @@ export function exitCodeFor(code: string, status?: number): number {
     case 'network_error':
     case 'server_error':
       return EXIT.NETWORK;
+    // 400-class validation codes: exit 2 whatever the status. The road collisions list answers a
+    // malformed date_from/date_to with 422 invalid_parameter (spec doc 1); the README's exit table puts
+    // invalid_parameter under 2 like every other bad filter (the fix is the same: correct the value).
     case 'usage_error':
+    case 'invalid_parameter':
+    case 'bad_request':
+    case 'invalid_region':
+    case 'invalid_year':
+    case 'VALIDATION_ERROR':
       return EXIT.USAGE;
     case 'dataset_not_synced':
     case 'dataset_damaged':
+    case 'not_found':
+    case 'invalid_tax_year':
+    case 'no_active_tax_year':
+    case 'make_prefix_too_broad':
+    case 'marriage_allowance_ineligible':
+    case 'director_not_applicable':
+    case 'invalid_type':
       return EXIT.ERROR;
   }
   const s = status ?? ERROR_CODES[code]?.status ?? 0;

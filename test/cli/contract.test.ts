@@ -119,7 +119,7 @@ describe('exit codes', () => {
     expect(exitCodeFor('VALIDATION_ERROR', 400)).toBe(EXIT.USAGE);
     expect(exitCodeFor('invalid_tax_year', 404)).toBe(EXIT.ERROR);
     expect(exitCodeFor('marriage_allowance_ineligible', 422)).toBe(EXIT.ERROR);
-    expect(exitCodeFor('invalid_parameter', 422)).toBe(EXIT.ERROR);
+    expect(exitCodeFor('invalid_parameter', 422)).toBe(EXIT.USAGE); // README exit table: the code decides (collisions dates answer 422)
     expect(exitCodeFor('not_available_offline', 503)).toBe(EXIT.AUTH); // issue 10 item 8: same exit as no key under --source live
     expect(exitCodeFor('server_error', 500)).toBe(EXIT.NETWORK);
     expect(exitCodeFor('network_error', 503)).toBe(EXIT.NETWORK);

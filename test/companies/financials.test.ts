@@ -217,6 +217,11 @@ describe('financial routes', () => {
     const sic = await call(recentFilings, req({}, { sic_code: '62020', page: 1, per_page: 25 }));
     expect(sic.data.map((r: { company_number: string }) => r.company_number)).toEqual(['10000002']);
     await expect(recentFilings(req({}, { from: '2026-13-01', page: 1, per_page: 25 }), ctx)).rejects.toMatchObject({ status: 400 });
+    // Not calendar dates (2026 has no 29 February; no month has 31 days in April): the handler's own
+    // check refuses them too, instead of DuckDB's CAST failing as an internal error.
+    for (const bad of ['2026-02-30', '2026-02-29', '2026-04-31']) {
+      await expect(recentFilings(req({}, { from: bad, page: 1, per_page: 25 }), ctx), bad).rejects.toMatchObject({ status: 400, code: 'invalid_parameter' });
+    }
   });
 
   it('parts of the register routes: latest filing, accounts_filed events, sector financials', async () => {

@@ -230,6 +230,28 @@ describe('psc, changes, network, timeline', () => {
     expect(r.data.psc_count).toBe(1);
     expect(r.meta.note).toMatch(/companies dataset, which is not synced/);
   });
+  it('psc of a company the loaded register does not hold: company_name null, said in meta.note (docs/companies.md)', async () => {
+    // Counted from the fixtures: PSC snapshot companies with a person record that no register row holds.
+    const onRegister = new Set(ROWS.map((r) => r.CompanyNumber));
+    const missing = [...new Set(recs.filter((r) => !r.data.kind.includes('statement') && !onRegister.has(r.company_number)).map((r) => r.company_number))];
+    expect(missing).toContain('07434180');
+    for (const n of missing) {
+      for (const path of [`/v1/companies/${n}/psc`, `/v1/companies/${n}/psc/changes`, `/v1/companies/${n}/network`]) {
+        const r = await ok(path);
+        expect(r.data.company_name, path).toBeNull();
+        expect(r.meta.note, path).toContain(`company ${n} is not in the loaded register snapshot`);
+      }
+    }
+    // On the register: a name, and no such note.
+    const named = await ok('/v1/companies/08209948/psc');
+    expect(named.data.company_name).toBe(row('08209948').CompanyName);
+    expect(String(named.meta.note ?? '')).not.toMatch(/not in the loaded register/);
+    // network: related companies the register lacks are named in the note.
+    const b = await ok('/v1/companies/07434180/network');
+    const unnamed = b.data.related_companies.flatMap((g: { companies: Array<{ company_number: string }> }) => g.companies).filter((c: { company_number: string }) => !onRegister.has(c.company_number));
+    expect(unnamed.map((c: { company_number: string }) => c.company_number)).toEqual(['00686734']);
+    expect(b.meta.note).toContain('null company_name and company_status: 00686734.');
+  });
   it('psc changes in date order from notified and ceased dates', async () => {
     const x = recs.find((r) => r.company_number === '09145694')!.data;
     const r = await ok('/v1/companies/09145694/psc/changes');

@@ -204,7 +204,8 @@ export function ageBand(x: MotResult): string {
 }
 export function firstUseBand(x: MotResult): string {
   const fu = firstUse(x);
-  if (!fu) return 'unknown';
+  // docs/vehicles.md: 'unknown' as the age band, i.e. also for a first use after the test date.
+  if (!fu || fu > x.test_date) return 'unknown';
   const s = Math.floor(Number(fu.slice(0, 4)) / 5) * 5;
   return `${s}-${s + 4}`;
 }

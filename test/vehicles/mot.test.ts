@@ -2,7 +2,8 @@
  * /v1/vehicles/mot-tests, /mot-pass-rates, /mot-failures over a mirror synced from GENERATED format-true
  * 2025-layout files (mot-fixture.ts). Expected pages are computed here from the generated rows.
  */
-import { writeFileSync } from 'node:fs';
+import { cpSync, writeFileSync } from 'node:fs';
+import { DuckDBInstance } from '@duckdb/node-api';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getRoute } from '../support/route.js';
@@ -115,6 +116,45 @@ describe('GET /v1/vehicles/mot-pass-rates', () => {
     expect(sum).toBe(nt.length);
     expect(e2.data.reduce((s, r) => s + (r.statistics as { passes: number }).passes, 0)).toBe(nt.filter((x) => x.test_result !== 'F').length);
     expect(new Set(e2.data.map((r) => r.first_use_year_band))).toEqual(new Set(nt.map(firstUseBand)));
+  });
+
+  it('a first use after the test date: both bands unknown, also read from a mirror synced before the fix', async () => {
+    // Counted from the generated rows: normal tests with a first-use date later than their test date.
+    const after = KEPT.filter((x) => x.test_type === 'NT' && firstUse(x) !== null && firstUse(x)! > x.test_date);
+    expect(after.length).toBeGreaterThan(0);
+    const unknownOf = (rows: Array<Record<string, unknown>>) =>
+      rows.filter((r) => r.vehicle_age_band === 'unknown').map((r) => [r.first_use_year_band, (r.statistics as { tests: number }).tests]);
+    for (const x of after.slice(0, 5)) {
+      const q = { make: x.make, model: x.model, fuel_type: fuelLabel(x.fuel_type), per_page: '100' };
+      // All tests of that make, model and fuel whose age is unknown (no first use, or after the test): one row.
+      const n = KEPT.filter((y) => y.test_type === 'NT' && y.make === x.make && y.model === x.model && fuelLabel(y.fuel_type) === fuelLabel(x.fuel_type) && (firstUse(y) === null || firstUse(y)! > y.test_date)).length;
+      expect(unknownOf((await ok('/v1/vehicles/mot-pass-rates', q)).data), String(x.test_id)).toEqual([['unknown', n]]);
+    }
+    // A mirror synced before the fix stored such tests under their year band (e.g. 2025-2029) with age
+    // band unknown: make one (a copy, the old rows written back) and read it through the route.
+    const old = tempDir('pd-mot-old-');
+    dirs.push(old);
+    cpSync(mirror, old, { recursive: true });
+    const inst = await DuckDBInstance.create(join(old, 'mot.duckdb'));
+    const conn = await inst.connect();
+    await conn.run(`CREATE TABLE staged AS SELECT * FROM mot_pass_rates WHERE vehicle_age_band <> 'unknown'`);
+    await conn.run(`INSERT INTO staged SELECT test_year, make, model, fuel_type,
+        CASE WHEN first_use_date IS NULL THEN 'unknown' ELSE CAST(year(first_use_date) // 5 * 5 AS VARCHAR) || '-' || CAST(year(first_use_date) // 5 * 5 + 4 AS VARCHAR) END,
+        'unknown', count(*), count(*) FILTER (WHERE result IN ('passed', 'pass_with_rectification'))
+      FROM mot_tests WHERE test_type_code = 'NT' AND (first_use_date IS NULL OR first_use_date > test_date) GROUP BY ALL`);
+    const stale = await (await conn.runAndReadAll(`SELECT count(*)::INTEGER AS n FROM staged WHERE vehicle_age_band = 'unknown' AND first_use_year_band <> 'unknown'`)).getRowObjects();
+    expect(stale[0]!.n).toBeGreaterThan(0);
+    await conn.run('DELETE FROM mot_pass_rates');
+    await conn.run('INSERT INTO mot_pass_rates SELECT * FROM staged');
+    await conn.run('DROP TABLE staged');
+    conn.closeSync();
+    inst.closeSync();
+    for (const x of after.slice(0, 5)) {
+      const q = { make: x.make, model: x.model, fuel_type: fuelLabel(x.fuel_type), per_page: '100' };
+      const fresh = await ok('/v1/vehicles/mot-pass-rates', q);
+      const r = await getRoute('/v1/vehicles/mot-pass-rates', q, ctxFor(join(old)));
+      expect((r.envelope as SuccessEnvelope<unknown>).data, String(x.test_id)).toEqual(fresh.data);
+    }
   });
 
   it('a test year not in the mirror: empty 200 saying which years it holds', async () => {

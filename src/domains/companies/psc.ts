@@ -61,6 +61,7 @@ async function subject(req: { params: Record<string, unknown> }, ctx: HandlerCon
   }
   const notes = [
     !has(ctx, COMPANIES) ? `company names and statuses come from the companies dataset, which is not synced ('publicdata sync companies'): null here.` : undefined,
+    has(ctx, COMPANIES) && !company ? notInRegisterNote(n) : undefined,
     company?.gone_by !== undefined && company ? departedNote(company) : undefined,
     rows.some((r) => r.psc_type.startsWith('super_secure'))
       ? 'super-secure PSCs are published without name, nationality or dates: those fields are null.'
@@ -68,6 +69,11 @@ async function subject(req: { params: Record<string, unknown> }, ctx: HandlerCon
     ...extraNotes,
   ].filter(Boolean);
   return { conn, n, ...(company ? { company } : {}), rows, meta: notes.length ? { ...m, note: notes.join(' ') } : m };
+}
+
+/** A company with PSC records that the loaded register snapshot does not hold (docs/companies.md). */
+function notInRegisterNote(n: string): string {
+  return `company ${n} is not in the loaded register snapshot (the companies dataset): company_name is null.`;
 }
 
 function pscRecord(r: PscRow) {
@@ -147,6 +153,10 @@ export const companyNetwork: Handler = async (req, ctx) => {
     for (const x of list) all.add(x);
     related.push({ controller_name: r.name, companies: await companyNames(names, list) });
   }
+  const unnamed = names ? related.flatMap((g) => g.companies).filter((c) => c.company_name === null).map((c) => c.company_number) : [];
+  const meta = unnamed.length
+    ? { ...s.meta, note: [s.meta.note, `related companies not in the loaded register snapshot have a null company_name and company_status: ${[...new Set(unnamed)].join(', ')}.`].filter(Boolean).join(' ') }
+    : s.meta;
   return {
     data: {
       company_number: s.n,
@@ -156,7 +166,7 @@ export const companyNetwork: Handler = async (req, ctx) => {
       related_companies: related,
       network_size: all.size,
     },
-    meta: s.meta,
+    meta,
   };
 };
 

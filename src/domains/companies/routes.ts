@@ -10,7 +10,10 @@ const companyNumber: ParamSpec = {
   description: 'company number, 8 characters (e.g. 00445790, SC123456)',
 };
 const status: ParamSpec = { name: 'status', type: 'string', enum: ['active', 'dissolved'], description: 'active or dissolved' };
-const sicPath: ParamSpec = { name: 'sic_code', type: 'string', description: 'SIC 2007 code' };
+/** A SIC 2007 code: 5 digits (4 for the few older codes the register still carries, e.g. 7499). */
+const SIC_PATTERN = '\\d{4,5}';
+const SIC_HINT = 'a 5-digit SIC 2007 code, e.g. 62012';
+const sicPath: ParamSpec = { name: 'sic_code', type: 'string', pattern: SIC_PATTERN, patternHint: SIC_HINT, description: 'SIC 2007 code' };
 
 function perCompany(id: string, path: string, summary: string, query?: ParamSpec[], records?: string): RouteSpec {
   return {
@@ -130,9 +133,11 @@ export const companiesRoutes: RouteSpec[] = [
     query: [
       { name: 'filing_type', type: 'string', enum: ['full', 'abridged', 'filleted', 'abbreviated', 'micro', 'dormant'], description: 'filing type, e.g. full' },
       // The spec says SIC and date-range filters exist but not their names: local extensions.
-      { name: 'sic_code', type: 'string', description: 'SIC 2007 code (local extension)' },
-      { name: 'from', type: 'string', description: 'published on or after, YYYY-MM-DD (local extension)' },
-      { name: 'to', type: 'string', description: 'published on or before, YYYY-MM-DD (local extension)' },
+      // Declared here so a bad value is refused (400 invalid_parameter) before the mirror is opened or
+      // the API is asked, whichever source answers; `date` is a real calendar date (not 2026-02-30).
+      { name: 'sic_code', type: 'string', pattern: SIC_PATTERN, patternHint: SIC_HINT, description: 'SIC 2007 code (local extension)' },
+      { name: 'from', type: 'date', description: 'published on or after, YYYY-MM-DD (local extension)' },
+      { name: 'to', type: 'date', description: 'published on or before, YYYY-MM-DD (local extension)' },
       ...paging,
     ],
     cost: GET_COST,

@@ -7,6 +7,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { pagination } from '../../contract/envelope.js';
 import { ApiError } from '../../contract/errors.js';
 import type { Handler, HandlerContext } from '../../contract/types.js';
+import { isValidDate } from '../../contract/validate.js';
 import { openDataset, query, queryOne, Where, type Param } from '../../mirror/db.js';
 import { isDatasetPresent } from '../../mirror/paths.js';
 import {
@@ -271,7 +272,9 @@ export const recentFilings: Handler = async (req, ctx) => {
   for (const [k, op] of [['from', '>='], ['to', '<=']] as const) {
     const v = req.query[k];
     if (v === undefined) continue;
-    if (!/^\d{4}-\d{2}-\d{2}$/.test(String(v)) || Number.isNaN(Date.parse(String(v)))) {
+    // The route declares both as `date` (refused before this runs); kept for direct callers. A real
+    // calendar date: Date.parse accepts 2026-02-30, which DuckDB's CAST then refuses.
+    if (!isValidDate(String(v))) {
       throw new ApiError(400, 'invalid_parameter', 'Invalid date format. Use YYYY-MM-DD.');
     }
     where.add(`f.published ${op} CAST(? AS DATE)`, String(v));

@@ -36,11 +36,29 @@ export function ageBandSql(firstUse: string, testDate: string): string {
   return `CASE WHEN ${firstUse} IS NULL OR ${firstUse} > ${testDate} THEN 'unknown' ${arms} END`;
 }
 
-/** SQL: five-year first-use band, e.g. 2015-2019. */
-export function firstUseBandSql(firstUse: string): string {
+/**
+ * SQL: five-year first-use band, e.g. 2015-2019; 'unknown' as the age band is (docs/vehicles.md): no
+ * first-use date, or one after the test date (a data error: the recorded date cannot be the real one).
+ */
+export function firstUseBandSql(firstUse: string, testDate: string): string {
   const { width, unknown } = motCodes().first_use_year_band;
   const start = `(year(${firstUse}) // ${width}) * ${width}`;
-  return `CASE WHEN ${firstUse} IS NULL THEN ${lit(unknown)} ELSE CAST(${start} AS VARCHAR) || '-' || CAST(${start} + ${width - 1} AS VARCHAR) END`;
+  return `CASE WHEN ${firstUse} IS NULL OR ${firstUse} > ${testDate} THEN ${lit(unknown)} ELSE CAST(${start} AS VARCHAR) || '-' || CAST(${start} + ${width - 1} AS VARCHAR) END`;
+}
+
+/**
+ * `mot_pass_rates` as the routes read it. A mirror synced before the first-use band followed the age
+ * band for a first use after the test date holds such tests under a year band (2025-2029) with age band
+ * 'unknown'; the age bands cover every whole-year age from 0 (data/vehicles/mot.yaml), so an 'unknown'
+ * age band means exactly "no first use, or after the test date": re-banded 'unknown' and summed here, so
+ * an existing mirror answers right without a re-sync (a mirror synced since holds no such row).
+ */
+export function passRatesSql(): string {
+  const { unknown } = motCodes().first_use_year_band;
+  return `(SELECT test_year, make, model, fuel_type,
+      CASE WHEN vehicle_age_band = 'unknown' THEN ${lit(unknown)} ELSE first_use_year_band END AS first_use_year_band,
+      vehicle_age_band, sum(tests) AS tests, sum(passes) AS passes
+    FROM mot_pass_rates GROUP BY ALL) AS mot_pass_rates`;
 }
 
 /** The API labels (for validation messages and docs). */

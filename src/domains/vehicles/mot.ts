@@ -15,7 +15,7 @@
 import { pagination } from '../../contract/envelope.js';
 import type { Handler, HandlerContext, Meta, SuccessEnvelope } from '../../contract/types.js';
 import { openDataset, pagedQuery, provenanceMeta, query, Where } from '../../mirror/db.js';
-import { AGE_BAND_LABELS } from './mot-codes.js';
+import { AGE_BAND_LABELS, passRatesSql } from './mot-codes.js';
 import { MOT_INFO } from './datasets.js';
 
 const DATASET = MOT_INFO;
@@ -157,10 +157,10 @@ export const motPassRates: Handler = async (req, ctx) => {
     definition:
       'Normal tests (test type NT) with outcome P, F or PRS; passes = P + PRS (a pass after rectification at the test counts as a pass); ' +
       'pass_rate = passes / tests, 4 decimal places. vehicle_age_band: whole years from first use to the test date; ' +
-      'first_use_year_band: five-year bands (2015-2019); both "unknown" where the first-use date is unknown.',
+      'first_use_year_band: five-year bands (2015-2019); both "unknown" where the first-use date is unknown or after the test date.',
   });
   const { rows, total } = await pagedQuery(conn, {
-    from: 'mot_pass_rates',
+    from: passRatesSql(),
     columns: 'make, model, first_use_year_band, vehicle_age_band, fuel_type, test_year, tests, passes',
     where,
     orderBy: `make, model, first_use_year_band DESC, ${bandOrder('vehicle_age_band')}, fuel_type`,

@@ -416,7 +416,7 @@ async function aggregate(ctx: LoadContext): Promise<void> {
   const codes = motCodes();
   let t = Date.now();
   await conn.run(`CREATE TABLE mot_pass_rates AS
-    SELECT test_year, make, model, fuel_type, ${firstUseBandSql('first_use_date')} AS first_use_year_band,
+    SELECT test_year, make, model, fuel_type, ${firstUseBandSql('first_use_date', 'test_date')} AS first_use_year_band,
       ${ageBandSql('first_use_date', 'test_date')} AS vehicle_age_band,
       count(*) AS tests, count(*) FILTER (WHERE result IN ('passed', 'pass_with_rectification')) AS passes
     FROM mot_tests WHERE test_type_code = 'NT'
