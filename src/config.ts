@@ -82,7 +82,8 @@ export function redact(text: string, key?: string): string {
   }
   // The whole token, whatever characters a key holds (base64's + / =, a URL's . ~ and %-escapes): a
   // narrower class masked `gd_live_abc.def` only up to the dot and printed the rest.
-  out = out.replace(/\bgd_(live|test)_[A-Za-z0-9_\-.~+/=%]+/g, (m) => maskKey(m));
+  // Anywhere, not only at a word boundary: `xgd_live_…` or `path_gd_live_…` hold a key just the same.
+  out = out.replace(/gd_(live|test)_[A-Za-z0-9_\-.~+/=%]+/g, (m) => maskKey(m));
   out = out.replace(/\b(Bearer)\s+(?!gd_(?:live|test)_…)([^\s"',]+)/gi, (_m, b: string) => `${b} <redacted>`);
   return out;
 }

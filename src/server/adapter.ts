@@ -103,7 +103,9 @@ export class HttpAdapter {
       // 499 (nginx's "client closed request"): the connection closed before the whole answer was sent.
       const status = res.writableFinished ? res.statusCode : 499;
       const line = `${new Date(this.o.now()).toISOString()} ${req.method} ${redactUrl(req.url ?? '')} ${status} ${(performance.now() - started).toFixed(1)}ms credits=${state.log.cost} key=${state.log.key ?? '-'}`;
-      accessLog(redact(line));
+      // the request's own key masked wherever it appears (a path or a query value that is not named as a credential)
+      const own = /^Bearer[ ]+([^\s]+)[ ]*$/i.exec(req.headers.authorization ?? '')?.[1];
+      accessLog(redact(line, own));
     });
   }
 

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redact, redactUrl } from '../../src/config.js';
 import { isolatedEnv, json, runCli } from '../support/cli.js';
-import { startTestServer, type TestServer } from '../support/serve.js';
+import { keyLine, startTestServer, type TestServer } from '../support/serve.js';
 import { fakeKey } from '../support/keys.js';
 
 let s: TestServer;
@@ -53,6 +53,31 @@ describe('access log', () => {
       expect(out).toBe(`sent gd_live_…${tail.slice(-4)} here`);
     }
     expect(redactUrl('https://user:hunter2@api.example.org/v1?q=1&token=abc')).toBe('https://<redacted>@api.example.org/v1?q=1&token=<redacted>');
+  });
+});
+
+describe('access log: a key joined to other characters', () => {
+  it('is masked in a query value, and the request\'s own key anywhere in the target', async () => {
+    const key = fakeKey('live', '0123456789abcdefAB12');
+    const own = await startTestServer({ keysText: keyLine(key, { per_minute: 100, credits: 1000 }) });
+    try {
+      const base = own.url.replace(/\/v1$/, '');
+      const targets = [`/v1/tax/years?q=x${key}`, `/v1/tax/years/sekrit_path_${key}`];
+      for (const t of targets) await (await fetch(`${base}${t}`, { headers: { authorization: `Bearer ${key}` } })).text();
+      expect(own.accessLog).toHaveLength(targets.length);
+      const tail = key.replace('gd_live_', '');
+      for (const l of own.accessLog) {
+        for (let i = 0; i + 8 <= tail.length; i++) expect(l).not.toContain(tail.slice(i, i + 8));
+        expect(l).toContain('gd_live_…AB12');
+      }
+    } finally {
+      await own.close();
+    }
+  });
+
+  it('redact masks a gd_ token preceded by a letter or an underscore', () => {
+    expect(redact('q=xgd_live_abcdefghijklmnop1234')).toBe('q=xgd_live_…1234');
+    expect(redact('/p/sekrit_path_gd_test_abcdefghijklmnop5678')).toBe('/p/sekrit_path_gd_test_…5678');
   });
 });
 
