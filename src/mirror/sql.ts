@@ -146,6 +146,7 @@ export async function streamSql(sql: string, opts: SqlStreamOptions): Promise<{ 
     const max = opts.maxRows ?? Infinity;
     const plan = opts.onLines ? await linePlan(conn, sql) : undefined;
     if (plan) {
+      uniqueColumns(plan.columns.map((c) => c.name));
       await opts.onStart?.({ columns: plan.columns, attached });
       if (copyTo) {
         // One column, never NULL, without control characters (JSON escapes them): CSV with no quoting and
@@ -178,6 +179,7 @@ export async function streamSql(sql: string, opts: SqlStreamOptions): Promise<{ 
     }
     const result = await conn.stream(sql, params as never);
     const names = result.columnNames();
+    uniqueColumns(names);
     const types = result.columnTypes();
     await opts.onStart?.({ columns: result.columnNames().map((n, i) => ({ name: n, type: types[i]!.toString() })), attached });
     const conv = await jsonConverter();
@@ -216,6 +218,22 @@ export class SqlCopyError extends Error {
     readonly direct: boolean,
   ) {
     super(message);
+  }
+}
+
+/**
+ * A result whose columns repeat a name (`SELECT *` over a join, `SELECT 1 a, 2 a`) is refused before
+ * anything is written: a JSON object or CSV header keeps one column per name, so the other would be lost.
+ */
+function uniqueColumns(names: readonly string[]): void {
+  const seen = new Set<string>();
+  const twice = [...new Set(names.filter((n) => seen.has(n) || !seen.add(n)))];
+  if (twice.length) {
+    throw new ApiError(
+      400,
+      'invalid_parameter',
+      `sql: the result names ${twice.length === 1 ? 'a column' : 'columns'} twice (${twice.map((n) => `'${n}'`).join(', ')}), and one of each would be lost; give them their own names (SELECT l.name AS listed_name, c.name AS area_name ...).`,
+    );
   }
 }
 

@@ -97,6 +97,19 @@ describe('sql is read-only', () => {
     expect(json(await runCli(['sql', 'SELECT 41 + 1 AS n;'], { env })).data).toEqual([{ n: 42 }]);
   });
 
+  it('a result naming a column twice is refused in every format before anything is written (one would be lost)', async () => {
+    for (const format of ['json', 'ndjson', 'csv', 'table']) {
+      for (const sql of ['select 1 AS a, 2 AS a', 'select * from (select 1 AS x) l join (select 2 AS x) r on true']) {
+        const r = await runCli(['sql', sql, '--format', format], { env });
+        expect([format, sql, r.code]).toEqual([format, sql, 2]);
+        expect(r.stdout + r.stderr).toMatch(/names a column twice \('(a|x)'\)/);
+        expect(r.stdout).not.toMatch(/"a":|"x":|^a\b|^x\b/m);
+      }
+    }
+    // distinct names: both columns there
+    expect(json(await runCli(['sql', 'select 1 AS a, 2 AS b'], { env })).data).toEqual([{ a: 1, b: 2 }]);
+  });
+
   it('an empty query (or only a comment) is a clear error, not a native-callback message', async () => {
     for (const sql of ['', '   ', ';', ' -- nothing here', '/* nor here */']) {
       const r = await runCli(['sql', sql], { env });

@@ -82,7 +82,7 @@ describe('DuckDB renders the lines (json and ndjson without --fields)', () => {
   // Every type json-sql.ts renders, NULLs, a repeated and a numeric column name, awkward text.
   const MIXED = `SELECT i, i * 1e15 AS big, i / 7 AS ratio, (i % 3 = 0) AS flag, DATE '2024-01-01' + i::INTEGER AS d,
     TIMESTAMP '2024-01-01 00:00:00' + i * INTERVAL 1 SECOND AS ts, CASE WHEN i % 5 = 0 THEN NULL ELSE 'r"' || i || chr(10) || chr(27) || 'é€😀' END AS s,
-    (i * 12345)::HUGEINT * 1000000000 AS huge, i::DECIMAL(18,2) / 4 AS dec, uuid_extract_timestamp IS NULL AS "0", i AS s
+    (i * 12345)::HUGEINT * 1000000000 AS huge, i::DECIMAL(18,2) / 4 AS dec, uuid_extract_timestamp IS NULL AS "0", i AS s_again
     FROM range(5000) t(i), (SELECT NULL AS uuid_extract_timestamp) ORDER BY i`;
 
   /** The JS path's NDJSON of a query: rows from onRows, JSON.stringify each. */
@@ -100,7 +100,7 @@ describe('DuckDB renders the lines (json and ndjson without --fields)', () => {
     expect(Math.max(...sizes)).toBeLessThanOrEqual(2048);
     const want = await jsNdjson(MIXED);
     expect(out).toBe(want);
-    expect(want.split('\n')[1]).toBe('{"0":true,"i":1,"big":1000000000000000,"ratio":0.14285714285714285,"flag":false,"d":"2024-01-02","ts":"2024-01-01T00:00:01.000Z","s":1,"huge":12345000000000,"dec":0.25}');
+    expect(want.split('\n')[1]).toBe('{"0":true,"i":1,"big":1000000000000000,"ratio":0.14285714285714285,"flag":false,"d":"2024-01-02","ts":"2024-01-01T00:00:01.000Z","s":"r\\"1\\n\\u001bé€😀","huge":12345000000000,"dec":0.25,"s_again":1}');
   });
 
   it('the CLI writes the same bytes in ndjson and json; --max-rows and --fields still apply', async () => {
