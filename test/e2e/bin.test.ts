@@ -145,6 +145,14 @@ describe('sql to a pipe: DuckDB writes the NDJSON itself (COPY to /dev/stdout)',
     const half = await piped(`sql ${JSON.stringify("SELECT CASE WHEN i = 500000 THEN error('boom') ELSE i END AS x FROM range(1000000) t(i)")} --format ndjson`, 'tail -n 1');
     expect(JSON.parse(half.stdout).error.message).toContain('boom');
   });
+
+  it('a query reading its own output (/dev/stdout, the one path it may open) is refused, not left waiting for ever', async () => {
+    for (const q of ["SELECT * FROM read_text('/dev/stdout')", "SELECT size FROM read_blob('/dev/' || 'stdout')"]) {
+      const r = await piped(`sql ${JSON.stringify(q)} --format ndjson`, 'cat');
+      expect(JSON.parse(r.stdout).error).toMatchObject({ code: 'invalid_parameter', message: expect.stringContaining("names this run's own output") });
+      expect(r.stderr).toMatch(/status 2$/);
+    }
+  });
 });
 
 describe('live against the test API server', () => {
