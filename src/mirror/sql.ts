@@ -135,15 +135,7 @@ export async function streamSql(sql: string, opts: SqlStreamOptions): Promise<{ 
     const copying = opts.onLines && opts.maxRows === undefined && params.length === 0;
     if (copying && !opts.copyTo && opts.copyOut && tmp) fifo = makeFifo(tmp);
     const copyTo = copying ? (opts.copyTo ?? fifo) : undefined;
-    if (copyTo) {
-      // The one path a query may open is where DuckDB writes its lines: a query reading it (read_text of
-      // /dev/stdout) would wait on its own output for ever. Refused by its text (a name built to dodge
-      // this only stalls the caller's own run: nothing else is readable).
-      if (/\/dev\/|\/proc\/|stdout/i.test(sql) || sql.includes(basename(copyTo))) {
-        throw new ApiError(400, 'invalid_parameter', "sql: the query names this run's own output (/dev/stdout or the like), which it cannot read.");
-      }
-      await conn.run(`SET allowed_paths = [${sqlLiteral(copyTo)}]`);
-    }
+    if (copyTo) await conn.run(`SET allowed_paths = [${sqlLiteral(copyTo)}]`);
     // No extension may be fetched or loaded by name from a query (SELECT * FROM st_read(...) would).
     for (const set of ['SET autoinstall_known_extensions = false', 'SET autoload_known_extensions = false']) await conn.run(set);
     await conn.run('SET enable_external_access = false');
@@ -151,6 +143,12 @@ export async function streamSql(sql: string, opts: SqlStreamOptions): Promise<{ 
     // DuckDB lets a connection write the files it has attached (READ_ONLY guards only its own writes:
     // `COPY … TO '<dataset file>'` overwrote one), so only one statement that binds as a SELECT runs.
     await readOnlyStatement(conn, sql);
+    // The one path a query may open is where DuckDB writes its lines: a query reading it (read_text of
+    // /dev/stdout) would wait on its own output for ever. Refused by its text (a name built to dodge
+    // this only stalls the caller's own run: nothing else is readable).
+    if (copyTo && (/\/dev\/|\/proc\/|stdout/i.test(sql) || sql.includes(basename(copyTo)))) {
+      throw new ApiError(400, 'invalid_parameter', "sql: the query names this run's own output (/dev/stdout or the like), which it cannot read.");
+    }
     const max = opts.maxRows ?? Infinity;
     const plan = opts.onLines ? await linePlan(conn, sql) : undefined;
     if (plan) {
