@@ -87,24 +87,38 @@ export async function loadResponseSchemas(): Promise<ReadonlyMap<string, Respons
   return out;
 }
 
-/**
- * The published schema of one record of a route's answer (its domain's response schemas, imported on
- * first use): the items of `data` when it is a list, else of `data.<route.records>`; undefined when the
- * route answers no record list or has no schema. The CSV writer takes its columns from it.
- */
-export async function recordSchemaFor(route: RouteSpec): Promise<JsonSchema | undefined> {
+/** A schema's alternatives other than null: itself, or its anyOf/oneOf branches (`nullable(x)` is anyOf [x, null]). */
+function branchesOf(s: JsonSchema): JsonSchema[] {
+  const alts = (s.anyOf ?? s.oneOf) as JsonSchema[] | undefined;
+  return alts ? alts.flatMap(branchesOf).filter((b) => b.type !== 'null') : [s];
+}
+const oneOrUnion = (xs: JsonSchema[]): JsonSchema | undefined => (xs.length > 1 ? { anyOf: xs } : xs[0]);
+
+async function dataSchemaOf(route: RouteSpec): Promise<JsonSchema | undefined> {
   const d = DOMAINS.find((x) => x.name === route.domain);
-  let s: JsonSchema | undefined = (await d?.responses?.())?.[route.id]?.data;
-  if (s && s.type !== 'array' && route.records) {
-    for (const k of route.records.split('.')) s = (s?.properties as Record<string, JsonSchema> | undefined)?.[k];
-  }
-  return s?.type === 'array' ? (s.items as JsonSchema) : undefined;
+  return (await d?.responses?.())?.[route.id]?.data;
 }
 
-/** The published schema of a route's `data` when it is one object (no record list): its CSV is one row. */
+/**
+ * The published schema of one record of a route's answer (its domain's response schemas, imported on
+ * first use): the items of `data` when it is a list, else of `data.<route.records>` (through nullable
+ * or alternative objects); undefined when the route answers no record list or has no schema. The CSV
+ * writer takes its columns from it.
+ */
+export async function recordSchemaFor(route: RouteSpec): Promise<JsonSchema | undefined> {
+  let s = await dataSchemaOf(route);
+  if (s && !branchesOf(s).some((b) => b.type === 'array') && route.records) {
+    for (const k of route.records.split('.')) {
+      s = s && oneOrUnion(branchesOf(s).flatMap((b) => ((b.properties as Record<string, JsonSchema> | undefined)?.[k] ? [(b.properties as Record<string, JsonSchema>)[k]!] : [])));
+    }
+  }
+  return oneOrUnion((s ? branchesOf(s) : []).flatMap((b) => (b.type === 'array' && b.items ? [b.items as JsonSchema] : [])));
+}
+
+/** The published schema of a route's `data` when it is one object, or alternatives of objects (no record list): its CSV is one row. */
 export async function objectSchemaFor(route: RouteSpec): Promise<JsonSchema | undefined> {
   if (route.records) return undefined;
-  const d = DOMAINS.find((x) => x.name === route.domain);
-  const s: JsonSchema | undefined = (await d?.responses?.())?.[route.id]?.data;
-  return s?.type === 'object' && s.properties ? s : undefined;
+  const s = await dataSchemaOf(route);
+  const objects = s ? branchesOf(s) : [];
+  return objects.length && objects.every((b) => b.type === 'object' && b.properties) ? oneOrUnion(objects) : undefined;
 }

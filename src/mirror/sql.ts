@@ -144,10 +144,11 @@ export async function streamSql(sql: string, opts: SqlStreamOptions): Promise<{ 
     // `COPY … TO '<dataset file>'` overwrote one), so only one statement that binds as a SELECT runs.
     await readOnlyStatement(conn, sql);
     // The one path a query may open is where DuckDB writes its lines: a query reading it (read_text of
-    // /dev/stdout) would wait on its own output for ever. Refused by its text (a name built to dodge
-    // this only stalls the caller's own run: nothing else is readable).
-    if (copyTo && (/\/dev\/|\/proc\/|stdout/i.test(sql) || sql.includes(basename(copyTo)))) {
-      throw new ApiError(400, 'invalid_parameter', "sql: the query names this run's own output (/dev/stdout or the like), which it cannot read.");
+    // /dev/stdout) would wait on its own output for ever. Refused when a file-reading function's first
+    // string, or a quoted name after FROM/JOIN, names it (a name built to dodge this only stalls the
+    // caller's own run: nothing else is readable); other text with /dev/ or stdout in it runs.
+    if (copyTo && readsPath(sql, (p) => /\/dev\/|\/proc\/|stdout/i.test(p) || p.includes(basename(copyTo)))) {
+      throw new ApiError(400, 'invalid_parameter', "sql: the query reads this run's own output (/dev/stdout or the like), which it cannot.");
     }
     const max = opts.maxRows ?? Infinity;
     const plan = opts.onLines ? await linePlan(conn, sql) : undefined;
@@ -225,6 +226,15 @@ export class SqlCopyError extends Error {
   ) {
     super(message);
   }
+}
+
+/** Whether a string the query would open as a file (a read function's first argument, FROM 'x') matches. */
+function readsPath(sql: string, bad: (path: string) => boolean): boolean {
+  const opened = [
+    ...sql.matchAll(/\b(?:read_\w+|glob|parquet_\w+|sniff_csv)\s*\(\s*\[?\s*'((?:[^']|'')*)'/gi),
+    ...sql.matchAll(/\b(?:from|join)\s+'((?:[^']|'')*)'/gi),
+  ];
+  return opened.some((m) => bad(m[1]!.replace(/''/g, "'")));
 }
 
 /**

@@ -208,7 +208,7 @@ export async function terminalView(
   const inObject = data !== null && typeof data === 'object' && !Array.isArray(data);
   if (records?.length) parts.push(await recordsTable(records, measures ? { ...rc, measures } : rc));
   // no records: said first for a list answer; after the details for a record holding its list (crime outcomes)
-  const none = records && !records.length ? `${paint.dim(`(no ${inObject && recordPath ? recordPath.replace(/_/g, ' ') : 'records'})`, rc.color)}\n` : undefined;
+  const none = records && !records.length ? `${paint.dim(`(no ${inObject && recordPath ? recordPath.split('.').pop()!.replace(/_/g, ' ') : 'records'})`, rc.color)}\n` : undefined;
   if (none && !inObject) parts.push(none);
   if (inObject) {
     const { scalars, lists } = split(data as Row, records ? recordPath : undefined);

@@ -11,7 +11,7 @@ import { gzip as gzipCb } from 'node:zlib';
 import { redact, redactUrl } from '../config.js';
 import { errorEnvelope } from '../contract/errors.js';
 import type { AnswerCache } from './answer-cache.js';
-import { errorAnswer, SERVER_ERROR_MESSAGE, type Answer, type Answerer, type RequestState } from './answer.js';
+import { bearerToken, errorAnswer, SERVER_ERROR_MESSAGE, type Answer, type Answerer, type RequestState } from './answer.js';
 import type { CreditStore } from './credits.js';
 import { RequestAbort } from './gate.js';
 import { acceptsGzip, ClientGoneError, dateHeader, parseTarget, type Target } from './http.js';
@@ -103,9 +103,10 @@ export class HttpAdapter {
       // 499 (nginx's "client closed request"): the connection closed before the whole answer was sent.
       const status = res.writableFinished ? res.statusCode : 499;
       const line = `${new Date(this.o.now()).toISOString()} ${req.method} ${redactUrl(req.url ?? '')} ${status} ${(performance.now() - started).toFixed(1)}ms credits=${state.log.cost} key=${state.log.key ?? '-'}`;
-      // the request's own key masked wherever it appears (a path or a query value that is not named as a credential)
-      const own = /^Bearer[ ]+([^\s]+)[ ]*$/i.exec(req.headers.authorization ?? '')?.[1];
-      accessLog(redact(line, own));
+      // the request's own key masked wherever it appears (a path or a query value not named as a credential);
+      // only a token shaped like a key (a gd_ key, or 16+ characters): `Bearer 1` must not mask every 1 in the line
+      const own = bearerToken(req);
+      accessLog(redact(line, own && (/^gd_(live|test)_/.test(own) || own.length >= 16) ? own : undefined));
     });
   }
 

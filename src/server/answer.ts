@@ -19,6 +19,11 @@ import { openApiDocument } from './openapi.js';
 import type { RateDecision, RateLimiter } from './ratelimit.js';
 import { cacheable, methodsOf } from './routing.js';
 
+/** The token of an `Authorization: Bearer <token>` header, or undefined. */
+export function bearerToken(req: IncomingMessage): string | undefined {
+  return /^Bearer[ ]+([^\s]+)[ ]*$/i.exec(req.headers.authorization ?? '')?.[1];
+}
+
 export const MISSING_AUTH_MESSAGE = 'Missing or malformed Authorization header. Expected: Bearer <api_key>';
 export const INVALID_KEY_MESSAGE = 'Invalid API key.';
 export const RATE_LIMIT_MESSAGE = 'Rate limit exceeded. Please retry after the period indicated in the Retry-After header.';
@@ -113,9 +118,9 @@ export class Answerer {
   /** Bearer key and the key's rate window (keyed mode); an Answer when the request is refused. */
   authenticate(req: IncomingMessage, t: number, log: { cost: number; key?: string }): Answer | { plan?: KeyPlan; rate?: RateDecision } {
     if (!this.p.findKey) return {};
-    const m = /^Bearer[ ]+([^\s]+)[ ]*$/i.exec(req.headers.authorization ?? '');
-    if (!m) return errorAnswer(401, 'unauthorized', MISSING_AUTH_MESSAGE, { 'WWW-Authenticate': 'Bearer' });
-    const plan = this.p.findKey(m[1]!);
+    const token = bearerToken(req);
+    if (token === undefined) return errorAnswer(401, 'unauthorized', MISSING_AUTH_MESSAGE, { 'WWW-Authenticate': 'Bearer' });
+    const plan = this.p.findKey(token);
     if (!plan) return errorAnswer(401, 'unauthorized', INVALID_KEY_MESSAGE, { 'WWW-Authenticate': 'Bearer error="invalid_token"' });
     log.key = plan.masked;
     const rate = this.p.limiter.take(plan.id, plan.perMinute, t);

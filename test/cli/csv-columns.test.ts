@@ -116,4 +116,20 @@ describe('CSV of an answer over several pages', () => {
       expect(row['average_scores.hygiene']).toBe(text(x.data.average_scores?.hygiene));
     }
   });
+
+  it('one answer object of alternative shapes (tax ni employed / self-employed): one header for both', async () => {
+    const one = async (args: string[]) => {
+      const csv = await runCli(['tax', 'ni', ...args, '--year', '2026-27', '--format', 'csv'], { env: env() });
+      const json = await runCli(['tax', 'ni', ...args, '--year', '2026-27', '--format', 'json'], { env: env() });
+      expect([csv.code, json.code]).toEqual([0, 0]);
+      return { ...(await readCsv(csv.stdout)), data: JSON.parse(json.stdout).data };
+    };
+    const employed = await one(['50000']);
+    const self = await one(['40000', '--self-employed']);
+    expect(self.header).toEqual(employed.header);
+    expect(employed.rows[0]!['employee.contributions']).toBe(text(employed.data.employee.contributions));
+    expect(employed.rows[0]!.annual_profit).toBeNull();
+    expect(self.rows[0]!.annual_profit).toBe(text(self.data.annual_profit));
+    expect(self.rows[0]!['employee.contributions']).toBeNull();
+  });
 });

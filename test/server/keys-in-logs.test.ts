@@ -75,6 +75,13 @@ describe('access log: a key joined to other characters', () => {
     }
   });
 
+  it('a token that is not shaped like a key (Bearer 1) does not mask the rest of the line', async () => {
+    const before = s.accessLog.length;
+    await (await fetch(`${s.url.replace(/\/v1$/, '')}/v1/tax/years?page=1`, { headers: { authorization: 'Bearer 1' } })).text();
+    const line = s.accessLog[before]!;
+    expect(line).toMatch(/^2026-11-21T12:00:00\.000Z GET \/v1\/tax\/years\?page=1 \d{3} /);
+  });
+
   it('redact masks a gd_ token preceded by a letter or an underscore', () => {
     expect(redact('q=xgd_live_abcdefghijklmnop1234')).toBe('q=xgd_live_…1234');
     expect(redact('/p/sekrit_path_gd_test_abcdefghijklmnop5678')).toBe('/p/sekrit_path_gd_test_…5678');
