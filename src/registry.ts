@@ -10,7 +10,7 @@
 import type { RouteSpec } from './contract/route.js';
 import { createRouter, type Match } from './contract/router.js';
 import type { HttpMethod } from './contract/types.js';
-import type { JsonSchema, ResponseSchema } from './contract/schema.js';
+import { schemaBranches, type JsonSchema, type ResponseSchema } from './contract/schema.js';
 import type { DatasetEntry, DocumentValidator, DomainManifest, LocalSpec, RendererRef } from './domains/manifest.js';
 import type { DatasetInfo } from './mirror/catalog.js';
 import { declaredDomains } from './domains/manifest.js';
@@ -87,11 +87,6 @@ export async function loadResponseSchemas(): Promise<ReadonlyMap<string, Respons
   return out;
 }
 
-/** A schema's alternatives other than null: itself, or its anyOf/oneOf branches (`nullable(x)` is anyOf [x, null]). */
-function branchesOf(s: JsonSchema): JsonSchema[] {
-  const alts = (s.anyOf ?? s.oneOf) as JsonSchema[] | undefined;
-  return alts ? alts.flatMap(branchesOf).filter((b) => b.type !== 'null') : [s];
-}
 const oneOrUnion = (xs: JsonSchema[]): JsonSchema | undefined => (xs.length > 1 ? { anyOf: xs } : xs[0]);
 
 async function dataSchemaOf(route: RouteSpec): Promise<JsonSchema | undefined> {
@@ -107,18 +102,18 @@ async function dataSchemaOf(route: RouteSpec): Promise<JsonSchema | undefined> {
  */
 export async function recordSchemaFor(route: RouteSpec): Promise<JsonSchema | undefined> {
   let s = await dataSchemaOf(route);
-  if (s && !branchesOf(s).some((b) => b.type === 'array') && route.records) {
+  if (s && !schemaBranches(s).some((b) => b.type === 'array') && route.records) {
     for (const k of route.records.split('.')) {
-      s = s && oneOrUnion(branchesOf(s).flatMap((b) => ((b.properties as Record<string, JsonSchema> | undefined)?.[k] ? [(b.properties as Record<string, JsonSchema>)[k]!] : [])));
+      s = s && oneOrUnion(schemaBranches(s).flatMap((b) => ((b.properties as Record<string, JsonSchema> | undefined)?.[k] ? [(b.properties as Record<string, JsonSchema>)[k]!] : [])));
     }
   }
-  return oneOrUnion((s ? branchesOf(s) : []).flatMap((b) => (b.type === 'array' && b.items ? [b.items as JsonSchema] : [])));
+  return oneOrUnion((s ? schemaBranches(s) : []).flatMap((b) => (b.type === 'array' && b.items ? [b.items as JsonSchema] : [])));
 }
 
 /** The published schema of a route's `data` when it is one object, or alternatives of objects (no record list): its CSV is one row. */
 export async function objectSchemaFor(route: RouteSpec): Promise<JsonSchema | undefined> {
   if (route.records) return undefined;
   const s = await dataSchemaOf(route);
-  const objects = s ? branchesOf(s) : [];
+  const objects = s ? schemaBranches(s) : [];
   return objects.length && objects.every((b) => b.type === 'object' && b.properties) ? oneOrUnion(objects) : undefined;
 }

@@ -69,3 +69,9 @@ export function obj(properties: Readonly<Record<string, JsonSchema>>, o: ObjOpti
   const required = Object.keys(properties).filter((k) => !optional.has(k));
   return withDesc({ type: 'object', properties: { ...properties }, ...(required.length ? { required } : {}), additionalProperties: o.open === true }, o.description);
 }
+
+/** A schema's alternatives other than null: itself, or its anyOf/oneOf branches (`nullable(x)` is anyOf [x, null]). */
+export function schemaBranches(s: JsonSchema): JsonSchema[] {
+  const alts = (s.anyOf ?? s.oneOf) as JsonSchema[] | undefined;
+  return alts ? alts.flatMap(schemaBranches).filter((b) => b.type !== 'null') : [s];
+}

@@ -2,7 +2,7 @@
  * Turning an envelope into records for table, NDJSON and CSV output, and picking `--fields`.
  */
 import type { RouteSpec } from '../contract/route.js';
-import type { JsonSchema } from '../contract/schema.js';
+import { schemaBranches, type JsonSchema } from '../contract/schema.js';
 import type { Envelope, SuccessEnvelope } from '../contract/types.js';
 import { isErrorEnvelope } from '../contract/types.js';
 
@@ -103,13 +103,6 @@ export function toCsv(rows: readonly Row[], columns?: readonly string[]): string
   return `${lines.join('\r\n')}\r\n`;
 }
 
-/** A schema's alternatives other than null (`nullable(x)` is `anyOf: [x, null]`). */
-function branches(s: JsonSchema): JsonSchema[] {
-  const alts = (s.anyOf ?? s.oneOf) as JsonSchema[] | undefined;
-  if (!alts) return [s];
-  return alts.flatMap(branches).filter((b) => b.type !== 'null');
-}
-
 /**
  * The CSV columns of a record schema (a route's published response schema, src/domains/<d>/schemas.ts),
  * in its property order: an object's declared fields become dotted columns (a null object: its columns
@@ -118,7 +111,7 @@ function branches(s: JsonSchema): JsonSchema[] {
  * So every page of a streamed answer has the same columns, whatever nulls or keys its records carry.
  */
 export function csvColumns(schema: JsonSchema, prefix = '', out: string[] = []): string[] {
-  const objects = branches(schema).filter((b) => b.type === 'object' && b.properties);
+  const objects = schemaBranches(schema).filter((b) => b.type === 'object' && b.properties);
   if (objects.length === 0) {
     out.push(prefix || 'value');
     return out;
