@@ -300,7 +300,16 @@ export async function runBatch(ctx: Context, target: BatchTarget, backend: Backe
       exit = exitCodeFor((le.env as { error: { code: string } }).error.code, le.status);
     }
     if (exit !== EXIT.OK && firstFailure === EXIT.OK) firstFailure = exit;
+    // Each answer written as it comes (each may have cost credits): an interrupt, or a reader that went
+    // away (EPIPE ends the process, src/main.ts), loses none already paid for and sends no more.
     await out.push(`${json}\n`);
+    await out.flush();
+    // Out of credits (insufficient_credits, 402 or 429): every later line would be refused too; stop
+    // sending, as --sweep and --all do.
+    if (exit === EXIT.CREDITS) {
+      ctx.io.stderr.write(`publicdata: out of credits at input line ${lineNo}; the lines after it were not sent\n`);
+      break;
+    }
   }
   await out.flush();
   return firstFailure;

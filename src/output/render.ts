@@ -36,7 +36,8 @@ export const paint = {
 /** A human one-liner for an error envelope (stderr, terminal mode). */
 export function errorLine(env: ErrorEnvelope, color: boolean): string {
   const e = env.error;
-  let s = `${paint.red('error', color)} ${paint.bold(e.code, color)}: ${e.message}`;
+  // The published service's 500 carries a message and no code (GOVDATA-NOTES): the message alone then.
+  let s = e.code ? `${paint.red('error', color)} ${paint.bold(e.code, color)}: ${e.message}` : `${paint.red('error', color)}: ${e.message}`;
   if (e.details?.length) {
     s += e.details.map((d) => `\n  - ${d.field}: ${d.code}: ${d.message}`).join('');
   }

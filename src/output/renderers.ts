@@ -13,6 +13,7 @@
  * the fields name its keys; an unknown field is a usage error listing the fields there are.
  */
 import { ApiError } from '../contract/errors.js';
+import { redact } from '../config.js';
 import type { RouteSpec } from '../contract/route.js';
 import type { CallResult, ErrorEnvelope, SuccessEnvelope } from '../contract/types.js';
 import { isErrorEnvelope } from '../contract/types.js';
@@ -185,12 +186,13 @@ export interface ErrorOutputOptions {
  * scripts. table: the message on stderr.
  */
 export function writeError(io: IO, env: ErrorEnvelope, o: ErrorOutputOptions): void {
+  // An API key a server echoed in its message (`Invalid API key Bearer gd_live_…`) is masked here too.
   if (o.format === 'json' || o.format === 'ndjson') {
-    io.stdout.write(`${JSON.stringify(env)}\n`);
-    if (!o.quiet) io.stderr.write(errorLine(env, false));
+    io.stdout.write(`${redact(JSON.stringify(env))}\n`);
+    if (!o.quiet) io.stderr.write(redact(errorLine(env, false)));
     return;
   }
-  io.stderr.write(errorLine(env, o.color));
+  io.stderr.write(redact(errorLine(env, o.color)));
 }
 
 /** Write to stdout, waiting for a full stream to drain (back-pressure), so a slow reader slows the producer. */

@@ -1,0 +1,45 @@
+/**
+ * An error answer is printed without the user's key even when the server echoes it in its message, on
+ * stdout (the envelope) and stderr (the one-line message); and the published service's 500 without a
+ * `code` (GOVDATA-NOTES) prints its message, not "error undefined:". A bare node:http server answers.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fakeKey } from '../support/keys.js';
+import { isolatedEnv, runCli } from '../support/cli.js';
+
+const KEY = fakeKey('live', 'feedfacefeedfacefeed4242');
+let server: Server;
+let url: string;
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    const body = req.url?.startsWith('/v1/tax/years')
+      ? { status: 401, json: { error: { code: 'unauthorized', message: `Invalid API key ${req.headers.authorization ?? ''}` } } }
+      : { status: 500, json: { error: { message: 'An unexpected error occurred on our end.' } } };
+    res.writeHead(body.status, { 'content-type': 'application/json', 'retry-after': '0' });
+    res.end(JSON.stringify(body.json));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+});
+afterAll(async () => {
+  await new Promise<void>((r) => server.close(() => r()));
+});
+
+describe('error answers from the API', () => {
+  it.each(['json', 'table'])('a key echoed in a 401 message is masked (--format %s)', async (format) => {
+    const r = await runCli(['tax', 'years', '--source', 'live', '--format', format], { env: isolatedEnv({ PUBLICDATA_BASE_URL: url, PUBLICDATA_API_KEY: KEY }) });
+    expect(r.code).toBe(4);
+    const tail = KEY.slice('gd_live_'.length);
+    for (const out of [r.stdout, r.stderr]) for (let i = 0; i + 8 <= tail.length; i++) expect(out).not.toContain(tail.slice(i, i + 8));
+    expect(r.stderr).toContain('error unauthorized: Invalid API key Bearer gd_live_…4242');
+  });
+
+  it('a 500 without a code prints its message (exit 6), not "undefined"', async () => {
+    const r = await runCli(['tax', 'income-tax', '50000', '--source', 'live', '--format', 'table', '--max-wait', '0'], { env: isolatedEnv({ PUBLICDATA_BASE_URL: url, PUBLICDATA_API_KEY: KEY }) });
+    expect(r.code).toBe(6);
+    expect(r.stderr).not.toContain('undefined');
+    expect(r.stderr).toMatch(/error(: | \w+: )An unexpected error occurred on our end\./);
+  });
+});
