@@ -217,7 +217,7 @@ function observeRateLimit(stats: LiveStats, headers: Record<string, string>): vo
 }
 
 /** Header bookkeeping: credits from X-Credits-Cost / X-Credits-Remaining, else the route's cost. */
-function spendCredits(stats: LiveStats, a: ResponseAttempt, cost: number): void {
+function spendCredits(stats: LiveStats, a: Pick<ResponseAttempt, 'status' | 'headers'>, cost: number): void {
   const headerCost = num(a.headers['x-credits-cost']);
   const rem = num(a.headers['x-credits-remaining']);
   if (rem !== undefined) stats.creditsRemaining = rem;
@@ -374,6 +374,8 @@ class LiveCaller {
 
   private afterNetwork(p: CallProgress, a: NetworkAttempt, retry: number): Verdict {
     this.stats.networkErrors++;
+    // The answer's headers came before the body was cut off: what they charged counts (--max-credits).
+    if (a.answered) spendCredits(this.stats, a.answered, p.cost);
     this.cfg.log?.(`✗ ${p.c.method} ${p.pathForLog} ${a.code} after ${Math.round(a.ms)} ms`);
     const retryWaitMs = this.policy.afterNetwork(p.c.method, a, retry);
     return { retryWaitMs, reason: `${this.cfg.baseHost}: ${describeNetworkCode(a.code)}` };
@@ -422,9 +424,13 @@ class LiveCaller {
           : `next wait ${secs(retryWaitMs)} exceeds --max-wait`;
     cfg.log?.(`✗ giving up after ${p.attempts} attempt(s), ${secs(cfg.now() - p.started)}: ${why}`);
     if (a.kind === 'network') {
+      const why = `${a.code}${a.message && a.message !== a.code ? `: ${a.message}` : ''}`;
+      const cost = a.answered?.headers['x-credits-cost'];
       const e = errorEnvelope(
         'network_error',
-        `Could not reach ${cfg.baseHost} (${a.code}${a.message && a.message !== a.code ? `: ${a.message}` : ''}) after ${p.attempts} attempt(s).`,
+        a.answered
+          ? `${cfg.baseHost} answered HTTP ${a.answered.status}${cost !== undefined ? ` (X-Credits-Cost ${cost}: charged)` : ''} but the connection closed before the whole body arrived (${why}), after ${p.attempts} attempt(s); running the request again may be charged again.`
+          : `Could not reach ${cfg.baseHost} (${why}) after ${p.attempts} attempt(s).`,
       );
       return { answer: result(503, e, p.attempts) };
     }

@@ -72,7 +72,14 @@ function headerValue(h: Record<string, string | string[] | undefined>, name: str
 }
 
 export type ResponseAttempt = { kind: 'response'; status: number; headers: Record<string, string>; raw: string; ms: number; sentAt: number };
-export type NetworkAttempt = { kind: 'network'; code: string; message: string; connectPhase: boolean; ms: number };
+/**
+ * A request that failed in the network. `answered`: the status and headers had arrived before the body
+ * was cut off (the server may have charged for it: X-Credits-Cost is in the headers).
+ */
+export type NetworkAttempt = {
+  kind: 'network'; code: string; message: string; connectPhase: boolean; ms: number;
+  answered?: { status: number; headers: Record<string, string> };
+};
 export type Attempt = ResponseAttempt | NetworkAttempt;
 
 export interface TransportOptions {
@@ -133,14 +140,16 @@ export function createTransport(o: TransportOptions): Transport {
         body = JSON.stringify(call.body ?? {});
       }
       const t0 = o.now();
+      let answered: NetworkAttempt['answered'];
       try {
         const res = await request(url, { method: call.method, headers, body: body ?? null, dispatcher: d });
-        const raw = await res.body.text();
         const h: Record<string, string> = {};
         for (const name of PASSED_HEADERS) {
           const v = headerValue(res.headers as Record<string, string | string[] | undefined>, name);
           if (v !== undefined) h[name] = v;
         }
+        answered = { status: res.statusCode, headers: h };
+        const raw = await res.body.text();
         return { kind: 'response', status: res.statusCode, headers: h, raw, ms: o.now() - t0, sentAt: t0 };
       } catch (e) {
         const code = errCode(e);
@@ -150,6 +159,7 @@ export function createTransport(o: TransportOptions): Transport {
           message: redact(String((e as Error)?.message ?? e), o.apiKey),
           connectPhase: CONNECT_PHASE_CODES.has(code),
           ms: o.now() - t0,
+          ...(answered ? { answered } : {}),
         };
       }
     },
