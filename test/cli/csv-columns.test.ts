@@ -8,31 +8,19 @@
  * The CSV is read back by DuckDB's own CSV reader (strict: every line must have the header's field count)
  * and each cell compared with the same record from the NDJSON of the same call.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeAll } from '../../src/mirror/db.js';
+import { describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
-import { buildFixtureMirror } from '../support/route-samples.js';
+import { useFixtureMirror } from '../support/route-samples.js';
 
-let dataDir: string;
-
-beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'pd-csv-columns-'));
-  await buildFixtureMirror(dataDir);
-}, 120_000);
-afterAll(async () => {
-  await closeAll();
-  rmSync(dataDir, { recursive: true, force: true });
-});
-
-const env = () => ({ PUBLICDATA_DATA_DIR: dataDir, PUBLICDATA_CONFIG_DIR: join(dataDir, 'config') });
+const mirror = useFixtureMirror('pd-csv-columns-');
+const env = mirror.env;
 
 /** The CSV read by DuckDB (every value as text, NULL for an empty cell), header and rows. */
 async function readCsv(text: string): Promise<{ header: string[]; rows: Array<Record<string, string | null>> }> {
-  const file = join(dataDir, `read-${Math.random().toString(36).slice(2)}.csv`);
+  const file = join(mirror.dir(), `read-${Math.random().toString(36).slice(2)}.csv`);
   writeFileSync(file, text);
   const db = await DuckDBInstance.create(':memory:');
   const c = await db.connect();

@@ -4,26 +4,12 @@
  * renderer printed is not repeated. An empty page's footer says `0 records`, not "page 1 of 0".
  * The expected texts are read from the same call's JSON answer.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeAll } from '../../src/mirror/db.js';
+import { describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';
-import { buildFixtureMirror } from '../support/route-samples.js';
+import { useFixtureMirror } from '../support/route-samples.js';
 
-let dataDir: string;
-
-beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'pd-table-notes-'));
-  await buildFixtureMirror(dataDir);
-}, 120_000);
-afterAll(async () => {
-  await closeAll();
-  rmSync(dataDir, { recursive: true, force: true });
-});
-
-const env = () => ({ PUBLICDATA_DATA_DIR: dataDir, PUBLICDATA_CONFIG_DIR: join(dataDir, 'config'), NO_COLOR: '1' });
+const mirror = useFixtureMirror('pd-table-notes-');
+const env = mirror.env;
 
 async function tableAndMeta(args: string[]) {
   const table = await runCli([...args, '--source', 'local', '--format', 'table'], { env: env(), columns: 200 });

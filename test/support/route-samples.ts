@@ -5,8 +5,11 @@
  * each call through `publicdata serve` and the live client and compares with `--source local`; it fails
  * when a route has no sample, or a domain's file carries another domain's route.
  */
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
+import { closeAll } from '../../src/mirror/db.js';
 import { pathToFileURL } from 'node:url';
 import type { DomainSamples, Sample } from './samples-types.js';
 
@@ -39,4 +42,21 @@ export async function buildFixtureMirror(dataDir: string): Promise<string> {
   const dirs = { dataDir, mirror: join(dataDir, 'mirror'), cacheDir: join(dataDir, 'sync-cache') };
   await Promise.all(all.map((s) => s.build?.(dirs)));
   return dirs.mirror;
+}
+
+/**
+ * A test file's fixture mirror: built once before its tests (every domain's `build`), closed and removed
+ * after. Returns the data folder (read it inside a test) and the environment that points a CLI run at it.
+ */
+export function useFixtureMirror(prefix: string): { dir: () => string; env: () => Record<string, string> } {
+  let dataDir = '';
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), prefix));
+    await buildFixtureMirror(dataDir);
+  }, 120_000);
+  afterAll(async () => {
+    await closeAll();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+  return { dir: () => dataDir, env: () => ({ PUBLICDATA_DATA_DIR: dataDir, PUBLICDATA_CONFIG_DIR: join(dataDir, 'config'), NO_COLOR: '1' }) };
 }
