@@ -146,6 +146,8 @@ export function addRouteCommand(parent: Command, spec: RouteCommandSpec, ctx: Co
   cmd.action(async (...argv: unknown[]) => {
     const self = argv[argv.length - 1] as Command;
     const opts = self.opts() as Record<string, unknown>;
+    // `--near LAT,LNG` (schools, food hygiene, crime) gives the route's lat and lng: their errors name --near
+    const labelsNow = opts.near === undefined ? labels : new Map([...labels, ['lat', 'option --near'], ['lng', 'option --near']]);
     const g = globalOptions(self, ctx);
     const positional = argv.slice(0, (spec.args ?? []).length);
     const values = new Map<string, unknown>();
@@ -206,9 +208,9 @@ export function addRouteCommand(parent: Command, spec: RouteCommandSpec, ctx: Co
         return setExit(self, await runBatchCommand(ctx, call, g, self.optsWithGlobals().format as string | undefined));
       }
       // Terminal renderers are registered by route id (src/output/renderers.ts); they see the options (--chart).
-      return setExit(self, await invoke(ctx, call, g, opts, (e) => relabelError(e, labels)));
+      return setExit(self, await invoke(ctx, call, g, opts, (e) => relabelError(e, labelsNow)));
     } catch (e) {
-      if (e instanceof ApiError) return setExit(self, await printError(ctx, relabelError(e, labels), g));
+      if (e instanceof ApiError) return setExit(self, await printError(ctx, relabelError(e, labelsNow), g));
       throw e;
     }
   });

@@ -84,12 +84,15 @@ describe('a blank or one-character name, authority, type or postcode is refused 
 });
 
 describe('--near and --radius-km', () => {
-  it('--near out of range names --near, not --lat or --lng', async () => {
-    for (const [near, what] of [['40,-1.5', 'latitude'], ['53.8,5', 'longitude']] as const) {
-      const r = await callOf(['schools', '--near', near]);
-      expect(r.call).toBeUndefined();
-      expect(r.code).toBe(2);
-      expect(r.stderr).toMatch(new RegExp(`Invalid option --near: ${what}`));
+  it('--near out of range names --near, not --lat or --lng, before data access (no mirror here)', async () => {
+    // the route's bounds (lat 49 to 61, lng -9 to 2.5)
+    for (const [args, bound] of [
+      [['schools', '--near', '40,-1.5'], 'at least 49'],
+      [['schools', '--near', '53.8,5'], 'at most 2.5'],
+    ] as const) {
+      const r = await runCli([...args, '--source', 'local'], { env: { PUBLICDATA_DATA_DIR: join(dataDir, 'none') } });
+      expect([args.join(' '), r.code]).toEqual([args.join(' '), 2]);
+      expect(r.stderr).toContain(`invalid_parameter: Invalid option --near: must be ${bound}.`);
       expect(r.stderr).not.toMatch(/--lat|--lng/);
     }
   });

@@ -4,25 +4,10 @@ import type { RouteCall } from '../../contract/types.js';
 import type { CommandKit } from '../command-kit.js';
 import { ApiError } from '../../contract/errors.js';
 import { parseNear } from '../../amount.js';
-import { schoolRoutes } from './routes.js';
 
-const SEARCH_QUERY = schoolRoutes.find((r) => r.id === 'schools.search')!.query!;
-
-/**
- * `--near LAT,LNG` sets lat and lng. Their ranges are the route's (lat 49 to 61, lng -9 to 2.5), checked here
- * so that the error names --near, the option typed, rather than the route's lat or lng.
- */
+/** `--near LAT,LNG` sets lat and lng (the route checks their ranges; an error names --near: route-command.ts). */
 function near(call: RouteCall, opts: Record<string, unknown>): RouteCall {
-  if (opts.near === undefined) return call;
-  const p = parseNear(String(opts.near));
-  for (const [name, what] of [['lat', 'latitude'], ['lng', 'longitude']] as const) {
-    const spec = SEARCH_QUERY.find((q) => q.name === name)!;
-    const v = Number(p[name]);
-    if (!/^-?(\d+\.?\d*|\.\d+)$/.test(p[name]) || v < spec.min! || v > spec.max!) {
-      throw new ApiError(400, 'invalid_parameter', `Invalid option --near: ${what} '${p[name]}' must be a number from ${spec.min} to ${spec.max} (LAT,LNG in WGS84, e.g. 53.80,-1.55).`);
-    }
-  }
-  Object.assign(call.query, p);
+  if (opts.near !== undefined) Object.assign(call.query, parseNear(String(opts.near)));
   return call;
 }
 
