@@ -177,9 +177,10 @@ export function addRouteCommand(parent: Command, spec: RouteCommandSpec, ctx: Co
       for (const [name, v] of values) {
         const p = params.get(name);
         const where = p && allParams(target).some((x) => x.spec.name === name) ? p.where : 'body';
+        // A value typed as spaces only: the API reads a blank value as none (a search would list every
+        // record) and an empty path segment names another route (or none): refused as its own error.
+        if (typeof v === 'string' && v.trim() === '') throw new ApiError(400, 'invalid_parameter', `Invalid parameter '${name}': empty; give a value.`);
         if (where === 'path') {
-          // An empty path segment would name another route (or none): refuse it as the argument's own error.
-          if (String(v).trim() === '') throw new ApiError(400, 'invalid_parameter', `Invalid parameter '${name}': empty; give a value.`);
           pathValues[name] = v;
         }
         else if (where === 'query') query[name] = Array.isArray(v) ? v.join(',') : String(v);

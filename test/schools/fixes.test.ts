@@ -97,10 +97,10 @@ describe('--near and --radius-km', () => {
     }
   });
   it('--radius-km without --near is refused (CLI and API), before data access', async () => {
-    const r = await callOf(['schools', '--radius-km', '5']);
-    expect(r.call).toBeUndefined();
+    // the route's `requires` (radius_km needs lat), checked before the mirror: none here
+    const r = await runCli(['schools', '--radius-km', '5', '--source', 'local'], { env: { PUBLICDATA_DATA_DIR: join(dataDir, 'none') } });
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/--radius-km: needs --near/);
+    expect(r.stderr).toContain("invalid_parameter: Invalid option --radius-km: needs 'lat' as well.");
     expect(errorOf(await getRoute('/v1/schools', { radius_km: '5' }, none))).toMatchObject({ status: 400, code: 'invalid_parameter' });
     // with a point it is a radius, and the default (not sent) needs none
     expect((await callOf(['schools', '--near', '53.8,-1.55', '--radius-km', '5'])).call).toMatchObject({ query: { lat: '53.8', lng: '-1.55', radius_km: '5' } });

@@ -2,26 +2,11 @@
 import { Command, Option } from 'commander';
 import type { RouteCall } from '../../contract/types.js';
 import type { CommandKit } from '../command-kit.js';
-import { ApiError } from '../../contract/errors.js';
 import { parseNear } from '../../amount.js';
 
 /** `--near LAT,LNG` sets lat and lng (the route checks their ranges; an error names --near: route-command.ts). */
 function near(call: RouteCall, opts: Record<string, unknown>): RouteCall {
   if (opts.near !== undefined) Object.assign(call.query, parseNear(String(opts.near)));
-  return call;
-}
-
-/**
- * Before any data access: a filter given as spaces only is an error here (the API reads a blank value as
- * none, which would list every school), and --radius-km needs --near (or --lat and --lng).
- */
-function checkFilters(call: RouteCall, opts: Record<string, unknown>): RouteCall {
-  for (const [name, v] of Object.entries(call.query)) {
-    if (typeof v === 'string' && v.trim() === '') throw new ApiError(400, 'invalid_parameter', `Invalid parameter '${name}': empty; give a value.`);
-  }
-  if (opts.radiusKm !== undefined && call.query.lat === undefined) {
-    throw new ApiError(400, 'invalid_parameter', 'Invalid option --radius-km: needs --near LAT,LNG (or --lat and --lng).');
-  }
   return call;
 }
 
@@ -44,7 +29,7 @@ export function register(program: Command, kit: CommandKit): void {
     args: [{ param: 'name', optional: true, description: 'part of the school name' }],
     flags: [authority],
     extraOptions: [new Option('--near <lat,lng>', 'search around this point (WGS84), nearest first; with --radius-km (default 2, at most 25)')],
-    prepare: (call, opts) => checkFilters(near(call, opts), opts),
+    prepare: (call, opts) => near(call, opts),
     examples: [
       'publicdata schools --near 51.45,-2.59 --phase primary',
       'publicdata schools "St Mary" --authority Leeds',
@@ -63,7 +48,6 @@ export function register(program: Command, kit: CommandKit): void {
     route: 'schools.inspections.statistics',
     description: 'Counts of open schools by the framework of their latest inspection, graded judgements and report-card grades',
     flags: [authority],
-    prepare: (call, opts) => checkFilters(call, opts),
     extraOptions: [new Option('--chart', 'on a terminal: bars of the grade distribution')],
     examples: ['publicdata schools stats --authority Leeds', 'publicdata schools stats --region London --phase secondary --chart'],
   });
