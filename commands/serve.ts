@@ -6,7 +6,7 @@
  */
 import { Command, InvalidArgumentError } from 'commander';
 import { EventEmitter } from 'node:events';
-import { closeSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, openSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ApiError, EXIT, errorEnvelope } from '../src/contract/errors.js';
 import type { Context } from '../src/context.js';
@@ -96,15 +96,9 @@ export async function runServe(ctx: Context, o: ServeCommandOptions, stop: Promi
   let keys: import('../src/server/keys.js').KeyPlan[] | undefined;
   let stateFile: string | undefined;
   if (o.keys) {
-    const { parseKeysFile, KeysFileError } = await import('../src/server/keys.js');
-    let text: string;
+    const { readKeysFile, KeysFileError } = await import('../src/server/keys.js');
     try {
-      text = readFileSync(o.keys, 'utf8');
-    } catch (e) {
-      return fail('usage_error', `Cannot read the keys file ${o.keys}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}.`);
-    }
-    try {
-      keys = parseKeysFile(text, o.keys);
+      keys = readKeysFile(o.keys, (line) => void ctx.io.stderr.write(`${line}\n`));
     } catch (e) {
       if (e instanceof KeysFileError) return fail('usage_error', e.message);
       throw e;
@@ -203,8 +197,8 @@ async function reloadOnHup(ctx: Context, o: ServeCommandOptions, server: Pick<Ru
   let now = before;
   let reloaded = false;
   try {
-    const { parseKeysFile } = await import('../src/server/keys.js');
-    const plans = parseKeysFile(readFileSync(o.keys, 'utf8'), o.keys);
+    const { readKeysFile } = await import('../src/server/keys.js');
+    const plans = readKeysFile(o.keys, say);
     server.reloadKeys(plans);
     now = plans.length;
     reloaded = true;

@@ -68,18 +68,57 @@ function escapeRe(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
+/** Compiled keyPattern per key (serve's access log redacts every line). */
+const PATTERNS = new Map<string, RegExp>();
+
 /**
- * Remove a key from text: the exact key (and its URL-encoded form) becomes its mask; any other
- * `gd_live_`/`gd_test_` token and any `Bearer <token>` is masked too (defence in depth).
+ * A pattern matching `key` in any of the encodings a line may carry it in: each character as itself, as a
+ * %-escape of its UTF-8 bytes (either case of hex, escaped again any number of times: `%2567`), or as a
+ * JSON `\u` escape, in any mix; plus its base64 and base64url forms.
+ */
+function keyPattern(key: string): RegExp {
+  const cached = PATTERNS.get(key);
+  if (cached) return cached;
+  const chars = [...key].map((ch) => {
+    const bytes = [...Buffer.from(ch, 'utf8')];
+    const pct = bytes.map((b) => `%(?:25)*${b.toString(16).padStart(2, '0').replace(/[a-f]/g, (h) => `[${h}${h.toUpperCase()}]`)}`).join('');
+    const u = ch.length === 1 ? `|\\\\u${ch.charCodeAt(0).toString(16).padStart(4, '0').replace(/[a-f]/g, (h) => `[${h}${h.toUpperCase()}]`)}` : '';
+    return `(?:${escapeRe(ch)}|${pct}${u})`;
+  });
+  const b64 = Buffer.from(key, 'utf8').toString('base64').replace(/=+$/, '');
+  const b64url = Buffer.from(key, 'utf8').toString('base64url');
+  const re = new RegExp([chars.join(''), escapeRe(b64), ...(b64url !== b64 ? [escapeRe(b64url)] : [])].join('|'), 'g');
+  if (PATTERNS.size > 64) PATTERNS.clear();
+  PATTERNS.set(key, re);
+  return re;
+}
+
+/**
+ * The keys this process holds (the configured key, once resolved): `redact` masks each of them wherever and
+ * however it appears, whatever its shape, without every caller having to pass it.
+ */
+const HELD_KEYS = new Set<string>();
+
+/** Remember a key so that every `redact` masks it (called when a key is resolved or presented). */
+export function holdKey(key: string | undefined): void {
+  if (key && !keyProblem(key)) HELD_KEYS.add(key);
+}
+
+/** Forget the held keys (tests that switch keys in one process). */
+export function forgetHeldKeys(): void {
+  HELD_KEYS.clear();
+}
+
+/**
+ * Remove a key from text: the key given and every held key (holdKey), in any encoding (keyPattern), becomes
+ * its mask; any other `gd_live_`/`gd_test_` token and any `Bearer <token>` is masked too (defence in depth).
  */
 export function redact(text: string, key?: string): string {
   let out = text;
-  if (key) {
-    const mask = maskKey(key);
-    out = out.replace(new RegExp(escapeRe(key), 'g'), mask);
-    const enc = encodeURIComponent(key);
-    if (enc !== key) out = out.replace(new RegExp(escapeRe(enc), 'g'), mask);
-  }
+  const keys = new Set(HELD_KEYS);
+  if (key) keys.add(key);
+  // longest first: a key that contains another is masked whole
+  for (const k of [...keys].sort((a, b) => b.length - a.length)) out = out.replace(keyPattern(k), maskKey(k));
   // The whole token, whatever characters a key holds (base64's + / =, a URL's . ~ and %-escapes): a
   // narrower class masked `gd_live_abc.def` only up to the dot and printed the rest.
   // Anywhere, not only at a word boundary: `xgd_live_…` or `path_gd_live_…` hold a key just the same.
@@ -176,7 +215,10 @@ export interface ResolvedKey {
 /** Where the key comes from, or undefined when there is none. Never throws for a missing file. */
 export function resolveApiKeySource(env: Env): ResolvedKey | undefined {
   const fromEnv = env.PUBLICDATA_API_KEY?.trim();
-  if (fromEnv) return { key: fromEnv, source: 'env' };
+  if (fromEnv) {
+    holdKey(fromEnv);
+    return { key: fromEnv, source: 'env' };
+  }
   let cfg: ConfigFile;
   try {
     cfg = readConfig(env);
@@ -184,6 +226,7 @@ export function resolveApiKeySource(env: Env): ResolvedKey | undefined {
     return undefined;
   }
   const k = typeof cfg.api_key === 'string' ? cfg.api_key.trim() : '';
+  holdKey(k);
   return k ? { key: k, source: 'config', path: configPath(env) } : undefined;
 }
 

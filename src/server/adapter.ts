@@ -19,6 +19,29 @@ import { methodsOf } from './routing.js';
 
 const gzip = promisify(gzipCb);
 
+/**
+ * The segments of a request target that could be a key: path segments, query names and values, each as
+ * sent and %-decoded (up to three times, for a target escaped more than once); 16+ characters only.
+ */
+export function targetTokens(target: string): string[] {
+  const out = new Set<string>();
+  for (const raw of target.split(/[/?&=#;]+/)) {
+    let t = raw;
+    for (let i = 0; i < 4 && t.length >= 16; i++) {
+      out.add(t);
+      let next: string;
+      try {
+        next = decodeURIComponent(t.replace(/\+/g, ' '));
+      } catch {
+        break;
+      }
+      if (next === t) break;
+      t = next;
+    }
+  }
+  return [...out];
+}
+
 /** Answers smaller than this are sent uncompressed (gzip would not pay for its header and CPU). */
 const GZIP_MIN_BYTES = 1024;
 const EXPOSED = 'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, X-Credits-Remaining, X-Credits-Cost, Retry-After, ETag';
@@ -103,11 +126,23 @@ export class HttpAdapter {
       // 499 (nginx's "client closed request"): the connection closed before the whole answer was sent.
       const status = res.writableFinished ? res.statusCode : 499;
       const line = `${new Date(this.o.now()).toISOString()} ${req.method} ${redactUrl(req.url ?? '')} ${status} ${(performance.now() - started).toFixed(1)}ms credits=${state.log.cost} key=${state.log.key ?? '-'}`;
-      // the request's own key masked wherever it appears (a path or a query value not named as a credential);
-      // only a token shaped like a key (a gd_ key, or 16+ characters): `Bearer 1` must not mask every 1 in the line
-      const own = bearerToken(req);
-      accessLog(redact(line, own && (/^gd_(live|test)_/.test(own) || own.length >= 16) ? own : undefined));
+      accessLog(this.maskKeys(line, req));
     });
+  }
+
+  /**
+   * A log line with every key masked, in any encoding (redact): the request's own Bearer token when shaped
+   * like a key (a gd_ key, or 16+ characters: `Bearer 1` must not mask every 1 in the line), and any key of
+   * the keys file that stands as a whole segment of the target (path segment, query name or value, escaped
+   * or not), found by its digest since the keys themselves are not kept. Whatever the answer (401,
+   * OPTIONS, 405, the OpenAPI document).
+   */
+  private maskKeys(line: string, req: IncomingMessage): string {
+    let out = line;
+    const own = bearerToken(req);
+    if (own && (/^gd_(live|test)_/.test(own) || own.length >= 16)) out = redact(out, own);
+    for (const token of targetTokens(req.url ?? '')) if (this.answerer.isKey(token)) out = redact(out, token);
+    return redact(out);
   }
 
   private preflight(u: Target, cors: Record<string, string>): Answer {

@@ -87,6 +87,11 @@ export class Answerer {
     this.p.findKey = findKey;
   }
 
+  /** Whether `s` is a key of the keys file (by its digest: the keys themselves are not kept). */
+  isKey(s: string): boolean {
+    return this.p.findKey !== undefined && this.p.findKey(s) !== undefined;
+  }
+
   limitHeaders(plan: KeyPlan | undefined, rate: RateDecision | undefined, cost: number, t: number): Record<string, string> {
     const credits = this.p.credits;
     if (!plan || !credits) return {};

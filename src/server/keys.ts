@@ -11,6 +11,7 @@
  * of each month (UTC); `credits` are purchased credits, which never expire (spec doc 1 §8).
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { readFileSync, statSync } from 'node:fs';
 import { keyProblem, maskKey } from '../config.js';
 
 export type KeyKindName = 'test' | 'live';
@@ -120,4 +121,26 @@ export function keyMatcher(plans: readonly KeyPlan[]): (presented: string) => Ke
     }
     return found;
   };
+}
+
+/**
+ * Read a keys file, refusing one that group or others may write (anyone who can write it can add a key of
+ * their own) and warning about one that others may read (docs/serve.md). Windows has no such mode bits.
+ */
+export function readKeysFile(file: string, warn: (line: string) => void): KeyPlan[] {
+  let text: string;
+  let mode: number;
+  try {
+    mode = statSync(file).mode & 0o777;
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new KeysFileError(`Cannot read the keys file ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}.`);
+  }
+  if (process.platform !== 'win32') {
+    const octal = mode.toString(8).padStart(3, '0');
+    if (mode & 0o022)
+      throw new KeysFileError(`The keys file ${file} is writable by ${mode & 0o002 ? 'others' : 'its group'} (mode ${octal}): anyone who can write it can add a key. Run: chmod 600 ${file}`);
+    if (mode & 0o004) warn(`warning: the keys file ${file} is readable by others (mode ${octal}); run: chmod 600 ${file}`);
+  }
+  return parseKeysFile(text, file);
 }

@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -95,7 +95,7 @@ describe('SIGHUP', () => {
     const dir = mkdtempSync(join(tmpdir(), 'pd-hup-'));
     const keysFile = join(dir, 'keys.txt');
     const stateFile = join(dir, 'credits.json');
-    writeFileSync(keysFile, `${keyLine(KEY_A)}\n${keyLine(KEY_B)}\n`);
+    writeFileSync(keysFile, `${keyLine(KEY_A)}\n${keyLine(KEY_B)}\n`, { mode: 0o600 });
     let stderr = '';
     const ctx = createContext({
       io: { stdout: { write: () => true }, stderr: { write: (t: string) => ((stderr += t), true) }, stdin: Readable.from([]), stdoutIsTTY: false, stderrIsTTY: false, columns: 100 },
@@ -116,19 +116,25 @@ describe('SIGHUP', () => {
     hup.emit('reload');
     await until(() => stderr.includes('the keys file was not reloaded'), 'the failed reload');
     expect(await get(KEY_A)).toBe(200);
+    // A file others may write is refused on reload too (anyone could have added a key to it).
     writeFileSync(keysFile, `${keyLine(KEY_B)}\n`);
+    chmodSync(keysFile, 0o666);
+    hup.emit('reload');
+    await until(() => stderr.includes('is writable by others'), 'the refused reload');
+    expect(await get(KEY_A)).toBe(200);
+    chmodSync(keysFile, 0o600);
     hup.emit('reload');
     await until(() => stderr.includes('SIGHUP: reloaded 1 key(s)'), 'the reload');
     expect(stderr).toContain(`SIGHUP: reloaded 1 key(s) from ${keysFile} (2 before); still serving`);
     expect([await get(KEY_A), await get(KEY_B)]).toEqual([401, 200]);
-    // Every charge so far is on disk: A 2 GETs, B 1 before the reload; B 1 after it, written by the flush below at the latest.
+    // Every charge so far is on disk: A 3 GETs, B 1 before the reload; B 1 after it, written by the flush below at the latest.
     const state = JSON.parse(readFileSync(stateFile, 'utf8'));
-    expect(state.keys[digest(KEY_A)].monthly_used).toBe(2);
+    expect(state.keys[digest(KEY_A)].monthly_used).toBe(3);
 
     stop('SIGTERM');
     expect(await done).toBe(0);
     expect(stderr).toMatch(/stopped\n$/);
     const final = JSON.parse(readFileSync(stateFile, 'utf8'));
-    expect([final.keys[digest(KEY_A)].monthly_used, final.keys[digest(KEY_B)].monthly_used]).toEqual([2, 2]);
+    expect([final.keys[digest(KEY_A)].monthly_used, final.keys[digest(KEY_B)].monthly_used]).toEqual([3, 2]);
   });
 });

@@ -1,0 +1,88 @@
+/**
+ * A key is masked in any encoding (issue 37, "Keys"): %-escaped (whole or in part, either case of hex,
+ * escaped twice), as JSON \u escapes, in base64; the configured key of the CLI (held once resolved) in every
+ * message, whatever its shape; serve's access log masks a key of its keys file wherever it sits in the
+ * target, on every kind of answer (401, OPTIONS, 405, the OpenAPI document).
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { forgetHeldKeys, holdKey, redact } from '../../src/config.js';
+import { isolatedEnv, runCli } from '../support/cli.js';
+import { keyLine, startTestServer } from '../support/serve.js';
+
+/** No run of 6 characters of the secret survives in `text`. */
+function expectNoRun(text: string, secret: string): void {
+  for (let i = 0; i + 6 <= secret.length; i++) expect(text, `run ${secret.slice(i, i + 6)}`).not.toContain(secret.slice(i, i + 6));
+}
+
+// Hand-written encodings of one plain (non-gd_) key: 'plainSecret0123456789'.
+const KEY = 'plainSecret0123456789';
+const ENCODED = [
+  // every character escaped, lower-case hex
+  '%70%6c%61%69%6e%53%65%63%72%65%74%30%31%32%33%34%35%36%37%38%39',
+  // upper-case hex, only some characters
+  'pl%61in%53ecret01234%35678%39',
+  // escaped twice (a proxy that escapes the % again)
+  '%2570%256C%2561%2569%256E%2553ecret0123456789',
+  // JSON \u escapes
+  '\\u0070\\u006c\\u0061inSecret0123456789',
+  // base64 and base64url of the key
+  Buffer.from(KEY).toString('base64'),
+];
+
+afterEach(() => forgetHeldKeys());
+
+describe('redact, any encoding', () => {
+  it('masks the key given in every encoding', () => {
+    for (const e of ENCODED) {
+      const out = redact(`before ${e} after`, KEY);
+      expect(out, e).toBe('before …6789 after');
+    }
+  });
+
+  it('masks a held key without being given it, and nothing else', () => {
+    holdKey(KEY);
+    expect(redact(`x=${ENCODED[1]}&y=1`)).toBe('x=…6789&y=1');
+    expect(redact('nothing secret here')).toBe('nothing secret here');
+  });
+
+  it('does not hold a malformed key (a short one would mask ordinary words)', () => {
+    holdKey('abc');
+    expect(redact('abc abc')).toBe('abc abc');
+  });
+});
+
+describe('the CLI masks its configured key of any shape', () => {
+  it('in the bad PUBLICDATA_BASE_URL message', async () => {
+    const env = isolatedEnv({ PUBLICDATA_BASE_URL: `ftp://example.org/${KEY}/v1`, PUBLICDATA_API_KEY: KEY });
+    const r = await runCli(['tax', 'years', '--source', 'live'], { env });
+    expect(r.code).toBe(2);
+    expect(r.stdout + r.stderr).toContain('…6789');
+    expectNoRun(r.stdout + r.stderr, KEY);
+  });
+});
+
+describe("serve's access log masks a keys-file key wherever it sits", () => {
+  it('in a path or a parameter not named as a credential, %-escaped, on 401, OPTIONS, 405 and openapi.json answers', async () => {
+    const s = await startTestServer({ keysText: keyLine(KEY, { per_minute: 100, credits: 1000 }) });
+    try {
+      const base = s.url.replace(/\/v1$/, '');
+      const esc = [...KEY].map((c) => `%${c.charCodeAt(0).toString(16)}`).join('');
+      const calls: Array<[string, string]> = [
+        ['GET', `/v1/tax/years?q=${KEY}`], // 401: no Authorization header
+        ['GET', `/v1/tax/years/${esc}`], // 401, escaped in the path
+        ['OPTIONS', `/v1/tax/years?note=${esc}`],
+        ['DELETE', `/v1/tax/years?x=${KEY}`], // 405
+        ['GET', `/v1/openapi.json?ref=${KEY}`],
+      ];
+      for (const [method, t] of calls) await (await fetch(`${base}${t}`, { method })).text();
+      expect(s.accessLog).toHaveLength(calls.length);
+      for (const l of s.accessLog) {
+        expectNoRun(l, KEY);
+        expect(l).not.toContain(esc.slice(0, 18));
+        expect(l).toContain('…6789');
+      }
+    } finally {
+      await s.close();
+    }
+  });
+});
