@@ -117,7 +117,7 @@ function startFlood(kind) {
       s.on('data', () => s.destroy());
       s.on('error', () => undefined);
       s.on('close', resolve);
-      s.write('POST /v1/tax/take-home/calculate HTTP/1.1\\r\\nHost: x\\r\\nContent-Type: application/json\\r\\nContent-Length: ' + body.length + '\\r\\nConnection: close\\r\\n\\r\\n');
+      s.write('POST /v1/tax/take-home/calculate HTTP/1.1\\r\\nHost: 127.0.0.1\\r\\nContent-Type: application/json\\r\\nContent-Length: ' + body.length + '\\r\\nConnection: close\\r\\n\\r\\n');
       s.end(body);
     });
     await Promise.all(Array.from({ length: 10 }, async () => { while (on) await one(); }));

@@ -188,10 +188,24 @@ export function readConfig(env: Env): ConfigFile {
   }
 }
 
-/** Atomic write with mode 0600 (directory 0700 when we create it). */
+/**
+ * A config folder that group or others may enter or write (a 0777 folder made by hand, an old umask) is
+ * narrowed to 0700 when it is ours: whoever can write the folder can replace config.json, and so the key.
+ */
+export function tightenConfigDir(dir: string): void {
+  try {
+    const st = statSync(dir);
+    if (st.isDirectory() && st.mode & 0o077 && (typeof process.getuid !== 'function' || st.uid === process.getuid())) chmodSync(dir, 0o700);
+  } catch {
+    /* absent, or not ours to change: nothing to tighten */
+  }
+}
+
+/** Atomic write with mode 0600 (directory 0700 when we create it, narrowed to 0700 when found wider). */
 export function writeConfig(cfg: ConfigFile, env: Env): string {
   const dir = configDir(env);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
+  tightenConfigDir(dir);
   const file = join(dir, CONFIG_FILE);
   const tmp = join(dir, `.${CONFIG_FILE}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);
   try {
@@ -225,6 +239,7 @@ export function resolveApiKeySource(env: Env): ResolvedKey | undefined {
   } catch {
     return undefined;
   }
+  if (cfg.api_key !== undefined) tightenConfigDir(configDir(env));
   const k = typeof cfg.api_key === 'string' ? cfg.api_key.trim() : '';
   holdKey(k);
   return k ? { key: k, source: 'config', path: configPath(env) } : undefined;

@@ -52,6 +52,19 @@ export interface AdapterOptions {
   accessLog?: (line: string) => void;
   errorLog?: (line: string) => void;
   debug?: boolean;
+  /**
+   * The server listens on a loopback address only: a request naming another host is refused (403), so a
+   * page of another site cannot reach it through a DNS name rebound to 127.0.0.1 (DNS rebinding).
+   */
+  loopbackOnly?: boolean;
+  /** Keyed mode: every answer depends on the key, so none may be kept by a shared cache. */
+  keyed?: boolean;
+}
+
+/** A Host header naming this machine's loopback (localhost, a *.localhost name, 127.x.x.x, [::1]), port aside. */
+export function isLoopbackHostHeader(host: string): boolean {
+  const name = (host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.replace(/:\d*$/, '')).toLowerCase().replace(/\.$/, '');
+  return name === 'localhost' || name.endsWith('.localhost') || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(name) || name === '[::1]' || name === '[::ffff:127.0.0.1]';
 }
 
 export class HttpAdapter {
@@ -163,6 +176,11 @@ export class HttpAdapter {
   private async handle(req: IncomingMessage, res: ServerResponse, state: RequestState): Promise<void> {
     const cors = this.corsHeaders(req);
     if (this.o.accessLog) this.logAccess(req, res, state, this.o.accessLog);
+    const host = req.headers.host;
+    if (this.o.loopbackOnly && host !== undefined && !isLoopbackHostHeader(host)) {
+      const msg = `This server listens on a loopback address and answers only requests addressed to it (localhost, 127.0.0.1, [::1]); the request named the host '${host.slice(0, 100)}'. To serve other names, listen on them with --host (and --keys).`;
+      return this.send(req, res, errorAnswer(403, 'forbidden', msg), {});
+    }
     // The answer cache is looked up by the exact request target, before any parsing.
     if ((req.method === 'GET' || req.method === 'HEAD') && this.cache.size > 0) {
       const t = this.o.now();
@@ -195,7 +213,9 @@ export class HttpAdapter {
   }
 
   private async send(req: IncomingMessage, res: ServerResponse, a: Answer, extra: Record<string, string>): Promise<void> {
-    const headers: Record<string, string> = { Date: this.httpDate(this.o.now()), ...extra, ...a.headers };
+    const headers: Record<string, string> = { Date: this.httpDate(this.o.now()), 'X-Content-Type-Options': 'nosniff', ...extra, ...a.headers };
+    // keyed: an answer is the key holder's (its balance, its rate window): a shared cache must not keep it
+    if (this.o.keyed) headers['Cache-Control'] = headers['Cache-Control'] ? `private, ${headers['Cache-Control']}` : 'private, no-store';
     if (this.closing) headers.Connection = 'close';
     const c = a.cached;
     if (a.body === undefined && !c) {

@@ -69,12 +69,19 @@ export class CreditStore {
   /** Failed writes in a row (0 once a write succeeds). */
   private failures = 0;
   private lastError: Error | undefined;
+  /** When the first of the failed writes in a row was made (ms, performance.now()). */
+  private failingSince = 0;
+  /** Set while `flush` makes its own attempts (then no back-off timer: flush says when it tries again). */
+  private flushing: { attempt: number } | undefined;
   private retryTimer: NodeJS.Timeout | undefined;
   private readonly retryBaseMs: number;
   private readonly retryMaxMs: number;
   private readonly flushAttempts: number;
-  /** A write failed (reported by the server's error log); another is made in `retryInMs`. */
-  onWriteError: (e: Error, retry: { failures: number; retryInMs: number }) => void = () => {};
+  /**
+   * A write failed (reported by the server's error log): `failures` in a row so far; the next attempt is
+   * made in `retryInMs` (undefined: none, a flush has made its last attempt).
+   */
+  onWriteError: (e: Error, retry: { failures: number; retryInMs: number | undefined }) => void = () => {};
   /** A write succeeded after `failures` failed ones. */
   onWriteRecovered: (failures: number) => void = () => {};
 
@@ -184,8 +191,13 @@ export class CreditStore {
       } catch (e) {
         // Keep the change pending and try again after the back-off, charges or not.
         this.dirty = true;
-        this.failures++;
+        if (this.failures++ === 0) this.failingSince = performance.now();
         this.lastError = e as Error;
+        if (this.flushing) {
+          // flush retries on its own short schedule: say when, or that it was the last attempt
+          this.onWriteError(e as Error, { failures: this.failures, retryInMs: this.flushing.attempt < this.flushAttempts ? this.flushDelay(this.flushing.attempt + 1) : undefined });
+          return;
+        }
         const retryInMs = Math.min(this.retryMaxMs, this.retryBaseMs * 2 ** Math.min(30, this.failures - 1));
         this.retryTimer = setTimeout(() => {
           this.retryTimer = undefined;
@@ -203,7 +215,15 @@ export class CreditStore {
     }
   }
 
-  /** Wait until everything changed so far is on disk; after `flushAttempts` failed writes, throw. */
+  /** The wait before flush's attempt `attempt` (the first is made at once). */
+  private flushDelay(attempt: number): number {
+    return attempt > 1 ? Math.min(1000, this.retryBaseMs * 2 ** (attempt - 2)) : 0;
+  }
+
+  /**
+   * Wait until everything changed so far is on disk; after `flushAttempts` failed attempts of its own,
+   * throw, saying how many writes failed in a row in all and over how long (the back-off's included).
+   */
   async flush(): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       while (this.writing) await this.writing;
@@ -213,12 +233,20 @@ export class CreditStore {
       }
       if (!this.dirty) return;
       if (attempt > this.flushAttempts) {
+        const secs = ((performance.now() - this.failingSince) / 1000).toFixed(1);
         throw new CreditStateError(
-          `Could not write the credit state file ${this.file} (${this.lastError?.message ?? 'unknown error'}) after ${this.flushAttempts} attempts: the charges since its last write are lost.`,
+          `Could not write the credit state file ${this.file} (${this.lastError?.message ?? 'unknown error'}): ${this.failures} attempts failed over ${secs} s, the last ${this.flushAttempts} at shutdown; the charges since its last write are lost.`,
         );
       }
-      if (attempt > 1) await new Promise((r) => setTimeout(r, Math.min(1000, this.retryBaseMs * 2 ** (attempt - 2))));
-      if (!this.writing) await this.startWriting();
+      if (attempt > 1) await new Promise((r) => setTimeout(r, this.flushDelay(attempt)));
+      if (!this.writing) {
+        this.flushing = { attempt };
+        try {
+          await this.startWriting();
+        } finally {
+          this.flushing = undefined;
+        }
+      }
     }
   }
 }

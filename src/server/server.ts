@@ -25,7 +25,9 @@ import { answerClientError } from './http.js';
 import { keyMatcher, type KeyPlan } from './keys.js';
 import { RateLimiter } from './ratelimit.js';
 
-export { isLoopback } from './routing.js';
+import { isLoopback } from './routing.js';
+
+export { isLoopback };
 export { INSUFFICIENT_CREDITS_MESSAGE, INVALID_KEY_MESSAGE, MISSING_AUTH_MESSAGE, RATE_LIMIT_MESSAGE, SERVER_ERROR_MESSAGE } from './answer.js';
 
 export const DEFAULT_BODY_LIMIT = 5 * 1024 * 1024;
@@ -95,7 +97,9 @@ export interface RunningServer {
 function creditStore(opts: ServeOptions): CreditStore {
   const credits = new CreditStore(opts.stateFile!, opts.creditRetry);
   credits.onWriteError = (e, r) =>
-    opts.errorLog?.(`credit state: could not write ${opts.stateFile} (${e.message}); retry ${r.failures} in ${(r.retryInMs / 1000).toFixed(1)} s`);
+    opts.errorLog?.(
+      `credit state: could not write ${opts.stateFile} (${e.message}); ${r.retryInMs === undefined ? `attempt ${r.failures} failed, no more retries` : `retry ${r.failures} in ${(r.retryInMs / 1000).toFixed(1)} s`}`,
+    );
   credits.onWriteRecovered = (n) => opts.errorLog?.(`credit state: written to ${opts.stateFile} after ${n} failed attempt(s)`);
   return credits;
 }
@@ -124,13 +128,27 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     responses: await loadResponseSchemas(),
   });
   const http = new HttpAdapter(
-    { now, ...(opts.cors ? { cors: opts.cors } : {}), ...(opts.accessLog ? { accessLog: opts.accessLog } : {}), ...(opts.errorLog ? { errorLog: opts.errorLog } : {}), debug: opts.debug === true },
+    {
+      now,
+      ...(opts.cors ? { cors: opts.cors } : {}),
+      ...(opts.accessLog ? { accessLog: opts.accessLog } : {}),
+      ...(opts.errorLog ? { errorLog: opts.errorLog } : {}),
+      debug: opts.debug === true,
+      loopbackOnly: isLoopback(host),
+      keyed,
+    },
     answerer,
     cache,
   );
-  const server = createServer((req, res) => http.request(req, res));
-  server.headersTimeout = opts.headersTimeoutMs ?? 10_000;
-  server.requestTimeout = opts.requestTimeoutMs ?? 60_000;
+  const headersTimeout = opts.headersTimeoutMs ?? 10_000;
+  const requestTimeout = opts.requestTimeoutMs ?? 60_000;
+  // Node checks both deadlines on a timer (every 30 s by default), so a slow client was cut anywhere up
+  // to 30 s late (17.7-20 s for the 10 s headers limit): check often enough to keep within 10% of it.
+  const server = createServer({ connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(Math.min(headersTimeout, requestTimeout) / 10))) }, (req, res) =>
+    http.request(req, res),
+  );
+  server.headersTimeout = headersTimeout;
+  server.requestTimeout = requestTimeout;
   server.keepAliveTimeout = opts.keepAliveTimeoutMs ?? 5_000;
   server.on('connection', (s) => http.connection(s));
   server.on('clientError', answerClientError);

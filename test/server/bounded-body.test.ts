@@ -44,7 +44,7 @@ describe('JSON nesting depth', () => {
     const declared = 4 * 1024 * 1024;
     const prefix = '['.repeat(MAX_BODY_DEPTH + 1);
     // Only the first bytes are sent of a body declared as 4 MB: the answer comes anyway.
-    const { sock, response } = await rawRequest(`POST ${CALC} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${declared}\r\n\r\n`, prefix);
+    const { sock, response } = await rawRequest(`POST ${CALC} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${declared}\r\n\r\n`, prefix);
     const text = await response;
     sock.destroy();
     expect(text).toMatch(/^HTTP\/1\.1 400 /);
@@ -78,7 +78,7 @@ describe('a client that disconnects mid-upload', () => {
   it('is not logged as an internal error, and the access log says 499', async () => {
     const errorsBefore = s.errorLog.length;
     const before = s.accessLog.length;
-    const { sock } = await rawRequest(`POST ${CALC} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n`, '{"gross_income": 45');
+    const { sock } = await rawRequest(`POST ${CALC} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n`, '{"gross_income": 45');
     await new Promise((r) => setTimeout(r, 20));
     sock.destroy();
     await until(() => s.accessLog.length > before);

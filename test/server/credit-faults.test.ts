@@ -46,7 +46,7 @@ describe('CreditStore write failures', () => {
     const { file, block, unblock } = blockedPath();
     const store = new CreditStore(file, { retryBaseMs: 5, retryMaxMs: 20 });
     block();
-    const errors: Array<{ failures: number; retryInMs: number }> = [];
+    const errors: Array<{ failures: number; retryInMs: number | undefined }> = [];
     let recovered = 0;
     store.onWriteError = (_e, r) => errors.push(r);
     store.onWriteRecovered = (n) => (recovered = n);
@@ -73,8 +73,21 @@ describe('CreditStore write failures', () => {
     store.onWriteError = () => failures++;
     store.reserve(parseKeysFile(KEY_A)[0]!, 1, NOW);
     await expect(store.flush()).rejects.toThrow(CreditStateError);
-    await expect(store.flush()).rejects.toThrow(/after 3 attempts: the charges since its last write are lost/);
-    expect(failures).toBeGreaterThanOrEqual(3);
+    // The second flush: the reserve's own write, 3 attempts of the first flush, 3 of its own; the message counts them all.
+    await expect(store.flush()).rejects.toThrow(/: 7 attempts failed over \d+\.\d s, the last 3 at shutdown; the charges since its last write are lost/);
+    expect(failures).toBe(7);
+  });
+
+  it('the log says when a flush tries again, and that its last attempt was the last (no 30 s back-off it never waits for)', async () => {
+    const { file, block } = blockedPath();
+    const store = new CreditStore(file, { retryBaseMs: 1, retryMaxMs: 30_000, flushAttempts: 3 });
+    block();
+    const said: Array<number | undefined> = [];
+    store.onWriteError = (_e, r) => said.push(r.retryInMs);
+    store.reserve(parseKeysFile(KEY_A)[0]!, 1, NOW);
+    await expect(store.flush()).rejects.toThrow(CreditStateError);
+    // the reserve's own write: the back-off timer (1 ms); flush's attempts 1, 2, 3: next in 1 ms, 2 ms, then none
+    expect(said).toEqual([1, 1, 2, undefined]);
   });
 
   it("serve reports the failed writes on its error log and its close() rejects rather than hanging", async () => {
