@@ -39,3 +39,19 @@ export function exitWithinAfterReturn(ms: number): void {
 export function lingerLimit(): number | undefined {
   return lingerMs;
 }
+
+const interruptNotes = new Set<(signal: string) => string>();
+
+/**
+ * Register what to say if the process is stopped by SIGINT or SIGTERM while `note` is registered (a sync:
+ * which dataset stopped and that its previous data still answers); the returned function unregisters it.
+ */
+export function onInterrupt(note: (signal: string) => string): () => void {
+  interruptNotes.add(note);
+  return () => void interruptNotes.delete(note);
+}
+
+/** The lines registered with onInterrupt, for `signal`. */
+export function interruptLines(signal: string): string[] {
+  return [...interruptNotes].map((n) => n(signal));
+}

@@ -2,7 +2,7 @@
 import { reportInternalError, run } from './cli.js';
 import type { Context } from './context.js';
 import { createContext } from './create-context.js';
-import { lingerLimit, runFatalHooks } from './fatal.js';
+import { interruptLines, lingerLimit, runFatalHooks } from './fatal.js';
 
 const argv = process.argv.slice(2);
 const ctx = processContext();
@@ -24,6 +24,20 @@ const lastResort = (e: unknown) => {
 };
 process.on('uncaughtException', lastResort);
 process.on('unhandledRejection', lastResort);
+
+// SIGINT/SIGTERM: what the default would do (exit 130/143 at once), after the fatal hooks (a sync's lock)
+// and the lines registered for it (a sync says which dataset stopped and that its data is kept). A
+// command with its own handler (serve: finish requests in flight) is left to it.
+for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+  process.on(signal, () => {
+    if (process.listenerCount(signal) > 1 || dying) return;
+    dying = true;
+    const lines = interruptLines(signal);
+    runFatalHooks();
+    if (lines.length) process.stderr.write(`${lines.join('\n')}\n`);
+    process.exit(code);
+  });
+}
 
 void run(argv, ctx).then((code) => {
   process.exitCode = code;

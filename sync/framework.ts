@@ -367,6 +367,11 @@ async function loadFiles(run: Run, incremental: boolean): Promise<LoadResult> {
       /* no statement running */
     }
   }, 250);
+  // The dataset's scratch folder (zip members, staged files): emptied before the load, so what a killed
+  // sync left there (earnings' stage-*, crime's extracted months) does not stay in the cache for ever,
+  // and after it. The dataset's lock is held: no other sync of it uses the folder.
+  const workDir = join(run.cache, name, 'extract');
+  rmSync(workDir, { recursive: true, force: true });
   try {
     return await mod.load({
       conn,
@@ -378,13 +383,14 @@ async function loadFiles(run: Run, incremental: boolean): Promise<LoadResult> {
       env: run.env,
       log: (text) => emit({ type: 'message', dataset: name, text }),
       status: (text) => emit({ type: 'status', dataset: name, text }),
-      workDir: join(run.cache, name, 'extract'),
+      workDir,
       ...(run.warm ? { warm: run.warm } : {}),
     });
   } catch (e) {
     throw new SyncError(`${name}: load failed: ${(e as Error).message}`, name);
   } finally {
     clearInterval(poll);
+    rmSync(workDir, { recursive: true, force: true });
     const w = run.warm;
     run.warm = undefined;
     await w?.dispose().catch(() => undefined);

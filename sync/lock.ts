@@ -4,7 +4,7 @@
  */
 import { closeSync, existsSync, fsyncSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { onFatalExit } from '../src/fatal.js';
+import { onFatalExit, onInterrupt } from '../src/fatal.js';
 import { pidAlive } from '../src/pid.js';
 
 export class SyncError extends Error {
@@ -40,8 +40,13 @@ export function acquireLock(mirrorDir: string, file: string, dataset: string): (
       closeSync(fd);
       // Released on the normal path, and by the last-resort handler if the process crashes mid-sync.
       const unregister = onFatalExit(() => rmSync(lock, { force: true }));
+      // Stopped by a signal (Ctrl-C, a scheduler's SIGTERM): one line says what became of the data.
+      const unnote = onInterrupt(
+        (signal) => `publicdata sync ${dataset}: stopped by ${signal}; the mirror keeps the data it had before this sync (a partial download resumes on the next sync)`,
+      );
       return () => {
         unregister();
+        unnote();
         rmSync(lock, { force: true });
       };
     } catch (e) {
