@@ -18,7 +18,7 @@ import { REJECTS_DDL, SYNC_LOG_DDL } from '../src/mirror/schema.js';
 import { readSyncHistory, type SyncHistory } from '../src/mirror/sync-log.js';
 import { VERSION } from '../src/version.js';
 import { download, fetchText, remoteSize, sha256File, type RetryOptions } from './download.js';
-import { damagedReason, DEFAULT_MAX_SHRINK, incompleteReason, shrinkReason } from './integrity.js';
+import { damagedReason, DEFAULT_MAX_SHRINK, incompleteReason, notCsvReason, shrinkReason } from './integrity.js';
 import { acquireLock, cleanStaleTemps, fsyncPath, SyncError } from './lock.js';
 import { fmtBytes } from './progress.js';
 import { loadModule, SYNC_DATASETS } from './registry.js';
@@ -261,6 +261,8 @@ async function downloadFiles(run: Run, files: UpstreamFile[]): Promise<Array<Pro
     const local = localPath(f.url);
     if (local) {
       if (!existsSync(local)) throw new SyncError(`${name}: no such file ${local}`, name);
+      const wrong = notCsvReason(local, f.name);
+      if (wrong) throw new SyncError(`${name}: ${local} is not a CSV: ${wrong}; kept the previous data`, name);
       const why = await incompleteReason(local, f.name);
       if (why) throw new SyncError(`${name}: ${local} looks incomplete: ${why}; kept the previous data`, name);
       const entry: Got = { ...f, url: local, path: local, sha256: '', bytes: statSync(local).size, downloaded: false };
@@ -298,6 +300,8 @@ async function downloadFiles(run: Run, files: UpstreamFile[]): Promise<Array<Pro
     run.bytesDownloaded += res.bytes;
     // With a Content-Length the size was checked while streaming; the content is checked too (a server
     // may state the length of what it had, a file cut short at the source).
+    const wrong = notCsvReason(res.path, f.name);
+    if (wrong) throw new SyncError(`${name}: ${f.url} is not a CSV: ${wrong}; kept the previous data`, name);
     const why = await incompleteReason(res.path, f.name);
     if (why) {
       rmSync(res.path, { force: true });

@@ -91,12 +91,34 @@ export async function zipIncomplete(path: string): Promise<string | undefined> {
 }
 
 /**
+ * Why a file named as a CSV is not CSV text at all, or undefined: UTF-16 (a byte-order mark, or a NUL
+ * byte beside most characters: Excel's "Unicode Text"), an Excel workbook renamed (.xls: the OLE2
+ * signature; .xlsx: a zip), or other binary data (NUL bytes). Said before any completeness check, which
+ * would call such a file "incomplete".
+ */
+export function notCsvReason(path: string, name: string): string | undefined {
+  if (!CSV_NAMES.test(name)) return undefined;
+  const size = statSync(path).size;
+  if (size === 0) return undefined;
+  const head = readAt(path, 0, Math.min(size, 4096));
+  const fix = `save it as "CSV UTF-8" (or get the publisher's CSV) and give that file`;
+  if ((head[0] === 0xff && head[1] === 0xfe) || (head[0] === 0xfe && head[1] === 0xff)) return `it is UTF-16 text, not a CSV in UTF-8 or Latin-1: ${fix}`;
+  if (head.subarray(0, 8).equals(Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]))) return `it is an Excel .xls workbook named as a CSV: ${fix}`;
+  if (head[0] === 0x50 && head[1] === 0x4b && head[2] === 0x03 && head[3] === 0x04) return `it is a zip file (an .xlsx workbook?) named as a CSV: ${fix}`;
+  const nuls = head.reduce((n, b) => n + (b === 0 ? 1 : 0), 0);
+  if (nuls > head.length / 4) return `it is UTF-16 text (every other byte is NUL), not a CSV in UTF-8 or Latin-1: ${fix}`;
+  if (nuls > 0) return `it holds binary data (NUL bytes in its first ${head.length} bytes), not CSV text`;
+  return undefined;
+}
+
+/**
  * Why the downloaded or given file looks incomplete, or undefined when it looks whole (or is of a kind we
  * cannot check: xls, XML, gzip members are checked when read). By name, then by content for zips.
  */
 export async function incompleteReason(path: string, name: string): Promise<string | undefined> {
   if (ZIP_NAMES.test(name) || (statSync(path).size >= 4 && isZipFile(path))) return zipIncomplete(path);
-  if (CSV_NAMES.test(name)) return csvIncomplete(path);
+  // not CSV text at all: whole as far as we can tell; the caller says what it is (notCsvReason)
+  if (CSV_NAMES.test(name)) return notCsvReason(path, name) ? undefined : csvIncomplete(path);
   if (/\.json$/i.test(name)) {
     const fd = openSync(path, 'r');
     const size = fstatSync(fd).size;
