@@ -16,7 +16,7 @@
  * with another tool and pass the member with `--from`.
  */
 import { close, createWriteStream, closeSync, fstatSync, mkdirSync, openSync, read, readSync, renameSync, rmSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Transform, type Readable } from 'node:stream';
 import { crc32, inflateRawSync } from 'node:zlib';
@@ -222,7 +222,15 @@ async function extractOne(zip: ZipFile, e: Entry, dest: string, zipName: string)
     await pipeline(stream, check, createWriteStream(dest));
   } catch (err) {
     rmSync(dest, { force: true });
-    throw new ZipError(`${zipName}: member ${e.fileName} could not be read (${(err as Error).message}); the zip may be truncated or corrupt`);
+    const x = err as NodeJS.ErrnoException;
+    // The disk side failed (full, quota, read-only, no permission), not the zip: say so, and where.
+    if (x.syscall === 'write' || x.syscall === 'open' || ['ENOSPC', 'EDQUOT', 'EROFS', 'EFBIG'].includes(x.code ?? '')) {
+      const why = x.code === 'ENOSPC' || x.code === 'EDQUOT' ? 'the disk is full' : `${x.code ?? x.message}`;
+      throw new Error(
+        `${zipName}: could not write member ${e.fileName} (${(e.uncompressedSize / 1e6).toFixed(1)} MB unpacked) to ${dirname(dest)}: ${why} (${x.code ?? x.message}); free space there or point PUBLICDATA_CACHE_DIR at a larger disk. The zip itself is not at fault.`,
+      );
+    }
+    throw new ZipError(`${zipName}: member ${e.fileName} could not be read (${x.message}); the zip may be truncated or corrupt`);
   }
   if (bytes !== e.uncompressedSize || crc >>> 0 !== e.crc32 >>> 0) {
     rmSync(dest, { force: true });

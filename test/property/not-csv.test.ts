@@ -22,14 +22,14 @@ const utf16NoBom = Buffer.from(text, 'utf16le');
 const xls = Buffer.concat([Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]), Buffer.alloc(504, 0x20)]);
 
 describe('notCsvReason', () => {
-  it('names UTF-16 (with and without a BOM), a renamed .xls, and binary data; passes real CSV text', () => {
+  it('names UTF-16 (with and without a BOM), a renamed .xls, and binary data; passes real CSV text', async () => {
     expect(notCsvReason(file('a.csv', utf16le), 'a.csv')).toMatch(/^it is UTF-16 text, not a CSV in UTF-8 or Latin-1: save it as "CSV UTF-8"/);
     expect(notCsvReason(file('b.csv', utf16NoBom), 'b.csv')).toMatch(/^it is UTF-16 text \(every other byte is NUL\)/);
     expect(notCsvReason(file('c.csv', xls), 'c.csv')).toMatch(/^it is an Excel \.xls workbook named as a CSV/);
     expect(notCsvReason(file('d.csv', Buffer.from('ab\0cdefghijklmnop\n')), 'd.csv')).toMatch(/^it holds binary data \(NUL bytes/);
     expect(notCsvReason(file('e.csv', Buffer.from(text, 'latin1')), 'e.csv')).toBeUndefined();
     // the completeness check does not call them incomplete
-    expect(incompleteReason(join(dir, 'a.csv'), 'a.csv')).resolves.toBeUndefined();
+    await expect(incompleteReason(join(dir, "a.csv"), "a.csv")).resolves.toBeUndefined();
   });
 
   it('sync --from a UTF-16 CSV: one line saying what it is, exit non-zero, nothing loaded', async () => {
