@@ -3,6 +3,7 @@ import { reportInternalError, run } from './cli.js';
 import type { Context } from './context.js';
 import { createContext } from './create-context.js';
 import { interruptLines, lingerLimit, runFatalHooks } from './fatal.js';
+import { terminalColumns } from './io.js';
 
 const argv = process.argv.slice(2);
 const ctx = processContext();
@@ -58,7 +59,7 @@ function processContext(): Context {
       },
       stdoutIsTTY: Boolean(process.stdout.isTTY),
       stderrIsTTY: Boolean(process.stderr.isTTY),
-      columns: process.stdout.columns || 100,
+      columns: terminalColumns(process.stdout.columns, process.env.COLUMNS),
     },
     env: process.env,
     now: () => new Date(),
