@@ -95,7 +95,7 @@ export const countPoints: Handler = async (req, ctx) => {
   }
   if (q.count_point !== undefined) where.add('count_point_id = ?', Number(q.count_point));
   near?.within(where);
-  const columns = 'count_point_id, year, road_name, road_type, latitude, longitude';
+  const columns = `count_point_id, year, road_name, road_type, latitude, longitude${near ? ', distance_km' : ''}`;
   const { rows, total } = await pagedQuery(conn, { from, columns, where, orderBy, page, perPage });
   const years = await aadfYears(conn);
   const meta = await trafficMeta(conn, {
@@ -104,7 +104,7 @@ export const countPoints: Handler = async (req, ctx) => {
     ...(near ? { order: 'distance', distance: near.method } : {}),
   });
   return {
-    data: rows.map((r) => ({ ...r, latitude: num(r.latitude), longitude: num(r.longitude) })),
+    data: rows.map((r) => ({ ...r, latitude: num(r.latitude), longitude: num(r.longitude), ...(near ? { distance_km: num(r.distance_km) } : {}) })),
     meta,
     pagination: pagination(total, page, perPage),
   };
