@@ -14,14 +14,14 @@ import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync 
 import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { domainWorkers } from './domain-workers.mjs';
+import { workers } from './workers.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const STAMP = join(root, 'dist', '.build-inputs');
 const INPUT_DIRS = ['src', 'commands', 'sync', 'data', 'scripts', 'bin'];
 const INPUT_FILES = ['tsconfig.json', 'tsconfig.build.json', 'package.json', 'package-lock.json'];
 const SKIP = new Set([join(root, 'data', 'build')]);
-const OUTPUTS = ['dist/src/main.js', 'dist/sync/framework.js', 'dist/cli/main.cjs', 'dist/cli/main.cjs.cache', 'dist/cli/batch-worker.cjs', 'data/build'];
+const OUTPUTS = ['dist/src/main.js', 'dist/sync/framework.js', 'dist/cli/main.cjs', 'dist/cli/main.cjs.cache', 'data/build'];
 
 function* walk(dir) {
   for (const name of readdirSync(dir).sort()) {
@@ -54,7 +54,7 @@ function run(what, args) {
 
 const ifChanged = process.argv.includes('--if-changed');
 const hash = inputsHash();
-if (ifChanged && existsSync(STAMP) && readFileSync(STAMP, 'utf8').trim() === hash && [...OUTPUTS, ...domainWorkers().map((w) => w.out)].every((o) => existsSync(join(root, o)))) {
+if (ifChanged && existsSync(STAMP) && readFileSync(STAMP, 'utf8').trim() === hash && [...OUTPUTS, ...workers().map((w) => w.out)].every((o) => existsSync(join(root, o)))) {
   console.log('build: up to date (inputs unchanged since the last build)');
   process.exit(0);
 }

@@ -5,8 +5,8 @@
 //   esbuild keeps every internal dynamic import() lazy: the code is in the file but only runs when imported.
 // - dist/cli/main.cjs.cache: a V8 code cache made by running the main job once, loaded by
 //   bin/publicdata.cjs (vm.Script cachedData), so V8 need not parse and compile the bundle at start-up.
-// - dist/cli/batch-worker.cjs: the batch worker thread, a CommonJS bundle of its own; dist/cli/<domain>-<name>-worker.cjs:
-//   the domains' worker threads, CommonJS bundles (see below).
+// - dist/cli/<domain>-<name>-worker.cjs and dist/cli/<name>-worker.cjs: every worker thread, a CommonJS
+//   bundle of its own (see below).
 // Packages loaded only by some commands (DuckDB, undici, ora, decimal.js, cli-table3, asciichart, saxes,
 // yaml) stay external and load from node_modules when first used.
 //
@@ -16,7 +16,7 @@
 import { build } from 'esbuild';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
-import { domainWorkers } from './domain-workers.mjs';
+import { workers } from './workers.mjs';
 import { spawnSync } from 'node:child_process';
 
 const external = ['@duckdb/*', '@e965/xlsx', 'proj4', 'undici', 'ora', 'yaml', 'fast-check', 'decimal.js', 'saxes', 'yauzl', 'cli-table3', 'asciichart'];
@@ -71,28 +71,20 @@ code = code.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).p
 if (/[^\x00-\x7f]/.test(code)) throw new Error('bundle: dist/cli/main.cjs is not ASCII');
 writeFileSync(file, code);
 
-// The batch worker thread: CommonJS too. An ES bundle hoists every external package any bundled module
-// imports (SheetJS, proj4, saxes, yauzl, decimal.js) to static imports run at its start, ~150 ms
-// of each worker's ~230 ms start-up (CPU, measured with --cpu-prof); in CommonJS esbuild require()s them
-// inside the lazily run module that needs them, so a calculator's worker loads none of them.
-await bundle('dist/src/batch-worker.js', 'dist/cli/batch-worker.cjs', {
-  format: 'cjs',
-  define: { 'import.meta.url': '__pdImportMetaUrl' },
-  banner: { js: META_URL },
-});
-
-// A domain's own worker threads: every src/domains/<domain>/**/<name>-worker.ts becomes
-// dist/cli/<domain>-<name>-worker.cjs (companies' accounts extraction, food hygiene's parse), found by the
-// module that starts it beside the CLI bundle. One CommonJS file, so its packages (saxes, yauzl) load with
-// require(). Started from the dist/ ES modules, a worker imports them as ESM-from-CommonJS, which runs
-// Node's CommonJS export lexer over their sources: with --trace-opt, ~0.1 s of the worker's own time and
-// ~0.9 s of background TurboFan compiling (the lexer's parseSource loop, twice) per worker, paid again
-// by every worker and competing with the other worker for the second core.
-for (const { entry, out } of domainWorkers()) {
+// Every worker thread (scripts/workers.mjs: src/**/<name>-worker.ts, as src/workers/pool.ts starts them):
+// one CommonJS file each, found beside the CLI bundle. In CommonJS esbuild require()s an external package
+// inside the lazily run module that needs it: an ES bundle hoists every external package any bundled
+// module imports (SheetJS, proj4, saxes, yauzl, decimal.js) to static imports run at its start, ~150 ms of
+// the batch worker's ~230 ms start-up (CPU, measured with --cpu-prof), so a calculator's worker loads none
+// of them. And a worker started from the dist/ ES modules imports its packages (saxes, yauzl) as
+// ESM-from-CommonJS, which runs Node's CommonJS export lexer over their sources: with --trace-opt, ~0.1 s of
+// the worker's own time and ~0.9 s of background TurboFan compiling (the lexer's parseSource loop, twice)
+// per accounts worker, paid again by every worker and competing with the other worker for the second core.
+for (const { entry, out } of workers()) {
   await bundle(entry, out, { format: 'cjs', define: { 'import.meta.url': '__pdImportMetaUrl' }, banner: { js: META_URL } });
 }
 
 // Make the code cache: run the main job once (the loader writes the cache when it has none).
 const r = spawnSync(process.execPath, ['bin/publicdata.cjs', 'tax', 'take-home', '45000'], { stdio: ['ignore', 'ignore', 'inherit'] });
 if (r.status !== 0) throw new Error(`bundle: the built CLI failed its first run (exit ${r.status})`);
-console.log(`bundle: dist/cli/main.cjs (${n} external dynamic imports routed), code cache, batch worker and ${domainWorkers().length} domain worker(s)`);
+console.log(`bundle: dist/cli/main.cjs (${n} external dynamic imports routed), code cache and ${workers().length} worker(s)`);

@@ -2,7 +2,8 @@
  * Batch worker thread: runs chunks of NDJSON lines through a route's local handler. Started by
  * src/batch.ts for large local batches so every core works; results return in chunk order.
  */
-import { parentPort, workerData } from 'node:worker_threads';
+import { workerData } from 'node:worker_threads';
+import { serve } from './workers/serve.js';
 import { routeById } from './registry.js';
 import { loadDocument, loadHandler } from './runner.js';
 import { runChunk, type Chunk, type LineRunner, type LineSink } from './batch-line.js';
@@ -64,24 +65,31 @@ class ByteSink implements LineSink {
   }
 }
 
+/** A chunk of lines; its bytes' buffer is the block's own, moved here. */
+export type BatchRequest = Chunk;
+/** A chunk's envelopes (`bytes`, `length` of them used), its first failure's exit code, and its input buffer handed back. */
+export interface BatchResult {
+  bytes: ArrayBuffer;
+  length: number;
+  firstFailure: number;
+  input: ArrayBuffer;
+}
+
 const spare: ArrayBuffer[] = [];
 // Messages wait in the port's queue until the listener is attached, once the runner is made.
-function serve(runner: LineRunner): void {
-  parentPort!.on('message', async (m: (Chunk & { id: number }) | { spare: ArrayBuffer }) => {
-    if ('spare' in m) {
-      spare.push(m.spare);
-      return;
-    }
-    const sink = new ByteSink(spare.pop());
-    const firstFailure = await runChunk(runner, m, sink);
-    const ab = sink.buf.buffer as ArrayBuffer;
-    // The input block's buffer goes back too: the main thread reads later blocks into it (without that, the
-    // main thread's small heap let ~100 MB of spent block buffers wait for a collection over 1M lines).
-    const input = m.bytes.buffer as ArrayBuffer;
-    parentPort!.postMessage({ id: m.id, bytes: ab, length: sink.pos, firstFailure, input }, [ab, input]);
+function start(runner: LineRunner): void {
+  serve<BatchRequest, BatchResult>({
+    other: (m) => void spare.push((m as { spare: ArrayBuffer }).spare),
+    async request(m) {
+      const sink = new ByteSink(spare.pop());
+      const firstFailure = await runChunk(runner, m, sink);
+      // The input block's buffer goes back too: the main thread reads later blocks into it (without that, the
+      // main thread's small heap let ~100 MB of spent block buffers wait for a collection over 1M lines).
+      return { bytes: sink.buf.buffer as ArrayBuffer, length: sink.pos, firstFailure, input: m.bytes.buffer as ArrayBuffer };
+    },
+    transfer: (r) => [r.bytes, r.input],
   });
-  parentPort!.postMessage({ ready: true });
 }
 // A failure to load the route rejects: an unhandled rejection ends the worker with an 'error' event, as
 // the top-level await did.
-void makeRunner().then(serve);
+void makeRunner().then(start);

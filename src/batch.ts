@@ -4,12 +4,10 @@
  * failed line (0 when all succeed). Streams with constant memory: input is read chunk by chunk, output is
  * written in blocks, waiting for 'drain' when stdout pushes back, and at most a few chunks are in flight.
  *
- * Local batches larger than one chunk run on worker threads (one per core; PUBLICDATA_BATCH_WORKERS
- * overrides, 0 or 1 disables): lines are independent, so throughput scales with cores.
+ * Local batches larger than one chunk run on worker threads (src/workers/pool.ts; one per core,
+ * PUBLICDATA_BATCH_WORKERS overrides, 0 or 1 disables): lines are independent, so throughput scales with cores.
  */
-import { existsSync, fstatSync, read as fsRead } from 'node:fs';
-import { availableParallelism } from 'node:os';
-import { fileURLToPath } from 'node:url';
+import { fstatSync, read as fsRead } from 'node:fs';
 import { EXIT, exitCodeFor } from './contract/errors.js';
 import type { HandlerContext } from './contract/types.js';
 import { isErrorEnvelope } from './contract/types.js';
@@ -19,6 +17,8 @@ import type { Backend } from './backends/types.js';
 import { lineError, parseLine, runChunk, TextSink, type Chunk, type LineRunner } from './batch-line.js';
 import { execute } from './execute.js';
 import { loadDocument, loadHandler, prepareBody, type Prepared } from './runner.js';
+import type { BatchRequest, BatchResult } from './batch-worker.js';
+import { batchThreads, workerFile } from './workers/settings.js';
 
 const FLUSH_AT = 1 << 16;
 const CHUNK_LINES = 2048;
@@ -151,24 +151,6 @@ export interface BatchTarget {
   query: Record<string, string | string[]>;
 }
 
-function workerCount(env: Record<string, string | undefined>): number {
-  const v = env.PUBLICDATA_BATCH_WORKERS;
-  if (v !== undefined && /^\d+$/.test(v)) return Number(v);
-  return availableParallelism();
-}
-
-/**
- * The compiled worker beside this module (absent when running from TypeScript sources): the CommonJS
- * bundle beside dist/cli/main.cjs (scripts/bundle.mjs), else tsc's ES module beside dist/src/batch.js.
- */
-function workerFile(): string | undefined {
-  for (const name of ['./batch-worker.cjs', './batch-worker.js']) {
-    const f = fileURLToPath(new URL(name, import.meta.url));
-    if (existsSync(f)) return f;
-  }
-  return undefined;
-}
-
 async function runLocal(ctx: Context, target: BatchTarget, hctx: HandlerContext): Promise<number> {
   const { route, request } = target.prepared;
   const document = await loadDocument(route);
@@ -178,8 +160,8 @@ async function runLocal(ctx: Context, target: BatchTarget, hctx: HandlerContext)
   const note = (f: number) => {
     if (f !== EXIT.OK && firstFailure === EXIT.OK) firstFailure = f;
   };
-  const nWorkers = workerCount(ctx.env);
-  const file = nWorkers > 1 ? workerFile() : undefined;
+  const nWorkers = batchThreads(ctx.env);
+  const file = nWorkers > 1 ? workerFile('batch-worker') : undefined;
   const spareBlocks: ArrayBuffer[] = []; // input block buffers the workers have handed back
   const it = chunks(ctx.io.stdin, CHUNK_LINES, spareBlocks);
   let next = await it.next();
@@ -197,7 +179,6 @@ async function runLocal(ctx: Context, target: BatchTarget, hctx: HandlerContext)
     return firstFailure;
   }
 
-  const { Worker } = await import('node:worker_threads');
   const init = {
     routeId: route.id,
     baseBody: target.baseBody,
@@ -208,38 +189,25 @@ async function runLocal(ctx: Context, target: BatchTarget, hctx: HandlerContext)
     mirrorDir: hctx.mirrorDir,
     cacheDir: hctx.cacheDir,
   };
-  type Result = { id: number; bytes: ArrayBuffer; length: number; firstFailure: number; input: ArrayBuffer };
   // A worker's garbage is short-lived (a line's parsed body and envelope), so a young generation of 12 MB
   // suffices; V8's default lets each worker's grow lazily to ~48 MB over a long run, which made peak RSS
   // grow with the input (1.4x from 100k to 1M lines) although nothing is kept.
-  const workers = Array.from({ length: nWorkers }, () => new Worker(file, { workerData: init, resourceLimits: { maxYoungGenerationSizeMb: 12 } }));
-  // Each chunk's promise settles with its result, or rejects when a worker fails. (No Promise.race
-  // against a never-settling promise: its reactions would keep every result alive.)
-  const pending = new Map<number, { resolve: (r: Result) => void; reject: (e: unknown) => void }>();
-  for (const w of workers) {
-    w.on('message', (m: Result | { ready: true }) => {
-      if (!('id' in m)) return;
-      const p = pending.get(m.id);
-      pending.delete(m.id);
-      spareBlocks.push(m.input); // the block's input buffer, reused for a later block
-      p?.resolve(m);
-    });
-    w.on('error', (e) => {
-      for (const p of pending.values()) p.reject(e);
-      pending.clear();
-    });
-  }
+  // A failed worker rejects every chunk in flight: the chunks are written in order.
+  const { WorkerPool } = await import('./workers/pool.js'); // node:worker_threads only for a batch that uses it
+  const pool = new WorkerPool<BatchRequest, BatchResult>(file, nWorkers, { label: 'a batch worker', workerData: init, resourceLimits: { maxYoungGenerationSizeMb: 12 }, failAll: true });
+  type Result = BatchResult;
   const results: Array<Promise<Result> | undefined> = [];
   let id = 0;
   let written = 0;
   const maxInFlight = nWorkers * 3;
   const send = (c: Chunk) => {
     const myId = id++;
+    const ab = c.bytes.buffer as ArrayBuffer; // the block's own buffer (chunks): moved, not copied
+    const bytes = new Uint8Array(ab, c.bytes.byteOffset, c.bytes.byteLength);
     results.push(
-      new Promise<Result>((resolve, reject) => {
-        pending.set(myId, { resolve, reject });
-        const ab = c.bytes.buffer as ArrayBuffer; // the block's own buffer (chunks): moved, not copied
-        workers[myId % nWorkers]!.postMessage({ id: myId, firstLine: c.firstLine, bytes: new Uint8Array(ab, c.bytes.byteOffset, c.bytes.byteLength) }, [ab]);
+      pool.request({ firstLine: c.firstLine, bytes }, { worker: myId % nWorkers, transfer: [ab] }).then((r) => {
+        spareBlocks.push(r.input); // the block's input buffer, reused for a later block
+        return r;
       }),
     );
   };
@@ -251,8 +219,8 @@ async function runLocal(ctx: Context, target: BatchTarget, hctx: HandlerContext)
     // Once written, the buffer goes back to its worker for a later chunk (see src/batch-worker.ts). The
     // handback runs in the write's callback, which node's stdout (a file, pipe or socket) calls once the
     // bytes are out; an `Out` that kept the chunk after calling back would see it emptied by the transfer.
-    const w = workers[(written - 1) % nWorkers]!;
-    await out.pushBytes(Buffer.from(r.bytes, 0, r.length), () => w.postMessage({ spare: r.bytes }, [r.bytes]));
+    const w = (written - 1) % nWorkers;
+    await out.pushBytes(Buffer.from(r.bytes, 0, r.length), () => pool.post(w, { spare: r.bytes }, [r.bytes]));
   };
   try {
     send(next.value!);
@@ -264,7 +232,7 @@ async function runLocal(ctx: Context, target: BatchTarget, hctx: HandlerContext)
     while (written < id) await drainOne();
     await out.flush();
   } finally {
-    await Promise.all(workers.map((w) => w.terminate()));
+    await pool.close({ drain: false, wait: true });
   }
   return firstFailure;
 }

@@ -177,3 +177,55 @@ export function scaledTextToPence(text: string, multiplier: bigint): bigint {
   return m[1] ? -pence : pence;
 }
 
+
+/**
+ * a / b (two exact amounts in pence) times `scale` (100: a percentage), rounded to `dp` decimals with an exact
+ * half toward +infinity (Math.round: 0.125 to 0.13, -0.125 to -0.12): a ratio, not an amount, so a double;
+ * null when undefined (either null, or b zero).
+ */
+export function penceRatio(a: bigint | null, b: bigint | null, scale = 1, dp = 4): number | null {
+  if (a === null || b === null || b === 0n) return null;
+  return Math.round((Number(a) / Number(b)) * scale * 10 ** dp) / 10 ** dp;
+}
+
+/** An exact decimal n x 10^e (bigint n; no floating point), as an amount is written in a filing (`1,234.50` is 123450 x 10^-2). */
+export interface Dec {
+  n: bigint;
+  e: number;
+}
+
+function pow10(k: number): bigint {
+  let r = 1n;
+  for (let i = 0; i < k; i++) r *= 10n;
+  return r;
+}
+
+/** `d` as a whole number of 10^target units, halves away from zero (as divRoundBig 'half-up'). */
+export function rescaleDec(d: Dec, target: number): bigint {
+  if (d.e >= target) return d.n * pow10(d.e - target);
+  const div = pow10(target - d.e);
+  const q = d.n / div;
+  const r = d.n % div;
+  const twice = (r < 0n ? -r : r) * 2n;
+  if (twice >= div) return d.n < 0n ? q - 1n : q + 1n;
+  return q;
+}
+
+/** `d` (pounds) as whole pence, halves away from zero (docs/companies.md: "Rounding"). */
+export function decToPence(d: Dec): bigint {
+  return rescaleDec(d, -2);
+}
+
+/** The same value, whatever the exponents (`1.50` and `1.5`). */
+export function decEqual(a: Dec, b: Dec): boolean {
+  const e = Math.min(a.e, b.e);
+  return rescaleDec(a, e) === rescaleDec(b, e);
+}
+
+/** Exact decimal text: `{ n: -12345n, e: -2 }` is `'-123.45'`, `{ n: 12n, e: 3 }` is `'12000'`. */
+export function decToText(d: Dec): string {
+  if (d.e >= 0) return (d.n * pow10(d.e)).toString();
+  const neg = d.n < 0n;
+  const s = (neg ? -d.n : d.n).toString().padStart(-d.e + 1, '0');
+  return `${neg ? '-' : ''}${s.slice(0, d.e)}.${s.slice(d.e)}`;
+}

@@ -10,6 +10,7 @@ import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { loadDuckDB, query, quoteIdent, type Param, type Row } from '../src/mirror/db.js';
 import type { Env } from '../src/mirror/paths.js';
 import { mainTables } from '../src/mirror/tables.js';
+import { syncThreads } from '../src/workers/settings.js';
 import { fromOption } from './common.js';
 import { SyncError } from './lock.js';
 import type { DatasetModule, UpstreamFile } from './types.js';
@@ -40,7 +41,7 @@ export async function openWritable(path: string, o: { memoryLimit?: string; thre
   const config: Record<string, string> = {};
   const mem = o.memoryLimit ?? env.PUBLICDATA_SYNC_MEMORY ?? moduleMemory;
   if (mem) config.memory_limit = mem === 'auto' ? defaultSyncMemory() : mem;
-  const threads = o.threads ?? (env.PUBLICDATA_SYNC_THREADS ? Number(env.PUBLICDATA_SYNC_THREADS) : undefined);
+  const threads = o.threads ?? syncThreads(env);
   if (threads) config.threads = String(threads);
   const instance = await duck.DuckDBInstance.create(path, config);
   const conn = await instance.connect();

@@ -108,7 +108,7 @@ export interface LoadContext {
   log?(message: string): void;
   /** A transient progress line drawn on a terminal only (food-hygiene: files and bytes so far). */
   status?(text: string): void;
-  /** The sync's environment (PUBLICDATA_SYNC_THREADS for modules that run worker threads). */
+  /** The sync's environment (its thread setting, src/workers/settings.ts `syncThreads`, for modules that run worker threads). */
   env?: Readonly<Record<string, string | undefined>>;
   /** A scratch directory in the cache for this dataset (zip members are extracted here, one at a time). */
   workDir?: string;

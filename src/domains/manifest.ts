@@ -30,6 +30,35 @@ export interface LocalSpec {
   optionalDatasets?: readonly DatasetInfo[];
 }
 
+/** The mirror datasets a handler reads: required (`datasets`) and read when synced (`optionalDatasets`). */
+export interface Reads {
+  datasets?: readonly DatasetInfo[];
+  optionalDatasets?: readonly DatasetInfo[];
+}
+
+/** The names a module exports handlers under. */
+export type HandlerName<M> = { [K in keyof M]: M[K] extends Handler ? K : never }[keyof M] & string;
+
+/**
+ * The one way a domain builds its LocalSpec entries: `handlers(load, reads)` for a lazily imported module
+ * of handlers and the datasets they read gives `local(pick, more?)`, where `pick` names an export (or
+ * picks one, say from a factory) and `more` replaces any of `reads` for that route. An empty list is
+ * the same as none.
+ *
+ *   const local = handlers(() => import('./handlers.js'), { datasets: [CRIME_INFO] });
+ *   'crime.street': local('street'), 'crime.categories': local('categories', { datasets: [] }),
+ */
+export function handlers<M>(load: () => Promise<M>, reads: Reads = {}): (pick: HandlerName<M> | ((m: M) => Handler), more?: Reads) => LocalSpec {
+  return (pick, more = {}) => {
+    const r = { ...reads, ...more };
+    return {
+      handler: () => load().then((m) => (typeof pick === 'function' ? pick(m) : (m[pick] as Handler))),
+      ...(r.datasets?.length ? { datasets: r.datasets } : {}),
+      ...(r.optionalDatasets?.length ? { optionalDatasets: r.optionalDatasets } : {}),
+    };
+  };
+}
+
 /**
  * A whole-document body validator (routes with `bodyDocument`, e.g. the VAT return): every failure at
  * once as details[] (answered 400 VALIDATION_ERROR), else the checked document the handler works on.

@@ -1,14 +1,10 @@
 /** The calendar domain: bank holidays from the mirror, else the snapshot shipped in data/. */
 import { calendarRoutes } from './routes.js';
-import { declareDomain, type DomainManifest, type LocalSpec } from '../manifest.js';
+import { declareDomain, handlers, type DomainManifest } from '../manifest.js';
 import { BANK_HOLIDAYS_INFO } from './datasets.js';
 
-const handlers = () => import('./handlers.js');
-const local = (name: 'bankHolidays' | 'bankHolidaysNext' | 'bankHolidaysYear' | 'regions'): LocalSpec => ({
-  handler: () => handlers().then((m) => m[name]),
-  // The bank-holiday handlers read the synced copy when there is one (regions is shipped data only).
-  ...(name === 'regions' ? {} : { optionalDatasets: [BANK_HOLIDAYS_INFO] }),
-});
+// The bank-holiday handlers read the synced copy when there is one (regions is shipped data only).
+const local = handlers(() => import('./handlers.js'), { optionalDatasets: [BANK_HOLIDAYS_INFO] });
 
 export const manifest: DomainManifest = declareDomain({
   name: 'calendar',
@@ -18,7 +14,7 @@ export const manifest: DomainManifest = declareDomain({
     'calendar.bank-holidays': local('bankHolidays'),
     'calendar.bank-holidays.next': local('bankHolidaysNext'),
     'calendar.bank-holidays.year': local('bankHolidaysYear'),
-    'calendar.regions': local('regions'),
+    'calendar.regions': local('regions', { optionalDatasets: [] }),
   },
   datasets: [{ info: BANK_HOLIDAYS_INFO, sync: () => import('./sync.js').then((m) => m.bankHolidays) }],
   responses: () => import('./schemas.js').then((m) => m.responses),

@@ -15,7 +15,7 @@ import { ApiError } from '../../contract/errors.js';
 import type { HandlerContext, Meta } from '../../contract/types.js';
 import { provenanceMeta, query, queryOne } from '../../mirror/db.js';
 import { ACCOUNTS_INFO, COMPANIES_INFO } from './datasets.js';
-import { penceFromText, poundsFromPence } from '../../money.js';
+import { penceFromText } from '../../money.js';
 
 export const ACCOUNTS = ACCOUNTS_INFO;
 const COMPANIES = COMPANIES_INFO;
@@ -44,17 +44,6 @@ export function normaliseCompanyNumber(raw: unknown): string {
   return /^\d+$/.test(s) ? s.padStart(8, '0') : s;
 }
 
-/** Exact pence from DuckDB's decimal text ('1234.56', '-5.00'); null stays null (src/money.ts). */
-export const pence = penceFromText;
-
-/** Pounds as a JSON number, from exact pence (src/money.ts). */
-export const pounds = poundsFromPence;
-
-/** a / b rounded to `dp` decimals (a ratio of two exact amounts; null when undefined). */
-export function ratio(a: bigint | null, b: bigint | null, scale = 1, dp = 4): number | null {
-  if (a === null || b === null || b === 0n) return null;
-  return Math.round((Number(a) / Number(b)) * scale * 10 ** dp) / 10 ** dp;
-}
 
 // ---------------------------------------------------------------------------------------------------
 // Reading the mirror
@@ -99,7 +88,7 @@ export async function currentFilings(conn: DuckDBConnection, n: string, limit?: 
 
 export type Money = Record<MoneyKey, bigint | null>;
 export function moneyOf(r: Record<string, unknown>): Money {
-  return Object.fromEntries(MONEY.map((m) => [m, pence(r[m])])) as Money;
+  return Object.fromEntries(MONEY.map((m) => [m, penceFromText(r[m])])) as Money;
 }
 
 /** The mirror's window: the first and last publication dates of the zips loaded. */

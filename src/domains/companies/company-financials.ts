@@ -9,8 +9,9 @@ import { loadData } from '../../data.js';
 import { openDataset, query } from '../../mirror/db.js';
 import {
   ACCOUNTS, accountsMeta, companyName, COVERAGE_NOTE, currentFilings, FILING_SELECT, filedAt, moneyOf, normaliseCompanyNumber,
-  pounds, provenance, ratio, type FilingRow, type Money,
+  provenance, type FilingRow, type Money,
 } from './accounts-query.js';
+import { penceRatio, poundsFromPence } from '../../money.js';
 
 // ---------------------------------------------------------------------------------------------------
 // {n}/financials
@@ -18,17 +19,17 @@ import {
 function financialsOf(r: FilingRow) {
   const m = moneyOf(r);
   return {
-    revenue: pounds(m.revenue),
-    cost_of_sales: pounds(m.cost_of_sales),
-    gross_profit: pounds(m.gross_profit),
-    profit_before_tax: pounds(m.profit_before_tax),
-    total_assets: pounds(m.total_assets),
-    net_assets: pounds(m.net_assets),
+    revenue: poundsFromPence(m.revenue),
+    cost_of_sales: poundsFromPence(m.cost_of_sales),
+    gross_profit: poundsFromPence(m.gross_profit),
+    profit_before_tax: poundsFromPence(m.profit_before_tax),
+    total_assets: poundsFromPence(m.total_assets),
+    net_assets: poundsFromPence(m.net_assets),
     employees_count: r.employees,
-    current_assets: pounds(m.current_assets),
-    current_liabilities: pounds(m.current_liabilities),
-    cash: pounds(m.cash),
-    directors_remuneration: pounds(m.directors_remuneration),
+    current_assets: poundsFromPence(m.current_assets),
+    current_liabilities: poundsFromPence(m.current_liabilities),
+    cash: poundsFromPence(m.cash),
+    directors_remuneration: poundsFromPence(m.directors_remuneration),
   };
 }
 
@@ -66,7 +67,7 @@ const TREND_METRICS = ['revenue', 'profit_before_tax', 'total_assets'] as const;
 export function change(from: bigint | null, to: bigint | null): { absolute: number | null; percentage: number | null } {
   if (from === null || to === null) return { absolute: null, percentage: null };
   const abs = to - from;
-  return { absolute: pounds(abs), percentage: from === 0n ? null : ratio(abs, from < 0n ? -from : from, 100, 2) };
+  return { absolute: poundsFromPence(abs), percentage: from === 0n ? null : penceRatio(abs, from < 0n ? -from : from, 100, 2) };
 }
 
 export const trends: Handler = async (req, ctx) => {
@@ -82,7 +83,7 @@ export const trends: Handler = async (req, ctx) => {
   );
   const periods = rows.map((r) => {
     const m = moneyOf(r);
-    return { r, m, out: { period_end: r.period_end, filing_type: r.filing_type, metrics: Object.fromEntries(TREND_METRICS.map((k) => [k, pounds(m[k])])) } };
+    return { r, m, out: { period_end: r.period_end, filing_type: r.filing_type, metrics: Object.fromEntries(TREND_METRICS.map((k) => [k, poundsFromPence(m[k])])) } };
   });
   const trendList = periods.slice(1).map((p, i) => {
     const prev = periods[i]!;
@@ -138,11 +139,11 @@ export function healthOf(m: Money): Record<HealthKey, { value: number | null; si
   const T = thresholds();
   const debt = m.total_assets !== null && m.net_assets !== null ? m.total_assets - m.net_assets : null;
   const values: Record<HealthKey, number | null> = {
-    current_ratio: ratio(m.current_assets, m.current_liabilities),
-    debt_to_equity: ratio(debt, m.net_assets),
-    profit_margin: ratio(m.profit_before_tax, m.revenue, 100, 2),
-    return_on_assets: ratio(m.profit_before_tax, m.total_assets, 100, 2),
-    cash_ratio: ratio(m.cash, m.current_liabilities),
+    current_ratio: penceRatio(m.current_assets, m.current_liabilities),
+    debt_to_equity: penceRatio(debt, m.net_assets),
+    profit_margin: penceRatio(m.profit_before_tax, m.revenue, 100, 2),
+    return_on_assets: penceRatio(m.profit_before_tax, m.total_assets, 100, 2),
+    cash_ratio: penceRatio(m.cash, m.current_liabilities),
   };
   const out = {} as Record<HealthKey, { value: number | null; signal: 'green' | 'amber' | 'red' | null; label: string }>;
   for (const k of Object.keys(values) as HealthKey[]) {

@@ -11,7 +11,7 @@ import { isValidDate } from '../../contract/validate.js';
 import { openDataset, query, queryOne, Where, type Param } from '../../mirror/db.js';
 import { isDatasetPresent } from '../../mirror/paths.js';
 import {
-  ACCOUNTS, accountsMeta, currentFilings, FILING_SELECT, moneyOf, normaliseCompanyNumber, pounds, provenance, registerAttached,
+  ACCOUNTS, accountsMeta, currentFilings, FILING_SELECT, moneyOf, normaliseCompanyNumber, provenance, registerAttached,
   registerRows, type FilingRow,
 } from './accounts-query.js';
 import { divRoundBig, poundsFromPence } from '../../money.js';
@@ -139,7 +139,7 @@ async function percentileRank(conn: DuckDBConnection, sic: string, metric: Bench
   const r = await queryOne<{ le: number; n: number }>(
     conn,
     `SELECT count(*) FILTER (WHERE ${metric} <= CAST($2 AS DECIMAL(18,2)))::INTEGER AS le, count(${metric})::INTEGER AS n FROM (${SECTOR_LATEST})`,
-    [sic, typeof v === 'bigint' ? String(pounds(v)) : String(v)],
+    [sic, typeof v === 'bigint' ? String(poundsFromPence(v)) : String(v)],
   );
   if (!r || r.n === 0) return null;
   return Math.floor((r.le * 100) / r.n + 0.5);
@@ -167,7 +167,7 @@ export const benchmark: Handler = async (req, ctx) => {
       company_name: reg.company_name,
       sic_code: sic,
       sic_description: desc,
-      company_financials: { revenue: m ? pounds(m.revenue) : null, profit_before_tax: m ? pounds(m.profit_before_tax) : null },
+      company_financials: { revenue: m ? poundsFromPence(m.revenue) : null, profit_before_tax: m ? poundsFromPence(m.profit_before_tax) : null },
       industry_benchmarks: bench,
       percentile_rankings: ranks,
     },
@@ -235,7 +235,7 @@ export const compare: Handler = async (req, ctx) => {
           }),
         }
         : null,
-      financials: m ? { revenue: pounds(m.revenue), profit_before_tax: pounds(m.profit_before_tax), total_assets: pounds(m.total_assets) } : null,
+      financials: m ? { revenue: poundsFromPence(m.revenue), profit_before_tax: poundsFromPence(m.profit_before_tax), total_assets: poundsFromPence(m.total_assets) } : null,
     };
   });
   const notes: string[] = [];

@@ -1,15 +1,11 @@
 /** The energy domain: Ofgem price cap periods, regional rates and a bill calculator (spec doc 4, `/v1/energy`). */
-import { declareDomain, type DomainManifest, type LocalSpec } from '../manifest.js';
+import { declareDomain, handlers, type DomainManifest } from '../manifest.js';
 import { ENERGY_PRICE_CAP_INFO } from './datasets.js';
 import { energyRoutes } from './routes.js';
 
-const handlers = () => import('./handlers.js');
 const renderers = () => import('./renderers.js');
-const local = (name: 'periods' | 'period' | 'periodCurrent' | 'rates' | 'regions' | 'calculate'): LocalSpec => ({
-  handler: () => handlers().then((m) => m[name]),
-  // Shipped data answers without a sync; the synced levels model adds regions and periods when present.
-  ...(name === 'regions' ? {} : { optionalDatasets: [ENERGY_PRICE_CAP_INFO] }),
-});
+// Shipped data answers without a sync; the synced levels model adds regions and periods when present.
+const local = handlers(() => import('./handlers.js'), { optionalDatasets: [ENERGY_PRICE_CAP_INFO] });
 
 export const manifest: DomainManifest = declareDomain({
   name: 'energy',
@@ -19,7 +15,7 @@ export const manifest: DomainManifest = declareDomain({
     'energy.price-cap.periods.current': local('periodCurrent'),
     'energy.price-cap.periods.get': local('period'),
     'energy.price-cap.rates': local('rates'),
-    'energy.price-cap.regions': local('regions'),
+    'energy.price-cap.regions': local('regions', { optionalDatasets: [] }),
     'energy.price-cap.calculate': local('calculate'),
   },
   datasets: [{ info: ENERGY_PRICE_CAP_INFO, sync: () => import('./sync/index.js').then((m) => m.energyPriceCap) }],

@@ -4,26 +4,21 @@
  * Routes: routes.ts; handlers: handlers.ts (search, detail) and handlers-lists.ts (authorities, business
  * types, statistics). Importing this file loads no handler, DuckDB or sync code.
  */
-import type { Handler } from '../../contract/types.js';
-import { declareDomain, type DomainManifest, type LocalSpec } from '../manifest.js';
+import { declareDomain, handlers, type DomainManifest } from '../manifest.js';
 import { FOOD_HYGIENE_INFO } from './datasets.js';
 import { foodHygieneRoutes } from './routes.js';
 
-type Handlers = typeof import('./handlers.js');
-const local = (pick: (m: Handlers) => Handler): LocalSpec => ({
-  handler: () => import('./handlers.js').then(pick),
-  datasets: [FOOD_HYGIENE_INFO],
-});
+const local = handlers(() => import('./handlers.js'), { datasets: [FOOD_HYGIENE_INFO] });
 
 export const manifest: DomainManifest = declareDomain({
   name: 'food-hygiene',
   routes: foodHygieneRoutes,
   local: {
-    'food-hygiene.establishments': local((m) => m.searchEstablishments),
-    'food-hygiene.establishment': local((m) => m.getEstablishment),
-    'food-hygiene.authorities': local((m) => m.listAuthorities),
-    'food-hygiene.business-types': local((m) => m.listBusinessTypes),
-    'food-hygiene.statistics': local((m) => m.statistics),
+    'food-hygiene.establishments': local('searchEstablishments'),
+    'food-hygiene.establishment': local('getEstablishment'),
+    'food-hygiene.authorities': local('listAuthorities'),
+    'food-hygiene.business-types': local('listBusinessTypes'),
+    'food-hygiene.statistics': local('statistics'),
   },
   datasets: [{ info: FOOD_HYGIENE_INFO, sync: () => import('./sync.js').then((m) => m.foodHygiene) }],
   renderers: {

@@ -4,24 +4,14 @@
  * thread (stage.ts). A malformed file is a FileFailure (cut back out of this worker's CSV); any other
  * error is posted back and fails the sync.
  */
-import { parentPort, workerData } from 'node:worker_threads';
-import { Staging, stageFile, type PlannedFile } from './stage.js';
-
-type Message = { type: 'stage'; id: number; plan: PlannedFile; path: string; sha256: string; bytes: number } | { type: 'close' };
+import { workerData } from 'node:worker_threads';
+import { serve } from '../../workers/serve.js';
+import type { StageRequest } from './parse-slots.js';
+import { Staging, stageFile, type FileResult } from './stage.js';
 
 const staging = new Staging((workerData as { stagingPath: string }).stagingPath);
-let queue: Promise<void> = Promise.resolve();
-parentPort!.on('message', (m: Message) => {
-  queue = queue.then(async () => {
-    if (m.type === 'close') {
-      staging.close();
-      parentPort!.postMessage({ type: 'closed' });
-      return;
-    }
-    try {
-      parentPort!.postMessage({ type: 'done', id: m.id, result: await stageFile(staging, m.plan, m.path, m.sha256, m.bytes) });
-    } catch (e) {
-      parentPort!.postMessage({ type: 'error', id: m.id, message: (e as Error).message });
-    }
-  });
+serve<StageRequest, FileResult>({
+  serial: true,
+  request: (m) => stageFile(staging, m.plan, m.path, m.sha256, m.bytes),
+  close: () => staging.close(),
 });

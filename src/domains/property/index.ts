@@ -1,7 +1,6 @@
 /** The property domain: designations, house price index, council tax and sold prices from the mirror. */
 import { propertyRoutes } from './routes.js';
-import type { Handler } from '../../contract/types.js';
-import { declareDomain, type DomainManifest, type LocalSpec } from '../manifest.js';
+import { declareDomain, handlers, type DomainManifest } from '../manifest.js';
 import {
   CONSERVATION_AREAS_INFO,
   COUNCIL_TAX_INFO,
@@ -9,30 +8,28 @@ import {
   LISTED_BUILDINGS_INFO,
   PRICE_PAID_INFO,
 } from './datasets.js';
-import type { DatasetInfo } from '../../mirror/catalog.js';
 
-type Handlers = typeof import('./handlers.js');
-const handlers = () => import('./handlers.js');
-const local = (dataset: DatasetInfo, pick: (m: Handlers) => Handler): LocalSpec => ({
-  handler: () => handlers().then(pick),
-  datasets: [dataset],
-});
+const local = handlers(() => import('./handlers.js'));
+const listed = { datasets: [LISTED_BUILDINGS_INFO] };
+const conservation = { datasets: [CONSERVATION_AREAS_INFO] };
+const hpi = { datasets: [HPI_INFO] };
+const pricePaid = { datasets: [PRICE_PAID_INFO] };
 
 export const manifest: DomainManifest = declareDomain({
   name: 'property',
   routes: propertyRoutes,
   local: {
-    'property.listed-buildings.list': local(LISTED_BUILDINGS_INFO, (m) => m.designationList('listed-buildings')),
-    'property.listed-buildings.get': local(LISTED_BUILDINGS_INFO, (m) => m.designationGet('listed-buildings')),
-    'property.conservation-areas.list': local(CONSERVATION_AREAS_INFO, (m) => m.designationList('conservation-areas')),
-    'property.conservation-areas.get': local(CONSERVATION_AREAS_INFO, (m) => m.designationGet('conservation-areas')),
-    'property.hpi': local(HPI_INFO, (m) => m.hpi),
-    'property.hpi.regions': local(HPI_INFO, (m) => m.hpiRegions),
-    'property.council-tax': local(COUNCIL_TAX_INFO, (m) => m.councilTax),
-    'property.price-paid.search': local(PRICE_PAID_INFO, (m) => m.pricePaidSearch),
-    'property.price-paid.address': local(PRICE_PAID_INFO, (m) => m.pricePaidAddress),
-    'property.price-paid.statistics': local(PRICE_PAID_INFO, (m) => m.pricePaidStatistics),
-    'property.price-paid.get': local(PRICE_PAID_INFO, (m) => m.pricePaidGet),
+    'property.listed-buildings.list': local((m) => m.designationList('listed-buildings'), listed),
+    'property.listed-buildings.get': local((m) => m.designationGet('listed-buildings'), listed),
+    'property.conservation-areas.list': local((m) => m.designationList('conservation-areas'), conservation),
+    'property.conservation-areas.get': local((m) => m.designationGet('conservation-areas'), conservation),
+    'property.hpi': local('hpi', hpi),
+    'property.hpi.regions': local('hpiRegions', hpi),
+    'property.council-tax': local('councilTax', { datasets: [COUNCIL_TAX_INFO] }),
+    'property.price-paid.search': local('pricePaidSearch', pricePaid),
+    'property.price-paid.address': local('pricePaidAddress', pricePaid),
+    'property.price-paid.statistics': local('pricePaidStatistics', pricePaid),
+    'property.price-paid.get': local('pricePaidGet', pricePaid),
   },
   datasets: [
     { info: PRICE_PAID_INFO, sync: () => import('./sync/price-paid.js').then((m) => m.pricePaid) },

@@ -1,13 +1,9 @@
 /** The schools domain: the GIAS register joined to Ofsted's latest inspections, from the mirror (docs/schools.md). */
-import { declareDomain, type DomainManifest, type LocalSpec } from '../manifest.js';
+import { declareDomain, handlers, type DomainManifest } from '../manifest.js';
 import { SCHOOLS_INFO } from './datasets.js';
 import { schoolRoutes } from './routes.js';
 
-const handlers = () => import('./handlers.js');
-const local = (name: 'search' | 'detail' | 'statistics'): LocalSpec => ({
-  handler: () => handlers().then((m) => m[name]),
-  datasets: [SCHOOLS_INFO],
-});
+const local = handlers(() => import('./handlers.js'), { datasets: [SCHOOLS_INFO] });
 
 export const manifest: DomainManifest = declareDomain({
   name: 'schools',

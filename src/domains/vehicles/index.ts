@@ -4,31 +4,22 @@
  * Road safety (STATS19, dataset `road-safety`) and road traffic (DfT, `road-traffic`): traffic-manifest.ts.
  */
 import { vehiclesRoutes } from './routes.js';
-import type { Handler } from '../../contract/types.js';
-import { declareDomain, type DomainManifest, type LocalSpec } from '../manifest.js';
+import { declareDomain, handlers, type DomainManifest } from '../manifest.js';
 import { MOT_INFO, VEHICLE_LICENSING_INFO } from './datasets.js';
 import { trafficDatasets, trafficLocal, trafficRenderers } from './traffic-manifest.js';
 
-type Licensing = typeof import('./licensing.js');
-type Mot = typeof import('./mot.js');
-const licensing = (pick: (m: Licensing) => Handler): LocalSpec => ({
-  handler: () => import('./licensing.js').then(pick),
-  datasets: [VEHICLE_LICENSING_INFO],
-});
-const mot = (pick: (m: Mot) => Handler): LocalSpec => ({
-  handler: () => import('./mot.js').then(pick),
-  datasets: [MOT_INFO],
-});
+const licensing = handlers(() => import('./licensing.js'), { datasets: [VEHICLE_LICENSING_INFO] });
+const mot = handlers(() => import('./mot.js'), { datasets: [MOT_INFO] });
 
 export const manifest: DomainManifest = declareDomain({
   name: 'vehicles',
   routes: vehiclesRoutes,
   local: {
-    'vehicles.licensing': licensing((m) => m.licensing),
-    'vehicles.registrations': licensing((m) => m.registrations),
-    'vehicles.mot-tests': mot((m) => m.motTests),
-    'vehicles.mot-pass-rates': mot((m) => m.motPassRates),
-    'vehicles.mot-failures': mot((m) => m.motFailures),
+    'vehicles.licensing': licensing('licensing'),
+    'vehicles.registrations': licensing('registrations'),
+    'vehicles.mot-tests': mot('motTests'),
+    'vehicles.mot-pass-rates': mot('motPassRates'),
+    'vehicles.mot-failures': mot('motFailures'),
     ...trafficLocal,
   },
   datasets: [

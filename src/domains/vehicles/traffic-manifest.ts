@@ -3,28 +3,19 @@
  * these in): local handlers by route id, the two datasets and the terminal renderers. Cheap to import:
  * handlers, sync modules and renderers load when first used.
  */
-import type { Handler } from '../../contract/types.js';
-import type { DatasetEntry, LocalSpec, RendererRef } from '../manifest.js';
+import { handlers, type DatasetEntry, type LocalSpec, type RendererRef } from '../manifest.js';
 import { ROAD_SAFETY_INFO, ROAD_TRAFFIC_INFO } from './traffic-datasets.js';
 
-type RoadSafety = typeof import('./road-safety.js');
-type Traffic = typeof import('./traffic.js');
-const safety = (pick: (m: RoadSafety) => Handler): LocalSpec => ({
-  handler: () => import('./road-safety.js').then(pick),
-  datasets: [ROAD_SAFETY_INFO],
-});
-const traffic = (pick: (m: Traffic) => Handler): LocalSpec => ({
-  handler: () => import('./traffic.js').then(pick),
-  datasets: [ROAD_TRAFFIC_INFO],
-});
+const safety = handlers(() => import('./road-safety.js'), { datasets: [ROAD_SAFETY_INFO] });
+const traffic = handlers(() => import('./traffic.js'), { datasets: [ROAD_TRAFFIC_INFO] });
 
 export const trafficLocal: Record<string, LocalSpec> = {
-  'vehicles.collisions': safety((m) => m.collisionsList),
-  'vehicles.collisions.get': safety((m) => m.collisionGet),
-  'vehicles.traffic.count-points': traffic((m) => m.countPoints),
-  'vehicles.traffic.aadf': traffic((m) => m.aadf),
-  'vehicles.traffic.regional': traffic((m) => m.regional),
-  'vehicles.traffic.local-authority': traffic((m) => m.localAuthority),
+  'vehicles.collisions': safety('collisionsList'),
+  'vehicles.collisions.get': safety('collisionGet'),
+  'vehicles.traffic.count-points': traffic('countPoints'),
+  'vehicles.traffic.aadf': traffic('aadf'),
+  'vehicles.traffic.regional': traffic('regional'),
+  'vehicles.traffic.local-authority': traffic('localAuthority'),
 };
 
 export const trafficDatasets: DatasetEntry[] = [

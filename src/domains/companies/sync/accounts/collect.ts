@@ -5,7 +5,8 @@
  */
 import type { SaxesTagPlain } from 'saxes';
 import { compile } from './concepts.js';
-import { parseDisplayed, type Dec } from './decimal.js';
+import type { Dec } from '../../../../money.js';
+import { parseDisplayed } from './decimal.js';
 import { newParser } from './document.js';
 import { assemble } from './figures.js';
 import type { Context, ExtractResult, RawFact } from './types.js';

@@ -1,43 +1,10 @@
 /**
- * Exact decimals for accounts amounts: value = n x 10^e as a bigint and an exponent (no floating point on
- * amounts), rounding to pence, and the parse of an ix:nonFraction's displayed text under its ixt `format`.
+ * The parse of an ix:nonFraction's displayed text under its ixt `format` into an exact decimal (`Dec`:
+ * value = n x 10^e as a bigint and an exponent, no floating point on amounts). The arithmetic on it
+ * (rounding to pence, comparing, its text) is src/money.ts.
  */
 
-export interface Dec {
-  n: bigint;
-  e: number;
-}
-
-const TEN = 10n;
-function pow10(k: number): bigint {
-  let r = 1n;
-  for (let i = 0; i < k; i++) r *= TEN;
-  return r;
-}
-
-/** Round to a whole number of 10^target units, halves away from zero. */
-export function rescale(d: Dec, target: number): bigint {
-  if (d.e >= target) return d.n * pow10(d.e - target);
-  const div = pow10(target - d.e);
-  const q = d.n / div;
-  const r = d.n % div;
-  const twice = (r < 0n ? -r : r) * 2n;
-  if (twice >= div) return d.n < 0n ? q - 1n : q + 1n;
-  return q;
-}
-
-/** Whole pence, halves away from zero (docs/companies.md: "Rounding"). */
-export function toPence(d: Dec): bigint {
-  return rescale(d, -2);
-}
-
-export function decEqual(a: Dec, b: Dec): boolean {
-  const e = Math.min(a.e, b.e);
-  return rescale(a, e) === rescale(b, e);
-}
-
-/** `123456` pence -> `'1234.56'` (src/money.ts). */
-export { penceToText as penceToString } from '../../../../money.js';
+import type { Dec } from '../../../../money.js';
 
 /**
  * Parse the displayed text of an ix:nonFraction under its `format` (the ixt transformation registries
@@ -127,10 +94,3 @@ function plainNumber(text: string): Dec | undefined {
   return { n: BigInt(digits + frac), e: frac.length ? -frac.length : 0 };
 }
 const isSpace = (c: number) => c === 32 || c === 10 || c === 13 || c === 9 || c === 0xa0;
-
-export function decString(d: Dec): string {
-  if (d.e >= 0) return (d.n * pow10(d.e)).toString();
-  const neg = d.n < 0n;
-  const s = (neg ? -d.n : d.n).toString().padStart(-d.e + 1, '0');
-  return `${neg ? '-' : ''}${s.slice(0, d.e)}.${s.slice(d.e)}`;
-}

@@ -17,7 +17,8 @@ import type { ExtractResult } from './types.js';
 // decimal.ts (exact decimals, ixt number formats), document.ts (bytes, parser, names, dates), collect.ts
 // (the SAX fact collector), figures.ts (headline figures and filing metadata), types.ts (data shapes).
 export { conceptMap, type ConceptMap, type FigureName } from './concepts.js';
-export { parseDisplayed, penceToString, toPence, type Dec } from './decimal.js';
+export { parseDisplayed } from './decimal.js';
+export { decToPence as toPence, type Dec } from '../../../../money.js';
 export { bareParse, decodeMember, newParser, parseLooseDate, parseMemberName, sniff } from './document.js';
 export type { Conflict, ExtractResult, Filing, FilingType, PeriodRow } from './types.js';
 

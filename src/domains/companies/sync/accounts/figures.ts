@@ -4,7 +4,7 @@
  * liabilities and total assets with their basis, and the filing metadata (type, standard, dormant).
  */
 import type { Compiled, FigureName } from './concepts.js';
-import { decEqual, decString, rescale, toPence, type Dec } from './decimal.js';
+import { decEqual, decToPence, decToText, rescaleDec, type Dec } from '../../../../money.js';
 import { isDate, parseLooseDate, parseMemberName } from './document.js';
 import type { Conflict, Context, ExtractResult, FilingType, PeriodRow, RawFact } from './types.js';
 
@@ -59,10 +59,10 @@ export function assemble(
       seen.set(key, f);
     } else if (prev.value && f.value && !decEqual(prev.value, f.value) && !consistent(prev, f)) {
       const c = conflicts.find((x) => x.concept === f.concept && x.context === f.ctx);
-      const v = decString(f.value);
+      const v = decToText(f.value);
       if (c) {
         if (!c.values.includes(v)) c.values.push(v);
-      } else conflicts.push({ concept: f.concept, context: f.ctx, values: [decString(prev.value), v] });
+      } else conflicts.push({ concept: f.concept, context: f.ctx, values: [decToText(prev.value), v] });
     }
   }
 
@@ -154,7 +154,7 @@ function consistent(a: RawFact, b: RawFact): boolean {
   const db = b.decimals && b.decimals !== 'INF' ? Number(b.decimals) : Infinity;
   const d = Math.min(da, db);
   if (!Number.isFinite(d) || !a.value || !b.value) return false;
-  return rescale(a.value, -d) === rescale(b.value, -d);
+  return rescaleDec(a.value, -d) === rescaleDec(b.value, -d);
 }
 
 const MONEY_FIGURES: Array<keyof PeriodRow & FigureName> = [
@@ -203,7 +203,7 @@ function periodRow(C: Compiled, end: string, isCurrent: boolean, contexts: Map<s
   }
   const pence = (k: FigureName): bigint | null => {
     const b = best.get(k);
-    return b ? toPence(b.p.value) : null;
+    return b ? decToPence(b.p.value) : null;
   };
   const row: PeriodRow = {
     period_end: end,
@@ -232,7 +232,7 @@ function periodRow(C: Compiled, end: string, isCurrent: boolean, contexts: Map<s
   if (emp) {
     const f = emp.p.fact;
     const v = f.scale < 0 && f.displayed ? f.displayed : emp.p.value;
-    const n = rescale(v, 0);
+    const n = rescaleDec(v, 0);
     row.employees = Number(n < 0n ? -n : n);
   }
   // current liabilities (creditors due within one year)
@@ -282,14 +282,14 @@ function currentLiabilities(C: Compiled, end: string, contexts: Map<string, Cont
         if (members[d]?.includes(m)) match = true;
         else other = true;
       }
-      if (match && !other) return toPence(f.value);
+      if (match && !other) return decToPence(f.value);
     }
   }
   for (const concept of C.map.current_liabilities.undimensioned_concepts) {
     for (const f of facts) {
       if (f.concept !== concept || f.value === null) continue;
       const c = contexts.get(f.ctx);
-      if (c && plain(C, c) && ctxDate(c) === end) return toPence(f.value);
+      if (c && plain(C, c) && ctxDate(c) === end) return decToPence(f.value);
     }
   }
   return null;
@@ -299,7 +299,7 @@ function undimensionedCreditors(C: Compiled, end: string, contexts: Map<string, 
   for (const f of facts) {
     if (!C.clConcepts.has(f.concept) || C.clUndim.has(f.concept) || f.value === null) continue;
     const c = contexts.get(f.ctx);
-    if (c && plain(C, c) && ctxDate(c) === end) return toPence(f.value);
+    if (c && plain(C, c) && ctxDate(c) === end) return decToPence(f.value);
   }
   return null;
 }

@@ -9,7 +9,8 @@
  */
 import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { listEntries, readEntry, ZipError, type ZipEntry } from '../../../../../sync/formats/zip.js';
-import { extractDocument, penceToString, sniff, type Filing, type PeriodRow } from './extract.js';
+import { penceToText } from '../../../../money.js';
+import { extractDocument, sniff, type Filing, type PeriodRow } from './extract.js';
 
 interface JobSource {
   /** Member name in the zip (the nested CIC path for CIC members). */
@@ -70,7 +71,7 @@ function str(v: string | null): string {
   return v === null ? '' : `"${v.replace(/"/g, '""')}"`;
 }
 const num = (v: bigint | number | boolean | null): string => (v === null ? '' : String(v));
-const money = (v: bigint | null): string => (v === null ? '' : penceToString(v));
+const money = (v: bigint | null): string => (v === null ? '' : penceToText(v));
 
 /** Whether a filing carries any of the figures the recent-filings `has_financials` flag means. */
 export function hasFinancials(f: Filing): boolean {

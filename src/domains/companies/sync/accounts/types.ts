@@ -2,7 +2,7 @@
  * The extractor's data shapes: the output rows (one filing, its period rows, conflicts) and the
  * intermediate ones the fact collector hands to the figure derivation (contexts and raw facts).
  */
-import type { Dec } from './decimal.js';
+import type { Dec } from '../../../../money.js';
 
 export type FilingType = 'full' | 'abridged' | 'filleted' | 'abbreviated' | 'micro' | 'dormant';
 
