@@ -16,7 +16,7 @@ import { catalogFields, discoverFromPages } from '../../../../sync/common.js';
 import type { DatasetModule, DiscoverContext, LoadContext, LoadResult, UpstreamFile } from '../../../../sync/types.js';
 import { bothBases, ratesFromLevels } from './derive.js';
 import { ENERGY_PRICE_CAP_INFO } from '../datasets.js';
-import { priceCapData } from '../shipped.js';
+import { priceCapData, vatOn, type Fuel } from '../shipped.js';
 import { readWorkbook, type Level } from './workbook.js';
 
 export const LEVELS_PAGE =
@@ -52,8 +52,11 @@ export interface PairedRate {
   standing_charge_ex_vat: string;
 }
 
-/** Nil and benchmark levels paired into rates; throws when the model is incomplete. */
-export function pairLevels(levels: readonly Level[], periodIds: readonly string[], vatRate: string): PairedRate[] {
+/**
+ * Nil and benchmark levels paired into rates, each period's fuel at its own VAT rate (data/energy/price-cap.yaml
+ * `vat`, in force on the period's first day); throws when the model is incomplete.
+ */
+export function pairLevels(levels: readonly Level[], periods: ReadonlyArray<{ period_id: string; start_date: string }>): PairedRate[] {
   const regions = priceCapData().regions.map((r) => r.code);
   const byKey = new Map<string, { nil?: Level; bench?: Level }>();
   for (const l of levels) {
@@ -65,9 +68,10 @@ export function pairLevels(levels: readonly Level[], periodIds: readonly string[
   }
   const out: PairedRate[] = [];
   const withGb = levels.some((l) => l.region_code === 'gb_average');
-  for (const pid of periodIds)
+  for (const { period_id: pid, start_date } of periods)
     for (const region of withGb ? [...regions, 'gb_average'] : regions)
       for (const [fuel, meter, payment] of COMBOS) {
+        const vatRate = vatOn(fuel as Fuel, start_date).rate;
         const e = byKey.get(`${pid}|${region}|${fuel}|${meter}|${payment}`);
         if (!e?.nil || !e.bench)
           throw new Error(`the workbook has no ${e?.nil ? 'benchmark' : 'nil-kWh'} level for ${region} ${fuel} ${meter} ${payment} in ${pid}`);
@@ -126,7 +130,7 @@ const energyPriceCap: DatasetModule = {
     const d = priceCapData();
     ctx.log?.(`reading ${file.name}`);
     const wb = readWorkbook(readFileSync(file.path), [...d.regions, d.gb_average]);
-    const rates = pairLevels(wb.levels, wb.periods.map((p) => p.period_id), d.vat.rate);
+    const rates = pairLevels(wb.levels, wb.periods);
     for (const s of DDL) await ctx.conn.run(s);
     await insertChunks(ctx, 'periods', 4, wb.periods.map((p) => [p.period_id, p.start_date, p.end_date, p.label]));
     await insertChunks(
