@@ -12,7 +12,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { query, queryOne } from '../../../mirror/db.js';
-import { catalogFields, discoverFromPages } from '../../../../sync/common.js';
+import { catalogFields, discoverFromPages, pageLinks } from '../../../../sync/common.js';
 import type { DatasetModule, DiscoverContext, LoadContext, LoadResult, UpstreamFile } from '../../../../sync/types.js';
 import { bothBases, ratesFromLevels } from './derive.js';
 import { ENERGY_PRICE_CAP_INFO } from '../datasets.js';
@@ -101,6 +101,43 @@ async function insertChunks(ctx: LoadContext, table: string, cols: number, rows:
   }
 }
 
+/** A levels-model file name, whatever its separators and wording (`Default-tariff-cap-level-v1.31.xlsx`). */
+export const MODEL_NAME_RE = /^(?=.*(level|default[\s_-]*tariff[\s_-]*cap)).*\.xlsx$/i;
+
+/** The model's version as numbers (`v1.31` -> [1, 31], `v1_23` -> [1, 23]); [] without one. */
+export function modelVersion(name: string): number[] {
+  const m = /(?:^|[\s_.-])v(\d+(?:[._]\d+)*)(?=$|[\s_.-])/i.exec(name.replace(/\.xlsx$/i, ''));
+  return m ? m[1]!.split(/[._]/).map(Number) : [];
+}
+
+/** The upload month of an Ofgem attachment URL (`/sites/default/files/2026-08/...`), '' when absent. */
+const uploadMonth = (url: string): string => /\/files\/(\d{4}-\d{2})\//.exec(url)?.[1] ?? '';
+
+function compareVersions(a: number[], b: number[]): number {
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    const d = (a[i] ?? -1) - (b[i] ?? -1);
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+
+/**
+ * The newest levels model among a page's links: the highest version number (a name without one ranks below
+ * any with one), then the latest upload month; never simply the first link on the page.
+ */
+export function newestModel(links: ReadonlyMap<string, string>): { name: string; url: string } | undefined {
+  let best: { name: string; url: string; v: number[] } | undefined;
+  for (const [name, url] of links) {
+    const v = modelVersion(name);
+    if (!best) best = { name, url, v };
+    else {
+      const c = compareVersions(v, best.v);
+      if (c > 0 || (c === 0 && uploadMonth(url) > uploadMonth(best.url))) best = { name, url, v };
+    }
+  }
+  return best && { name: best.name, url: best.url };
+}
+
 const energyPriceCap: DatasetModule = {
   ...catalogFields(ENERGY_PRICE_CAP_INFO),
   defaultBaseUrl: 'https://www.ofgem.gov.uk',
@@ -114,11 +151,9 @@ const energyPriceCap: DatasetModule = {
       ctx,
       [`${base}${LEVELS_PAGE}`],
       (html, page) => {
-        const links = [...html.matchAll(/href="([^"]+\.xlsx)"/gi)].map((m) => m[1]!);
-        const model = links.find((l) => /levels|default_tariff_cap/i.test(l));
+        const model = newestModel(pageLinks(html.replace(/&amp;/g, '&'), page, MODEL_NAME_RE));
         if (!model) return 'no link to a levels-model .xlsx';
-        const url = new URL(model.replace(/&amp;/g, '&'), page).toString();
-        return { url, name: decodeURIComponent(url.split('/').pop()!.split('?')[0]!), kind: 'full' };
+        return { url: model.url, name: model.name, kind: 'full' };
       },
       { what: "the price-cap levels model workbook (.xlsx) on Ofgem's levels page", dataset: 'energy-price-cap' },
     );
