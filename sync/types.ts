@@ -114,6 +114,8 @@ export interface LoadContext {
   workDir?: string;
   /** What the module's `warmUp` started at the beginning of the sync. */
   warm?: Warm;
+  /** How a module waits before retrying its own requests (the sync's; tests record the delays instead). */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
 /** A module's warm-up handle (`DatasetModule.warmUp`). */
