@@ -26,6 +26,8 @@ export interface UpstreamFile {
   sha256?: string;
   /** `update` files are applied incrementally to the existing data (price-paid monthly update). */
   kind?: 'full' | 'update';
+  /** What the sync's summary should say about this file (schools: the previous day's GIAS file was taken). */
+  note?: string;
   /** Request headers the publisher requires (the FSA API: `x-api-version: 2`). */
   headers?: Record<string, string>;
   /**
