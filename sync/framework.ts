@@ -389,6 +389,7 @@ async function loadFiles(run: Run, incremental: boolean): Promise<LoadResult> {
       status: (text) => emit({ type: 'status', dataset: name, text }),
       workDir,
       ...(run.warm ? { warm: run.warm } : {}),
+      ...(run.opts.sleep ? { sleep: run.opts.sleep } : {}),
     });
   } catch (e) {
     throw new SyncError(`${name}: load failed: ${(e as Error).message}`, name);

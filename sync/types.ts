@@ -26,6 +26,8 @@ export interface UpstreamFile {
   sha256?: string;
   /** `update` files are applied incrementally to the existing data (price-paid monthly update). */
   kind?: 'full' | 'update';
+  /** What the sync's summary should say about this file (schools: the previous day's GIAS file was taken). */
+  note?: string;
   /** Request headers the publisher requires (the FSA API: `x-api-version: 2`). */
   headers?: Record<string, string>;
   /**
@@ -114,6 +116,8 @@ export interface LoadContext {
   workDir?: string;
   /** What the module's `warmUp` started at the beginning of the sync. */
   warm?: Warm;
+  /** How a module waits before retrying its own requests (the sync's; tests record the delays instead). */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
 /** A module's warm-up handle (`DatasetModule.warmUp`). */

@@ -40,6 +40,31 @@ export const DEFAULT_PERIODS = [
 
 /** Benchmark consumption per fuel/meter (kWh a year) used in the sheet names. */
 export const BENCHMARK_KWH = { ElecSingle: 3100, ElecMulti: 4200, Gas: 12000 };
+
+/**
+ * The v1.31 layout (2026 models): `…_Benchmark` sheets whose benchmark consumption changes per period, stated
+ * in a "Benchmark consumption (kWh)" row under the period row (the title shows only the latest value).
+ * Electricity single-rate 3,100 kWh to December 2025, 2,700 from January 2026, 2,500 from July 2026 (the research
+ * notes); the multi-rate and gas values are the generator's assumptions (GENERATED).
+ */
+export const V131_PERIODS = [
+  { id: '2025-10', label: 'Oct-Dec 2025' },
+  { id: '2026-01', label: 'Jan-Mar 2026' },
+  { id: '2026-04', label: 'Apr-Jun 2026' },
+  { id: '2026-07', label: 'Jul-Sep 2026' },
+  { id: '2026-10', label: 'Oct-Dec 2026' },
+];
+export function v131BenchmarkKwh(kind, periodId) {
+  const era = periodId < '2026-01' ? 0 : periodId < '2026-07' ? 1 : 2;
+  return { ElecSingle: [3100, 2700, 2500], ElecMulti: [4200, 4200, 3400], Gas: [12000, 11500, 9500] }[kind][era];
+}
+
+/** An integer count of 10^-places as decimal text ('1988034550', 7 -> '198.8034550'). */
+function fixed(n, places) {
+  const neg = n < 0n;
+  const t = (neg ? -n : n).toString().padStart(places + 1, '0');
+  return `${neg ? '-' : ''}${t.slice(0, -places)}.${t.slice(-places)}`;
+}
 const COMPONENTS = ['Wholesale', 'Policy costs', 'Network costs', 'Operating costs', 'Payment method adjustment', 'EBIT', 'Headroom'];
 const KINDS = [
   ['ElecSingle', 'electricity', 'single_rate'],
@@ -70,15 +95,25 @@ function split(totalPence, n, rnd) {
  * Build the workbook. Returns `{ buffer, truth }`: truth[`${period}|${region}|${fuel}|${meter}|${payment}`] =
  * { nilPence, benchPence, kwh } — the totals written (integer pence), for tests to compute expectations from.
  * Options: periods, seed, bookType ('xlsx' | 'ods' | 'xls'), omitRegion (a code to leave out of one sheet),
- * vatLabel (false: no VAT basis note), omitSheet (a sheet name to leave out).
+ * vatLabel (false: no VAT basis note), omitSheet (a sheet name to leave out), layout ('v1.31': `_Benchmark`
+ * sheets with a per-period benchmark row), perPeriodRow (false: a v1.31 sheet without that row),
+ * gbAverage: { [`${period}|${fuel}`]: { unitEx, standingEx } } ex-VAT rates in units of 1/10,000 p (BigInt) for a
+ * `GB average` block on the Direct Debit single-rate sheets (levels written as exact decimal pounds).
  */
 export function generateLevelsWorkbook(opts = {}) {
-  const periods = opts.periods ?? DEFAULT_PERIODS;
+  const v131 = opts.layout === 'v1.31';
+  const periods = opts.periods ?? (v131 ? V131_PERIODS : DEFAULT_PERIODS);
+  const kwhOf = (kind, pid) => (v131 ? v131BenchmarkKwh(kind, pid) : BENCHMARK_KWH[kind]);
   const rnd = rng(opts.seed ?? 20251001);
   const wb = XLSX.utils.book_new();
   XLSX.utils.book_append_sheet(
     wb,
-    XLSX.utils.aoa_to_sheet([[GENERATED_NOTE], ['Internal Only'], ['Contents: levels sheets per fuel, payment method and consumption']]),
+    XLSX.utils.aoa_to_sheet([
+      [GENERATED_NOTE],
+      ['Internal Only'],
+      ['Contents: levels sheets per fuel, payment method and consumption'],
+      ...(v131 ? [['1a: No VAT applies to domestic electricity from 1 October 2026 to 31 March 2027 (GENERATED note in the layout of the v1.31 model)']] : []),
+    ]),
     'Contents',
   );
   const truth = {};
@@ -87,16 +122,19 @@ export function generateLevelsWorkbook(opts = {}) {
     for (const [pay, payment] of PAYMENTS) {
       // one nil and one benchmark level per region and period (pence), then a sheet for each
       const levels = {};
+      // with gbAverage, the GB average is one more generated block on the sheets other than Direct Debit single-rate
+      const exactGb = opts.gbAverage && meter === 'single_rate' && payment === 'direct_debit';
+      const regions = opts.gbAverage && !exactGb ? [...REGION_LABELS, ['gb_average', 'GB average']] : REGION_LABELS;
       for (const p of periods)
-        for (const [code] of REGION_LABELS) {
+        for (const [code] of regions) {
           const nil = Math.round((fuel === 'gas' ? 9000 : 17000) + rnd() * 6000); // ~25-60 p/day x 365
           const unit = fuel === 'gas' ? 4 + rnd() * 3 : 18 + rnd() * 10; // pence per kWh
-          const kwh = BENCHMARK_KWH[kind];
+          const kwh = kwhOf(kind, p.id);
           const bench = nil + Math.round(unit * kwh);
           levels[`${p.id}|${code}`] = { nil, bench };
           truth[`${p.id}|${code}|${fuel}|${meter}|${payment}`] = { nilPence: nil, benchPence: bench, kwh };
         }
-      for (const which of ['Nil', `${BENCHMARK_KWH[kind]}kWh`]) {
+      for (const which of ['Nil', v131 ? 'Benchmark' : `${BENCHMARK_KWH[kind]}kWh`]) {
         const name = `${kind}_${pay}_${which}`;
         if (opts.omitSheet === name) continue;
         shift = (shift + 1) % 4;
@@ -104,10 +142,13 @@ export function generateLevelsWorkbook(opts = {}) {
         const rows = [];
         for (let i = 0; i < 2 + shift; i++) rows.push([]);
         rows.push(row(col0, [`Default tariff cap level: ${kind} ${pay}, ${which}`]));
+        // the 2026 models' header states only the latest benchmark value
+        if (v131 && which !== 'Nil') rows.push(row(col0, [`Benchmark consumption: ${kwhOf(kind, periods.at(-1).id).toLocaleString('en-GB')} kWh`]));
         if (opts.vatLabel !== false) rows.push(row(col0, ['£/customer/year, excluding VAT']));
         rows.push([]);
         rows.push(row(col0, ['Region', ...periods.map((p) => p.label)]));
-        for (const [code, label] of REGION_LABELS) {
+        if (v131 && which !== 'Nil' && opts.perPeriodRow !== false) rows.push(row(col0, ['Benchmark consumption (kWh)', ...periods.map((p) => kwhOf(kind, p.id))]));
+        for (const [code, label] of regions) {
           if (opts.omitRegion === code && which === 'Nil' && kind === 'Gas' && pay === 'PPM') continue;
           rows.push(row(col0, [label]));
           const per = periods.map((p) => {
@@ -117,6 +158,17 @@ export function generateLevelsWorkbook(opts = {}) {
           COMPONENTS.forEach((c, i) => rows.push(row(col0, [c, ...per.map((parts) => parts[i])])));
           rows.push(row(col0, ['Total', ...periods.map((p) => (which === 'Nil' ? levels[`${p.id}|${code}`].nil : levels[`${p.id}|${code}`].bench) / 100)]));
           rows.push([]);
+        }
+        if (exactGb) {
+          // levels in exact decimal pounds from ex-VAT rates in 1/10,000 p: nil = standing x 365, bench = nil + unit x kWh
+          rows.push(row(col0, ['GB average']));
+          const totals = periods.map((p) => {
+            const g = opts.gbAverage[`${p.id}|${fuel}`];
+            if (!g) throw new Error(`gbAverage: no rates for ${p.id} ${fuel}`);
+            const nil = g.standingEx * 365n; // 1/10,000 p = 10^-6 pounds
+            return Number(fixed(which === 'Nil' ? nil : nil + g.unitEx * BigInt(kwhOf(kind, p.id)), 6));
+          });
+          rows.push(row(col0, ['Total', ...totals]));
         }
         XLSX.utils.book_append_sheet(wb, XLSX.utils.aoa_to_sheet(rows), name);
       }

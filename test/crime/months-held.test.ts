@@ -187,6 +187,6 @@ describe('crime --months agrees with sync --months (1 to 240)', () => {
   it('the not-synced message reads as a size', async () => {
     const e = errorOf(await getRoute('/v1/crime/forces', {}, ctxFor(join(root, 'none', 'mirror'))));
     expect(e.code).toBe('dataset_not_synced');
-    expect(e.message).toContain('to download it (about a few GB: the whole rolling archive of ~36 months, of which the newest 12 are loaded)');
+    expect(e.message).toContain('to download it (about 1.7 GB: the whole rolling archive of 36 months, of which the newest 12 are loaded)');
   });
 });

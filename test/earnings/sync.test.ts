@@ -137,7 +137,8 @@ describe('sync earnings', () => {
     const r = await syncDataset('earnings', o);
     expect(r).toMatchObject({ status: 'synced', mode: 'incremental' });
     expect(r.files.map((f) => f.name)).toEqual(['ashetable82021revised.zip']);
-    const zipsFetched = up.server.requests.slice(before).filter((q) => q.path.endsWith('.zip')).map((q) => q.path.split('/').pop());
+    // whole bodies (200); the editions already loaded are only asked their size (a one-byte 206) for a re-issue
+    const zipsFetched = up.server.requests.slice(before).filter((q) => q.path.endsWith('.zip') && q.status === 200).map((q) => q.path.split('/').pop());
     expect(zipsFetched).toEqual(['ashetable82021revised.zip']);
     const env = (await getRoute('/v1/earnings/regions', { basis: 'residence', geography: 'K02000001' }, ctx())).envelope;
     expect(env.data[0]).toMatchObject({ year: 2021, status: 'revised', median: rowValues(reversed.length - 1, 'Full-Time', '7', 2021)[1] });
@@ -146,6 +147,28 @@ describe('sync earnings', () => {
     expect(real.data[0].median).toBe(27906);
     // nothing new: up to date, nothing downloaded
     expect((await syncDataset('earnings', o)).status).toBe('up_to_date');
+  });
+
+  it('an edition re-issued under the same name (a changed size) is fetched and loaded again', async () => {
+    // ONS re-issued a corrected provisional zip under the same name (December 2025): here Table 14 2021, with
+    // the occupation rows in reverse order (other figures, another size)
+    const corrected = zip('14', 2021, true, [...occupationRows()].reverse());
+    expect(corrected.name).toBe(first['14'][0]!.name);
+    expect(corrected.body.length).not.toBe(first['14'][0]!.body.length);
+    const before = up.server.requests.length;
+    publish({ ...first, '8': [...first['8'], zip('8', 2021, false, [...geoGen].reverse())], '14': [corrected] });
+    const r = await syncDataset('earnings', o);
+    expect(r).toMatchObject({ status: 'synced', mode: 'incremental' });
+    expect(r.files.map((f) => f.name)).toEqual([corrected.name]);
+    expect(r.note).toMatch(new RegExp(`${corrected.name} was re-issued under the same name \\(${first['14'][0]!.body.length} bytes loaded, ${corrected.body.length} bytes now\\): loaded again`));
+    // only that zip's body was downloaded (the other editions were asked their size with a one-byte request)
+    const full = up.server.requests.slice(before).filter((q) => q.path.endsWith('.zip') && q.status === 200);
+    expect(full.map((q) => q.path.split('/').pop())).toEqual([corrected.name]);
+    const rows = await sqlOn(join(o.mirrorDir, 'earnings.duckdb'), "SELECT bytes::INTEGER AS b FROM earnings_editions WHERE container = ?", [corrected.name]);
+    expect(rows).toEqual([{ b: corrected.body.length }]);
+    // the same bytes again: up to date
+    expect((await syncDataset('earnings', o)).status).toBe('up_to_date');
+    first['14'] = [corrected];
   });
 
   it('a sync that dies after its load (before the swap) leaves the last good data answering', async () => {

@@ -11,20 +11,26 @@ import { bill, energyCostPence, excludingVat, rateUnits, standingCostPence } fro
 
 const yamlDoc = parse(readFileSync(join(__dirname, '..', '..', 'data', 'energy', 'price-cap.yaml'), 'utf8'), { merge: true });
 
-/** '26.35' -> 2635n hundredths of a penny (all published rates have exactly 2 dp). */
+/** '26.35' -> 2635n hundredths of a penny; '46.4' -> 4640n; '34' -> 3400n (published rates have 0-2 dp). */
 const hundredths = (t: string): bigint => {
-  expect(t).toMatch(/^\d+\.\d\d$/);
-  return BigInt(t.replace('.', ''));
+  expect(t).toMatch(/^\d+(\.\d{1,2})?$/);
+  const [i, f = ''] = t.split('.');
+  return BigInt(i! + f.padEnd(2, '0'));
 };
+/** Half a unit of a published figure's last place, in hundredths of a penny x 2 (so 2 dp -> 1, 1 dp -> 10, 0 dp -> 100). */
+const halfUlp2 = (t: string): bigint => 10n ** BigInt(2 - (t.split('.')[1]?.length ?? 0));
 
 describe('reproducing the published typical bills', () => {
-  const withRates = yamlDoc.periods.filter((p: any) => p.rates);
+  // periods whose four cap figures were all shown (a null figure is never estimated, so such a period is not checked)
+  const withRates = yamlDoc.periods.filter(
+    (p: any) => p.rates && [p.rates.electricity, p.rates.gas].every((r: any) => r.unit_rate !== null && r.standing_charge !== null),
+  );
   it('ships at least the periods of the research notes with rates', () => {
     expect(withRates.map((p: any) => p.period_id)).toEqual(expect.arrayContaining(['2025-07', '2025-10', '2026-01']));
   });
 
   for (const p of withRates) {
-    it(`${p.period_id}: 2,700 kWh and 11,500 kWh at the GB-average DD rates vs the published £${p.bills.direct_debit.pounds}`, () => {
+    it(`${p.period_id}: its typical consumption (${p.consumption.electricity_kwh}/${p.consumption.gas_kwh} kWh) at the cap's GB-average DD rates vs the published £${p.bills.direct_debit.pounds}`, () => {
       const e = p.rates.electricity;
       const g = p.rates.gas;
       const { electricity_kwh: ek, gas_kwh: gk } = p.consumption;
@@ -33,9 +39,12 @@ describe('reproducing the published typical bills', () => {
         BigInt(ek) * hundredths(e.unit_rate) + 365n * hundredths(e.standing_charge) + BigInt(gk) * hundredths(g.unit_rate) + 365n * hundredths(g.standing_charge);
       const publishedHundredths = BigInt(p.bills.direct_debit.pounds) * 10000n;
       const diff = exact > publishedHundredths ? exact - publishedHundredths : publishedHundredths - exact;
-      // Published rates are rounded to 0.01p (each off by at most 0.005p) and the bill to £1 (at most 50p):
-      // the bound in hundredths of a penny is 0.5 x (kWh_e + 365 + kWh_g + 365) + 5000.
-      const bound = (BigInt(ek) + 365n + BigInt(gk) + 365n) / 2n + 5000n;
+      // Published rates are rounded to their last place (each off by at most half of it: 0.005p at 2 dp, 0.05p
+      // at 1 dp) and the bill to £1 (at most 50p): the bound in hundredths of a penny is
+      // sum(kWh x half a place) + 5000.
+      const bound =
+        (BigInt(ek) * halfUlp2(e.unit_rate) + 365n * halfUlp2(e.standing_charge) + BigInt(gk) * halfUlp2(g.unit_rate) + 365n * halfUlp2(g.standing_charge)) / 2n +
+        5000n;
       expect(diff <= bound, `off by ${Number(diff) / 10000} pounds, bound ${Number(bound) / 10000}`).toBe(true);
       // the code under test gives the same pence (rounding each fuel's parts to the penny moves it < 2p)
       const t = bill(ek, gk, { electricity: e, gas: g });
@@ -53,7 +62,13 @@ describe('reproducing the published typical bills', () => {
     // Hand-computed with each part rounded to the penny: e.g. 2024-04: 2700 x 24.50 = 66150p, 365 x 60.10 =
     // 21936.5 -> 21937p, 11500 x 6.04 = 69460p, 365 x 31.43 = 11471.95 -> 11472p: 169019p = £1,690.19 vs £1,690;
     // 2024-07: 60372 + 21943.8->21944 + 63020 + 11464.65->11465 = 156801p vs £1,568; 2025-07: 171900p vs £1,720.
+    // 2022-10 (the cap's level, not what households paid): 2900 x 51.89 = 150481p, 365 x 46.4 = 16936p,
+    // 12000 x 14.76 = 177120p, 365 x 28.5 = 10402.5 -> 10403p: 354940p vs £3,549.
+    // 2026-04 at 2,700/11,500: 66609 + 20881.65->20882 + 66010 + 10617.85->10618 = 164119p vs £1,641;
+    // 2026-07 at 2,500/9,500: 65275 + 20874.35->20874 + 69635 + 10599.6->10600 = 166384p vs £1,663;
+    // 2026-10 at 2,500/9,500: 65800 + 20012.95->20013 + 75715 + 10833.2->10833 = 172361p vs £1,723.
     expect(Object.fromEntries(rows)).toEqual({
+      '2022-10': 0.4,
       '2024-01': 0.81,
       '2024-04': 0.19,
       '2024-07': 0.01,
@@ -63,6 +78,9 @@ describe('reproducing the published typical bills', () => {
       '2025-07': -1,
       '2025-10': -0.06,
       '2026-01': -0.5,
+      '2026-04': 0.19,
+      '2026-07': 0.84,
+      '2026-10': 0.61,
     });
   });
 });

@@ -28,16 +28,16 @@ describe('energy commands', () => {
   it('periods --chart draws the Direct Debit bill over the periods', async () => {
     const r = await runCli(['energy', 'periods', '--chart'], { tty: true, columns: 80 });
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain('Typical dual-fuel bill under the cap (Direct Debit, £/year), 2019-01 to 2026-01');
-    expect(r.stdout).toContain('£1,928'); // the chart's top: the highest shipped figure (2024-01)
+    expect(r.stdout).toContain('Typical dual-fuel bill under the cap (Direct Debit, £/year), 2019-01 to 2026-10');
+    expect(r.stdout).toContain('£4,279'); // the chart's top: the highest shipped figure (2023-01, the cap's level; households paid the guarantee)
   });
   it('periods current and rates as JSON; neither fuel is a usage error before any data', async () => {
     expect(json(await runCli(['energy', 'periods', '2024-07', '--format', 'json'])).data.typical_annual_bill.direct_debit).toBe(1568);
-    // the test clock is 2026-11-21: no loaded period covers it, so current is the newest, with a note
-    const cur = json(await runCli(['energy', 'current', '--format', 'json']));
-    expect(cur.data.period_id).toBe('2026-01');
-    expect(cur.meta.note).toMatch(/2026-11-21/);
-    expect(json(await runCli(['energy', 'periods', 'current', '--format', 'json'])).data.period_id).toBe('2026-01');
+    // on 2026-11-29 October 2026 is in force and January 2027 (due within the announcement lead) is not shipped
+    const cur = json(await runCli(['energy', 'current', '--format', 'json'], { now: new Date('2026-11-29T12:00:00Z') }));
+    expect(cur.data.period_id).toBe('2026-10');
+    expect(cur.meta.note).toMatch(/2027-01-01 is not loaded/);
+    expect(json(await runCli(['energy', 'periods', 'current', '--format', 'json'])).data.period_id).toBe('2026-10');
     const rates = json(await runCli(['energy', 'rates', '--date', '2025-05-01', '--fuel', 'gas', '--format', 'json']));
     expect(rates.data).toMatchObject([{ period_id: '2025-04', unit_rate: 6.99, standing_charge: 32.67 }]);
     const none = await runCli(['energy', 'bill', '--region', 'london']);

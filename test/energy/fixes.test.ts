@@ -16,7 +16,7 @@ describe('a single cap period with null fields has a meta.note', () => {
     expect(one.status).toBe(200);
     expect(env.data.typical_consumption).toEqual({ electricity_kwh: null, gas_kwh: null });
     expect(env.data.typical_annual_bill.standard_credit).toBeNull();
-    expect(env.meta.note).toMatch(/null where no citable source gives one/);
+    expect(env.meta.note).toMatch(/null where no page we cite showed one/);
     // the same wording as the list route's note
     const list = (await getRoute('/v1/energy/price-cap/periods', { per_page: '100' })).envelope as any;
     expect(list.meta.note).toContain(env.meta.note);
@@ -29,7 +29,7 @@ describe('a single cap period with null fields has a meta.note', () => {
   it('the CLI answer of `energy periods 2019-10` has the note', async () => {
     const r = json(await runCli(['energy', 'periods', '2019-10', '--format', 'json']));
     expect(r.data.typical_annual_bill.prepayment).toBeNull();
-    expect(r.meta.note).toMatch(/null where no citable source gives one/);
+    expect(r.meta.note).toMatch(/null where no page we cite showed one/);
   });
 });
 

@@ -27,9 +27,17 @@ describe('periods (shipped data, nothing synced)', () => {
     const r = await getRoute('/v1/energy/price-cap/periods', { per_page: '100' });
     const data = (r.envelope as any).data;
     expect(r.status).toBe(200);
-    expect(data[0].period_id).toBe('2026-01');
+    expect(data[0].period_id).toBe('2026-10');
     expect(data.at(-1).period_id).toBe('2019-01');
-    expect((r.envelope as any).pagination.total).toBe(15);
+    // every cap period January 2019 to December 2026: 6 six-monthly to 2021-04, 2021-10, 2022-04, then quarterly 2022-10..2026-10 (17)
+    expect((r.envelope as any).pagination.total).toBe(25);
+    // contiguous: each period starts the day after the previous one ends
+    const asc = [...data].reverse();
+    for (let i = 1; i < asc.length; i++) {
+      const next = new Date(Date.parse(`${asc[i - 1].end_date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+      expect(asc[i].start_date, asc[i].period_id).toBe(next);
+    }
+    expect(asc.at(-1).end_date).toBe('2026-12-31');
     const oct = data.find((p: any) => p.period_id === '2025-10');
     expect(oct).toMatchObject({
       start_date: '2025-10-01',
@@ -52,7 +60,8 @@ describe('periods (shipped data, nothing synced)', () => {
       const p = await dataOf(getRoute(`/v1/energy/price-cap/periods/${run.month}`));
       expect(p.typical_annual_bill.direct_debit).toBe(Number(run.level));
       expect(p.typical_annual_bill.prepayment).toBeNull();
-      expect(p.typical_consumption).toEqual({ electricity_kwh: null, gas_kwh: null });
+      // no page we cite states the 2019 values; 2,900/12,000 from April 2020 (Ofgem's TDCV page)
+      expect(p.typical_consumption).toEqual(run.month < '2020' ? { electricity_kwh: null, gas_kwh: null } : { electricity_kwh: 2900, gas_kwh: 12000 });
     }
   });
 
@@ -66,13 +75,22 @@ describe('periods (shipped data, nothing synced)', () => {
     // BST: 2025-06-30T23:30Z is 1 July 00:30 in the UK, so the July period is in force
     expect((await dataOf(getRoute('/v1/energy/price-cap/periods/current', {}, handlerCtx('2025-06-30T23:30:00Z')))).period_id).toBe('2025-07');
     expect((await dataOf(getRoute('/v1/energy/price-cap/periods/current', {}, handlerCtx('2025-06-30T22:59:00Z')))).period_id).toBe('2025-04');
-    const late = await getRoute('/v1/energy/price-cap/periods/current', {}, handlerCtx('2026-11-21T12:00:00Z'));
-    expect((late.envelope as any).data.period_id).toBe('2026-01');
-    expect((late.envelope as any).meta.note).toMatch(/No loaded cap period covers today \(2026-11-21\)/);
+    // today (2026-11-29): October 2026 is in force; January 2027 is due within the announcement lead (35 days) and not shipped
+    const today = await getRoute('/v1/energy/price-cap/periods/current', {}, handlerCtx('2026-11-29T12:00:00Z'));
+    expect((today.envelope as any).data.period_id).toBe('2026-10');
+    expect((today.envelope as any).meta.note).toMatch(/cap period from 2027-01-01 is not loaded.*'publicdata sync energy-price-cap'/);
+    // 2026-11-21 is 41 days before 2027-01-01: no note about the next period
+    const before = await getRoute('/v1/energy/price-cap/periods/current', {}, handlerCtx('2026-11-21T12:00:00Z'));
+    expect((before.envelope as any).data.period_id).toBe('2026-10');
+    expect((before.envelope as any).meta.note).not.toMatch(/2027-01-01/);
+    const late = await getRoute('/v1/energy/price-cap/periods/current', {}, handlerCtx('2027-02-01T12:00:00Z'));
+    expect((late.envelope as any).data.period_id).toBe('2026-10');
+    expect((late.envelope as any).meta.note).toMatch(/No loaded cap period covers today \(2027-02-01\)/);
   });
 
   it('unknown or malformed period ids', async () => {
-    expect(errorOf(await getRoute('/v1/energy/price-cap/periods/2023-01'))).toMatchObject({ status: 404, code: 'not_found' });
+    expect(errorOf(await getRoute('/v1/energy/price-cap/periods/2027-01'))).toMatchObject({ status: 404, code: 'not_found' });
+    expect(errorOf(await getRoute('/v1/energy/price-cap/periods/2023-02'))).toMatchObject({ status: 404, code: 'not_found' });
     expect(errorOf(await getRoute('/v1/energy/price-cap/periods/2025-13'))).toMatchObject({ status: 400, code: 'invalid_parameter' });
     expect(errorOf(await getRoute('/v1/energy/price-cap/periods/latest'))).toMatchObject({ status: 400, code: 'invalid_parameter' });
   });
@@ -151,8 +169,19 @@ describe('calculate', () => {
     expect(e).toMatchObject({ status: 400, code: 'invalid_parameter' });
     expect(e.message).toMatch(msg);
   });
-  it('a period in the gap or after the data: 404', async () => {
-    expect(errorOf(await postRoute(CALC, { gas_kwh: 1, date: '2023-01-01' }))).toMatchObject({ status: 404, code: 'not_found' });
-    expect(errorOf(await postRoute(CALC, { gas_kwh: 1, period: '2026-04' }))).toMatchObject({ status: 404, code: 'not_found' });
+  it('a period after the data: 404; a figure no page showed: 404 naming it, never estimated', async () => {
+    expect(errorOf(await postRoute(CALC, { gas_kwh: 1, date: '2027-01-01' }))).toMatchObject({ status: 404, code: 'not_found' });
+    expect(errorOf(await postRoute(CALC, { gas_kwh: 1, period: '2027-01' }))).toMatchObject({ status: 404, code: 'not_found' });
+    // January 2023 (Energy Price Guarantee): the standing charges were shown by no page we cite
+    const e = errorOf(await postRoute(CALC, { gas_kwh: 1, date: '2023-01-01' }));
+    expect(e).toMatchObject({ status: 404, code: 'not_found' });
+    expect(e.message).toMatch(/gas standing charge for period 2023-01 under the Energy Price Guarantee/);
+    // October 2021: the gas standing charge is null before a sync (the levels model states it)
+    const g = errorOf(await postRoute(CALC, { gas_kwh: 1, period: '2021-10' }));
+    expect(g).toMatchObject({ status: 503, code: 'dataset_not_synced' });
+    expect(g.message).toMatch(/No gas standing charge for period 2021-10/);
+    // ... but its electricity prices: 1,000 kWh x 20.80p = 20,800p + 365 x 24.88p = 9,081.2p -> 9,081p
+    const el = await dataOf(postRoute(CALC, { electricity_kwh: 1000, period: '2021-10' }));
+    expect(el.total_annual).toBe(298.81);
   });
 });

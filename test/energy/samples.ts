@@ -20,7 +20,7 @@ export const samples: DomainSamples = {
     { route: 'energy.price-cap.calculate', method: 'POST', path: '/v1/energy/price-cap/calculate', body: { electricity_kwh: 2700, gas_kwh: 11500, period: '2025-10' } },
   ],
   errors: [
-    { route: 'energy.price-cap.periods.get', method: 'GET', path: '/v1/energy/price-cap/periods/2023-01' },
+    { route: 'energy.price-cap.periods.get', method: 'GET', path: '/v1/energy/price-cap/periods/2027-01' },
     { route: 'energy.price-cap.calculate', method: 'POST', path: '/v1/energy/price-cap/calculate', body: { electricity_kwh: -1 } },
   ],
   lake: {

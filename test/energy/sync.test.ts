@@ -123,3 +123,138 @@ describe('sync energy-price-cap', () => {
     for (const [, label] of REGION_LABELS as Array<[string, string]>) expect(known.has(label)).toBe(true);
   });
 });
+
+// ---- issue 35: the 2026 levels model (v1.31 layout), GENERATED here with SheetJS (bench/lib/energy-workbook.mjs) ----
+
+import { modelVersion, newestModel } from '../../src/domains/energy/sync/index.js';
+// @ts-expect-error plain ESM generator shared with the bench
+import { v131BenchmarkKwh } from '../../bench/lib/energy-workbook.mjs';
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
+
+const yamlDoc = parse(readFileSync(join(__dirname, '..', '..', 'data', 'energy', 'price-cap.yaml'), 'utf8'), { merge: true });
+/** VAT of a fuel on a date from the YAML text, in percent (5 or 0). */
+const vatPct = (fuel: string, date: string): bigint => {
+  const v = yamlDoc.vat.find((x: any) => x.fuel === fuel && x.from <= date && (x.to === null || date <= x.to));
+  return BigInt(Math.round(Number(v.rate) * 100));
+};
+/** '26.11' -> 2611n hundredths of a penny. */
+const h = (t: string): bigint => BigInt(t.replace('.', ''));
+
+/** Shipped incl.-VAT figure -> ex VAT in 1/10,000 p, rounded half up: h x 100 x 100 / (100 + vat%). */
+const exUnits = (incl: string, pct: bigint): bigint => divHalfUp(h(incl) * 10000n, 100n + pct);
+
+const V131_PAGE_LINKS = [
+  '/sites/default/files/2024-08/Default_tariff_cap_level_v1.23.xlsx',
+  '/sites/default/files/2026-05/Energy-price-cap-levels-pre-levelised-rates-model-v1.30-July-September-2026.xlsx',
+  '/sites/default/files/2026-08/Default-tariff-cap-level-v1.31.xlsx',
+  '/sites/default/files/2025-08/energy-price-cap-levels-pre-levelised-rates-model.xlsx',
+];
+
+describe('discovery picks the newest model by version', () => {
+  it('whatever the separators and wording', () => {
+    expect(modelVersion('Default-tariff-cap-level-v1.31.xlsx')).toEqual([1, 31]);
+    expect(modelVersion('Default_tariff_cap_level_v1.23.xlsx')).toEqual([1, 23]);
+    expect(modelVersion('Energy-price-cap-levels-pre-levelised-rates-model-v1.30-July-September-2026.xlsx')).toEqual([1, 30]);
+    expect(modelVersion('energy-price-cap-levels-pre-levelised-rates-model.xlsx')).toEqual([]);
+    const links = new Map(V131_PAGE_LINKS.map((u) => [u.split('/').pop()!, `https://www.ofgem.gov.uk${u}`]));
+    expect(newestModel(links)?.name).toBe('Default-tariff-cap-level-v1.31.xlsx');
+    // v1.7 < v1.23 (numbers, not text)
+    expect(newestModel(new Map([['Default_tariff_cap_level_v1.23.xlsx', 'a'], ['Default_tariff_cap_level_v1.7.xlsx', 'b']]))?.name).toBe(
+      'Default_tariff_cap_level_v1.23.xlsx',
+    );
+  });
+});
+
+describe('sync energy-price-cap: a workbook built in the v1.31 layout', () => {
+  // GB-average Direct Debit single-rate levels written so that the model's GB average equals the shipped figures
+  const shippedIds = ['2025-10', '2026-01', '2026-04', '2026-07', '2026-10'];
+  const gbAverage: Record<string, { unitEx: bigint; standingEx: bigint }> = {};
+  for (const id of shippedIds) {
+    const p = yamlDoc.periods.find((x: any) => x.period_id === id);
+    for (const fuel of ['electricity', 'gas']) {
+      const pct = vatPct(fuel, p.start_date);
+      gbAverage[`${id}|${fuel}`] = { unitEx: exUnits(p.rates[fuel].unit_rate, pct), standingEx: exUnits(p.rates[fuel].standing_charge, pct) };
+    }
+  }
+
+  it('_Benchmark sheets, per-period benchmark, GB average row, 0% electricity VAT: rates equal to the shipped ones', async () => {
+    const g = generateLevelsWorkbook({ layout: 'v1.31', gbAverage, seed: 31 });
+    up.server.set(PAGE, `<html><body>${V131_PAGE_LINKS.map((l) => `<a href="${l}">model</a>`).join(' ')}</body></html>`, { contentType: 'text/html' });
+    // only the v1.31 file is served: picking another link fails the sync
+    up.server.set('/sites/default/files/2026-08/Default-tariff-cap-level-v1.31.xlsx', g.buffer, {
+      contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    });
+    const o = up.syncOptions('2026-11-29T08:00:00Z');
+    const r = await syncDataset('energy-price-cap', o);
+    expect(r.status).toBe('synced');
+    expect(r.files[0]!.name).toBe('Default-tariff-cap-level-v1.31.xlsx');
+    const db = join(o.mirrorDir, 'energy_price_cap.duckdb');
+
+    // the model's GB average row gives the shipped figures exactly, electricity without VAT from October 2026
+    const gb = await sqlOn(
+      db,
+      "SELECT period_id, fuel, CAST(unit_rate AS VARCHAR) AS u, CAST(standing_charge AS VARCHAR) AS s, benchmark_kwh AS k FROM rates WHERE region_code = 'gb_average' AND payment_method = 'direct_debit' AND meter = 'single_rate' ORDER BY period_id, fuel",
+    );
+    expect(gb).toHaveLength(10);
+    for (const x of gb as any[]) {
+      const p = yamlDoc.periods.find((y: any) => y.period_id === x.period_id);
+      expect([x.u, x.s], `${x.period_id} ${x.fuel}`).toEqual([p.rates[x.fuel].unit_rate, p.rates[x.fuel].standing_charge]);
+    }
+    // per-period benchmark: 3,100 kWh in 2025-10, 2,700 in 2026-01, 2,500 from 2026-07 (electricity single-rate)
+    expect(gb.filter((x: any) => x.fuel === 'electricity').map((x: any) => x.k)).toEqual([3100, 2700, 2700, 2500, 2500]);
+
+    // every regional rate from the generator's pence, at that period's own benchmark kWh and its fuel's VAT
+    const rows = await sqlOn(
+      db,
+      "SELECT r.period_id, r.region_code, r.fuel, r.meter, r.payment_method, r.unit_rate::DOUBLE AS u, r.standing_charge::DOUBLE AS s, CAST(p.start_date AS VARCHAR) AS d FROM rates r JOIN periods p USING (period_id) WHERE r.region_code <> 'gb_average'",
+    );
+    expect(rows).toHaveLength(5 * 14 * 9);
+    for (const x of rows as any[]) {
+      const t = g.truth[`${x.period_id}|${x.region_code}|${x.fuel}|${x.meter}|${x.payment_method}`];
+      const pct = vatPct(x.fuel, x.d);
+      const kind = x.fuel === 'gas' ? 'Gas' : x.meter === 'multi_register' ? 'ElecMulti' : 'ElecSingle';
+      expect(t.kwh).toBe(v131BenchmarkKwh(kind, x.period_id));
+      const unit = divHalfUp(BigInt(t.benchPence - t.nilPence) * (100n + pct), BigInt(t.kwh));
+      const standing = divHalfUp(BigInt(t.nilPence) * (100n + pct), 365n);
+      expect([x.u, x.s]).toEqual([Number(unit) / 100, Number(standing) / 100]);
+    }
+
+    // the answers say which GB average was used
+    const ctx = ctxFor(o.mirrorDir, '2026-11-29T12:00:00Z');
+    const rates = await getRoute('/v1/energy/price-cap/rates', { period: '2026-10', region: 'gb_average', payment_method: 'direct_debit', meter: 'single_rate' }, ctx);
+    const env = rates.envelope as any;
+    expect(env.data.map((x: any) => [x.fuel, x.origin, x.unit_rate, x.vat_rate])).toEqual([
+      ['electricity', 'published', 26.32, 0],
+      ['gas', 'published', 7.97, 0.05],
+    ]);
+    expect(env.meta.note).toMatch(/gb_average: the Direct Debit single-rate figures Ofgem published \(shipped, origin 'published'\) where both are shipped; otherwise the model's own 'GB average' row/);
+    // a GB-average combination not shipped (prepayment) comes from the model's row
+    const ppm = await dataOf(getRoute('/v1/energy/price-cap/rates', { period: '2026-10', region: 'gb_average', payment_method: 'prepayment', fuel: 'gas' }, ctx));
+    expect(ppm).toMatchObject([{ origin: 'levels_model' }]);
+    // London electricity in October 2026 carries no VAT: excluding VAT equals the price to 2 dp
+    const lon = await dataOf(getRoute('/v1/energy/price-cap/rates', { period: '2026-10', region: 'london', fuel: 'electricity', meter: 'single_rate', payment_method: 'direct_debit' }, ctx));
+    expect(lon[0].vat_rate).toBe(0);
+    expect(lon[0].unit_rate).toBeCloseTo(lon[0].excluding_vat.unit_rate, 2);
+  });
+
+  it('--from accepts the v1.31 workbook; a _Benchmark sheet without a per-period benchmark is refused', async () => {
+    const regions = [...priceCapData().regions, priceCapData().gb_average];
+    const ok = readWorkbook(generateLevelsWorkbook({ layout: 'v1.31', gbAverage, seed: 5 }).buffer, regions);
+    expect(ok.sheets).toContain('ElecSingle_Other_Benchmark');
+    expect(ok.sheets).toContain('Gas_Other_Benchmark');
+    const bad = generateLevelsWorkbook({ layout: 'v1.31', gbAverage, perPeriodRow: false }).buffer;
+    expect(() => readWorkbook(bad, regions)).toThrow(/no 'Benchmark consumption' row/);
+    // through the framework with --from
+    const o = up.syncOptions('2026-11-29T08:00:00Z');
+    const fs = await import('node:fs');
+    fs.mkdirSync(o.cacheDir, { recursive: true });
+    const file = join(o.cacheDir, '..', 'Default-tariff-cap-level-v1.31.xlsx');
+    fs.writeFileSync(file, generateLevelsWorkbook({ layout: 'v1.31', gbAverage, seed: 6 }).buffer);
+    const r = await syncDataset('energy-price-cap', { ...o, from: file });
+    expect(r.status).toBe('synced');
+    const n = await sqlOn(join(o.mirrorDir, 'energy_price_cap.duckdb'), 'SELECT count(*)::INTEGER AS n FROM rates');
+    // 5 periods x (14 regions + GB average) x 9
+    expect(n[0]!.n).toBe(5 * 15 * 9);
+  });
+});

@@ -22,10 +22,51 @@ afterAll(() => closeAll());
 const base = () => `${up.server.url}/food-hygiene`;
 function serveAll(entries = AUTHORITIES): void {
   up.server.set('/food-hygiene/Authorities', authoritiesJson(base(), entries), { contentType: 'application/json' });
-  for (const a of AUTHORITIES) up.server.setFile(`/food-hygiene/OpenDataFiles/${fileName(a.code)}`, join(FIXTURE_DIR, fileName(a.code)));
+  for (const a of AUTHORITIES) up.server.setFile(`/food-hygiene/api/open-data-files/${fileName(a.code)}`, join(FIXTURE_DIR, fileName(a.code)));
 }
 const all = AUTHORITIES.flatMap((a) => readXml(fileName(a.code)));
 const get = async (mirrorDir: string, path: string, q: Record<string, string> = {}) => (await getRoute(path, q, ctxFor(mirrorDir))).envelope as any;
+
+describe('the FSA per-authority files: the direct URL, and backing off when rate-limited', () => {
+  it("fetches /api/open-data-files/ (not the list's rate-limited OpenDataFiles redirect); a 429 then 200 waits Retry-After and loads, no reject", async () => {
+    serveAll();
+    // the list names the legacy form (fixture.ts: FileName …/OpenDataFiles/…); only the direct form is served
+    expect(authoritiesJson(base(), AUTHORITIES)).toContain('/OpenDataFiles/FHRS648en-GB.xml');
+    up.server.fault('/food-hygiene/api/open-data-files/FHRS648en-GB.xml', { status: 429, times: 1, headers: { 'retry-after': '7' } });
+    const waits: number[] = [];
+    const o = up.syncOptions();
+    const before = up.server.requests.length;
+    const r = await syncDataset('food-hygiene', { ...o, sleep: async (ms) => void waits.push(ms) });
+    up.server.fault('/food-hygiene/api/open-data-files/FHRS648en-GB.xml', undefined);
+    expect(r.status).toBe('synced');
+    expect(r.rows_rejected).toBe(0);
+    expect(r.rows_loaded).toBe(all.length);
+    // Retry-After: 7 -> 7,000 ms, waited (recorded here, not slept)
+    expect(waits).toContain(7000);
+    const xml = up.server.requests.slice(before).map((q) => [q.path, q.status]).filter(([p]) => String(p).endsWith('.xml'));
+    expect(xml.filter(([p]) => String(p).includes('OpenDataFiles'))).toEqual([]);
+    expect(xml.filter(([p]) => p === '/food-hygiene/api/open-data-files/FHRS648en-GB.xml')).toEqual([
+      ['/food-hygiene/api/open-data-files/FHRS648en-GB.xml', 429],
+      ['/food-hygiene/api/open-data-files/FHRS648en-GB.xml', 200],
+    ]);
+  });
+  it('a 504 on every try is a reject only after the backoff budget', async () => {
+    serveAll();
+    up.server.fault('/food-hygiene/api/open-data-files/FHRS626en-GB.xml', { status: 504 });
+    const waits: number[] = [];
+    const o = up.syncOptions();
+    const before = up.server.requests.length;
+    const r = await syncDataset('food-hygiene', { ...o, sleep: async (ms) => void waits.push(ms) });
+    up.server.fault('/food-hygiene/api/open-data-files/FHRS626en-GB.xml', undefined);
+    expect(r.status).toBe('synced');
+    expect(r.rows_rejected).toBe(8); // Hull and Goole Port's 8 establishments (listed count)
+    // 9 rounds (RATE_LIMIT_RETRIES 8 + 1) of the download's 4 attempts each: 36 requests
+    expect(up.server.requests.slice(before).filter((q) => q.path === '/food-hygiene/api/open-data-files/FHRS626en-GB.xml')).toHaveLength(36);
+    // the pool-wide pauses double from 2 s up to the 60 s cap (2, 4, 8, 16, 32, 60, 60, 60: recorded, not slept)
+    expect(Math.max(...waits)).toBeLessThanOrEqual(60_000);
+    expect(waits.filter((w) => w > 59_000).length).toBeGreaterThanOrEqual(3);
+  });
+});
 
 describe('sync food-hygiene from the authorities list', () => {
   it('loads every establishment of the four real files, counted per rating as the XML says', async () => {
@@ -100,7 +141,7 @@ describe('sync food-hygiene from the authorities list', () => {
       .replace('<FHRSID>1018649</FHRSID>', '<FHRSID>1018649</FHRSID>')
       .replace(/(<FHRSID>1018649<\/FHRSID>[\s\S]*?<RatingValue>)4(<\/RatingValue><RatingKey>)fhrs_4_en-GB/, '$12$2fhrs_2_en-GB');
     expect(changed).not.toBe(text);
-    up.server.set('/food-hygiene/OpenDataFiles/FHRS648en-GB.xml', changed);
+    up.server.set('/food-hygiene/api/open-data-files/FHRS648en-GB.xml', changed);
     const entries = AUTHORITIES.filter((a) => a.code !== '626').map((a) => (a.code === '648' ? { ...a, published: '2020-09-22T00:30:00' } : a));
     up.server.set('/food-hygiene/Authorities', authoritiesJson(base(), entries), { contentType: 'application/json' });
     const before = up.server.requests.length;
@@ -108,7 +149,7 @@ describe('sync food-hygiene from the authorities list', () => {
     expect(r.status).toBe('synced');
     expect(r.mode).toBe('incremental');
     const fetched = up.server.requests.slice(before).map((q) => q.path).filter((p) => p.endsWith('.xml'));
-    expect(fetched).toEqual(['/food-hygiene/OpenDataFiles/FHRS648en-GB.xml']);
+    expect(fetched).toEqual(['/food-hygiene/api/open-data-files/FHRS648en-GB.xml']);
     const tees = readXml('FHRS648en-GB.xml');
     const total = all.length - readXml('FHRS626en-GB.xml').length - 1;
     expect(r.rows_total).toBe(total);
@@ -127,7 +168,7 @@ describe('sync food-hygiene from the authorities list', () => {
     serveAll();
     const o = up.syncOptions();
     const cut = readFileSync(join(FIXTURE_DIR, 'FHRS626en-GB.xml'), 'utf8').slice(0, 4000);
-    up.server.set('/food-hygiene/OpenDataFiles/FHRS626en-GB.xml', cut);
+    up.server.set('/food-hygiene/api/open-data-files/FHRS626en-GB.xml', cut);
     const r = await syncDataset('food-hygiene', o);
     expect(r.status).toBe('synced');
     expect(r.rows_loaded).toBe(all.length - 8);
@@ -142,10 +183,10 @@ describe('sync food-hygiene from the authorities list', () => {
     expect(auths.data.map((a: any) => a.code).sort()).toEqual(['314', '648', '760']);
 
     // fixed upstream, then broken again on a later date: the last good rows answer
-    up.server.setFile('/food-hygiene/OpenDataFiles/FHRS626en-GB.xml', join(FIXTURE_DIR, 'FHRS626en-GB.xml'));
+    up.server.setFile('/food-hygiene/api/open-data-files/FHRS626en-GB.xml', join(FIXTURE_DIR, 'FHRS626en-GB.xml'));
     up.server.set('/food-hygiene/Authorities', authoritiesJson(base(), AUTHORITIES.map((a) => (a.code === '626' ? { ...a, published: '2020-11-05T00:00:00' } : a))), { contentType: 'application/json' });
     expect((await syncDataset('food-hygiene', o)).rows_total).toBe(all.length);
-    up.server.set('/food-hygiene/OpenDataFiles/FHRS626en-GB.xml', cut);
+    up.server.set('/food-hygiene/api/open-data-files/FHRS626en-GB.xml', cut);
     up.server.set('/food-hygiene/Authorities', authoritiesJson(base(), AUTHORITIES.map((a) => (a.code === '626' ? { ...a, published: '2020-11-06T00:00:00' } : a))), { contentType: 'application/json' });
     const third = await syncDataset('food-hygiene', o);
     expect(third.status).toBe('synced');
@@ -229,7 +270,7 @@ describe('sync food-hygiene from the authorities list', () => {
       const o = up.syncOptions();
       const r = await syncDataset('food-hygiene', { ...o, env: { PUBLICDATA_UPSTREAM_FOOD_HYGIENE: `http://127.0.0.1:${port}` } });
       expect(r.rows_total).toBe(readXml('FHRS648en-GB.xml').length);
-      expect(seen.map((x) => [x.url, x.version])).toEqual([['/Authorities', '2'], ['/OpenDataFiles/FHRS648en-GB.xml', undefined]]);
+      expect(seen.map((x) => [x.url, x.version])).toEqual([['/Authorities', '2'], ['/api/open-data-files/FHRS648en-GB.xml', undefined]]);
     } finally {
       await new Promise((ok) => server.close(ok));
     }
@@ -237,8 +278,8 @@ describe('sync food-hygiene from the authorities list', () => {
 
   it('a dropped connection mid-file is resumed, and a server closing after the body is fine', async () => {
     serveAll();
-    up.server.fault('/food-hygiene/OpenDataFiles/FHRS314en-GB.xml', { dropAfterBytes: 20_000, times: 1 });
-    up.server.fault('/food-hygiene/OpenDataFiles/FHRS760en-GB.xml', { closeAfterBody: true });
+    up.server.fault('/food-hygiene/api/open-data-files/FHRS314en-GB.xml', { dropAfterBytes: 20_000, times: 1 });
+    up.server.fault('/food-hygiene/api/open-data-files/FHRS760en-GB.xml', { closeAfterBody: true });
     up.server.fault('/food-hygiene/Authorities', { closeAfterBody: true });
     const o = up.syncOptions();
     const before = up.server.requests.length;
@@ -248,7 +289,7 @@ describe('sync food-hygiene from the authorities list', () => {
     const retried = up.server.requests.slice(before).filter((q) => q.path.endsWith('FHRS314en-GB.xml'));
     expect(retried.length).toBe(2);
     expect(retried[1]!.range).toMatch(/^bytes=\d+-$/);
-    for (const p of ['FHRS314en-GB.xml', 'FHRS760en-GB.xml', 'Authorities']) up.server.fault(`/food-hygiene/${p.endsWith('.xml') ? 'OpenDataFiles/' : ''}${p}`, undefined);
+    for (const p of ['FHRS314en-GB.xml', 'FHRS760en-GB.xml', 'Authorities']) up.server.fault(`/food-hygiene/${p.endsWith('.xml') ? 'api/open-data-files/' : ''}${p}`, undefined);
   });
 
   it('a build that runs out of DuckDB memory_limit is built again with more, said in the log, same rows', async () => {

@@ -68,8 +68,8 @@ describe('sync food-hygiene with the built CLI', () => {
   it('downloaded files too: a file that stops mid-way, parsed in a worker, is a reject naming its authority', async () => {
     const base = `${up.server.url}/food-hygiene`;
     up.server.set('/food-hygiene/Authorities', authoritiesJson(base), { contentType: 'application/json' });
-    for (const a of AUTHORITIES) up.server.setFile(`/food-hygiene/OpenDataFiles/${fileName(a.code)}`, join(FIXTURE_DIR, fileName(a.code)));
-    up.server.set('/food-hygiene/OpenDataFiles/FHRS626en-GB.xml', readFileSync(join(FIXTURE_DIR, fileName('626')), 'utf8').slice(0, 4000));
+    for (const a of AUTHORITIES) up.server.setFile(`/food-hygiene/api/open-data-files/${fileName(a.code)}`, join(FIXTURE_DIR, fileName(a.code)));
+    up.server.set('/food-hygiene/api/open-data-files/FHRS626en-GB.xml', readFileSync(join(FIXTURE_DIR, fileName('626')), 'utf8').slice(0, 4000));
     const r = await syncWith(undefined, '2');
     expect(r.stderr).toContain('parsing in 2 worker threads');
     const good = AUTHORITIES.filter((a) => a.code !== '626');

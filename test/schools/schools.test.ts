@@ -89,6 +89,23 @@ describe('sync', () => {
     expect(after[1]).toEqual(before[1]); // mi: copied, same load time
     expect(after[0]!.t).not.toBe(before[0]!.t); // gias: loaded again
   });
+
+  it("before GIAS's overnight build: today's edubasealldata file is missing, the previous day's is loaded and the summary says so", async () => {
+    // the server holds edubasealldata20261121.csv only; at 06:00 UK time on 22 November today's file is not built yet
+    const o = up.syncOptions('2026-11-22T06:00:00Z');
+    const before = up.server.requests.length;
+    const r = await syncDataset('schools', o);
+    expect(r.status).toBe('synced');
+    expect(r.files.map((f) => f.name)).toContain('edubasealldata20261121.csv');
+    expect(r.note).toMatch(/GIAS had not yet published today's edubasealldata20261122\.csv \(it is built overnight\): loaded the previous day's edubasealldata20261121\.csv/);
+    // today's was asked for (and missing) before the previous day's was taken
+    const asked = up.server.requests.slice(before).filter((q) => q.path.includes('edubasealldata')).map((q) => [q.path.split('/').pop(), q.status]);
+    expect(asked[0]).toEqual(['edubasealldata20261122.csv', 404]);
+    await closeAll();
+    const rows = await query(await openDataset(SCHOOLS_INFO, o.mirrorDir), "SELECT strftime(published, '%Y-%m-%d') AS p FROM sources WHERE source = 'gias'");
+    expect(rows).toEqual([{ p: '2026-11-21' }]);
+    await closeAll();
+  });
 });
 
 describe('GET /v1/schools/{urn}: the real GIAS rows field by field', () => {

@@ -19,6 +19,8 @@ export interface Fault {
   times?: number;
   corrupt?: boolean;
   status?: number;
+  /** Headers sent with an injected `status` (e.g. Retry-After). */
+  headers?: Record<string, string>;
   bytesPerSecond?: number;
   noRange?: boolean;
   closeAfterBody?: boolean;
@@ -93,7 +95,7 @@ export async function startUpstreamServer(): Promise<UpstreamServer> {
     }
     if (f?.status) {
       log.status = f.status;
-      res.writeHead(f.status, { 'content-type': 'text/plain' }).end(`injected ${f.status}`);
+      res.writeHead(f.status, { 'content-type': 'text/plain', ...(f.headers ?? {}) }).end(`injected ${f.status}`);
       return;
     }
     const noRange = !!route.fault?.noRange;

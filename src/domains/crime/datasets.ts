@@ -14,7 +14,7 @@ export const CRIME_INFO: DatasetInfo = {
   // latest.zip holds ~36 months of every force's street, outcomes and stop-and-search files (measured sizes
   // are not published; the archive page lists it in the gigabytes). Read after "about" in the
   // not-synced message (src/mirror/errors.ts) and the status note.
-  approxDownload: 'a few GB: the whole rolling archive of ~36 months, of which the newest 12 are loaded',
+  approxDownload: '1.7 GB: the whole rolling archive of 36 months, of which the newest 12 are loaded',
   cadence: 'monthly',
   syncLists: [
     {

@@ -17,11 +17,39 @@ const url = (): JsonSchema => orNull(str(), 'null where the value has none');
 
 const region = obj({ code: str('one of the 14 GB electricity regions, or gb_average'), name: str() });
 
+const figures = nullable(
+  obj(
+    {
+      unit_rate: orNull(num('pence per kWh incl. VAT'), NO_SOURCE),
+      standing_charge: orNull(num('pence per day incl. VAT'), NO_SOURCE),
+      source_url: str(),
+      standing_charge_source_url: str('where the standing charge has its own source'),
+    },
+    { optional: ['standing_charge_source_url'] },
+  ),
+);
+const gbRates = nullable(obj({ electricity: figures, gas: figures }));
+
 const capPeriod = obj({
   period_id: PERIOD_ID,
   start_date: date(),
   end_date: date(),
-  typical_consumption: obj({ electricity_kwh: orNull(num(), NO_SOURCE), gas_kwh: orNull(num(), NO_SOURCE) }),
+  typical_consumption: obj(
+    {
+      electricity_kwh: orNull(num(), NO_SOURCE),
+      gas_kwh: orNull(num(), NO_SOURCE),
+      electricity_multi_rate_kwh: ext(num(), 'multi-rate (Economy 7) typical electricity, where the period states one (from July 2026)'),
+    },
+    { optional: ['electricity_multi_rate_kwh'] },
+  ),
+  applied: ext(oneOf(['price_cap', 'energy_price_guarantee']), 'what set the bills households paid (October 2022 to June 2023: the Energy Price Guarantee)'),
+  energy_price_guarantee: ext(
+    nullable(obj({ typical_annual_bill: num('pounds'), typical_annual_bill_source_url: str(), gb_average_rates: obj({ electricity: figures, gas: figures }) })),
+    "the government's Energy Price Guarantee beside the cap (October 2022 to June 2023), else null",
+  ),
+  gb_average_rates: ext(gbRates, "the cap's GB-average Direct Debit single-rate figures as published, null where none are shipped"),
+  vat_rate: ext(obj({ electricity: num(), gas: num() }), 'VAT of each fuel in the period (0.05; electricity 0 from October 2026 to March 2027)'),
+  note: ext(orNull(str(), 'none'), 'what a null figure or a conflicting source means for this period'),
   typical_annual_bill: obj({
     direct_debit: orNull(num('pounds'), NO_SOURCE),
     standard_credit: orNull(num('pounds'), NO_SOURCE),
@@ -46,13 +74,16 @@ const regionalRate = obj(
     fuel: FUEL,
     payment_method: PAYMENT,
     meter: METER,
-    unit_rate: num('pence per kWh incl. VAT'),
-    standing_charge: num('pence per day incl. VAT'),
-    excluding_vat: obj({ unit_rate: num(), standing_charge: num() }),
+    unit_rate: orNull(num('pence per kWh incl. VAT'), NO_SOURCE),
+    standing_charge: orNull(num('pence per day incl. VAT'), NO_SOURCE),
+    excluding_vat: obj({ unit_rate: orNull(num(), NO_SOURCE), standing_charge: orNull(num(), NO_SOURCE) }),
+    vat_rate: ext(num(), 'VAT of the fuel in the period'),
+    tariff: ext(oneOf(['price_cap', 'energy_price_guarantee']), "the cap's level, or the Energy Price Guarantee's rates households paid (October 2022 to June 2023)"),
     origin: ext(oneOf(['published', 'levels_model']), "published: the figure Ofgem published (shipped); levels_model: derived from Ofgem's levels model (synced)"),
     source_url: ext(str(), 'the published figure’s source (published rows only)'),
+    standing_charge_source_url: ext(str(), 'the standing charge’s own source, where it differs'),
   },
-  { optional: ['source_url'] },
+  { optional: ['source_url', 'standing_charge_source_url'] },
 );
 
 const fuelCost = nullable(

@@ -12,7 +12,7 @@ import { isDatasetPresent } from '../../mirror/paths.js';
 import { ukDate } from '../../uk-time.js';
 import { excludingVat } from './calc.js';
 import { ENERGY_PRICE_CAP_INFO } from './datasets.js';
-import { priceCapData, type ShippedPeriod, type SourceRef } from './shipped.js';
+import { priceCapData, vatOn, type Fuel, type ShippedFuelRates, type ShippedPeriod, type SourceRef } from './shipped.js';
 
 export const DATASET = ENERGY_PRICE_CAP_INFO;
 
@@ -22,14 +22,19 @@ export interface RateRow {
   fuel: 'electricity' | 'gas';
   payment_method: string;
   meter: string;
-  /** Pence incl. VAT, 2 dp text. */
-  unit_rate: string;
-  standing_charge: string;
+  /** Pence incl. VAT, 2 dp text (as published for shipped rows); null when no page showed it. */
+  unit_rate: string | null;
+  standing_charge: string | null;
   /** Pence excluding VAT, 4 dp text. */
-  unit_rate_ex_vat: string;
-  standing_charge_ex_vat: string;
+  unit_rate_ex_vat: string | null;
+  standing_charge_ex_vat: string | null;
+  /** The VAT rate of the fuel in the period (data/energy/price-cap.yaml `vat`), decimal text. */
+  vat_rate: string;
   origin: 'published' | 'levels_model';
+  /** What set the bills: the cap, or (October 2022 to June 2023) the Energy Price Guarantee. */
+  tariff: 'price_cap' | 'energy_price_guarantee';
   source?: SourceRef;
+  standing_charge_source?: SourceRef;
 }
 
 export interface PeriodEntry {
@@ -56,37 +61,62 @@ export interface EnergyState {
   byId: Map<string, PeriodEntry>;
   /** Every rate row: the synced ones, then the shipped GB averages not in the mirror. */
   rates: RateRow[];
+  /** The Energy Price Guarantee's GB-average Direct Debit single-rate rows, by period and fuel. */
+  epg: Map<string, Map<string, RateRow>>;
   mirror: Mirror | null;
 }
 
 let shippedRatesCache: RateRow[] | undefined;
+let shippedEpgCache: RateRow[] | undefined;
 
-/** The shipped GB-average Direct Debit single-rate figures as rate rows (excluding VAT derived). */
+/** One shipped GB-average Direct Debit single-rate row (excluding VAT derived at the fuel's VAT of the period). */
+function shippedRow(p: ShippedPeriod, fuel: Fuel, r: ShippedFuelRates, tariff: RateRow['tariff']): RateRow {
+  const vat = vatOn(fuel, p.start_date).rate;
+  return {
+    period_id: p.period_id,
+    region_code: 'gb_average',
+    fuel,
+    payment_method: 'direct_debit',
+    meter: 'single_rate',
+    unit_rate: r.unit_rate,
+    standing_charge: r.standing_charge,
+    unit_rate_ex_vat: r.unit_rate === null ? null : excludingVat(r.unit_rate, vat),
+    standing_charge_ex_vat: r.standing_charge === null ? null : excludingVat(r.standing_charge, vat),
+    vat_rate: vat,
+    origin: 'published',
+    tariff,
+    source: r.source,
+    ...(r.standing_charge_source ? { standing_charge_source: r.standing_charge_source } : {}),
+  };
+}
+
+/** The shipped GB-average Direct Debit single-rate figures of the cap as rate rows (excluding VAT derived). */
 export function shippedRates(): RateRow[] {
   if (shippedRatesCache) return shippedRatesCache;
-  const d = priceCapData();
   const out: RateRow[] = [];
-  for (const p of d.periods) {
+  for (const p of priceCapData().periods) {
     if (!p.rates) continue;
-    for (const fuel of ['electricity', 'gas'] as const) {
-      const r = p.rates[fuel];
-      out.push({
-        period_id: p.period_id,
-        region_code: 'gb_average',
-        fuel,
-        payment_method: 'direct_debit',
-        meter: 'single_rate',
-        unit_rate: r.unit_rate,
-        standing_charge: r.standing_charge,
-        unit_rate_ex_vat: excludingVat(r.unit_rate, d.vat.rate),
-        standing_charge_ex_vat: excludingVat(r.standing_charge, d.vat.rate),
-        origin: 'published',
-        source: r.source,
-      });
-    }
+    for (const fuel of ['electricity', 'gas'] as const) out.push(shippedRow(p, fuel, p.rates[fuel], 'price_cap'));
   }
   shippedRatesCache = out;
   return out;
+}
+
+/** The Energy Price Guarantee's shipped GB-average Direct Debit single-rate figures (October 2022 to June 2023). */
+export function shippedEpgRates(): RateRow[] {
+  if (shippedEpgCache) return shippedEpgCache;
+  const out: RateRow[] = [];
+  for (const p of priceCapData().periods) {
+    if (!p.energy_price_guarantee) continue;
+    for (const fuel of ['electricity', 'gas'] as const) out.push(shippedRow(p, fuel, p.energy_price_guarantee.rates[fuel], 'energy_price_guarantee'));
+  }
+  shippedEpgCache = out;
+  return out;
+}
+
+/** Whether a row states both figures (a shipped row with a null figure never hides a synced one). */
+export function complete(r: RateRow): boolean {
+  return r.unit_rate !== null && r.standing_charge !== null;
 }
 
 const mirrorCache = new WeakMap<DuckDBConnection, Promise<Mirror>>();
@@ -104,6 +134,7 @@ async function readMirror(conn: DuckDBConnection): Promise<Mirror> {
        FROM rates ORDER BY period_id, region_code, fuel, payment_method, meter`,
   );
   const { as_of } = await provenanceMeta(DATASET, conn);
+  const startOf = new Map(periods.map((p) => [String(p.period_id), String(p.start_date)]));
   return {
     periods: periods.map((p) => ({ period_id: String(p.period_id), start_date: String(p.start_date), end_date: String(p.end_date) })),
     rates: rows.map((r) => ({
@@ -116,7 +147,9 @@ async function readMirror(conn: DuckDBConnection): Promise<Mirror> {
       standing_charge: String(r.standing_charge),
       unit_rate_ex_vat: String(r.unit_rate_ex_vat),
       standing_charge_ex_vat: String(r.standing_charge_ex_vat),
+      vat_rate: vatOn(String(r.fuel) as Fuel, startOf.get(String(r.period_id)) ?? String(r.period_id) + '-01').rate,
       origin: 'levels_model',
+      tariff: 'price_cap',
     })),
     ...(as_of ? { asOf: as_of } : {}),
   };
@@ -148,9 +181,13 @@ function merge(mirror: Mirror | null): EnergyState {
     else byId.set(p.period_id, { ...p, synced: true });
   }
   const periods = [...byId.values()].sort((a, b) => (a.start_date < b.start_date ? -1 : 1));
-  const rates = [...(mirror?.rates ?? [])];
-  const have = new Set(rates.map((r) => `${r.period_id}|${r.region_code}|${r.fuel}|${r.payment_method}|${r.meter}`));
-  for (const r of shippedRates()) if (!have.has(`${r.period_id}|${r.region_code}|${r.fuel}|${r.payment_method}|${r.meter}`)) rates.push(r);
+  // The GB average: the figure Ofgem published (shipped) where it states both figures; otherwise the synced
+  // model's `GB average` row (origin levels_model); a shipped row with a null figure only where the model has none.
+  const key = (r: RateRow) => `${r.period_id}|${r.region_code}|${r.fuel}|${r.payment_method}|${r.meter}`;
+  const shippedFull = new Set(shippedRates().filter(complete).map(key));
+  const rates = (mirror?.rates ?? []).filter((r) => !shippedFull.has(key(r)));
+  const have = new Set(rates.map(key));
+  for (const r of shippedRates()) if (!have.has(key(r))) rates.push(r);
   const index: EnergyState['index'] = new Map();
   const level = <V>(m: Map<string, V>, k: string, make: () => V): V => {
     let v = m.get(k);
@@ -161,7 +198,9 @@ function merge(mirror: Mirror | null): EnergyState {
     const byMeter = level(level(level(index, r.period_id, () => new Map()), r.region_code, () => new Map()), r.payment_method, () => new Map());
     level(byMeter, r.meter, () => new Map<string, RateRow>()).set(r.fuel, r);
   }
-  return { periods, rates, index, byId: new Map(periods.map((p) => [p.period_id, p])), mirror };
+  const epg: EnergyState['epg'] = new Map();
+  for (const r of shippedEpgRates()) level(epg, r.period_id, () => new Map<string, RateRow>()).set(r.fuel, r);
+  return { periods, rates, index, epg, byId: new Map(periods.map((p) => [p.period_id, p])), mirror };
 }
 
 /** The rate row of one period, region, payment method, meter and fuel, if loaded. */
@@ -240,7 +279,10 @@ export function resolvePeriod(s: EnergyState, period: string | undefined, date: 
   }
   const today = ukToday(clock.now());
   const inForce = s.periods.find((x) => x.start_date <= today && today <= x.end_date);
-  if (inForce) return resolvedOf(inForce);
+  if (inForce) {
+    const note = nextPeriodNote(s, inForce, today);
+    return note ? { period: inForce, note } : resolvedOf(inForce);
+  }
   const started = s.periods.filter((x) => x.start_date <= today);
   const newest = started[started.length - 1];
   if (!newest) throw new ApiError(404, 'not_found', `No cap period has started by ${today}.`);
@@ -250,4 +292,25 @@ export function resolvePeriod(s: EnergyState, period: string | undefined, date: 
       `No loaded cap period covers today (${today}): 'current' answers with the newest loaded period, ${newest.period_id} ` +
       `(${newest.start_date} to ${newest.end_date}). Run 'publicdata sync energy-price-cap' for newer levels.`,
   };
+}
+
+/** The day after a date (YYYY-MM-DD). */
+function dayAfter(date: string): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+}
+
+/**
+ * `current`'s note when the next period has probably been announced (Ofgem announces a level about five
+ * weeks before it starts: data/energy/price-cap.yaml `announcement`) but is not loaded: it names the sync
+ * that brings it. Nothing about the next period is guessed.
+ */
+function nextPeriodNote(s: EnergyState, p: PeriodEntry, today: string): string | undefined {
+  const next = dayAfter(p.end_date);
+  if (s.periods.some((x) => x.start_date === next)) return undefined;
+  const days = Math.round((Date.parse(`${next}T00:00:00Z`) - Date.parse(`${today}T00:00:00Z`)) / 86_400_000);
+  if (days > priceCapData().announcement.days_before_start) return undefined;
+  return (
+    `The cap period from ${next} is not loaded: Ofgem announces a level about ${priceCapData().announcement.days_before_start} days before it starts, ` +
+    `so it is probably published. Run 'publicdata sync energy-price-cap' to load it from Ofgem's levels model ('publicdata sync --check energy-price-cap' says whether a newer model is out).`
+  );
 }

@@ -6,7 +6,7 @@
  */
 import { mkdirSync, rmSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { download } from '../../../sync/download.js';
+import { download, DownloadError, realSleep } from '../../../sync/download.js';
 import { fmtBytes } from '../../../sync/progress.js';
 import type { ParseSlots } from './parse-slots.js';
 import type { FileResult, FileSuccess, PlannedFile } from './stage.js';
@@ -33,6 +33,62 @@ export interface FetchOptions {
   /** The transient terminal line: files and bytes so far. */
   status?(text: string): void;
   progress?(rows: number): void;
+  /** How to wait before a retry (tests record the delay and return at once). */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+/** Attempts after the first for a file the FSA answers with 429 (rate limited) or 504 (gateway timeout). */
+export const RATE_LIMIT_RETRIES = 8;
+/** The first wait after a 429/504 without Retry-After, doubled each time (at most 60 s). */
+const RATE_LIMIT_BACKOFF_MS = 2_000;
+
+/**
+ * A pool-wide pause: after a 429 or 504 every download waits until the server's Retry-After (or the backoff)
+ * has passed, so the pool backs off together instead of each worker hammering the limit.
+ */
+class RateGate {
+  #until = 0;
+  constructor(private readonly sleep: (ms: number) => Promise<void>) {}
+  hold(ms: number): void {
+    this.#until = Math.max(this.#until, Date.now() + ms);
+  }
+  async pass(): Promise<void> {
+    const wait = this.#until - Date.now();
+    if (wait > 0) await this.sleep(wait);
+  }
+}
+
+const rateLimited = (e: unknown): e is DownloadError => e instanceof DownloadError && /HTTP (429|504)\b/.test(e.message);
+
+/**
+ * One file, backing off on 429/504: the wait is the server's Retry-After when it sends one, else a doubling
+ * backoff; the whole pool pauses with it. Other failures keep the download's own retries (3).
+ */
+async function downloadPolitely(url: string, dest: string, gate: RateGate, sleep: (ms: number) => Promise<void>, log?: (m: string) => void) {
+  for (let attempt = 0; ; attempt++) {
+    await gate.pass();
+    try {
+      return await download({
+        url,
+        dest,
+        retries: 3,
+        connectRetries: 1,
+        backoffMs: 200,
+        sleep: (ms) => sleep(ms),
+        // the download's own retry honours Retry-After (up to 60 s); a 429/504 also pauses the rest of the pool
+        onRetry: (n) => {
+          if (!/HTTP (429|504)\b/.test(n.reason)) return;
+          gate.hold(n.delayMs);
+          log?.(`${url}: ${n.reason.replace(/^.*HTTP /, 'HTTP ')} from the server, waiting ${Math.round(n.delayMs / 100) / 10} s before trying again`);
+        },
+      });
+    } catch (e) {
+      if (!rateLimited(e) || attempt >= RATE_LIMIT_RETRIES) throw e;
+      const wait = e.retryAfterMs ?? Math.min(60_000, RATE_LIMIT_BACKOFF_MS * 2 ** attempt);
+      log?.(`${url}: ${/HTTP (\d+)/.exec(e.message)![1]} from the server, waiting ${Math.round(wait / 100) / 10} s before trying again`);
+      gate.hold(wait);
+    }
+  }
 }
 
 /**
@@ -43,6 +99,8 @@ export interface FetchOptions {
 export async function fetchAndStage(plans: readonly PlannedFile[], o: FetchOptions): Promise<FileResult[]> {
   mkdirSync(o.dir, { recursive: true });
   const results = new Array<FileResult>(plans.length);
+  const sleep = o.sleep ?? ((ms: number) => realSleep(ms));
+  const gate = new RateGate(sleep);
   let next = 0;
   let done = 0;
   let rows = 0;
@@ -69,7 +127,7 @@ export async function fetchAndStage(plans: readonly PlannedFile[], o: FetchOptio
         bytes = statSync(path).size;
       } else {
         path = join(o.dir, basename(plan.fileName));
-        const res = await download({ url: plan.url, dest: path, retries: 3, connectRetries: 1, backoffMs: 200 });
+        const res = await downloadPolitely(plan.url, path, gate, sleep, o.log);
         ({ sha256, bytes } = res);
       }
     } catch (e) {

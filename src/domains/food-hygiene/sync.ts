@@ -51,6 +51,19 @@ interface ListedAuthority {
   SchemeType?: number;
 }
 
+/**
+ * The direct form of an authority file's URL: the list's `FileName` (`…/OpenDataFiles/FHRS314en-GB.xml`) goes
+ * through a redirect the FSA rate-limits; `…/api/open-data-files/FHRS314en-GB.xml` is served directly
+ * (docs/food-hygiene.md). Other URLs are kept as they are.
+ */
+export function directFileUrl(url: string): string {
+  const u = new URL(url);
+  const m = /^(.*\/)OpenDataFiles\/([^/]+)$/i.exec(u.pathname);
+  if (!m) return url;
+  u.pathname = `${m[1]}api/open-data-files/${m[2]}`;
+  return u.toString();
+}
+
 /** The authorities list (API v2 JSON) as planned files, narrowed to `selected`; unknown codes are an error. */
 export function planFromList(text: string, listUrl: string, selected: readonly string[] | undefined): PlannedFile[] {
   let doc: { authorities?: ListedAuthority[] };
@@ -66,7 +79,7 @@ export function planFromList(text: string, listUrl: string, selected: readonly s
     if (!/^\d{1,4}$/.test(code) || typeof a.FileName !== 'string' || !a.FileName) {
       throw new Error(`the authorities list has an entry without a code or FileName: ${JSON.stringify(a).slice(0, 200)}`);
     }
-    const url = new URL(a.FileName, listUrl).toString();
+    const url = directFileUrl(new URL(a.FileName, listUrl).toString());
     plans.push({
       code: String(Number(code)),
       name: a.Name ?? null,
@@ -296,7 +309,7 @@ const foodHygiene: DatasetModule = {
     const slots = new ParseSlots(join(dir, `staged-${process.pid}`), fetch.length, ctx.env);
     if (fetch.length) ctx.log?.(`parsing ${slots.workers ? `in ${slots.workers} worker thread${slots.workers === 1 ? '' : 's'}` : 'on the main thread'}`);
     try {
-      const results = await fetchAndStage(fetch, { dir, slots, ...(ctx.log ? { log: ctx.log } : {}), ...(ctx.status ? { status: ctx.status } : {}), progress: ctx.progress });
+      const results = await fetchAndStage(fetch, { dir, slots, ...(ctx.sleep ? { sleep: ctx.sleep } : {}), ...(ctx.log ? { log: ctx.log } : {}), ...(ctx.status ? { status: ctx.status } : {}), progress: ctx.progress });
       const ok = results.filter((r): r is FileSuccess => r.ok);
       const failed = results.filter((r): r is FileFailure => !r.ok);
       let rejected = await storeRejects(ctx, ok, failed);

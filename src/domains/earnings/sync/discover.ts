@@ -24,6 +24,9 @@ export interface LoadedSource {
   ons_table: string;
   year: number;
   status: Status;
+  /** The zip (or workbook) it came from, and that file's size in bytes when recorded (earnings_editions). */
+  container?: string;
+  bytes?: number | null;
 }
 
 const ZIP_RE = /^(?:ashe)?table(\d{1,2}?)((?:19|20)\d{2})(provisional|revised)?\.zip$/i;
@@ -118,5 +121,23 @@ export async function discoverEditions(ctx: DiscoverContext): Promise<UpstreamFi
   const loaded = ctx.previous?.module as LoadedSource[] | undefined;
   const todo = ctx.options.force ? chosen : stillToLoad(chosen, loaded);
   const kind = ctx.previous && Array.isArray(loaded) ? 'update' : 'full';
-  return todo.map((e) => ({ url: e.url, name: e.name, kind }));
+  const files: UpstreamFile[] = todo.map((e) => ({ url: e.url, name: e.name, kind }));
+  // An edition re-issued under the same name (ONS corrected the 2025 provisional zip in December 2025): the
+  // size the publisher serves now against the size loaded; a changed one is fetched and loaded again.
+  if (!ctx.options.force && Array.isArray(loaded))
+    for (const e of chosen) {
+      if (todo.includes(e)) continue;
+      const was = loaded.find((l) => l.container === e.name && typeof l.bytes === 'number');
+      if (!was || !ctx.sizeOf) continue;
+      const now = await ctx.sizeOf(e.url);
+      if (now === undefined || now === was.bytes) continue;
+      files.push({
+        url: e.url,
+        name: e.name,
+        kind,
+        reload: true,
+        note: `${e.name} was re-issued under the same name (${was.bytes} bytes loaded, ${now} bytes now): loaded again`,
+      });
+    }
+  return files;
 }

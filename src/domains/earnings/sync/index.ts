@@ -11,7 +11,8 @@
  * Full loads build a new file; later syncs are `update` files applied to a copy of the live file
  * (sync/framework.ts): a killed sync leaves the last good file answering.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { sha256File } from '../../../../sync/download.js';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
@@ -50,6 +51,11 @@ const EARNINGS_COLUMNS: Array<[string, string]> = [...EARNINGS_DDL.matchAll(/^\s
 export const SOURCES_DDL = `CREATE TABLE earnings_sources (
   ons_table VARCHAR NOT NULL, measure VARCHAR NOT NULL, year INTEGER NOT NULL, status VARCHAR NOT NULL,
   file VARCHAR NOT NULL, container VARCHAR NOT NULL, sheets INTEGER NOT NULL, rows INTEGER NOT NULL
+)`;
+
+/** Each zip (or workbook) loaded, with its size and hash: a re-issue under the same name is seen by its size (discover.ts). */
+export const EDITIONS_DDL = `CREATE TABLE IF NOT EXISTS earnings_editions (
+  container VARCHAR PRIMARY KEY, bytes BIGINT NOT NULL, sha256 VARCHAR NOT NULL
 )`;
 
 /** ONS estimates tables of the loaded series inside a zip: x.1a, x.5a, x.7a of tables 4, 7, 8, 14 (not the 'b' CV tables). */
@@ -154,12 +160,18 @@ async function load(ctx: LoadContext): Promise<LoadResult> {
     }
     if (staged.size === 0) throw new Error('no ASHE estimates table (Table 4, 7, 8 or 14, x.1a/x.5a/x.7a) in the files given');
     await insertStaged(conn, [...staged.values()]);
+    await conn.run(EDITIONS_DDL);
+    for (const f of ctx.files) {
+      const sha = (f as { sha256?: string }).sha256 || (await sha256File(f.path));
+      await conn.run('INSERT OR REPLACE INTO earnings_editions VALUES (?, ?, ?)', [f.name, statSync(f.path).size, sha]);
+    }
   } finally {
     await pool.close();
     rmSync(dir, { recursive: true, force: true });
   }
   if (uncoded) ctx.log?.(`${uncoded} rows without a code (Not Classified, All employees) left out`);
-  return { rows, rejected, mode: ctx.mode ?? 'full' };
+  const notes = ctx.files.map((f) => f.note).filter((n): n is string => !!n);
+  return { rows, rejected, mode: ctx.mode ?? 'full', ...(notes.length ? { note: notes.join('; ') } : {}) };
 }
 
 async function verify(conn: DuckDBConnection): Promise<void> {
@@ -189,7 +201,11 @@ export const earnings: DatasetModule = {
   rejectThreshold: 0.01,
   fromNames: /(?:\.zip|Table\s*(?:4|7|8|14)\.(?:1|5|7)a\b.*\.xlsx?)$/i,
   async readPrevious(conn): Promise<LoadedSource[]> {
-    return query<LoadedSource & Record<string, unknown>>(conn, 'SELECT DISTINCT ons_table, year, status FROM earnings_sources');
+    const sources = await query<LoadedSource & Record<string, unknown>>(conn, 'SELECT DISTINCT ons_table, year, status, container FROM earnings_sources');
+    // files from before earnings_editions existed: no sizes (a re-issue is then seen only by the next full sync)
+    const sizes = await query<{ container: string; bytes: number }>(conn, 'SELECT container, bytes::DOUBLE AS bytes FROM earnings_editions').catch(() => []);
+    const bytesOf = new Map(sizes.map((x) => [x.container, x.bytes]));
+    return sources.map((x) => ({ ...x, bytes: bytesOf.get(String(x.container)) ?? null }));
   },
   discover: discoverEditions,
   load,

@@ -12,11 +12,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { query, queryOne } from '../../../mirror/db.js';
-import { catalogFields, discoverFromPages } from '../../../../sync/common.js';
+import { catalogFields, discoverFromPages, pageLinks } from '../../../../sync/common.js';
 import type { DatasetModule, DiscoverContext, LoadContext, LoadResult, UpstreamFile } from '../../../../sync/types.js';
 import { bothBases, ratesFromLevels } from './derive.js';
 import { ENERGY_PRICE_CAP_INFO } from '../datasets.js';
-import { priceCapData } from '../shipped.js';
+import { priceCapData, vatOn, type Fuel } from '../shipped.js';
 import { readWorkbook, type Level } from './workbook.js';
 
 export const LEVELS_PAGE =
@@ -52,8 +52,11 @@ export interface PairedRate {
   standing_charge_ex_vat: string;
 }
 
-/** Nil and benchmark levels paired into rates; throws when the model is incomplete. */
-export function pairLevels(levels: readonly Level[], periodIds: readonly string[], vatRate: string): PairedRate[] {
+/**
+ * Nil and benchmark levels paired into rates, each period's fuel at its own VAT rate (data/energy/price-cap.yaml
+ * `vat`, in force on the period's first day); throws when the model is incomplete.
+ */
+export function pairLevels(levels: readonly Level[], periods: ReadonlyArray<{ period_id: string; start_date: string }>): PairedRate[] {
   const regions = priceCapData().regions.map((r) => r.code);
   const byKey = new Map<string, { nil?: Level; bench?: Level }>();
   for (const l of levels) {
@@ -65,9 +68,10 @@ export function pairLevels(levels: readonly Level[], periodIds: readonly string[
   }
   const out: PairedRate[] = [];
   const withGb = levels.some((l) => l.region_code === 'gb_average');
-  for (const pid of periodIds)
+  for (const { period_id: pid, start_date } of periods)
     for (const region of withGb ? [...regions, 'gb_average'] : regions)
       for (const [fuel, meter, payment] of COMBOS) {
+        const vatRate = vatOn(fuel as Fuel, start_date).rate;
         const e = byKey.get(`${pid}|${region}|${fuel}|${meter}|${payment}`);
         if (!e?.nil || !e.bench)
           throw new Error(`the workbook has no ${e?.nil ? 'benchmark' : 'nil-kWh'} level for ${region} ${fuel} ${meter} ${payment} in ${pid}`);
@@ -97,6 +101,43 @@ async function insertChunks(ctx: LoadContext, table: string, cols: number, rows:
   }
 }
 
+/** A levels-model file name, whatever its separators and wording (`Default-tariff-cap-level-v1.31.xlsx`). */
+export const MODEL_NAME_RE = /^(?=.*(level|default[\s_-]*tariff[\s_-]*cap)).*\.xlsx$/i;
+
+/** The model's version as numbers (`v1.31` -> [1, 31], `v1_23` -> [1, 23]); [] without one. */
+export function modelVersion(name: string): number[] {
+  const m = /(?:^|[\s_.-])v(\d+(?:[._]\d+)*)(?=$|[\s_.-])/i.exec(name.replace(/\.xlsx$/i, ''));
+  return m ? m[1]!.split(/[._]/).map(Number) : [];
+}
+
+/** The upload month of an Ofgem attachment URL (`/sites/default/files/2026-08/...`), '' when absent. */
+const uploadMonth = (url: string): string => /\/files\/(\d{4}-\d{2})\//.exec(url)?.[1] ?? '';
+
+function compareVersions(a: number[], b: number[]): number {
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    const d = (a[i] ?? -1) - (b[i] ?? -1);
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+
+/**
+ * The newest levels model among a page's links: the highest version number (a name without one ranks below
+ * any with one), then the latest upload month; never simply the first link on the page.
+ */
+export function newestModel(links: ReadonlyMap<string, string>): { name: string; url: string } | undefined {
+  let best: { name: string; url: string; v: number[] } | undefined;
+  for (const [name, url] of links) {
+    const v = modelVersion(name);
+    if (!best) best = { name, url, v };
+    else {
+      const c = compareVersions(v, best.v);
+      if (c > 0 || (c === 0 && uploadMonth(url) > uploadMonth(best.url))) best = { name, url, v };
+    }
+  }
+  return best && { name: best.name, url: best.url };
+}
+
 const energyPriceCap: DatasetModule = {
   ...catalogFields(ENERGY_PRICE_CAP_INFO),
   defaultBaseUrl: 'https://www.ofgem.gov.uk',
@@ -110,11 +151,9 @@ const energyPriceCap: DatasetModule = {
       ctx,
       [`${base}${LEVELS_PAGE}`],
       (html, page) => {
-        const links = [...html.matchAll(/href="([^"]+\.xlsx)"/gi)].map((m) => m[1]!);
-        const model = links.find((l) => /levels|default_tariff_cap/i.test(l));
+        const model = newestModel(pageLinks(html.replace(/&amp;/g, '&'), page, MODEL_NAME_RE));
         if (!model) return 'no link to a levels-model .xlsx';
-        const url = new URL(model.replace(/&amp;/g, '&'), page).toString();
-        return { url, name: decodeURIComponent(url.split('/').pop()!.split('?')[0]!), kind: 'full' };
+        return { url: model.url, name: model.name, kind: 'full' };
       },
       { what: "the price-cap levels model workbook (.xlsx) on Ofgem's levels page", dataset: 'energy-price-cap' },
     );
@@ -126,7 +165,7 @@ const energyPriceCap: DatasetModule = {
     const d = priceCapData();
     ctx.log?.(`reading ${file.name}`);
     const wb = readWorkbook(readFileSync(file.path), [...d.regions, d.gb_average]);
-    const rates = pairLevels(wb.levels, wb.periods.map((p) => p.period_id), d.vat.rate);
+    const rates = pairLevels(wb.levels, wb.periods);
     for (const s of DDL) await ctx.conn.run(s);
     await insertChunks(ctx, 'periods', 4, wb.periods.map((p) => [p.period_id, p.start_date, p.end_date, p.label]));
     await insertChunks(

@@ -2,9 +2,15 @@
  * Reading Ofgem's price-cap levels model (xlsx; also xls/ods) with SheetJS (@e965/xlsx; choice in
  * docs/energy.md). Tables are found by their labels, never by fixed ranges (model versions move sheets
  * and ranges):
- *  - a levels sheet is named `<ElecSingle|ElecMulti|Gas>_<Other|SC|PPM>_<Nil|NNNNkWh>` (Other = Direct
- *    Debit, SC = standard credit, PPM = prepayment; Nil = the level at nil consumption, NNNNkWh = at the
- *    benchmark consumption); other sheets are ignored;
+ *  - a levels sheet is named `<ElecSingle|ElecMulti|Gas>_<Other|SC|PPM>_<Nil|NNNNkWh|Benchmark>` (Other =
+ *    Direct Debit, SC = standard credit, PPM = prepayment; Nil = the level at nil consumption, NNNNkWh (models
+ *    to 2025) or Benchmark (2026 models) = at the benchmark consumption); other sheets are ignored;
+ *  - the benchmark consumption is read PER PERIOD: a row labelled "Benchmark consumption" (kWh) between the
+ *    period row and the first region gives each period column its own kWh (the 2026 models change it inside
+ *    one workbook: electricity 3,100 kWh to December 2025, 2,700 from January 2026, 2,500 from July 2026; the
+ *    header shows only the latest). Without such a row, a `NNNNkWh` sheet takes the kWh of its name for every
+ *    period; a `Benchmark` sheet without it is refused (one value for every column would make older unit
+ *    rates up to 24% wrong);
  *  - in a levels sheet, the header row is the first row holding cap-period labels (`Oct-Dec 2025`,
  *    `Oct 2019-Mar 2020`, `Oct 2019 - Mar 2020`); each label's column holds that period's levels;
  *  - each region's block starts at a cell holding the region's name (data/energy/price-cap.yaml `labels`),
@@ -47,22 +53,30 @@ export interface WorkbookLevels {
   sheets: string[];
 }
 
-const SHEET_RE = /^(ElecSingle|ElecMulti|Gas)_(Other|SC|PPM)_(Nil|(\d+)\s*kWh)$/i;
+const SHEET_RE = /^(ElecSingle|ElecMulti|Gas)_(Other|SC|PPM)_(Nil|(\d+)\s*kWh|Benchmark)$/i;
+/** The label of the per-period benchmark consumption row. */
+const BENCHMARK_ROW_RE = /^(benchmark|typical)\s+consumption\b/i;
 const PAYMENTS: Record<string, Payment> = { other: 'direct_debit', sc: 'standard_credit', ppm: 'prepayment' };
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
 const MON = '(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\\.?';
 const SAME_YEAR_RE = new RegExp(`^${MON}\\s*[-–]\\s*${MON}\\s+(\\d{4})$`, 'i');
 const TWO_YEARS_RE = new RegExp(`^${MON}\\s+(\\d{4})\\s*[-–]\\s*${MON}\\s+(\\d{4})$`, 'i');
 
-export function parseSheetName(name: string): { fuel: Fuel; meter: Meter; payment: Payment; kwh: number } | null {
+/**
+ * A levels sheet's name: fuel, meter, payment method and the kWh it states (0 for Nil; the kWh of the name;
+ * null for a `…_Benchmark` sheet, whose kWh is read per period from the sheet).
+ */
+export function parseSheetName(name: string): { fuel: Fuel; meter: Meter; payment: Payment; kwh: number | null; nil: boolean } | null {
   const m = SHEET_RE.exec(name.trim());
   if (!m) return null;
   const kind = m[1]!.toLowerCase();
+  const nil = m[3]!.toLowerCase() === 'nil';
   return {
     fuel: kind === 'gas' ? 'gas' : 'electricity',
     meter: kind === 'elecmulti' ? 'multi_register' : 'single_rate',
     payment: PAYMENTS[m[2]!.toLowerCase()]!,
-    kwh: m[4] ? Number(m[4]) : 0,
+    kwh: nil ? 0 : m[4] ? Number(m[4]) : null,
+    nil,
   };
 }
 
@@ -146,6 +160,29 @@ export function readLevelsSheet(name: string, grid: Grid, regions: readonly Regi
       }
     }
   }
+  // The benchmark kWh of each period column (a benchmark sheet): its own row, else the sheet name's value.
+  const kwhOf = new Map<number, number>();
+  if (!kind.nil) {
+    const limit = starts.length ? starts[0]!.row : grid.length;
+    for (let r = headerRow + 1; r < limit && kwhOf.size === 0; r++) {
+      const row = grid[r] ?? [];
+      let labelled = false;
+      for (let c = 0; c < firstCol; c++) if (BENCHMARK_ROW_RE.test(text(row[c]))) labelled = true;
+      if (!labelled) continue;
+      for (const { col, period } of cols) {
+        const v = row[col];
+        const n = typeof v === 'number' ? v : typeof v === 'string' && /^\d[\d,]*$/.test(v.trim()) ? Number(v.replace(/,/g, '')) : NaN;
+        if (!Number.isInteger(n) || n <= 0)
+          throw new Error(`${name}!${XLSX.utils.encode_cell({ r, c: col })}: the benchmark consumption for ${period.label} is not a whole number of kWh`);
+        kwhOf.set(col, n);
+      }
+    }
+    if (kwhOf.size === 0) {
+      if (kind.kwh === null)
+        throw new Error(`${name}: no 'Benchmark consumption' row giving each period's kWh (a benchmark sheet's single header value would misprice the older periods)`);
+      for (const { col } of cols) kwhOf.set(col, kind.kwh);
+    }
+  }
   const levels: Level[] = [];
   for (let i = 0; i < starts.length; i++) {
     const { row: start, code } = starts[i]!;
@@ -166,7 +203,7 @@ export function readLevelsSheet(name: string, grid: Grid, regions: readonly Regi
         fuel: kind.fuel,
         payment_method: kind.payment,
         meter: kind.meter,
-        kwh: kind.kwh,
+        kwh: kind.nil ? 0 : kwhOf.get(col)!,
         pounds: String(v),
         vat_basis: basis,
         sheet: name,
@@ -180,7 +217,8 @@ export function readLevelsSheet(name: string, grid: Grid, regions: readonly Regi
 /** Every levels sheet of a workbook file (xlsx, xls or ods). */
 export function readWorkbook(buf: Buffer, regions: readonly RegionLabels[]): WorkbookLevels {
   const names = XLSX.read(buf, { type: 'buffer', bookSheets: true }).SheetNames.filter((n) => parseSheetName(n));
-  if (names.length === 0) throw new Error("no levels sheets (named like 'ElecSingle_Other_Nil' or 'Gas_PPM_12000kWh') in the workbook");
+  if (names.length === 0)
+    throw new Error("no levels sheets (named like 'ElecSingle_Other_Nil', 'Gas_PPM_12000kWh' or 'Gas_Other_Benchmark') in the workbook");
   const wb = XLSX.read(buf, { type: 'buffer', sheets: names, dense: true });
   const byId = new Map<string, PeriodLabel>();
   const levels: Level[] = [];

@@ -56,9 +56,33 @@ export async function discoverSchools(ctx: DiscoverContext): Promise<UpstreamFil
   }
   const mi = pickMiAttachment(doc);
   if (typeof mi === 'string') throw new Error(`${mi} at ${api}. Use 'publicdata sync schools --from <file or URL>'.`);
-  const date = ukDate(ctx.now()).replace(/-/g, '');
-  const giasName = `edubasealldata${date}.csv`;
+  return [await giasFile(ctx), mi];
+}
+
+/** The day before a date (YYYY-MM-DD). */
+function dayBefore(date: string): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+}
+
+/**
+ * Today's GIAS file (UK date), or, when GIAS has not built it yet (it publishes `edubasealldata<YYYYMMDD>.csv`
+ * only after its overnight build; before that the URL does not answer), the previous day's, with a note saying
+ * so. Whether a file is there is asked with a one-byte ranged request (`sizeOf`): nothing is downloaded twice.
+ * When neither answers, today's is returned and the download says why it failed.
+ */
+export async function giasFile(ctx: Pick<DiscoverContext, 'baseUrl' | 'now' | 'sizeOf'>): Promise<UpstreamFile> {
   const giasBase = ctx.baseUrl === GOVUK_BASE ? GIAS_HOST : ctx.baseUrl;
-  const gias: UpstreamFile = { url: `${giasBase}${GIAS_PATH}${giasName}`, name: giasName, kind: 'full', published: publishedFromName(giasName)! };
-  return [gias, mi];
+  const fileOf = (date: string): UpstreamFile => {
+    const name = `edubasealldata${date.replace(/-/g, '')}.csv`;
+    return { url: `${giasBase}${GIAS_PATH}${name}`, name, kind: 'full', published: date };
+  };
+  const today = ukDate(ctx.now());
+  const current = fileOf(today);
+  if (!ctx.sizeOf || (await ctx.sizeOf(current.url)) !== undefined) return current;
+  const previous = fileOf(dayBefore(today));
+  if ((await ctx.sizeOf(previous.url)) === undefined) return current;
+  return {
+    ...previous,
+    note: `GIAS had not yet published today's ${current.name} (it is built overnight): loaded the previous day's ${previous.name}`,
+  };
 }

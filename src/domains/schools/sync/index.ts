@@ -192,7 +192,8 @@ async function load(ctx: LoadContext): Promise<LoadResult> {
   ctx.progress(loaded);
   const rows = (await queryOne<{ n: number }>(ctx.conn, 'SELECT (SELECT count(*) FROM schools) + (SELECT count(*) FROM inspections) AS n'))!.n;
   const asOf = await queryOne<{ d: string | null }>(ctx.conn, "SELECT strftime(max(published), '%Y-%m-%d') AS d FROM sources WHERE source = 'mi'");
-  return { rows, rejected, mode: 'full', ...(asOf?.d ? { asOf: asOf.d } : {}) };
+  const notes = ctx.files.map((f) => f.note).filter((n): n is string => !!n);
+  return { rows, rejected, mode: 'full', ...(asOf?.d ? { asOf: asOf.d } : {}), ...(notes.length ? { note: notes.join('; ') } : {}) };
 }
 
 async function verify(conn: DuckDBConnection): Promise<void> {
