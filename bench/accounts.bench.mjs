@@ -59,7 +59,7 @@ const { listEntries } = await import(url(join(dist, 'sync', 'formats', 'zip.js')
 // ------------------------------------------------------------------------------------------------
 // Documents in the real formats
 
-const FIX = join(repo, 'test', 'fixtures', 'upstream', 'companies-house', 'accounts');
+const FIX = join(repo, 'test', 'fixtures', 'companies', 'accounts');
 const realDocs = [
   ...readdirSync(FIX).filter((f) => f.endsWith('.html')).map((f) => readFileSync(join(FIX, f))),
   ...Object.values(unzipSync(readFileSync(join(FIX, 'Accounts_Bulk_Data-2023-03-02.zip')))).map((b) => Buffer.from(b)),

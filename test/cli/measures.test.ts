@@ -10,9 +10,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeAll } from '../../src/mirror/db.js';
 import { syncDataset } from '../../sync/framework.js';
-import { cleanup, tempDir } from '../property/mirror-helper.js';
+import { cleanup, tempDir } from '../support/mirror-helper.js';
 import { isolatedEnv, runCli } from '../support/cli.js';
-import { fixture, readPpd } from '../sync/ppd-fixture.js';
+import { fixture, readPpd } from '../property/ppd-fixture.js';
 import { generateMot, itemDetailCsv, itemGroupCsv, itemsCsv, resultsCsv } from '../vehicles/mot-fixture.js';
 import { generateVeh, vehCsv } from '../vehicles/veh-fixture.js';
 

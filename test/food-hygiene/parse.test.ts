@@ -7,7 +7,7 @@ import { csvOfEstablishment, normalisePostcode, normaliseRating, type CsvExtras 
 import { MalformedFileError, parseAuthorityFile } from '../../src/domains/food-hygiene/parse.js';
 import { RATING_VALUES } from '../../src/domains/food-hygiene/routes.js';
 import { gridCell, searchBox } from '../../src/domains/food-hygiene/geo.js';
-import { cleanup, tempDir } from '../property/mirror-helper.js';
+import { cleanup, tempDir } from '../support/mirror-helper.js';
 import { AUTHORITIES, fileName, FIXTURE_DIR, haversineKm, readXml, SPEC_VALUE } from './fixture.js';
 
 const dir = tempDir('pd-food-parse-');

@@ -10,10 +10,10 @@ import { execa } from 'execa';
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cleanup, sqlOn, tempDir } from '../property/mirror-helper.js';
+import { cleanup, sqlOn, tempDir } from '../support/mirror-helper.js';
 import { isolatedEnv } from '../support/cli.js';
 import { AUTHORITIES, authoritiesJson, FIXTURE_DIR, fileName, readXml } from './fixture.js';
-import { useUpstreamServer } from '../sync/upstream-harness.js';
+import { useUpstreamServer } from '../support/upstream-harness.js';
 
 const BIN = join(__dirname, '..', '..', 'bin', 'publicdata.cjs');
 const dirs: string[] = [];

@@ -1,5 +1,5 @@
 // GENERATED-DOCUMENT BUILDER (not upstream data). Builds Companies House accounts documents in the real
-// formats, modelled on the real members in test/fixtures/upstream/companies-house/accounts/:
+// formats, modelled on the real members in test/fixtures/companies/accounts/:
 //   'webfiling' — Companies House WebFiling micro-entity form (ix 2013, `uk-core:`/`uk-bus:`, contexts
 //                 icur1/iprev8, creditors on MaturitiesOrExpirationPeriodsDimension=WithinOneYear);
 //   'iris'      — IRIS Accounts Production (auto prefixes ns5/ns10, hypercube context ids with
