@@ -1,6 +1,6 @@
 /**
  * The built CLI parses a food-hygiene sync's files in worker threads (dist/cli/food-hygiene-stage-worker.cjs,
- * src/domains/food-hygiene/parse-slots.ts), each into a staging CSV of its own, and loads exactly what the
+ * src/domains/food-hygiene/sync/parse-slots.ts), each into a staging CSV of its own, and loads exactly what the
  * main-thread parse loads: the same table, row for row in its on-disk order, the same rejects. A
  * malformed file parsed in a worker is cut back out of that worker's staging CSV and is a reject naming
  * its authority. (The tests in test/food-hygiene run from the sources, where there is no worker file:

@@ -11,10 +11,10 @@
  *  - the geocode kept only when both numbers parse and lie on the globe; `cell`, its 0.01-degree grid
  *    cell, orders the table on disk.
  */
-import { loadJsonFile } from '../../data.js';
-import { gridCell } from './geo.js';
+import { loadJsonFile } from '../../../data.js';
+import { gridCell } from '../geo.js';
 
-/** The staged columns, in file order, with their DuckDB types (sync.ts reads the staged CSV with these). */
+/** The staged columns, in file order, with their DuckDB types (sync/index.ts reads the staged CSV with these). */
 export const COLUMNS = [
   ['fhrs_id', 'BIGINT'],
   ['la_business_id', 'VARCHAR'],

@@ -6,8 +6,8 @@
  */
 import { mkdirSync, rmSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { download } from '../../../sync/download.js';
-import { fmtBytes } from '../../../sync/progress.js';
+import { download } from '../../../../sync/download.js';
+import { fmtBytes } from '../../../../sync/progress.js';
 import type { ParseSlots } from './parse-slots.js';
 import type { FileResult, FileSuccess, PlannedFile } from './stage.js';
 

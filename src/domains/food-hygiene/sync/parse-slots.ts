@@ -91,11 +91,11 @@ function newWorker(file: string, stagingPath: string): Worker {
 }
 
 /**
- * The worker's file: the bundled one (beside the CLI bundle, or dist/cli/ from dist/src/domains/food-hygiene),
+ * The worker's file: the bundled one (beside the CLI bundle, or dist/cli/ from dist/src/domains/food-hygiene/sync),
  * else the tsc output beside this module; none when running from sources.
  */
 function workerFile(): string | undefined {
-  for (const rel of ['./food-hygiene-stage-worker.cjs', '../../../cli/food-hygiene-stage-worker.cjs', './stage-worker.js']) {
+  for (const rel of ['./food-hygiene-stage-worker.cjs', '../../../../cli/food-hygiene-stage-worker.cjs', './stage-worker.js']) {
     const f = fileURLToPath(new URL(rel, import.meta.url));
     if (existsSync(f)) return f;
   }
