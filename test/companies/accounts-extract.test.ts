@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import {
   extractDocument, parseDisplayed, parseLooseDate, parseMemberName, toPence, type Filing, type PeriodRow,
 } from '../../src/domains/companies/sync/accounts/extract.js';
-import { accountsDocument, memberName } from '../support/accounts-gen.mjs';
+import { accountsDocument, memberName } from './accounts-gen.mjs';
 
 const DIR = join(import.meta.dirname, '..', 'fixtures', 'companies', 'accounts');
 const zipMembers = unzipSync(readFileSync(join(DIR, 'Accounts_Bulk_Data-2023-03-02.zip')));

@@ -14,7 +14,7 @@ import { describe, expect, it } from 'vitest';
 import { countEntries, listEntries, readEntry, ZipError, type ZipEntry } from '../../sync/formats/zip.js';
 import { createPool, DOCUMENTS_PER_WORKER, warmUpThreads, workerCount } from '../../src/domains/companies/sync/accounts/pool.js';
 import { Stager, type MemberJob } from '../../src/domains/companies/sync/accounts/stage.js';
-import { accountsDocument, memberName } from '../support/accounts-gen.mjs';
+import { accountsDocument, memberName } from './accounts-gen.mjs';
 import { buildZip } from '../support/zip.js';
 
 const DIR = join(import.meta.dirname, '..', 'fixtures', 'companies', 'accounts');

@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { cleanup, sqlOn, tempDir } from '../support/mirror-helper.js';
 import { isolatedEnv } from '../support/cli.js';
 import { buildZip } from '../support/zip.js';
-import { accountsDocument, memberName } from '../support/accounts-gen.mjs';
+import { accountsDocument, memberName } from './accounts-gen.mjs';
 
 const BIN = join(__dirname, '..', '..', 'bin', 'publicdata.cjs');
 const dirs: string[] = [];

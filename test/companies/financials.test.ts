@@ -16,7 +16,7 @@ import { benchmark, benchmarks, compare, recentFilings } from '../../src/domains
 import { loadDuckDB } from '../../src/mirror/db.js';
 import { syncDataset } from '../../sync/framework.js';
 import { ctxFor } from '../support/mirror-helper.js';
-import { accountsDocument, memberName } from '../support/accounts-gen.mjs';
+import { accountsDocument, memberName } from './accounts-gen.mjs';
 import { buildZip } from '../support/zip.js';
 import { schemaMisfits } from '../support/schema-check.js';
 import { useUpstreamServer } from '../support/upstream-harness.js';

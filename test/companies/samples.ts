@@ -8,7 +8,7 @@ import { expect } from 'vitest';
 import { syncDataset } from '../../sync/framework.js';
 import { buildDataset, fixturesOf } from '../support/mirror-helper.js';
 import { buildTwoMonths, chFixture, csvText, GENERATED_LINES, REAL_LINES } from './fixture.js';
-import { accountsDocument, memberName } from '../support/accounts-gen.mjs';
+import { accountsDocument, memberName } from './accounts-gen.mjs';
 import { buildZip } from '../support/zip.js';
 import type { DomainSamples } from '../support/samples-types.js';
 import { syncFrom } from '../support/sync-from.js';
@@ -58,7 +58,7 @@ export const samples: DomainSamples = {
         copyFileSync(chFixture('DERIVED-psc-snapshot-lines.txt'), psc);
         await buildDataset('psc', psc, mirror);
       })(),
-      // Accounts: GENERATED filings (test/support/accounts-gen.mjs) of two register companies, and one real
+      // Accounts: GENERATED filings (test/companies/accounts-gen.mjs) of two register companies, and one real
       // document (test/fixtures/companies/accounts), in a daily zip synced with --from.
       (async () => {
         mkdirSync(ac, { recursive: true });

@@ -25,7 +25,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { unzipSync, zipSync } from 'fflate';
 import { paired, pairLine, stats, timeProcess as timeChild } from './lib/pairs.mjs';
-import { accountsDocument, memberName } from '../test/support/accounts-gen.mjs';
+import { accountsDocument, memberName } from '../test/companies/accounts-gen.mjs';
 import { runNode as runChild } from './lib/child.mjs';
 const runNode = (code, env = {}) => runChild(code, { env }).result;
 

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { calculateVatReturn } from '../../src/domains/tax/vat-return/handler.js';
-import { mixedBody } from '../support/vat-gen.mjs';
+import { calculateVatReturn } from '../../../src/domains/tax/vat-return/handler.js';
+import { mixedBody } from '../vat-gen.mjs';
 
 /**
  * Large bodies are computed completely. Speed (10,000 transactions in at most 50 ms) is shown by
- * `npm run bench` (bench/vat-return.bench.mjs), not asserted here: timing in tests measures the scheduler.
+ * `npm run bench` (bench/tax-vat-return.bench.mjs), not asserted here: timing in tests measures the scheduler.
  */
 describe('VAT return at the transaction limit', () => {
   it('computes 10,000 mixed transactions, every one counted', () => {

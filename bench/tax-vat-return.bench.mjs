@@ -3,12 +3,12 @@
 // baseline of JSON.parse of the same request body. Imports the compiled module: run `npm run build` first.
 // One line on stdout in the format of bench/README.md; details on stderr.
 import { calculateVatReturn } from '../dist/src/domains/tax/vat-return/handler.js';
-import { mixedBody as genBody } from '../test/support/vat-gen.mjs';
+import { mixedBody as genBody } from '../test/tax/vat-gen.mjs';
 
 const TARGET_MS = 50;
 const N = 10_000;
 
-// The same deterministic generator as the tests (test/support/vat-gen.mjs), with a partially exempt
+// The same deterministic generator as the tests (test/tax/vat-gen.mjs), with a partially exempt
 // company that also has a fuel scale charge (more of the engine runs).
 const BENCH_COMPANY = {
   vat_registration_number: 'XI123456789',

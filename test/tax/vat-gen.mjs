@@ -1,5 +1,5 @@
 // Deterministic generator of mixed, valid VAT return bodies: a plain module, so the tests and
-// bench/vat-return.bench.mjs share one generator (types: vat-gen.d.mts).
+// bench/tax-vat-return.bench.mjs share one generator (types: vat-gen.d.mts).
 
 function lcg(seed) {
   let s = seed >>> 0;

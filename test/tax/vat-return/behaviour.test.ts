@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { postRoute } from '../support/route.js';
+import { postRoute } from '../../support/route.js';
 import { describe, expect, it } from 'vitest';
 import { Q3_2026, standardCompany, tx, vatReturn } from './helpers.js';
 
@@ -139,7 +139,7 @@ describe('warnings', () => {
 });
 
 describe('the docs example stays true', () => {
-  it('docs/vat-return.md: the example body gives the example response', async () => {
+  it('docs/tax-vat-return.md: the example body gives the example response', async () => {
     const md = readFileSync(join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'docs', 'vat-return.md'), 'utf8');
     const blocks = [...md.matchAll(/```json\n([\s\S]*?)\n```/g)].map((m) => JSON.parse(m[1]!));
     const [body, response, , error] = blocks;

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Writes the GENERATED fixtures of test/fixtures/schools (see its README): run from the repository root,
-//   node test/support/schools-fixtures.mjs
+//   node test/schools/schools-fixtures.mjs
 // Inputs are the real excerpts in the same folder (GIAS header, the Leeds management-information rows).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

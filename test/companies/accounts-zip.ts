@@ -5,7 +5,7 @@
  */
 import { expect } from 'vitest';
 import { accountsDocument, memberName } from './accounts-gen.mjs';
-import { buildZip } from './zip.js';
+import { buildZip } from '../support/zip.js';
 
 export const corruptCompany = (corrupt: number) => `9${String(corrupt).padStart(7, '0')}`;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { transactionsFromCsv } from '../../src/domains/tax/vat-return/handler.js';
-import { parseCsv } from '../../src/domains/tax/vat-return/csv.js';
+import { transactionsFromCsv } from '../../../src/domains/tax/vat-return/handler.js';
+import { parseCsv } from '../../../src/domains/tax/vat-return/csv.js';
 import { Q3_2026, standardCompany, vatReturn } from './helpers.js';
 
 describe('transactionsFromCsv', () => {

@@ -9,7 +9,7 @@
 //                 quotes and spaces around `=`, turnover/cost of sales/gross profit/PBT, directors'
 //                 remuneration) — no real member with a P&L under 150 KB was found (see SOURCES);
 //   'xbrl'      — a plain XBRL instance (.xml, ~3% of members).
-// Used by the accounts tests and bench/accounts.bench.mjs. Figures are whole pounds.
+// Used by the accounts tests and bench/companies-accounts.bench.mjs. Figures are whole pounds.
 
 const NS = {
   ix2013: 'http://www.xbrl.org/2013/inlineXBRL',

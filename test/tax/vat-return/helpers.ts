@@ -1,6 +1,6 @@
-import type { HandlerContext } from '../../src/contract/types.js';
-import { handlerCtx } from '../support/handler-context.js';
-import { postRoute } from '../support/route.js';
+import type { HandlerContext } from '../../../src/contract/types.js';
+import { handlerCtx } from '../../support/handler-context.js';
+import { postRoute } from '../../support/route.js';
 
 export const ctx: HandlerContext = handlerCtx(undefined, { cacheDir: '/tmp' });
 

@@ -1,6 +1,6 @@
 /**
  * Golden cases: worked examples from HMRC's VAT notices and guidance (each case names its source URL),
- * in test/golden/vat-return/*.yaml, run through the local backend exactly as the API would answer them.
+ * in test/fixtures/tax/golden/vat-return/*.yaml, run through the local backend exactly as the API would answer them.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -24,7 +24,7 @@ interface GoldenCase {
   };
 }
 
-const dir = join(dirname(fileURLToPath(import.meta.url)), '..', 'golden', 'vat-return');
+const dir = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'fixtures', 'tax', 'golden', 'vat-return');
 const files = readdirSync(dir).filter((f) => f.endsWith('.yaml')).sort();
 const BOXES = ['box_1', 'box_2', 'box_3', 'box_4', 'box_5', 'box_6', 'box_7', 'box_8', 'box_9'];
 

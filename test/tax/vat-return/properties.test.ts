@@ -1,8 +1,8 @@
 /** fast-check properties of the nine boxes. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { calculateVatReturn } from '../../src/domains/tax/vat-return/handler.js';
-import { KINDS, PCT } from '../support/vat-gen.mjs';
+import { calculateVatReturn } from '../../../src/domains/tax/vat-return/handler.js';
+import { KINDS, PCT } from '../vat-gen.mjs';
 
 const txArb = fc
   .record({
