@@ -58,7 +58,7 @@ const PEOPLE = Math.max(1, Math.round(LINES / 2.5));
 // Line j's company depends on ROWS, so a file cached for another BENCH_COMPANIES_ROWS is another file (the
 // default scale keeps the plain name).
 const pscFile = join(work, `persons-with-significant-control-snapshot-2026-11-20-${LINES}-p${PEOPLE}${ROWS === 5_700_000 ? '' : `-r${ROWS}`}.txt`);
-const HEADER = readFileSync(join(repo, 'test', 'fixtures', 'upstream', 'companies-house', 'basic-sample.csv'), 'utf8').split('\n')[0];
+const HEADER = readFileSync(join(repo, 'test', 'fixtures', 'companies', 'basic-sample.csv'), 'utf8').split('\n')[0];
 const WORDS = ['ACME', 'GLOBAL', 'BRITISH', 'NORTHERN', 'TECH', 'HOLDINGS', 'PROPERTY', 'CONSULTING', 'GREEN', 'SERVICES', 'TRADING', 'CAPITAL', 'DESIGN', 'MEDIA', 'LONDON', 'WIDGETS'];
 const SICS = ['62020 - Information technology consultancy activities', '70229 - Management consultancy activities other than financial management', '68209 - Other letting and operating of own or leased real estate', '99999 - Dormant Company', '7499 - Non-trading company', 'None Supplied'];
 const arr = (xs) => `[${xs.map((x) => `'${x.replace(/'/g, "''")}'`).join(', ')}]`;

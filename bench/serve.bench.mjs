@@ -9,7 +9,7 @@
  *      at 10 concurrent connections vs the single-request latency (median at 1 connection). Target <= 3x.
  *
  * 50 connections, BENCH_SERVE_SECONDS (default 10) per run, runs in pairs (baseline, measured, ...),
- * BENCH_SERVE_PAIRS pairs (default 3). (c) uses bench/.work/mirror as left by bench/price-paid.bench.mjs
+ * BENCH_SERVE_PAIRS pairs (default 3). (c) uses bench/.work/mirror as left by bench/property-price-paid.bench.mjs
  * (generated with BENCH_PP_ROWS rows, default 30M); when it is missing, runs that bench's generator and
  * sync with BENCH_PP_ROWS (set it small for a quick run).
  * stdout: one line per measure (bench/README.md format); details on stderr.
@@ -124,8 +124,8 @@ await bare.stop();
 // (c): price-paid search on the bench mirror.
 const mirror = join(work, 'mirror', 'price_paid.duckdb');
 if (!existsSync(mirror)) {
-  log(`no price-paid bench mirror at ${mirror}: building it with bench/price-paid.bench.mjs (BENCH_PP_ROWS=${process.env.BENCH_PP_ROWS ?? '30000000'})`);
-  const r = spawnSync(process.execPath, [join(here, 'price-paid.bench.mjs')], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, BENCH_LOAD_PAIRS: '1' } });
+  log(`no price-paid bench mirror at ${mirror}: building it with bench/property-price-paid.bench.mjs (BENCH_PP_ROWS=${process.env.BENCH_PP_ROWS ?? '30000000'})`);
+  const r = spawnSync(process.execPath, [join(here, 'property-price-paid.bench.mjs')], { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, BENCH_LOAD_PAIRS: '1' } });
   if (!existsSync(mirror)) throw new Error(`price-paid bench did not leave a mirror (exit ${r.status})`);
 }
 const pp = await startServe(work);

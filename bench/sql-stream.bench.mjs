@@ -4,7 +4,7 @@
  *
  *  (1) `publicdata sql "SELECT * FROM price_paid" --format ndjson > /dev/null`, rows/s and peak RSS, vs
  *      DuckDB's own `COPY (SELECT * FROM price_paid) TO '<file>' (FORMAT json)` in a node process, on the
- *      price-paid bench mirror (bench/.work/mirror, built by bench/price-paid.bench.mjs with the same
+ *      price-paid bench mirror (bench/.work/mirror, built by bench/property-price-paid.bench.mjs with the same
  *      BENCH_PP_ROWS); skipped (said on stderr) when that mirror is missing.
  *      Target: >= 0.5x the COPY rate, peak RSS < 1 GB.
  *  (2) `property price-paid search --town "TOWN 0" --all --format ndjson --source local > /dev/null` rows/s
@@ -75,7 +75,7 @@ function duckScalar(file, sql) {
 
 // (1) sql export vs COPY, on the price-paid bench mirror
 if (!existsSync(join(mirror, 'price_paid.duckdb'))) {
-  log('(1) skipped: bench/.work/mirror/price_paid.duckdb is missing (run bench/price-paid.bench.mjs first, same BENCH_PP_ROWS)');
+  log('(1) skipped: bench/.work/mirror/price_paid.duckdb is missing (run bench/property-price-paid.bench.mjs first, same BENCH_PP_ROWS)');
 } else {
   const total = Number(duckScalar(join(mirror, 'price_paid.duckdb'), 'SELECT count(*) AS n FROM price_paid').n);
   log(`(1) mirror: ${total.toLocaleString('en-GB')} rows`);

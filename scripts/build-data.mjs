@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Compiles every data/**/*.yaml into data/build/**/*.json so start-up never parses YAML.
 // Run by `npm run build` (and so by `npm ci` through `prepare`).
-import { readdirSync, readFileSync, writeFileSync, mkdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync, mkdirSync, statSync } from 'node:fs';
 import { join, relative, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
@@ -20,7 +20,9 @@ function* walk(dir) {
 }
 
 let n = 0;
-for (const file of walk(dataDir)) {
+// data/ holds only domains' folders: with none (a check:domains copy without any domain) there is nothing to compile.
+mkdirSync(outDir, { recursive: true });
+for (const file of existsSync(dataDir) ? walk(dataDir) : []) {
   const rel = relative(dataDir, file).replace(/\.ya?ml$/, '.json');
   const out = join(outDir, rel);
   mkdirSync(dirname(out), { recursive: true });

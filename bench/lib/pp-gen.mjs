@@ -1,5 +1,5 @@
 // Generated price-paid input in the real format (headerless, 16 quoted columns, `{GUID}` ids,
-// `YYYY-MM-DD 00:00` dates), written by DuckDB. Used by bench/price-paid.bench.mjs and
+// `YYYY-MM-DD 00:00` dates), written by DuckDB. Used by bench/property-price-paid.bench.mjs and
 // bench/sql-stream.bench.mjs. Ids are md5(i) as a GUID, so the same i always gives the same id.
 
 /** The GUID text of md5 `h` (computed once per row in a subquery, see WITH_H). */

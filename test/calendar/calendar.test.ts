@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { getRoute } from '../support/route.js';
 import type { HandlerContext, SuccessEnvelope } from '../../src/contract/types.js';
 
-const FIXTURE = join(__dirname, '..', 'fixtures', 'upstream', 'bank-holidays', 'bank-holidays.json');
+const FIXTURE = join(__dirname, '..', 'fixtures', 'calendar', 'bank-holidays.json');
 const raw = readFileSync(FIXTURE, 'utf8');
 const govuk = JSON.parse(raw) as Record<string, { events: Array<{ title: string; date: string; notes: string; bunting: boolean }> }>;
 

@@ -4,7 +4,9 @@
  */
 import type { DomainSamples } from '../support/samples-types.js';
 import { join } from 'node:path';
-import { FIXTURES, buildDataset } from '../property/mirror-helper.js';
+import { fixturesOf, buildDataset } from '../support/mirror-helper.js';
+
+const FIXTURES = fixturesOf('calendar');
 
 export const samples: DomainSamples = {
   routes: [
@@ -18,6 +20,6 @@ export const samples: DomainSamples = {
   ],
   lake: {
     datasets: ['bank-holidays'],
-    build: async ({ mirror }) => void (await buildDataset('bank-holidays', join(FIXTURES, 'bank-holidays', 'bank-holidays.json'), mirror)),
+    build: async ({ mirror }) => void (await buildDataset('bank-holidays', join(FIXTURES, 'bank-holidays.json'), mirror)),
   },
 };

@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { DATASETS } from '../../src/registry.js';
 import { isolatedEnv, json, runCli } from '../support/cli.js';
 
-const FIX = join(__dirname, '..', 'fixtures', 'upstream');
+const FIX = join(__dirname, '..', 'fixtures', 'property');
 const PP = join(FIX, 'land-registry-ppd', 'pp-complete.csv');
 const env = isolatedEnv({ CI: '1' });
 

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { isolatedEnv, json, runCli } from '../support/cli.js';
 
-const PP = join(__dirname, '..', 'fixtures', 'upstream', 'land-registry-ppd', 'pp-complete.csv');
+const PP = join(__dirname, '..', 'fixtures', 'property', 'land-registry-ppd', 'pp-complete.csv');
 const env = isolatedEnv({ CI: '1' });
 const rows = readFileSync(PP, 'utf8').trim().split('\n').length;
 let dbPath = '';

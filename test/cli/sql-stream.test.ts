@@ -12,7 +12,7 @@ import { isolatedEnv, json, runCli } from '../support/cli.js';
 import { streamSql } from '../../src/mirror/sql.js';
 import { DATASETS } from '../../src/registry.js';
 
-const PP = join(__dirname, '..', 'fixtures', 'upstream', 'land-registry-ppd', 'pp-complete.csv');
+const PP = join(__dirname, '..', 'fixtures', 'property', 'land-registry-ppd', 'pp-complete.csv');
 const env = isolatedEnv({ CI: '1' });
 const Q = 'SELECT i, i * 2 AS twice, format(\'r{}\', i) AS label FROM range(10000) t(i) ORDER BY i';
 const expected = Array.from({ length: 10_000 }, (_, i) => ({ i, twice: i * 2, label: `r${i}` }));

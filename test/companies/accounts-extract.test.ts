@@ -1,5 +1,5 @@
 /**
- * The accounts extractor on every real document in test/fixtures/upstream/companies-house/accounts/ (4
+ * The accounts extractor on every real document in test/fixtures/companies/accounts/ (4
  * members saved whole, and the 9 members of the real daily-zip subset), with the figures worked out by
  * hand from each document (the `ix:nonFraction` text, its `sign`/`scale`, and the period of the context
  * it references; the fact is cited beside each figure), plus one labelled synthetic document per quirk
@@ -12,9 +12,9 @@ import { describe, expect, it } from 'vitest';
 import {
   extractDocument, parseDisplayed, parseLooseDate, parseMemberName, toPence, type Filing, type PeriodRow,
 } from '../../src/domains/companies/sync/accounts/extract.js';
-import { accountsDocument, memberName } from '../support/accounts-gen.mjs';
+import { accountsDocument, memberName } from './accounts-gen.mjs';
 
-const DIR = join(import.meta.dirname, '..', 'fixtures', 'upstream', 'companies-house', 'accounts');
+const DIR = join(import.meta.dirname, '..', 'fixtures', 'companies', 'accounts');
 const zipMembers = unzipSync(readFileSync(join(DIR, 'Accounts_Bulk_Data-2023-03-02.zip')));
 
 function doc(name: string): Filing {

@@ -15,13 +15,13 @@ import { change, financials, health, trends } from '../../src/domains/companies/
 import { benchmark, benchmarks, compare, recentFilings } from '../../src/domains/companies/sector-financials.js';
 import { loadDuckDB } from '../../src/mirror/db.js';
 import { syncDataset } from '../../sync/framework.js';
-import { ctxFor } from '../property/mirror-helper.js';
-import { accountsDocument, memberName } from '../support/accounts-gen.mjs';
+import { ctxFor } from '../support/mirror-helper.js';
+import { accountsDocument, memberName } from './accounts-gen.mjs';
 import { buildZip } from '../support/zip.js';
 import { schemaMisfits } from '../support/schema-check.js';
-import { useUpstreamServer } from '../sync/upstream-harness.js';
+import { useUpstreamServer } from '../support/upstream-harness.js';
 
-const DIR = join(import.meta.dirname, '..', 'fixtures', 'upstream', 'companies-house', 'accounts');
+const DIR = join(import.meta.dirname, '..', 'fixtures', 'companies', 'accounts');
 const h = useUpstreamServer('pd-fin-');
 let ctx: HandlerContext;
 

@@ -1,14 +1,14 @@
 /**
- * Companies House test data: the real excerpts in test/fixtures/upstream/companies-house/ (see its
+ * Companies House test data: the real excerpts in test/fixtures/companies/ (see its
  * SOURCES.md), and format-true GENERATED rows and files built from them (55 columns in the real header's
  * order, every value quoted, DD/MM/YYYY dates) where the excerpt lacks a case (statuses other than
  * Active, a PLC, EC1 and 62020 companies, later monthly snapshots).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseCsvLine } from '../sync/ppd-fixture.js';
+import { parseCsvLine } from '../support/mirror-helper.js';
 
-export const CH = join(import.meta.dirname, '..', 'fixtures', 'upstream', 'companies-house');
+export const CH = join(import.meta.dirname, '..', 'fixtures', 'companies');
 export const chFixture = (name: string) => join(CH, name);
 
 const BASIC = readFileSync(chFixture('basic-sample.csv'), 'utf8');
@@ -72,7 +72,7 @@ export const DEPARTING = '02714021';
  * then December without DEPARTING, so it is in `departed`. Returns the mirror folder.
  */
 export async function buildTwoMonths(dir: string, lines: string[]): Promise<string> {
-  const { buildDataset } = await import('../property/mirror-helper.js');
+  const { buildDataset } = await import('../support/mirror-helper.js');
   const mirror = join(dir, 'mirror');
   const nov = join(dir, 'BasicCompanyDataAsOneFile-2026-11-01.csv');
   writeFileSync(nov, csvText(lines));

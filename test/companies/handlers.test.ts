@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callLocal } from '../../src/backends/local.js';
 import { conforming } from '../support/schema-check.js';
 import type { SuccessEnvelope } from '../../src/contract/types.js';
-import { buildDataset, cleanup, ctxFor, readCsv, tempDir } from '../property/mirror-helper.js';
+import { buildDataset, cleanup, ctxFor, readCsv, tempDir } from '../support/mirror-helper.js';
 import { buildTwoMonths, chFixture, GENERATED_LINES, isoDate, parseRow, REAL_LINES } from './fixture.js';
 
 const NOW = '2026-11-21T12:00:00Z';

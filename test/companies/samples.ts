@@ -6,12 +6,14 @@ import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { expect } from 'vitest';
 import { syncDataset } from '../../sync/framework.js';
-import { buildDataset, FIXTURES } from '../property/mirror-helper.js';
+import { buildDataset, fixturesOf } from '../support/mirror-helper.js';
 import { buildTwoMonths, chFixture, csvText, GENERATED_LINES, REAL_LINES } from './fixture.js';
-import { accountsDocument, memberName } from '../support/accounts-gen.mjs';
+import { accountsDocument, memberName } from './accounts-gen.mjs';
 import { buildZip } from '../support/zip.js';
 import type { DomainSamples } from '../support/samples-types.js';
 import { syncFrom } from '../support/sync-from.js';
+
+const FIXTURES = fixturesOf('companies');
 
 export const samples: DomainSamples = {
   routes: [
@@ -56,8 +58,8 @@ export const samples: DomainSamples = {
         copyFileSync(chFixture('DERIVED-psc-snapshot-lines.txt'), psc);
         await buildDataset('psc', psc, mirror);
       })(),
-      // Accounts: GENERATED filings (test/support/accounts-gen.mjs) of two register companies, and one real
-      // document (test/fixtures/upstream/companies-house/accounts), in a daily zip synced with --from.
+      // Accounts: GENERATED filings (test/companies/accounts-gen.mjs) of two register companies, and one real
+      // document (test/fixtures/companies/accounts), in a daily zip synced with --from.
       (async () => {
         mkdirSync(ac, { recursive: true });
         const full = (company: string, bsd: string, cur: Record<string, number>, prev: Record<string, number> = {}) =>
@@ -83,7 +85,7 @@ export const samples: DomainSamples = {
       const psc = join(src, 'persons-with-significant-control-snapshot-2026-11-20.txt');
       writeFileSync(psc, readFileSync(chFixture('DERIVED-psc-snapshot-lines.txt'), 'utf8'));
       await buildDataset('psc', psc, mirror);
-      await syncFrom('accounts', mirror, src, join(FIXTURES, 'companies-house', 'accounts', 'Accounts_Bulk_Data-2023-03-02.zip'));
+      await syncFrom('accounts', mirror, src, join(FIXTURES, 'accounts', 'Accounts_Bulk_Data-2023-03-02.zip'));
     },
     check: async (lake) => {
       // the table a reader needs: accounts with its periods, where the figures are

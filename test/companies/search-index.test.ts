@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callLocal } from '../../src/backends/local.js';
 import { conforming } from '../support/schema-check.js';
 import type { SuccessEnvelope } from '../../src/contract/types.js';
-import { cleanup, ctxFor, sqlOn, tempDir } from '../property/mirror-helper.js';
+import { cleanup, ctxFor, sqlOn, tempDir } from '../support/mirror-helper.js';
 import { buildTwoMonths, companyLine, DEPARTING, GENERATED_LINES, parseRow, REAL_LINES } from './fixture.js';
 
 // GENERATED rows whose names tie in rank, status and length (the order then rests on the company number),

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readCsv } from '../property/mirror-helper.js';
+import { readCsv } from '../support/mirror-helper.js';
 import { buildZip } from '../support/zip.js';
 
 export const CRIME_FIXTURES = join(__dirname, '..', 'fixtures', 'crime');

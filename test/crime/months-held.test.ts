@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { SuccessEnvelope } from '../../src/contract/types.js';
 import { syncDataset } from '../../sync/framework.js';
-import { ctxFor } from '../property/mirror-helper.js';
+import { ctxFor } from '../support/mirror-helper.js';
 import { errorOf, getRoute } from '../support/route.js';
 import { runCli } from '../support/cli.js';
 import { CRIME_FIXTURES, FILES, rowsOf } from './fixture.js';

@@ -7,12 +7,12 @@ import { execa } from 'execa';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanup, sqlOn, tempDir } from '../property/mirror-helper.js';
-import { zipWithCorruptMember } from '../support/accounts-zip.js';
+import { cleanup, sqlOn, tempDir } from '../support/mirror-helper.js';
+import { zipWithCorruptMember } from '../companies/accounts-zip.js';
 import { isolatedEnv, runCli } from '../support/cli.js';
 import { buildZip } from '../support/zip.js';
-import { accountsDocument, memberName } from '../support/accounts-gen.mjs';
-import { bigFile, fixture, readPpd } from '../sync/ppd-fixture.js';
+import { accountsDocument, memberName } from '../companies/accounts-gen.mjs';
+import { bigFile, fixture, readPpd } from '../property/ppd-fixture.js';
 
 const BIN = join(__dirname, '..', '..', 'bin', 'publicdata.cjs');
 const PRELOAD = join(__dirname, '..', 'support', 'crash-preload.cjs');

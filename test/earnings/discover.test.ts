@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { asheTables } from '../../src/domains/earnings/codes.js';
 import { bestEditions, chooseYears, editionOfName, editionsOnPage, statusOf, stillToLoad } from '../../src/domains/earnings/sync/discover.js';
-import { datasetPage } from '../support/ashe-gen.mjs';
+import { datasetPage } from './ashe-gen.mjs';
 
 const t8 = asheTables().tables.find((t) => t.table === '8')!;
 const PAGE = `https://www.ons.gov.uk/${t8.page}`;

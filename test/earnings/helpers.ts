@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as XLSX from '@e965/xlsx';
 import { zipSync } from 'fflate';
-import { asheWorkbook, memberName, type AsheRowSpec } from '../support/ashe-gen.mjs';
+import { asheWorkbook, memberName, type AsheRowSpec } from './ashe-gen.mjs';
 
 export const REAL_NAME = 'Home Geography Table 8.7a   Annual pay - Gross 2020.xls';
 export const REAL = join(__dirname, '..', 'fixtures', 'earnings', REAL_NAME);

@@ -1,6 +1,6 @@
 /**
  * `earnings rank` over a mirror holding tables of different years (synced --from the files): the REAL
- * Table 8.7a 2020 (residence), a GENERATED Table 7.7a 2021 (workplace; test/support/ashe-gen.mjs, the real
+ * Table 8.7a 2020 (residence), a GENERATED Table 7.7a 2021 (workplace; test/earnings/ashe-gen.mjs, the real
  * file's first ten rows) and GENERATED Tables 14.7a 2020 and 2021 (occupations; SOC 2010 before 2021, SOC
  * 2020 from 2021, as ONS coded them). Which table the default basis uses for a year, what a year neither
  * table holds is told, the SOC 2010 note, and an ambiguous occupation name counted in full.
@@ -9,7 +9,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { asheWorkbook, memberName, occupationRows } from '../support/ashe-gen.mjs';
+import { asheWorkbook, memberName, occupationRows } from './ashe-gen.mjs';
 import { isolatedEnv, json, runCli } from '../support/cli.js';
 import { REAL, realGeographyRows } from './helpers.js';
 

@@ -4,7 +4,7 @@
  */
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { buildDataset } from '../property/mirror-helper.js';
+import { buildDataset } from '../support/mirror-helper.js';
 import type { DomainSamples } from '../support/samples-types.js';
 
 export const samples: DomainSamples = {

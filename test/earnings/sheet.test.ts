@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import * as XLSX from '@e965/xlsx';
 import { describe, expect, it } from 'vitest';
 import { readAsheFile } from '../../src/domains/earnings/sync/sheet.js';
-import { asheWorkbook, industryRows, occupationRows, rowValues } from '../support/ashe-gen.mjs';
+import { asheWorkbook, industryRows, occupationRows, rowValues } from './ashe-gen.mjs';
 
 const REAL = join(__dirname, '..', 'fixtures', 'earnings', 'Home Geography Table 8.7a   Annual pay - Gross 2020.xls');
 

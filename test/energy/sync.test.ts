@@ -8,8 +8,8 @@ import { describe, expect, it } from 'vitest';
 // @ts-expect-error plain ESM generator shared with the bench
 import { generateLevelsWorkbook, REGION_LABELS } from '../../bench/lib/energy-workbook.mjs';
 import { syncDataset } from '../../sync/framework.js';
-import { ctxFor, sqlOn } from '../property/mirror-helper.js';
-import { useUpstreamServer } from '../sync/upstream-harness.js';
+import { ctxFor, sqlOn } from '../support/mirror-helper.js';
+import { useUpstreamServer } from '../support/upstream-harness.js';
 import { dataOf, errorOf, getRoute, postRoute } from '../support/route.js';
 import { readWorkbook, parsePeriodLabel } from '../../src/domains/energy/sync/workbook.js';
 import { priceCapData } from '../../src/domains/energy/shipped.js';

@@ -4,7 +4,7 @@
  * its own small helpers, as the independent reference normalise.test.ts compares the production line
  * with (byte for byte, rejects and unknown ratings included). Not used by the sync.
  */
-import { COLUMNS, normalisePostcode, normaliseRating } from '../../src/domains/food-hygiene/normalise.js';
+import { COLUMNS, normalisePostcode, normaliseRating } from '../../src/domains/food-hygiene/sync/normalise.js';
 import { gridCell } from '../../src/mirror/geo.js';
 
 type Cell = string | number | boolean | null;

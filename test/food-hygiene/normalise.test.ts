@@ -8,9 +8,9 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { csvOfEstablishment, type CsvExtras } from '../../src/domains/food-hygiene/normalise.js';
+import { csvOfEstablishment, type CsvExtras } from '../../src/domains/food-hygiene/sync/normalise.js';
 import { csvLine, normaliseEstablishment } from './normalise-oracle.js';
-import { parseAuthorityFile } from '../../src/domains/food-hygiene/parse.js';
+import { parseAuthorityFile } from '../../src/domains/food-hygiene/sync/parse.js';
 import { AUTHORITIES, FIXTURE_DIR, fileName, readXml } from './fixture.js';
 import { join } from 'node:path';
 

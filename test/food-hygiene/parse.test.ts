@@ -3,11 +3,11 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadJsonFile } from '../../src/data.js';
-import { csvOfEstablishment, normalisePostcode, normaliseRating, type CsvExtras } from '../../src/domains/food-hygiene/normalise.js';
-import { MalformedFileError, parseAuthorityFile } from '../../src/domains/food-hygiene/parse.js';
+import { csvOfEstablishment, normalisePostcode, normaliseRating, type CsvExtras } from '../../src/domains/food-hygiene/sync/normalise.js';
+import { MalformedFileError, parseAuthorityFile } from '../../src/domains/food-hygiene/sync/parse.js';
 import { RATING_VALUES } from '../../src/domains/food-hygiene/routes.js';
 import { boundingBox, cellRange, gridCell } from '../../src/mirror/geo.js';
-import { cleanup, tempDir } from '../property/mirror-helper.js';
+import { cleanup, tempDir } from '../support/mirror-helper.js';
 import { AUTHORITIES, fileName, FIXTURE_DIR, haversineKm, readXml, SPEC_VALUE } from './fixture.js';
 
 const dir = tempDir('pd-food-parse-');

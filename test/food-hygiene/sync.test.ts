@@ -11,9 +11,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { FOOD_HYGIENE_INFO } from '../../src/domains/food-hygiene/datasets.js';
 import { closeAll, openDataset, query } from '../../src/mirror/db.js';
 import { syncDataset } from '../../sync/framework.js';
-import { ctxFor } from '../property/mirror-helper.js';
+import { ctxFor } from '../support/mirror-helper.js';
 import { getRoute } from '../support/route.js';
-import { useUpstreamServer } from '../sync/upstream-harness.js';
+import { useUpstreamServer } from '../support/upstream-harness.js';
 import { AUTHORITIES, authoritiesJson, extractDate, fileName, FIXTURE_DIR, readXml, SPEC_VALUE } from './fixture.js';
 
 const up = useUpstreamServer('pd-food-sync-');

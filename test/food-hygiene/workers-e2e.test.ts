@@ -1,6 +1,6 @@
 /**
  * The built CLI parses a food-hygiene sync's files in worker threads (dist/cli/food-hygiene-stage-worker.cjs,
- * src/domains/food-hygiene/parse-slots.ts), each into a staging CSV of its own, and loads exactly what the
+ * src/domains/food-hygiene/sync/parse-slots.ts), each into a staging CSV of its own, and loads exactly what the
  * main-thread parse loads: the same table, row for row in its on-disk order, the same rejects. A
  * malformed file parsed in a worker is cut back out of that worker's staging CSV and is a reject naming
  * its authority. (The tests in test/food-hygiene run from the sources, where there is no worker file:
@@ -10,10 +10,10 @@ import { execa } from 'execa';
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cleanup, sqlOn, tempDir } from '../property/mirror-helper.js';
+import { cleanup, sqlOn, tempDir } from '../support/mirror-helper.js';
 import { isolatedEnv } from '../support/cli.js';
 import { AUTHORITIES, authoritiesJson, FIXTURE_DIR, fileName, readXml } from './fixture.js';
-import { useUpstreamServer } from '../sync/upstream-harness.js';
+import { useUpstreamServer } from '../support/upstream-harness.js';
 
 const BIN = join(__dirname, '..', '..', 'bin', 'publicdata.cjs');
 const dirs: string[] = [];

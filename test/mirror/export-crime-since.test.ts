@@ -21,7 +21,7 @@ import { createExportProgress, type ExportEvent } from '../../src/mirror/export-
 import { DATASETS } from '../../src/registry.js';
 import { syncDataset } from '../../sync/framework.js';
 import { archive, bytesOf, type CsvRow, FILES, month2401, rowsOf } from '../crime/fixture.js';
-import { cleanup } from '../property/mirror-helper.js';
+import { cleanup } from '../support/mirror-helper.js';
 import { coldDuck, hyparquetRows, parquetFiles } from './export-helper.js';
 
 let root = '';

@@ -14,7 +14,7 @@ import type { DatasetInfo } from '../../src/mirror/catalog.js';
 import { DATASETS } from '../../src/registry.js';
 import { exportMirror } from '../../src/mirror/export.js';
 import type { Manifest, ManifestTable } from '../../src/mirror/export-manifest.js';
-import { cleanup, sqlOn } from '../property/mirror-helper.js';
+import { cleanup, sqlOn } from '../support/mirror-helper.js';
 import { buildAll, coldDuck } from './export-helper.js';
 
 /** The registry's datasets by name. */

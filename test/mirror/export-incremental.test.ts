@@ -13,8 +13,8 @@ import { exportMirror, ExportUsageError, type ExportedTable } from '../../src/mi
 import { DATASETS } from '../../src/registry.js';
 import type { Manifest } from '../../src/mirror/export-manifest.js';
 import { createExportProgress } from '../../src/mirror/export-progress.js';
-import { buildDataset, cleanup } from '../property/mirror-helper.js';
-import { applyUpdate, fixture, readPpd, type PpdRow } from '../sync/ppd-fixture.js';
+import { buildDataset, cleanup } from '../support/mirror-helper.js';
+import { applyUpdate, fixture, readPpd, type PpdRow } from '../property/ppd-fixture.js';
 import { coldDuck, hyparquetRows, parquetFiles } from './export-helper.js';
 
 let root = '';

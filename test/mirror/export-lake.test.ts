@@ -14,7 +14,7 @@ import type { DatasetInfo } from '../../src/mirror/catalog.js';
 import { DATASETS } from '../../src/registry.js';
 import { exportMirror, type ExportedTable } from '../../src/mirror/export.js';
 import type { Manifest, ManifestTable } from '../../src/mirror/export-manifest.js';
-import { cleanup, sqlOn } from '../property/mirror-helper.js';
+import { cleanup, sqlOn } from '../support/mirror-helper.js';
 import { BUILT, buildAll, coldDuck, hyparquetRows, LAKES, lakeView, parquetFiles } from './export-helper.js';
 
 /** The registry's datasets by name. */

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { restoreRetired, tableAside } from '../../src/mirror/export-write.js';
-import { cleanup } from '../property/mirror-helper.js';
+import { cleanup } from '../support/mirror-helper.js';
 
 describe('restoreRetired', () => {
   it('puts back the non-data entries an unpartitioned swap had moved aside, and drops its unplaced data files', () => {

@@ -10,10 +10,12 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import type { RecordSink } from '../../src/contract/types.js';
 import { FIXED_NOW, isolatedEnv, runCli } from '../support/cli.js';
 import { getRoute } from '../support/route.js';
-import { buildDataset, cleanup, ctxFor, FIXTURES } from './mirror-helper.js';
+import { buildDataset, cleanup, ctxFor, fixturesOf } from '../support/mirror-helper.js';
 import { ds } from '../support/datasets.js';
 import { openDataset, pagedQuery, Where } from '../../src/mirror/db.js';
 import { ITEM_QUERY } from '../../src/domains/property/price-paid.js';
+
+const FIXTURES = fixturesOf('property');
 
 const env = isolatedEnv();
 const mirror = join(env.PUBLICDATA_DATA_DIR!, 'mirror');

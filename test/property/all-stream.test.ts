@@ -9,8 +9,10 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { FIXED_NOW, isolatedEnv, runCli } from '../support/cli.js';
 import { getRoute } from '../support/route.js';
-import { buildDataset, cleanup, ctxFor, FIXTURES } from './mirror-helper.js';
+import { buildDataset, cleanup, ctxFor, fixturesOf } from '../support/mirror-helper.js';
 import { ds } from '../support/datasets.js';
+
+const FIXTURES = fixturesOf('property');
 
 const env = isolatedEnv();
 const mirror = join(env.PUBLICDATA_DATA_DIR!, 'mirror');

@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getRoute } from '../support/route.js';
 import { FIXED_NOW, isolatedEnv, runCli } from '../support/cli.js';
-import { buildDataset, cleanup, ctxFor, FIXTURES } from './mirror-helper.js';
+import { buildDataset, cleanup, ctxFor, fixturesOf } from '../support/mirror-helper.js';
+
+const FIXTURES = fixturesOf('property');
 
 const env = isolatedEnv();
 const mirror = join(env.PUBLICDATA_DATA_DIR!, 'mirror');

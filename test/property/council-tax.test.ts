@@ -11,7 +11,7 @@ import { conforming } from '../support/schema-check.js';
 import type { SuccessEnvelope } from '../../src/contract/types.js';
 import { strToU8, zipSync } from 'fflate';
 import councilTaxModule, { financialYearIn, parseTable9, readOdsSheets, readTable9, statisticsPageUrl, tablesLinks } from '../../src/domains/property/sync/council-tax.js';
-import { buildDataset, cleanup, ctxFor, sqlOn, tempDir } from './mirror-helper.js';
+import { buildDataset, cleanup, ctxFor, sqlOn, tempDir } from '../support/mirror-helper.js';
 import { buildOds, cellRows, contentXml } from './ods-fixture.js';
 
 const CELLS = cellRows();

@@ -10,7 +10,9 @@ import { conforming } from '../support/schema-check.js';
 import type { SuccessEnvelope } from '../../src/contract/types.js';
 import { conservationAreas, listedBuildings } from '../../src/domains/property/sync/designations.js';
 import { loadModule } from '../../sync/registry.js';
-import { buildDataset, cleanup, ctxFor, FIXTURES, loadOnly, readCsv, sqlOn, tempDir } from './mirror-helper.js';
+import { buildDataset, cleanup, ctxFor, fixturesOf, loadOnly, readCsv, sqlOn, tempDir } from '../support/mirror-helper.js';
+
+const FIXTURES = fixturesOf('property');
 
 const LB_CSV = join(FIXTURES, 'planning-data', 'listed-building.csv');
 const CA_CSV = join(FIXTURES, 'planning-data', 'conservation-area.csv');

@@ -10,7 +10,9 @@ import { conforming } from '../support/schema-check.js';
 import type { SuccessEnvelope } from '../../src/contract/types.js';
 import type { HpiRecord } from '../../src/domains/property/hpi.js';
 import hpiModule from '../../src/domains/property/sync/hpi.js';
-import { buildDataset, cleanup, ctxFor, FIXTURES, loadOnly, readCsv, sqlOn, tempDir } from './mirror-helper.js';
+import { buildDataset, cleanup, ctxFor, fixturesOf, loadOnly, readCsv, sqlOn, tempDir } from '../support/mirror-helper.js';
+
+const FIXTURES = fixturesOf('property');
 
 const SAMPLE = join(FIXTURES, 'uk-hpi', 'UK-HPI-full-file-sample.csv');
 const ISO = join(FIXTURES, 'uk-hpi', 'DERIVED-iso-dates-integers.csv');

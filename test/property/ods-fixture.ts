@@ -2,16 +2,16 @@
  * Builds a format-true OpenDocument spreadsheet shaped like MHCLG's Tables_1-9_2026-27.ods (sheet Table_9:
  * ONS code in column B, authority name in C, bands A–H in G–N, Manchester/Liverpool/Birmingham/Leeds/Bristol
  * in rows 39/48/61/71/80) from the real values in
- * test/fixtures/upstream/council-tax/DERIVED-Tables_1-9_2026-27-Table_9-cells.csv. No original ODS is public in
- * any repository searched, so this file is generated; see test/fixtures/upstream/council-tax/SOURCES.md for
+ * test/fixtures/property/council-tax/DERIVED-Tables_1-9_2026-27-Table_9-cells.csv. No original ODS is public in
+ * any repository searched, so this file is generated; see test/fixtures/property/council-tax/SOURCES.md for
  * which parts are real and which are our stand-ins.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { strToU8, zipSync } from 'fflate';
-import { readCsv } from './mirror-helper.js';
+import { readCsv } from '../support/mirror-helper.js';
 
-export const CELLS_CSV = join(__dirname, '..', 'fixtures', 'upstream', 'council-tax', 'DERIVED-Tables_1-9_2026-27-Table_9-cells.csv');
+export const CELLS_CSV = join(__dirname, '..', 'fixtures', 'property', 'council-tax', 'DERIVED-Tables_1-9_2026-27-Table_9-cells.csv');
 
 /** office:value of cells whose stored value differs from the 2-dp display (from the same cell extract). */
 export const RAW_VALUES: Record<string, string> = {

@@ -1,12 +1,14 @@
 /**
  * The property domain's conformance samples (test/server/conformance.test.ts, via test/support/route-samples.ts):
- * one valid call per route, some error calls, and how the fixture mirror gets its data: the real excerpts in test/fixtures/upstream (HPI, planning data, price paid) and the generated council-tax ODS.
+ * one valid call per route, some error calls, and how the fixture mirror gets its data: the real excerpts in test/fixtures/property/ (HPI, planning data, price paid) and the generated council-tax ODS.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { FIXTURES, buildDataset } from './mirror-helper.js';
+import { fixturesOf, buildDataset } from '../support/mirror-helper.js';
 import { buildOds } from './ods-fixture.js';
 import type { DomainSamples } from '../support/samples-types.js';
+
+const FIXTURES = fixturesOf('property');
 
 export const samples: DomainSamples = {
   routes: [

@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { syncDataset } from '../../sync/framework.js';
 import { indexPage } from '../support/upstream-server.js';
-import { fixture } from '../sync/ppd-fixture.js';
-import { useUpstreamServer } from '../sync/upstream-harness.js';
+import { fixture } from './ppd-fixture.js';
+import { useUpstreamServer } from '../support/upstream-harness.js';
 
 const up = useUpstreamServer('pd-scratch-');
 

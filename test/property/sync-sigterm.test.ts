@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { indexPage } from '../support/upstream-server.js';
-import { bigFile } from '../sync/ppd-fixture.js';
-import { useUpstreamServer } from '../sync/upstream-harness.js';
+import { bigFile } from './ppd-fixture.js';
+import { useUpstreamServer } from '../support/upstream-harness.js';
 
 const REPO = join(import.meta.dirname, '..', '..');
 const up = useUpstreamServer('pd-sigterm-');

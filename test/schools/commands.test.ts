@@ -5,7 +5,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { RouteCall } from '../../src/contract/types.js';
 import { syncDataset } from '../../sync/framework.js';
-import { cleanup, tempDir } from '../property/mirror-helper.js';
+import { cleanup, tempDir } from '../support/mirror-helper.js';
 import { runCli } from '../support/cli.js';
 import { afterAll } from 'vitest';
 import { MI_REAL, GIAS_REAL, miReal } from './fixture.js';

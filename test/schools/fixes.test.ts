@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RouteCall } from '../../src/contract/types.js';
 import { GOR_REGIONS, SCHOOL_PHASES } from '../../src/domains/schools/routes.js';
 import { syncDataset } from '../../sync/framework.js';
-import { cleanup, ctxFor, tempDir } from '../property/mirror-helper.js';
+import { cleanup, ctxFor, tempDir } from '../support/mirror-helper.js';
 import { runCli } from '../support/cli.js';
 import { errorOf, getRoute } from '../support/route.js';
 import { expectedLatest, GIAS_GENERATED, giasGenerated, MI_REAL, miReal, val } from './fixture.js';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeAll } from '../../src/mirror/db.js';
 import { syncDataset } from '../../sync/framework.js';
-import { cleanup, ctxFor, tempDir } from '../property/mirror-helper.js';
+import { cleanup, ctxFor, tempDir } from '../support/mirror-helper.js';
 import { getRoute } from '../support/route.js';
 import { GIAS_GENERATED, MI_GRADED_GENERATED, MI_REAL } from './fixture.js';
 

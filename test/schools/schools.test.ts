@@ -10,9 +10,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { closeAll, openDataset, query } from '../../src/mirror/db.js';
 import { syncDataset } from '../../sync/framework.js';
 import type { SyncReport } from '../../sync/types.js';
-import { ctxFor } from '../property/mirror-helper.js';
+import { ctxFor } from '../support/mirror-helper.js';
 import { errorOf, getRoute } from '../support/route.js';
-import { useUpstreamServer } from '../sync/upstream-harness.js';
+import { useUpstreamServer } from '../support/upstream-harness.js';
 import {
   type CsvRow, expectedLatest, GIAS_GENERATED, GIAS_REAL, giasGenerated, giasReal, gridToWgs84ByHand, haversineKm, iso, MI_GRADED_GENERATED,
   MI_REAL, miGraded, miReal, val,

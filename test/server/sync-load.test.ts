@@ -12,9 +12,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getRoute } from '../support/route.js';
 import { closeAll } from '../../src/mirror/db.js';
-import { FIXTURES, buildDataset, ctxFor, tempDir } from '../property/mirror-helper.js';
+import { fixturesOf, buildDataset, ctxFor, tempDir } from '../support/mirror-helper.js';
 import { keyLine, startTestServer, type TestServer } from '../support/serve.js';
 import { fakeKey } from '../support/keys.js';
+
+const FIXTURES = fixturesOf('property');
 
 const KEY = fakeKey('live', '5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e5e');
 const SAMPLE = join(FIXTURES, 'uk-hpi', 'UK-HPI-full-file-sample.csv');

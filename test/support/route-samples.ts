@@ -45,14 +45,20 @@ export async function buildFixtureMirror(dataDir: string): Promise<string> {
 }
 
 /**
- * A test file's fixture mirror: built once before its tests (every domain's `build`), closed and removed
- * after. Returns the data folder (read it inside a test) and the environment that points a CLI run at it.
+ * A test file's fixture mirror: built once before its tests (every domain's `build`, or with `domain` only
+ * that domain's), closed and removed after. Returns the data folder (read it inside a test) and the
+ * environment that points a CLI run at it.
  */
-export function useFixtureMirror(prefix: string): { dir: () => string; env: () => Record<string, string> } {
+export function useFixtureMirror(prefix: string, domain?: string): { dir: () => string; env: () => Record<string, string> } {
   let dataDir = '';
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), prefix));
-    await buildFixtureMirror(dataDir);
+    if (domain === undefined) await buildFixtureMirror(dataDir);
+    else {
+      const s = DOMAIN_SAMPLES.get(domain);
+      if (!s) throw new Error(`no test/${domain}/samples.ts`);
+      await s.build?.({ dataDir, mirror: join(dataDir, 'mirror'), cacheDir: join(dataDir, 'sync-cache') });
+    }
   }, 120_000);
   afterAll(async () => {
     await closeAll();

@@ -7,8 +7,8 @@ import { download, DownloadError, fetchText } from '../../sync/download.js';
 import { parseYearsOption } from '../../commands/sync-options.js';
 import { resolveBaseUrl } from '../../sync/framework.js';
 import type { UpstreamServer } from '../support/upstream-server.js';
-import { fixture } from './ppd-fixture.js';
-import { useUpstreamServer } from './upstream-harness.js';
+import { fixture } from '../property/ppd-fixture.js';
+import { useUpstreamServer } from '../support/upstream-harness.js';
 
 const upstream = useUpstreamServer('pd-dl-');
 let server: UpstreamServer;

@@ -7,10 +7,10 @@ import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { runSync } from '../../sync/framework.js';
 import type { SyncEvent } from '../../sync/types.js';
-import { sqlOn } from '../property/mirror-helper.js';
+import { sqlOn } from '../support/mirror-helper.js';
 import { isolatedEnv, json, runCli } from '../support/cli.js';
-import { bigFile } from './ppd-fixture.js';
-import { useUpstreamServer } from './upstream-harness.js';
+import { bigFile } from '../property/ppd-fixture.js';
+import { useUpstreamServer } from '../support/upstream-harness.js';
 
 const upstream = useUpstreamServer('pd-close-');
 

@@ -7,9 +7,9 @@ import { closeSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { closeAll } from '../../src/mirror/db.js';
-import { sqlOn } from '../property/mirror-helper.js';
+import { sqlOn } from '../support/mirror-helper.js';
 import { isolatedEnv, json, runCli } from '../support/cli.js';
-import { fixture, readPpd } from './ppd-fixture.js';
+import { fixture, readPpd } from '../property/ppd-fixture.js';
 
 describe('sync integrity through the CLI', () => {
   it('a damaged price_paid.duckdb: dataset_damaged envelope naming the file, exit 1; sync rebuilds it and says so', async () => {

@@ -12,13 +12,13 @@ import { mirrorStatus } from '../../src/mirror/status.js';
 import { syncDataset } from '../../sync/framework.js';
 import { csvIncomplete, zipIncomplete } from '../../sync/integrity.js';
 import { createProgressReporter } from '../../sync/progress.js';
-import { ctxFor, FIXTURES, sqlOn, tempDir } from '../property/mirror-helper.js';
+import { ctxFor, fixturesOf, sqlOn, tempDir } from '../support/mirror-helper.js';
 import { errorOf, getRoute } from '../support/route.js';
 import { indexPage } from '../support/upstream-server.js';
 import { buildZip } from '../support/zip.js';
 import { ds } from '../support/datasets.js';
-import { applyUpdate, fixture, readPpd } from './ppd-fixture.js';
-import { useUpstreamServer } from './upstream-harness.js';
+import { applyUpdate, fixture, readPpd } from '../property/ppd-fixture.js';
+import { useUpstreamServer } from '../support/upstream-harness.js';
 
 const up = useUpstreamServer('pd-integrity-');
 const COMPLETE = readFileSync(fixture('pp-complete.csv'));
@@ -99,7 +99,7 @@ describe('1. "up to date" against the files the current mirror was built from', 
   });
 
   it('hpi: the publisher\'s file after --from an older file is loaded again', async () => {
-    const SAMPLE = join(FIXTURES, 'uk-hpi', 'UK-HPI-full-file-sample.csv');
+    const SAMPLE = join(fixturesOf('property'), 'uk-hpi', 'UK-HPI-full-file-sample.csv');
     const PAGE = '/hpi/government/statistical-data-sets/uk-house-price-index-data-downloads-september-2026';
     up.server.set(PAGE, '<a href="/hpi/files/UK-HPI-full-file-2026-09.csv">Full file</a>', { contentType: 'text/html' });
     up.server.setFile('/hpi/files/UK-HPI-full-file-2026-09.csv', SAMPLE);
@@ -139,7 +139,7 @@ describe('2. --from adds to a dataset that accumulates; --replace replaces', () 
   });
 
   it('accounts: --from a zip after a --days sync keeps the daily zips and adds it', async () => {
-    const DIR = join(FIXTURES, 'companies-house', 'accounts');
+    const DIR = join(fixturesOf('companies'), 'accounts');
     const member = 'Prod223_3517_00193009_20230331.html';
     const daily = await buildZip([{ name: member, data: readFileSync(join(DIR, member)) }]);
     up.server.set('/accounts/en_accountsdata.html', '<a href="Accounts_Bulk_Data-2026-11-02.zip">Accounts_Bulk_Data-2026-11-02.zip</a> (1Kb)', { contentType: 'text/html' });

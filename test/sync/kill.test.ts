@@ -7,9 +7,9 @@ import { cpSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { syncDataset } from '../../sync/framework.js';
-import { sqlOn } from '../property/mirror-helper.js';
-import { bigFile, fixture, readPpd } from './ppd-fixture.js';
-import { useUpstreamServer } from './upstream-harness.js';
+import { sqlOn } from '../support/mirror-helper.js';
+import { bigFile, fixture, readPpd } from '../property/ppd-fixture.js';
+import { useUpstreamServer } from '../support/upstream-harness.js';
 
 const REPO = join(import.meta.dirname, '..', '..');
 const upstream = useUpstreamServer('pd-kill-');

@@ -10,9 +10,9 @@ import { parseYearsOption } from '../../commands/sync-options.js';
 import { syncDataset } from '../../sync/framework.js';
 import { motLinks } from '../../src/domains/vehicles/sync/mot.js';
 import { ds } from '../support/datasets.js';
-import { sqlOn, tempDir } from '../property/mirror-helper.js';
+import { sqlOn, tempDir } from '../support/mirror-helper.js';
 import { writeStats19Year } from '../vehicles/stats19-fixture.js';
-import { useUpstreamServer } from './upstream-harness.js';
+import { useUpstreamServer } from '../support/upstream-harness.js';
 
 const up = useUpstreamServer('pd-shapes-');
 const lineCount = (f: string) => readFileSync(f, 'utf8').trimEnd().split('\n').length - 1;

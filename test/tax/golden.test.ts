@@ -1,7 +1,7 @@
 /**
  * Golden tax cases: figures taken from PUBLISHED sources (HMRC / gov.uk examples, Budget tables, Hansard written
- * answers, SPICe / CIOT tables ...), one YAML file per topic in test/golden/tax/. Every case cites its source URL.
- * Each case is run through the local backend exactly as the CLI would call it. See test/golden/README.md.
+ * answers, SPICe / CIOT tables ...), one YAML file per topic in test/fixtures/tax/golden/tax/. Every case cites its source URL.
+ * Each case is run through the local backend exactly as the CLI would call it. See test/fixtures/tax/golden/README.md.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -12,7 +12,7 @@ import type { HandlerContext, HttpMethod } from '../../src/contract/types.js';
 import { handlerCtx } from '../support/handler-context.js';
 import { callRoute } from '../support/route.js';
 
-const GOLDEN_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'golden', 'tax');
+const GOLDEN_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'tax', 'golden', 'tax');
 const DEFAULT_TOLERANCE = 0.005;
 
 interface GoldenCase {

@@ -117,7 +117,7 @@ describe('tax response schemas: calculator variants', () => {
   });
 });
 
-const GOLDEN = join(dirname(fileURLToPath(import.meta.url)), '..', 'golden');
+const GOLDEN = join(dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'tax', 'golden');
 const yamlCases = (dir: string): any[] =>
   readdirSync(join(GOLDEN, dir))
     .filter((f) => f.endsWith('.yaml'))

@@ -3,7 +3,7 @@
  * one valid call per route, some error calls, and how the fixture mirror gets its data: shipped data only (no mirror dataset).
  */
 import type { DomainSamples } from '../support/samples-types.js';
-import { tx as vatTx } from '../vat-return/helpers.js';
+import { tx as vatTx } from './vat-return/helpers.js';
 
 export const samples: DomainSamples = {
   routes: [

@@ -9,7 +9,7 @@ import { getRoute } from '../support/route.js';
 import type { ErrorEnvelope, SuccessEnvelope } from '../../src/contract/types.js';
 import { syncDataset } from '../../sync/framework.js';
 import { quarterSeries } from '../../src/domains/vehicles/renderers.js';
-import { cleanup, ctxFor, tempDir } from '../property/mirror-helper.js';
+import { cleanup, ctxFor, tempDir } from '../support/mirror-helper.js';
 import { isolatedEnv, runCli } from '../support/cli.js';
 import { expectedLong, generateVeh, MAKES, vehCsv, type Geo, type LongRow, type VehTable } from './veh-fixture.js';
 

@@ -1,6 +1,6 @@
 /**
  * GENERATED, format-true DVSA anonymised MOT files for tests and benches. The real excerpts
- * (test/fixtures/upstream/dvsa-mot/, 3-9 lines each) give the columns and value formats; no copy of a
+ * (test/fixtures/vehicles/dvsa-mot/, 3-9 lines each) give the columns and value formats; no copy of a
  * whole 2024/2025 extract exists, so the rows here are invented in the published layouts
  * (docs/vehicles.md, "MOT file layouts"):
  *   '2025' comma, 15 result columns (+ completed_date), items with mot_test_rfr_location_type_id and

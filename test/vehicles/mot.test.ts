@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getRoute } from '../support/route.js';
 import type { ErrorEnvelope, SuccessEnvelope } from '../../src/contract/types.js';
 import { syncDataset } from '../../sync/framework.js';
-import { cleanup, ctxFor, tempDir } from '../property/mirror-helper.js';
+import { cleanup, ctxFor, tempDir } from '../support/mirror-helper.js';
 import {
   ageBand, expectedFailures, expectedPassRates, firstUse, firstUseBand, fuelLabel, generateMot, itemDetailCsv, itemGroupCsv, itemsCsv,
   RESULT_LABEL, resultsCsv, type MotResult,

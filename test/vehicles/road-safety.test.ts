@@ -11,8 +11,8 @@ import type { SuccessEnvelope } from '../../src/contract/types.js';
 import { syncDataset } from '../../sync/framework.js';
 import roadSafety, { defaultYears } from '../../src/domains/vehicles/sync/road-safety.js';
 import type { SyncReport } from '../../sync/types.js';
-import { ctxFor, loadOnly, sqlOn, tempDir } from '../property/mirror-helper.js';
-import { useUpstreamServer } from '../sync/upstream-harness.js';
+import { ctxFor, loadOnly, sqlOn, tempDir } from '../support/mirror-helper.js';
+import { useUpstreamServer } from '../support/upstream-harness.js';
 import { codeLabels, type CsvRow, readRows, STATS19, writeStats19Year, type Stats19Year } from './stats19-fixture.js';
 import { DATASETS } from '../../src/registry.js';
 

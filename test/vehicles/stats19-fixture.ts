@@ -1,5 +1,5 @@
 /**
- * STATS19 test files. The real excerpts (test/fixtures/upstream/stats19, see SOURCES.md) share no
+ * STATS19 test files. The real excerpts (test/fixtures/vehicles/stats19, see SOURCES.md) share no
  * collision_index, so the joined files are GENERATED here from them: the real vehicle and casualty rows are
  * re-keyed onto the collisions of a real collision file (as many vehicles and casualties as each collision
  * says it had); every other value is the publisher's. The old layout (before the 2024 republication) of the
@@ -8,7 +8,9 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { FIXTURES, readCsv } from '../property/mirror-helper.js';
+import { fixturesOf, readCsv } from '../support/mirror-helper.js';
+
+const FIXTURES = fixturesOf('vehicles');
 
 export const STATS19 = join(FIXTURES, 'stats19');
 export const CODE_LIST = join(FIXTURES, '..', '..', '..', 'data', 'vehicles', 'stats19-code-list-2024.csv');

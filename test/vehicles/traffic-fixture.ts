@@ -1,5 +1,5 @@
 /**
- * Road traffic test files. Real excerpts (test/fixtures/upstream/dft-road-traffic, see SOURCES.md) where
+ * Road traffic test files. Real excerpts (test/fixtures/vehicles/dft-road-traffic, see SOURCES.md) where
  * they exist; GENERATED here, labelled so, where none was found:
  * - `dft_traffic_counts_aadf.zip`: a real zip (yazl) holding the real Leeds AADF rows as the publisher's
  *   member name `dft_traffic_counts_aadf.csv` (the zip itself is generated);
@@ -10,9 +10,11 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { FIXTURES, readCsv } from '../property/mirror-helper.js';
+import { fixturesOf, readCsv } from '../support/mirror-helper.js';
 import { writeZip } from '../support/zip.js';
 import { type CsvRow, writeCsv } from './stats19-fixture.js';
+
+const FIXTURES = fixturesOf('vehicles');
 
 export const TRAFFIC = join(FIXTURES, 'dft-road-traffic');
 export const REAL = {

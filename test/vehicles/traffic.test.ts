@@ -11,8 +11,8 @@ import { getRoute } from '../support/route.js';
 import type { SuccessEnvelope } from '../../src/contract/types.js';
 import { syncDataset } from '../../sync/framework.js';
 import type { SyncReport } from '../../sync/types.js';
-import { ctxFor, sqlOn, tempDir } from '../property/mirror-helper.js';
-import { useUpstreamServer } from '../sync/upstream-harness.js';
+import { ctxFor, sqlOn, tempDir } from '../support/mirror-helper.js';
+import { useUpstreamServer } from '../support/upstream-harness.js';
 import type { CsvRow } from './stats19-fixture.js';
 import { copy, REAL, ROAD_CATEGORIES, rows, writeAadf2025, writeAadfZip, writeRoadTypeFile } from './traffic-fixture.js';
 
@@ -329,7 +329,7 @@ describe('sync road-traffic: --from a folder, rejects, wrong files', () => {
   });
 
   it('a row whose year or number does not parse is rejected with its line', async () => {
-    const { loadOnly } = await import('../property/mirror-helper.js');
+    const { loadOnly } = await import('../support/mirror-helper.js');
     const { readFileSync, writeFileSync } = await import('node:fs');
     const roadTraffic = (await import('../../src/domains/vehicles/sync/road-traffic.js')).default;
     const d = tempDir('pd-traffic-bad-');

@@ -1,6 +1,6 @@
 /**
  * GENERATED, format-true DfT vehicle licensing data files (df_VEH0120_GB/UK.csv, df_VEH0160_GB/UK.csv).
- * No real copy of these files could be found (see test/fixtures/upstream/dft-vehicle-licensing/SOURCES.md),
+ * No real copy of these files could be found (see test/fixtures/vehicles/dft-vehicle-licensing/SOURCES.md),
  * so tests and benches generate them from the published column layout: `BodyType,Make,GenModel,Model,Fuel`
  * (+ `LicenceStatus` for VEH0120), then one `YYYY Qn` column per quarter, newest first (VEH0120_GB: every
  * quarter back to 2008 Q3, then Q4 only back to 1994; UK files from 2014 Q3; VEH0160_GB from 2001 Q1);

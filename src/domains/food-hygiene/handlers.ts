@@ -1,6 +1,6 @@
 /**
  * Local handlers of /v1/food-hygiene/establishments (search) and /establishments/{fhrs_id} (detail) over
- * the mirror's food_hygiene.duckdb (sync.ts). The list handlers are in handlers-lists.ts.
+ * the mirror's food_hygiene.duckdb (sync/index.ts). The list handlers are in handlers-lists.ts.
  *
  * Search: every filter of the spec, ANDed. `lat`/`lng` (the validator has checked both are given, and
  * radius_km's bounds) select establishments within `radius_km` through the shared radius search

@@ -1,6 +1,6 @@
 /**
  * The food-hygiene domain: the Food Standards Agency's food hygiene ratings (FHRS and FHIS), answered
- * offline from the `food-hygiene` mirror dataset (sync.ts) or live from the API (`--source live`).
+ * offline from the `food-hygiene` mirror dataset (sync/index.ts) or live from the API (`--source live`).
  * Routes: routes.ts; handlers: handlers.ts (search, detail) and handlers-lists.ts (authorities, business
  * types, statistics). Importing this file loads no handler, DuckDB or sync code.
  */
@@ -20,7 +20,7 @@ export const manifest: DomainManifest = declareDomain({
     'food-hygiene.business-types': local('listBusinessTypes'),
     'food-hygiene.statistics': local('statistics'),
   },
-  datasets: [{ info: FOOD_HYGIENE_INFO, sync: () => import('./sync.js').then((m) => m.foodHygiene) }],
+  datasets: [{ info: FOOD_HYGIENE_INFO, sync: () => import('./sync/index.js').then((m) => m.foodHygiene) }],
   renderers: {
     'food-hygiene.establishments': () => import('./renderers.js').then((m) => m.establishmentsTable),
     'food-hygiene.statistics': () => import('./renderers.js').then((m) => m.statisticsChart),

@@ -4,7 +4,7 @@
  * `rounding_summary`, with `meta.source` and `meta.source_url`; GOVDATA-NOTES.md §Tax says the scheme and
  * rounding summaries are in every response and `breakdown_detail` is full/summary/none. The layout of the
  * warnings, the breakdown, partial exemption and fuel scale charges is not stated: those parts are the
- * shape as built (docs/vat-return.md "Response"), declared as extensions.
+ * shape as built (docs/tax-vat-return.md "Response"), declared as extensions.
  */
 import { arr, bool, constant, date, ext, int, nullable, num, obj, oneOf, str, anyOf, record, type JsonSchema, type ResponseSchemas } from '../../contract/schema.js';
 import { META_SOURCE, SPEC } from './schemas-common.js';
@@ -15,7 +15,7 @@ const SUPPLIES = [
   'domestic', 'domestic_reverse_charge', 'ec_supply_goods', 'ec_supply_services', 'ec_acquisition_goods',
   'ec_acquisition_services', 'export_outside_ec', 'import_outside_ec', 'import_postponed_vat', 'outside_scope',
 ] as const;
-/** `vat_rate` values: "allowed values beyond standard: not shown"; those the request accepts (docs/vat-return.md). */
+/** `vat_rate` values: "allowed values beyond standard: not shown"; those the request accepts (docs/tax-vat-return.md). */
 const VAT_RATES = oneOf(['standard', 'reduced', 'zero', 'hospitality_reduced', 'exempt', 'outside_scope'], 'values beyond standard are "not shown" by the spec: those the request accepts');
 const BOXES = ['box_1', 'box_2', 'box_3', 'box_4', 'box_5', 'box_6', 'box_7', 'box_8', 'box_9'] as const;
 
@@ -92,7 +92,7 @@ const breakdown = ext(
     },
     { optional: ['transactions'] },
   ),
-  'breakdown_detail summary (default) or full; absent with none. Layout not stated by the spec: as built (docs/vat-return.md "Response")',
+  'breakdown_detail summary (default) or full; absent with none. Layout not stated by the spec: as built (docs/tax-vat-return.md "Response")',
 );
 
 const DE_MINIMIS = ['simplified_test_1', 'simplified_test_2', 'full_test'] as const;
@@ -164,6 +164,6 @@ export const vatReturnResponses: ResponseSchemas = {
   'tax.vat.return.calculate': {
     data: vatReturn,
     meta: META_SOURCE,
-    source: `${SPEC} §4 VAT (POST vat/return/calculate); GOVDATA-NOTES.md §Tax. Warnings items, breakdown, partial_exemption and fuel_scale_charges: layout not stated, as built (docs/vat-return.md)`,
+    source: `${SPEC} §4 VAT (POST vat/return/calculate); GOVDATA-NOTES.md §Tax. Warnings items, breakdown, partial_exemption and fuel_scale_charges: layout not stated, as built (docs/tax-vat-return.md)`,
   },
 };

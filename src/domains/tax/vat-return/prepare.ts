@@ -4,7 +4,7 @@
  * percentage, plus bad debt relief and fuel scale charges. Field-level validation is in validate.ts. The engine
  * (engine.ts) only ever sees a body that passed here.
  *
- * Detail codes: the 25 of the spec plus the structural ones documented in docs/vat-return.md
+ * Detail codes: the 25 of the spec plus the structural ones documented in docs/tax-vat-return.md
  * (INVALID_BODY, MISSING_FIELD, INVALID_FIELD_TYPE, INVALID_ENUM_VALUE, INVALID_DATE, INVALID_AMOUNT, INVALID_PERIOD).
  */
 import type { ErrorDetail } from '../../../contract/types.js';
@@ -104,7 +104,7 @@ interface Ctx {
 }
 
 /**
- * The body checked and resolved, stage by stage (docs/vat-return.md): the period, the company (validate.ts), the
+ * The body checked and resolved, stage by stage (docs/tax-vat-return.md): the period, the company (validate.ts), the
  * transactions list, the schemes (overlaps, gaps, coverage, flat-rate categories), each transaction resolved
  * (bad debt relief, scheme entry and accounting date, inclusion in the period, flat-rate percentage), then the
  * fuel scale charges. Every failure is collected; the answer is the failures or the prepared request.

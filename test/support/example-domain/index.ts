@@ -1,0 +1,27 @@
+/**
+ * `example`, the test-only domain: what the shared tests use as their example, so that removing any real
+ * domain leaves them passing (`npm run check:domains`). Importing this module declares it (declareDomain),
+ * as src/registry.ts's lines declare the real ones; the production registry never lists it. A test file
+ * that uses it imports this module FIRST, before anything that imports src/registry.ts, and runs in the
+ * `isolated` vitest project (vitest.config.ts: test/kit/), where each file has its own module graph, so
+ * the example domain is in that file's registry and in no other file's.
+ */
+import type { Handler } from '../../../src/contract/types.js';
+import { declareDomain, type DomainManifest, type LocalSpec } from '../../../src/domains/manifest.js';
+import { exampleRoutes } from './routes.js';
+
+const local = (name: 'items' | 'item' | 'summary' | 'notes'): LocalSpec => ({
+  handler: () => import('./handlers.js').then((m) => m[name] as Handler),
+});
+
+export const EXAMPLE_DOMAIN = 'example';
+
+export const manifest: DomainManifest = declareDomain({
+  name: EXAMPLE_DOMAIN,
+  routes: exampleRoutes,
+  local: { 'example.items': local('items'), 'example.item': local('item'), 'example.summary': local('summary'), 'example.notes': local('notes') },
+  datasets: [],
+  renderers: { 'example.notes': () => import('./renderers.js').then((m) => m.notesView) },
+  responses: () => import('./schemas.js').then((m) => m.responses),
+  commands: { name: 'example', load: () => import('./commands.js').then((m) => m.register) },
+});
