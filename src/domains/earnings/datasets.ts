@@ -14,8 +14,14 @@ export const EARNINGS_INFO: DatasetInfo = {
   approxDownload: '150 MB',
   cadence: 'yearly',
   staleAfterDays: 400,
-  // --years picks the years on the ONS pages; a --from file is loaded as it is, whatever its year
-  discoveryOptions: ['years'],
+  dateScope: [
+    {
+      name: 'years',
+      description: 'the ASHE years on the ONS pages',
+      // --years picks the years on the ONS pages; a --from file is loaded as it is, whatever its year
+      discoveryOnly: true,
+    },
+  ],
   export: {
     tables: [
       {
