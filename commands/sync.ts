@@ -1,8 +1,8 @@
-/** `publicdata sync`: download and load datasets into the mirror (sync/framework.ts; docs/mirror.md). */
+/** `publicdata sync`: download and load datasets into the mirror (src/sync-runner.ts, sync/framework.ts; docs/mirror.md). */
 import { Command, Option } from 'commander';
 import { ApiError, EXIT } from '../src/contract/errors.js';
 import type { Context } from '../src/context.js';
-import { SYNC_DATASETS } from '../sync/registry.js';
+import { SYNC_DATASETS } from '../src/sync-runner.js';
 import { globalOptions } from './global.js';
 import { discoveryOnlyOptions, parseRateOption, parseScopeOptions, scopeExamples, scopeOptions } from './sync-options.js';
 import { helpWithExamples } from './route-command.js';
@@ -89,7 +89,7 @@ export function registerSync(program: Command, ctx: Context): void {
         if (o.from && list.length !== 1) throw new ApiError(400, 'usage_error', 'sync: --from takes exactly one dataset.');
         if (o.replace && !o.from) throw new ApiError(400, 'usage_error', 'sync: --replace goes with --from (it says whether the file replaces the data or is added to it).');
         discoveryOnlyWithFrom(list[0]!, o);
-        const fw = await import('../sync/framework.js');
+        const { runSync } = await import('../src/sync-runner.js');
         let maxBytesPerSecond: number | undefined;
         if (o.limitRate !== undefined) {
           try {
@@ -109,7 +109,7 @@ export function registerSync(program: Command, ctx: Context): void {
         });
         let reports;
         try {
-          reports = await fw.runSync(list, {
+          reports = await runSync(list, {
             env: ctx.env,
             now: () => ctx.now(),
             progress,

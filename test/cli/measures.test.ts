@@ -9,7 +9,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeAll } from '../../src/mirror/db.js';
-import { syncDataset } from '../../sync/framework.js';
+import { syncDataset } from '../../src/sync-runner.js';
 import { cleanup, tempDir } from '../property/mirror-helper.js';
 import { isolatedEnv, runCli } from '../support/cli.js';
 import { fixture, readPpd } from '../sync/ppd-fixture.js';

@@ -5,7 +5,7 @@
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { expect } from 'vitest';
-import { syncDataset } from '../../sync/framework.js';
+import { syncDataset } from '../../src/sync-runner.js';
 import { buildDataset, FIXTURES } from '../property/mirror-helper.js';
 import { buildTwoMonths, chFixture, csvText, GENERATED_LINES, REAL_LINES } from './fixture.js';
 import { accountsDocument, memberName } from '../support/accounts-gen.mjs';

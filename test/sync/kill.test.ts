@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { syncDataset } from '../../sync/framework.js';
+import { syncDataset } from '../../src/sync-runner.js';
 import { sqlOn } from '../property/mirror-helper.js';
 import { bigFile, fixture, readPpd } from './ppd-fixture.js';
 import { useUpstreamServer } from './upstream-harness.js';
