@@ -18,6 +18,8 @@ export const EARNINGS_INFO: DatasetInfo = {
     {
       name: 'years',
       description: 'the ASHE years on the ONS pages',
+      // sync/discover.ts chooseYears: the five newest years offered
+      default: 'the five newest',
       // --years picks the years on the ONS pages; a --from file is loaded as it is, whatever its year
       discoveryOnly: true,
     },

@@ -23,7 +23,7 @@ export const PRICE_PAID_INFO: DatasetInfo = {
   dateScope: [
     {
       name: 'years',
-      description: 'the yearly files',
+      description: 'the yearly files instead of the complete file',
       example: '2020-2025',
       // HM Land Registry's data starts in January 1995
       firstYear: { year: 1995, what: 'price paid data starts in 1995' },
