@@ -170,7 +170,7 @@ if (PARTS.has('b')) {
 // The sync chooses its workers (workerCount: every core for a daily zip, PUBLICDATA_SYNC_THREADS unset):
 // each child reports the number it used, from the sync's own "(N worker threads)" message.
 const syncCode = (opts) => `
-  import { syncDataset } from '${url(join(dist, 'sync', 'framework.js'))}';
+  import { syncDataset } from '${url(join(dist, 'src', 'sync-runner.js'))}';
   const opts = ${opts};
   let threads = 0;
   opts.progress = (e) => { const m = e.type === 'message' && / \\((\\d+) worker threads?\\)$/.exec(e.text); if (m) threads = Math.max(threads, Number(m[1])); };

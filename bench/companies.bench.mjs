@@ -142,7 +142,7 @@ function bare(sqlFrom) {
 
 function syncLoad(dataset, from) {
   const { result } = runNode(`
-    import { syncDataset } from '${url(join(dist, 'sync', 'framework.js'))}';
+    import { syncDataset } from '${url(join(dist, 'src', 'sync-runner.js'))}';
     ${RSS}
     const t0 = performance.now();
     const r = await syncDataset('${dataset}', { from: '${from}', mirrorDir: '${mirrorDir}', cacheDir: '${cacheDir}', env: {}, threads: ${THREADS}, force: true });

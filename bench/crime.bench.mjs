@@ -160,7 +160,7 @@ const mirrorDir = join(work, 'crime-mirror', 'mirror');
 const cacheDir = join(work, 'crime-cache');
 function syncLoad() {
   const { result } = runNode(`
-    import { syncDataset } from '${url(join(dist, 'sync', 'framework.js'))}';
+    import { syncDataset } from '${url(join(dist, 'src', 'sync-runner.js'))}';
     ${RSS}
     const t0 = performance.now();
     const r = await syncDataset('crime', { from: ['${zipPath}'], mirrorDir: '${mirrorDir}', cacheDir: '${cacheDir}', env: {}, threads: ${THREADS} });

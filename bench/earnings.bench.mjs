@@ -88,7 +88,7 @@ const mirrorDir = join(work, 'earn-mirror', 'mirror');
 const cacheDir = join(work, 'earn-cache');
 function syncLoad() {
   const { result } = runNode(`
-    import { syncDataset } from '${url(join(dist, 'sync', 'framework.js'))}';
+    import { syncDataset } from '${url(join(dist, 'src', 'sync-runner.js'))}';
     ${RSS}
     const t0 = performance.now();
     const r = await syncDataset('earnings', { from: ['${input}'], mirrorDir: '${mirrorDir}', cacheDir: '${cacheDir}', env: {}, threads: ${THREADS} });

@@ -53,7 +53,7 @@ function ensureSet(files, establishments) {
 function syncLoad(input, mirrorDir, cacheDir) {
   rmSync(dirname(mirrorDir), { recursive: true, force: true });
   const { result } = runNode(`
-    import { syncDataset } from '${url(join(dist, 'sync', 'framework.js'))}';
+    import { syncDataset } from '${url(join(dist, 'src', 'sync-runner.js'))}';
     ${RSS}
     const t0 = performance.now();
     const r = await syncDataset('food-hygiene', { from: ['${input}'], mirrorDir: '${mirrorDir}', cacheDir: '${cacheDir}', env: {}, threads: ${THREADS} });

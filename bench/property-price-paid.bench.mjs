@@ -86,7 +86,7 @@ const cacheDir = join(work, 'cache');
 
 function syncLoad(from) {
   const { result } = runNode(`
-    import { syncDataset } from '${url(join(dist, 'sync', 'framework.js'))}';
+    import { syncDataset } from '${url(join(dist, 'src', 'sync-runner.js'))}';
     ${RSS}
     const t0 = performance.now();
     const r = await syncDataset('price-paid', { from: '${from}', mirrorDir: '${mirrorDir}', cacheDir: '${cacheDir}', env: {}, threads: ${THREADS} });

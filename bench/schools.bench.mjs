@@ -60,7 +60,7 @@ const mirrorDir = join(work, 'schools-mirror', 'mirror');
 const cacheDir = join(work, 'schools-cache');
 function syncLoad() {
   const { result } = runNode(`
-    import { syncDataset } from '${url(join(dist, 'sync', 'framework.js'))}';
+    import { syncDataset } from '${url(join(dist, 'src', 'sync-runner.js'))}';
     ${RSS}
     const t0 = performance.now();
     const r = await syncDataset('schools', { from: ['${input}'], mirrorDir: '${mirrorDir}', cacheDir: '${cacheDir}', env: {}, threads: ${THREADS} });

@@ -121,7 +121,7 @@ if (!existsSync(townFile)) {
   }
   log('loading it through sync price-paid --from');
   runNode(`
-    import { syncDataset } from ${JSON.stringify(pathToFileURL(join(repo, 'dist', 'sync', 'framework.js')).href)};
+    import { syncDataset } from ${JSON.stringify(pathToFileURL(join(repo, 'dist', 'src', 'sync-runner.js')).href)};
     const r = await syncDataset('price-paid', { from: ${JSON.stringify(csv)}, mirrorDir: ${JSON.stringify(join(townData, 'mirror'))}, cacheDir: ${JSON.stringify(join(work, 'cache'))}, env: {}, threads: ${THREADS} });
     console.log(JSON.stringify({ rows: r.rows_total }));`);
 }

@@ -53,7 +53,7 @@ if (!existsSync(csv)) {
 const mirrorDir = join(work, 'si-mirror');
 rmSync(mirrorDir, { recursive: true, force: true });
 const { result: full } = runNode(`
-  import { syncDataset } from '${url(join(dist, 'sync', 'framework.js'))}';
+  import { syncDataset } from '${url(join(dist, 'src', 'sync-runner.js'))}';
   const t0 = performance.now();
   const r = await syncDataset('price-paid', { from: '${csv}', mirrorDir: '${mirrorDir}', cacheDir: '${join(work, 'si-cache')}', env: {}, threads: ${THREADS} });
   console.log(JSON.stringify({ s: (performance.now() - t0) / 1000, rows: r.rows_total }));`);

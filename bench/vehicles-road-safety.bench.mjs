@@ -109,7 +109,7 @@ const mirrorDir = join(work, 'rs-mirror', 'mirror');
 const cacheDir = join(work, 'rs-cache');
 function syncLoad() {
   const { result } = runNode(`
-    import { syncDataset } from '${url(join(dist, 'sync', 'framework.js'))}';
+    import { syncDataset } from '${url(join(dist, 'src', 'sync-runner.js'))}';
     ${RSS}
     const t0 = performance.now();
     const r = await syncDataset('road-safety', { from: ['${input}'], mirrorDir: '${mirrorDir}', cacheDir: '${cacheDir}', env: {}, threads: ${THREADS} });

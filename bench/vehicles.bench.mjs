@@ -175,7 +175,7 @@ function bare(files, opts) {
 function sync(dataset, from, mirrorDir) {
   rmSync(mirrorDir, { recursive: true, force: true });
   return runNode(`
-    import { syncDataset } from '${url(join(dist, 'sync', 'framework.js'))}';
+    import { syncDataset } from '${url(join(dist, 'src', 'sync-runner.js'))}';
     ${RSS}
     const t0 = performance.now();
     const r = await syncDataset('${dataset}', { from: ${JSON.stringify(from)}, mirrorDir: '${mirrorDir}', cacheDir: '${join(work, 'cache')}', env: {}, threads: ${THREADS} });

@@ -1,7 +1,7 @@
 /** Global options: defined once on the program, read by every command with optsWithGlobals(). */
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { ApiError } from '../src/contract/errors.js';
-import { SOURCES, type Source } from '../src/backends/select.js';
+import { SOURCES, type Source } from '../src/backends/types.js';
 import type { Context } from '../src/context.js';
 import type { GlobalOptions } from '../src/invoke.js';
 import { colorEnabled, defaultFormat, FORMATS, type Format } from '../src/output/render.js';

@@ -226,7 +226,7 @@ export function registerMeta(program: Command, ctx: Context): void {
       const { resolveApiKeySource, maskKey, keyKind, configFileMode } = await import('../src/config.js');
       const found = resolveApiKeySource(ctx.env);
       if (!found) {
-        const { missingKey } = await import('../src/backends/select.js');
+        const { missingKey } = await import('../src/create-context.js');
         return setExit(self, await printError(ctx, missingKey(), g));
       }
       const { key } = found;
@@ -271,7 +271,7 @@ export function registerMeta(program: Command, ctx: Context): void {
     .argument('<shell>', 'bash, zsh or fish')
     .action(async (shell: string, _o: unknown, self: Command) => {
       if (!['bash', 'zsh', 'fish'].includes(shell)) throw new ApiError(400, 'usage_error', `completion: unknown shell '${shell}' (bash, zsh or fish).`);
-      const { SYNC_DATASETS } = await import('../sync/registry.js');
+      const { SYNC_DATASETS } = await import('../src/sync-runner.js');
       ctx.io.stdout.write(completionScript(program, shell, SYNC_DATASETS));
       setExit(self, 0);
     });

@@ -91,6 +91,28 @@ export function relabelError(e: ApiError, labels: ReadonlyMap<string, string>): 
   return message === e.message ? e : new ApiError(e.status, e.code, message, e.details);
 }
 
+/** Parameter name -> the value the command line gave it: positional arguments, friendly flags, automatic flags. */
+function valuesGiven(
+  spec: RouteCommandSpec,
+  argv: unknown[],
+  opts: Record<string, unknown>,
+  flagKeys: ReadonlyArray<{ key: string; f: FlagSpec }>,
+  autoKeys: ReadonlyArray<{ key: string; name: string }>,
+): Map<string, unknown> {
+  const values = new Map<string, unknown>();
+  (spec.args ?? []).forEach((a, i) => {
+    const v = argv[i];
+    if (v !== undefined) values.set(a.param, v);
+  });
+  for (const { key, f } of flagKeys) {
+    const v = opts[key];
+    if (v === undefined) continue;
+    values.set(f.param, v === true && f.value !== undefined ? f.value : v);
+  }
+  for (const { key, name } of autoKeys) if (opts[key] !== undefined) values.set(name, opts[key]);
+  return values;
+}
+
 export function addRouteCommand(parent: Command, spec: RouteCommandSpec, ctx: Context): Command {
   const route = routeById(spec.route);
   const alt = spec.withArg ? routeById(spec.withArg.route) : undefined;
@@ -151,18 +173,7 @@ export function addRouteCommand(parent: Command, spec: RouteCommandSpec, ctx: Co
     // `--near` (every command with `near`: commands/near.ts) gives the route's lat and lng: their errors name --near
     const labelsNow = opts.near === undefined ? labels : new Map([...labels, ['lat', 'option --near'], ['lng', 'option --near']]);
     const g = globalOptions(self, ctx);
-    const positional = argv.slice(0, (spec.args ?? []).length);
-    const values = new Map<string, unknown>();
-    (spec.args ?? []).forEach((a, i) => {
-      const v = positional[i];
-      if (v !== undefined) values.set(a.param, v);
-    });
-    for (const { key, f } of flagKeys) {
-      const v = opts[key];
-      if (v === undefined) continue;
-      values.set(f.param, v === true && f.value !== undefined ? f.value : v);
-    }
-    for (const { key, name } of autoKeys) if (opts[key] !== undefined) values.set(name, opts[key]);
+    const values = valuesGiven(spec, argv, opts, flagKeys, autoKeys);
 
     const useAlt = alt && spec.withArg && values.has(spec.withArg.param);
     const target = useAlt ? alt : route;

@@ -1,10 +1,10 @@
-/** `publicdata sync`: download and load datasets into the mirror (sync/framework.ts; docs/mirror.md). */
+/** `publicdata sync`: download and load datasets into the mirror (src/sync-runner.ts, sync/framework.ts; docs/mirror.md). */
 import { Command, Option } from 'commander';
 import { ApiError, EXIT } from '../src/contract/errors.js';
 import type { Context } from '../src/context.js';
-import { SYNC_DATASETS } from '../sync/registry.js';
+import { SYNC_DATASETS } from '../src/sync-runner.js';
 import { globalOptions } from './global.js';
-import { parseRateOption, parseYearsOption } from './sync-options.js';
+import { discoveryOnlyOptions, parseRateOption, parseScopeOptions, scopeExamples, scopeOptions } from './sync-options.js';
 import { helpWithExamples } from './route-command.js';
 import { commandRunner, writeRows } from './mirror-common.js';
 import { DATASETS as CATALOGUE } from '../src/registry.js';
@@ -37,14 +37,14 @@ function syncLists(o: Record<string, unknown>): Record<string, string[]> {
 }
 
 /**
- * A dataset's discovery-only options (DatasetInfo.discoveryOptions) with a `--from` file or folder: a usage
+ * A dataset's discovery-only options (DatasetInfo.dateScope `discoveryOnly`) with a `--from` file or folder: a usage
  * error, since discovery does not run and the option would be ignored. A URL prefix ending in `/` (not a
  * file: URL) runs discovery (sync/stage-helpers.ts expandFrom), so it takes them.
  */
 function discoveryOnlyWithFrom(name: string, o: { from?: string[]; years?: string; days?: string; months?: string }): void {
   const files = (o.from ?? []).filter((f) => !(/^[a-z][a-z0-9+.-]*:\/\//i.test(f) && !/^file:/i.test(f) && f.endsWith('/')));
   if (!files.length) return;
-  for (const k of CATALOGUE.find((d) => d.name === name)?.discoveryOptions ?? []) {
+  for (const k of discoveryOnlyOptions(name)) {
     if (o[k] === undefined) continue;
     throw new ApiError(
       400,
@@ -62,20 +62,18 @@ export function registerSync(program: Command, ctx: Context): void {
     .description(
       helpWithExamples(
         `Sync datasets into the mirror: discover the current upstream file, download (resumable), load into a new\nDuckDB file, verify, and swap it in atomically. Datasets: ${DATASETS.join(', ')}.`,
-        ['publicdata sync price-paid --years 2020-2025', 'publicdata sync price-paid --from pp-monthly-update-new-version.csv', 'publicdata sync accounts --days 30', 'publicdata sync --all'],
+        [...scopeExamples(), 'publicdata sync <dataset> --from <downloaded-file>', 'publicdata sync --all'],
       ),
     )
     .argument('[dataset...]', DATASETS.join(', '))
     .option('--all', 'every dataset')
     .option('--from <file-or-url>', 'use this file, folder or URL (prefix ending in /) instead of discovering the upstream files; repeatable', (v: string, prev: string[] = []) => [...prev, v])
-    .option('--years <from-to>', 'price-paid yearly files; road-safety years (default 2021 to the latest final year); e.g. 2020-2025')
-    .option('--days <n>', 'accounts: the daily zips of the last N days (quick start: --days 30)')
-    .option('--months <n>', 'accounts: the last N months (default 12; 60 matches the live five years); crime: the newest N months of the archive (default 12)')
     .option('--force', 'full reload even when up to date (or when an update could be applied); with --from, replaces instead of adding')
-    .option('--replace', 'with --from: replace the data of a dataset that accumulates (accounts zips, MOT years, price-paid yearly files) instead of adding to it')
+    .option('--replace', 'with --from: replace the data of a dataset that accumulates (a --from file is added to what it holds: daily zips, yearly files) instead of adding to it')
     .option('--keep-downloads', 'keep the downloaded files in the cache (default: removed once loaded and verified)')
     .option('--allow-shrink', 'accept a full reload of the same file(s) with more than 10% fewer rows than before')
     .option('--limit-rate <rate>', 'cap the download bandwidth, bytes per second (e.g. 500k, 2M)');
+  for (const s of scopeOptions()) cmd.option(s.flags, s.description);
   for (const l of LIST_OPTIONS) cmd.option(`--${l.name} <${l.placeholder}>`, l.description);
   cmd
     .action((names: string[], o: {
@@ -91,15 +89,7 @@ export function registerSync(program: Command, ctx: Context): void {
         if (o.from && list.length !== 1) throw new ApiError(400, 'usage_error', 'sync: --from takes exactly one dataset.');
         if (o.replace && !o.from) throw new ApiError(400, 'usage_error', 'sync: --replace goes with --from (it says whether the file replaces the data or is added to it).');
         discoveryOnlyWithFrom(list[0]!, o);
-        const fw = await import('../sync/framework.js');
-        let years: { from: number; to: number } | undefined;
-        if (o.years) {
-          try {
-            years = parseYearsOption(o.years, list);
-          } catch (e) {
-            throw new ApiError(400, 'usage_error', (e as Error).message);
-          }
-        }
+        const { runSync } = await import('../src/sync-runner.js');
         let maxBytesPerSecond: number | undefined;
         if (o.limitRate !== undefined) {
           try {
@@ -108,17 +98,7 @@ export function registerSync(program: Command, ctx: Context): void {
             throw new ApiError(400, 'usage_error', (e as Error).message);
           }
         }
-        const scope: { days?: number; months?: number } = {};
-        for (const k of ['days', 'months'] as const) {
-          const v = o[k];
-          if (v === undefined) continue;
-          const n = Number(v);
-          if (!/^\d+$/.test(v) || n < 1 || n > (k === 'days' ? 366 : 240)) {
-            throw new ApiError(400, 'usage_error', `sync: --${k} must be a whole number from 1 to ${k === 'days' ? 366 : 240}, got '${v}'.`);
-          }
-          scope[k] = n;
-        }
-        if (scope.days !== undefined && scope.months !== undefined) throw new ApiError(400, 'usage_error', 'sync: give --days or --months, not both.');
+        const scope = parseScopeOptions(o, list);
         const lists = syncLists(o as Record<string, unknown>);
         const { createProgressReporter } = await import('../sync/progress.js');
         const progress = createProgressReporter({
@@ -129,12 +109,11 @@ export function registerSync(program: Command, ctx: Context): void {
         });
         let reports;
         try {
-          reports = await fw.runSync(list, {
+          reports = await runSync(list, {
             env: ctx.env,
             now: () => ctx.now(),
             progress,
             ...(o.from ? { from: o.from } : {}),
-            ...(years ? { years } : {}),
             ...scope,
             ...(Object.keys(lists).length ? { lists } : {}),
             ...(o.force ? { force: true } : {}),

@@ -21,7 +21,7 @@ const STAMP = join(root, 'dist', '.build-inputs');
 const INPUT_DIRS = ['src', 'commands', 'sync', 'data', 'scripts', 'bin'];
 const INPUT_FILES = ['tsconfig.json', 'tsconfig.build.json', 'package.json', 'package-lock.json'];
 const SKIP = new Set([join(root, 'data', 'build')]);
-const OUTPUTS = ['dist/src/main.js', 'dist/sync/framework.js', 'dist/cli/main.cjs', 'dist/cli/main.cjs.cache', 'data/build'];
+const OUTPUTS = ['dist/src/main.js', 'dist/sync/framework.js', 'dist/src/sync-runner.js', 'dist/cli/main.cjs', 'dist/cli/main.cjs.cache', 'data/build'];
 
 function* walk(dir) {
   for (const name of readdirSync(dir).sort()) {

@@ -5,7 +5,7 @@
  * and batch lines (live and local, worker threads included) all come through here.
  */
 import type { CallResult, RouteCall } from './contract/types.js';
-import type { BackendOptions } from './backends/types.js';
+import type { Backend, BackendOptions } from './backends/types.js';
 import type { Context } from './context.js';
 import { errorResult, prepare, type Prepared, type PreparedCall } from './runner.js';
 
@@ -16,10 +16,23 @@ import { errorResult, prepare, type Prepared, type PreparedCall } from './runner
  */
 export async function execute(call: RouteCall, ctx: Context, opts: BackendOptions, prepared?: Prepared): Promise<CallResult> {
   let p: Prepared;
+  let backend: Backend;
   try {
     p = prepared ?? (await prepare(call));
-    const backend = await ctx.backend(p.route, opts);
-    const c: PreparedCall = { ...call, prepared: p };
+    backend = await ctx.backend(p.route, opts);
+  } catch (e) {
+    return errorResult(e);
+  }
+  return callBackend(backend, call, p);
+}
+
+/**
+ * Call a backend already chosen for the call's route (invoke chooses once per command, then calls it for
+ * the answer or for each `--all` page): match and validate unless `prepared` says it was done.
+ */
+export async function callBackend(backend: Backend, call: RouteCall, prepared?: Prepared): Promise<CallResult> {
+  try {
+    const c: PreparedCall = { ...call, prepared: prepared ?? (await prepare(call)) };
     return await backend.call(c);
   } catch (e) {
     return errorResult(e);

@@ -1,6 +1,6 @@
 /**
- * One route call from the CLI: validate (before any data or network is touched), choose the backend,
- * call through `execute` (following pages with --all), render, and map the answer to an exit code.
+ * One route call from the CLI: validate (before any data or network is touched), choose the backend once,
+ * call it (`callBackend`, following pages with --all), render, and map the answer to an exit code.
  */
 import { ApiError, EXIT, exitCodeFor } from './contract/errors.js';
 import type { CallResult, RecordSink, RouteCall, SuccessEnvelope } from './contract/types.js';
@@ -9,7 +9,7 @@ import { objectSchemaFor, recordSchemaFor, renderersFor, type Route } from './re
 import type { Context } from './context.js';
 import type { BackendOptions, Source } from './backends/types.js';
 import type { Backend } from './backends/types.js';
-import { execute } from './execute.js';
+import { callBackend } from './execute.js';
 import { prepare, type Prepared } from './runner.js';
 import { csvColumns, recordsOf } from './output/records.js';
 import type { Format } from './output/render.js';
@@ -163,7 +163,7 @@ async function callAll(
         },
       };
     }
-    const result = await execute({ ...call, query: { ...call.query, page: String(page) }, sink } as RouteCall, ctx, backendOptions(g));
+    const result = await callBackend(backend, { ...call, query: { ...call.query, page: String(page) }, sink } as RouteCall);
     if (streamed && !isErrorEnvelope(result.envelope)) {
       first = result.envelope;
       last = result;
@@ -174,7 +174,7 @@ async function callAll(
   }
   const streamedAll = first !== undefined;
   while (!streamedAll) {
-    const result = pending ?? (await execute({ ...call, query: { ...call.query, page: String(page) } }, ctx, backendOptions(g)));
+    const result = pending ?? (await callBackend(backend, { ...call, query: { ...call.query, page: String(page) } }));
     pending = undefined;
     last = result;
     if (isErrorEnvelope(result.envelope)) {
@@ -254,7 +254,7 @@ export async function invoke(
     const slow = backend.kind === 'live' || (route.local?.datasets?.length ?? 0) > 0;
     const label = `${call.method} ${call.path}`;
     if (g.all) return await withSpinner(ctx, g, label, slow, () => callAll(ctx, backend, call, route, g, render));
-    const result = await withSpinner(ctx, g, label, slow, () => execute(call, ctx, backendOptions(g), p));
+    const result = await withSpinner(ctx, g, label, slow, () => callBackend(backend, call, p));
     await writeResult(ctx.io, result, route, render);
     morePagesHint(ctx, g, route, result);
     return resultExit(result);

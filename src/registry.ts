@@ -1,6 +1,6 @@
 /**
  * The registry: every domain, one line each. The route table with each route's local handler, the
- * dataset catalogue (src/mirror/catalog.ts), the sync modules (sync/registry.ts) and the renderers all
+ * dataset catalogue (src/mirror/catalog.ts), the sync modules (src/sync-runner.ts) and the renderers all
  * derive from this list. Adding a domain = its folder src/domains/<domain>/ with an index.ts manifest
  * (which declares itself with declareDomain), and one import line here.
  *

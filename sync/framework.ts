@@ -21,7 +21,6 @@ import { download, fetchText, remoteSize, sha256File, type RetryOptions } from '
 import { damagedReason, DEFAULT_MAX_SHRINK, incompleteReason, notCsvReason, shrinkReason } from './integrity.js';
 import { acquireLock, cleanStaleTemps, fsyncPath, SyncError } from './lock.js';
 import { fmtBytes } from './progress.js';
-import { loadModule, SYNC_DATASETS } from './registry.js';
 import {
   cleanupDownloads, closeQuietly, countMainRows, expandFrom, insertRows, latest, limiter, localPath, openWritable, removeTemp, type Opened,
 } from './stage-helpers.js';
@@ -93,12 +92,16 @@ interface Run {
   bytesDownloaded: number;
 }
 
-/** Sync one dataset. Never leaves a half-written live file; throws SyncError on failure. */
-export async function syncDataset(name: string, opts: RunSyncOptions): Promise<SyncReport> {
+/**
+ * Sync one dataset through its module. Never leaves a half-written live file; throws SyncError on failure.
+ * The module is handed in: which module a dataset name means is the sync runner's business
+ * (src/sync-runner.ts, beside the registry), so the framework imports no registry and no domain.
+ */
+export async function syncModule(mod: DatasetModule, opts: RunSyncOptions): Promise<SyncReport> {
+  const name = mod.name;
   const env = opts.env;
   const mirror = opts.mirrorDir ?? defaultMirrorDir(env);
   const cache = opts.cacheDir ?? defaultCacheDir(env);
-  const mod = await loadModule(name);
   mkdirSync(mirror, { recursive: true });
   mkdirSync(cache, { recursive: true });
   const run: Run = {
@@ -503,21 +506,3 @@ function synced(run: Run, result: LoadResult, rowsTotal: number, published: stri
   run.emit({ type: 'done', dataset: run.name, report });
   return report;
 }
-
-/** Sync several datasets one after another; a failure of one does not stop the others. */
-export async function runSync(names: string[], opts: RunSyncOptions): Promise<SyncReport[]> {
-  const list = names.length ? names : SYNC_DATASETS;
-  const reports: SyncReport[] = [];
-  for (const name of list) {
-    try {
-      reports.push(await syncDataset(name, opts));
-    } catch (e) {
-      reports.push({
-        dataset: name, status: 'failed', rows_loaded: 0, rows_rejected: 0, bytes_downloaded: 0, duration_ms: 0,
-        files: [], error: (e as Error).message,
-      });
-    }
-  }
-  return reports;
-}
-

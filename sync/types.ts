@@ -4,11 +4,11 @@
  * file beside the live one) -> verify -> atomic rename into place. See docs/mirror.md.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
-import type { SyncLogEntry } from '../src/mirror/db.js';
+import type { PreviousState } from '../src/mirror/sync-log.js';
 
 /**
  * A dataset's name: any name a domain manifest declares (src/registry.ts); `isSyncDataset` in
- * sync/registry.ts checks a name from the command line.
+ * src/sync-runner.ts checks a name from the command line.
  */
 export type DatasetName = string;
 
@@ -64,14 +64,8 @@ export interface SyncOptions {
 }
 
 /** What the framework knows about the live file before a sync (added for incremental syncs). */
-export interface PreviousState {
-  /** Path of the live dataset file. */
-  path: string;
-  /** Its newest sync_log row, when readable. */
-  lastSync?: Pick<SyncLogEntry, 'synced_at' | 'published' | 'as_of' | 'sha256' | 'source_url' | 'mode' | 'rows_total'>;
-  /** What the module's `readPrevious` read from the live file (same open as the history). */
-  module?: unknown;
-}
+/** What a sync knows of the live file (read by src/mirror/sync-log.ts, which the framework imports). */
+export type { PreviousState };
 
 export interface DiscoverContext {
   /** Base URL for this dataset: env override, else PUBLICDATA_UPSTREAM_BASE prefix, else the publisher's. */

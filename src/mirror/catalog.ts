@@ -24,6 +24,45 @@ export interface SyncListOption {
   example: string;
 }
 
+/**
+ * A `publicdata sync` option that chooses the dates a dataset loads (`--years 2020-2025`, `--days 30`,
+ * `--months 24`), declared with the dataset: its bounds, default, help text and (for years) the first year
+ * the data holds. The sync command builds its options, help and checks from these declarations, so it names
+ * no dataset; the module reads the parsed value as `options.years` / `options.days` / `options.months`.
+ */
+export type DateScopeOption = YearsScopeOption | CountScopeOption;
+
+interface ScopeOptionBase {
+  /** What the option chooses for this dataset, for `sync --help` (prefixed with the dataset's name). */
+  description: string;
+  /** A value `sync --help` shows in an example (`2020-2025`, `30`). */
+  example?: string;
+  /**
+   * The option only chooses which upstream files discovery fetches: a `--from` file or folder skips
+   * discovery, so `publicdata sync` refuses them together (usage error) instead of ignoring the option; a
+   * `--from` URL prefix ending in `/` runs discovery and takes it.
+   */
+  discoveryOnly?: boolean;
+}
+
+/** `--years YYYY[-YYYY]`: SyncOptions.years. */
+export interface YearsScopeOption extends ScopeOptionBase {
+  name: 'years';
+  /** What the dataset loads without the option, for the help (e.g. "2021 to the latest final year"). */
+  default?: string;
+  /** The first year the data holds: an earlier `--years` is a usage error saying `what`. */
+  firstYear?: { year: number; what: string };
+}
+
+/** `--days N` / `--months N`: the newest N days or months, SyncOptions.days / months. */
+export interface CountScopeOption extends ScopeOptionBase {
+  name: 'days' | 'months';
+  /** The largest N taken (1 is the smallest). */
+  max: number;
+  /** N without the option (the module reads its default from this declaration). */
+  default?: number;
+}
+
 export interface DatasetInfo {
   name: string;
   title: string;
@@ -45,12 +84,8 @@ export interface DatasetInfo {
   staleAfterDays: number;
   /** Sync options that narrow this dataset to some of its parts (see SyncListOption). */
   syncLists?: readonly SyncListOption[];
-  /**
-   * Sync options that only choose which upstream files discovery fetches (earnings: `--years`). A `--from`
-   * file or folder skips discovery, so `publicdata sync` refuses them together (usage error) instead of
-   * ignoring the option; a `--from` URL prefix ending in `/` runs discovery and takes them.
-   */
-  discoveryOptions?: ReadonlyArray<'years' | 'days' | 'months'>;
+  /** Sync options that choose the dates this dataset loads (see DateScopeOption). */
+  dateScope?: readonly DateScopeOption[];
   /**
    * What `mirror export` writes (tables incl. dimensions or joined views, Hive partitions, sort order);
    * see src/mirror/export-spec.ts. Without it the dataset's tables are exported as they are, unpartitioned.

@@ -1,7 +1,16 @@
 /** A dataset file's `sync_log` history, read-only: for `mirror status` and for the next sync. */
 import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
-import type { PreviousState } from '../../sync/types.js';
 import { loadDuckDB, query, type Row, type SyncLogEntry } from './db.js';
+
+/** What a sync knows of the live file before it starts (DiscoverContext.previous in sync/types.ts). */
+export interface PreviousState {
+  /** Path of the live dataset file. */
+  path: string;
+  /** Its newest sync_log row, when readable. */
+  lastSync?: Pick<SyncLogEntry, 'synced_at' | 'published' | 'as_of' | 'sha256' | 'source_url' | 'mode' | 'rows_total'>;
+  /** What the module's `readPrevious` read from the live file (same open as the history). */
+  module?: unknown;
+}
 
 /** What a sync needs to know of the live file's history (readSyncHistory). */
 export interface SyncHistory {

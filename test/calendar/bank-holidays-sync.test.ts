@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { getRoute } from '../support/route.js';
-import { syncDataset } from '../../sync/framework.js';
+import { syncDataset } from '../../src/sync-runner.js';
 import { ctxFor, fixturesOf, sqlOn } from '../support/mirror-helper.js';
 import { useUpstreamServer } from '../support/upstream-harness.js';
 

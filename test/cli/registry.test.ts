@@ -7,7 +7,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { DATASET_ENTRIES, DATASETS, DOMAINS, ROUTES } from '../../src/registry.js';
-import { SYNC_DATASETS, loadModule } from '../../sync/registry.js';
+import { SYNC_DATASETS, loadModule } from '../../src/sync-runner.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -89,10 +89,15 @@ function layerOf(file: string): number {
   const f = relative(root, file);
   const at = (...xs: string[]) => xs.includes(f);
   if (f.startsWith('src/contract/') || f.startsWith('src/types/') || at('src/money.ts', 'src/version.ts', 'src/io.ts', 'src/amount.ts', 'src/pid.ts', 'src/uk-time.ts')) return 0;
-  if (at('sync/framework.ts', 'sync/registry.ts')) return 3; // the sync runner: picks a domain's dataset module from the registry
-  if (f.startsWith('src/mirror/') || f.startsWith('src/workers/') || f.startsWith('sync/') || (f.startsWith('src/output/') && f !== 'src/output/renderers.ts') || at('src/data.ts', 'src/config.ts', 'src/fatal.ts')) return 1;
+  if (f.startsWith('src/mirror/') || f.startsWith('src/workers/') || (f.startsWith('src/output/') && f !== 'src/output/renderers.ts') || at('src/data.ts', 'src/config.ts', 'src/fatal.ts')) return 1;
+  // the sync framework writes what the mirror reads: it imports src/mirror, never the reverse
+  if (f.startsWith('sync/')) return 1.1;
   if (f.startsWith('src/domains/') || f === 'src/registry.ts') return 2;
-  if (f.startsWith('src/backends/') || at('src/runner.ts', 'src/execute.ts', 'src/context.ts', 'src/create-context.ts')) return 3;
+  // execution: the handler runner, the backends it serves, then what chooses and calls a backend (the
+  // context builds the backends; no backend knows the context) and the sync runner
+  if (at('src/runner.ts')) return 3;
+  if (f.startsWith('src/backends/')) return 3.1;
+  if (at('src/execute.ts', 'src/context.ts', 'src/create-context.ts', 'src/sync-runner.ts')) return 3.2;
   if (f === 'src/output/renderers.ts') return 4;
   return 5;
 }

@@ -1,5 +1,6 @@
 /**
- * A sync option that only picks the files discovery fetches (DatasetInfo.discoveryOptions, e.g. --years)
+ * A sync option that only picks the files discovery fetches (a DatasetInfo.dateScope option with
+ * `discoveryOnly`, e.g. --years)
  * is refused with a --from file or folder, which skips discovery: a usage error (exit 2), before the file
  * is opened, rather than an option silently ignored.
  */
@@ -8,7 +9,7 @@ import { DATASETS } from '../../src/registry.js';
 import { isolatedEnv, runCli } from '../support/cli.js';
 
 const VALUE: Record<string, string> = { years: '2020', days: '7', months: '3' };
-const declared = DATASETS.flatMap((d) => (d.discoveryOptions ?? []).map((o) => [d.name, o] as const));
+const declared = DATASETS.flatMap((d) => (d.dateScope ?? []).filter((o) => o.discoveryOnly).map((o) => [d.name, o.name] as const));
 
 describe('sync: discovery-only options with --from', () => {
   it('are declared where discovery alone reads them (price-paid, mot and earnings --years)', () => {

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { unzipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { parseAccountsPage, selectZips, zipDate } from '../../src/domains/companies/sync/accounts.js';
-import { syncDataset } from '../../sync/framework.js';
+import { syncDataset } from '../../src/sync-runner.js';
 import { sqlOn } from '../support/mirror-helper.js';
 import { accountsDocument, memberName } from './accounts-gen.mjs';
 import { zipWithCorruptMember } from './accounts-zip.js';

@@ -6,7 +6,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { syncDataset } from '../../sync/framework.js';
+import { syncDataset } from '../../src/sync-runner.js';
 import type { SyncEvent } from '../../sync/types.js';
 import { companyLine, csvText, isoDate, outputPage, parseRow, REAL_LINES } from '../companies/fixture.js';
 import { sqlOn, tempDir } from '../support/mirror-helper.js';

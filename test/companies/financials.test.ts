@@ -14,7 +14,7 @@ import { accountsEvents, latestFiling, sectorFinancials } from '../../src/domain
 import { change, financials, health, trends } from '../../src/domains/companies/company-financials.js';
 import { benchmark, benchmarks, compare, recentFilings } from '../../src/domains/companies/sector-financials.js';
 import { loadDuckDB } from '../../src/mirror/db.js';
-import { syncDataset } from '../../sync/framework.js';
+import { syncDataset } from '../../src/sync-runner.js';
 import { ctxFor } from '../support/mirror-helper.js';
 import { accountsDocument, memberName } from './accounts-gen.mjs';
 import { buildZip } from '../support/zip.js';

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { syncDataset } from '../../sync/framework.js';
+import { syncDataset } from '../../src/sync-runner.js';
 import type { SyncEvent } from '../../sync/types.js';
 import { chFixture } from '../companies/fixture.js';
 import { sqlOn } from '../support/mirror-helper.js';

@@ -5,7 +5,7 @@
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { expect } from 'vitest';
-import { syncDataset } from '../../sync/framework.js';
+import { syncDataset } from '../../src/sync-runner.js';
 import { buildDataset, fixturesOf } from '../support/mirror-helper.js';
 import { buildTwoMonths, chFixture, csvText, GENERATED_LINES, REAL_LINES } from './fixture.js';
 import { accountsDocument, memberName } from './accounts-gen.mjs';

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { SuccessEnvelope } from '../../src/contract/types.js';
-import { syncDataset } from '../../sync/framework.js';
+import { syncDataset } from '../../src/sync-runner.js';
 import { ctxFor } from '../support/mirror-helper.js';
 import { errorOf, getRoute } from '../support/route.js';
 import { runCli } from '../support/cli.js';

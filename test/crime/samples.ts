@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { expect } from 'vitest';
 import { archive, bytesOf, FILES, month2401, rowsOf } from './fixture.js';
 import { syncFrom } from '../support/sync-from.js';
-import { syncDataset } from '../../sync/framework.js';
+import { syncDataset } from '../../src/sync-runner.js';
 import type { DomainSamples } from '../support/samples-types.js';
 
 export const samples: DomainSamples = {

@@ -6,7 +6,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { SuccessEnvelope } from '../../src/contract/types.js';
-import { syncDataset } from '../../sync/framework.js';
+import { syncDataset } from '../../src/sync-runner.js';
 import type { SyncReport } from '../../sync/types.js';
 import { ctxFor, sqlOn } from '../support/mirror-helper.js';
 import { errorOf, getRoute } from '../support/route.js';

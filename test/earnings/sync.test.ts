@@ -7,7 +7,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { syncDataset } from '../../sync/framework.js';
+import { syncDataset } from '../../src/sync-runner.js';
 import { asheTables } from '../../src/domains/earnings/codes.js';
 import { ctxFor, sqlOn } from '../support/mirror-helper.js';
 import { errorOf, getRoute, postRoute } from '../support/route.js';

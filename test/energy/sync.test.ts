@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error plain ESM generator shared with the bench
 import { generateLevelsWorkbook, REGION_LABELS } from '../../bench/lib/energy-workbook.mjs';
-import { syncDataset } from '../../sync/framework.js';
+import { syncDataset } from '../../src/sync-runner.js';
 import { ctxFor, sqlOn } from '../support/mirror-helper.js';
 import { useUpstreamServer } from '../support/upstream-harness.js';
 import { dataOf, errorOf, getRoute, postRoute } from '../support/route.js';

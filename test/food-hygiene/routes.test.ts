@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeAll } from '../../src/mirror/db.js';
-import { syncDataset } from '../../sync/framework.js';
+import { syncDataset } from '../../src/sync-runner.js';
 import { cleanup, ctxFor, tempDir } from '../support/mirror-helper.js';
 import { errorOf, getRoute } from '../support/route.js';
 import { AUTHORITIES, fileName, FIXTURE_DIR, haversineKm, readXml, SPEC_VALUE } from './fixture.js';

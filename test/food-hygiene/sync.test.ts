@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FOOD_HYGIENE_INFO } from '../../src/domains/food-hygiene/datasets.js';
 import { closeAll, openDataset, query } from '../../src/mirror/db.js';
-import { syncDataset } from '../../sync/framework.js';
+import { syncDataset } from '../../src/sync-runner.js';
 import { ctxFor } from '../support/mirror-helper.js';
 import { getRoute } from '../support/route.js';
 import { useUpstreamServer } from '../support/upstream-harness.js';

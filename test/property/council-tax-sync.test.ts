@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { Buffer } from 'node:buffer';
 import { getRoute } from '../support/route.js';
-import { syncDataset } from '../../sync/framework.js';
+import { syncDataset } from '../../src/sync-runner.js';
 import { ctxFor } from '../support/mirror-helper.js';
 import { buildOds } from '../property/ods-fixture.js';
 import { useUpstreamServer } from '../support/upstream-harness.js';

@@ -2,7 +2,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { getRoute } from '../support/route.js';
-import { runSync } from '../../sync/framework.js';
+import { runSync } from '../../src/sync-runner.js';
 import { ctxFor, fixturesOf } from '../support/mirror-helper.js';
 import { useUpstreamServer } from '../support/upstream-harness.js';
 

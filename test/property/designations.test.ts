@@ -9,7 +9,7 @@ import { getRoute } from '../support/route.js';
 import { conforming } from '../support/schema-check.js';
 import type { SuccessEnvelope } from '../../src/contract/types.js';
 import { conservationAreas, listedBuildings } from '../../src/domains/property/sync/designations.js';
-import { loadModule } from '../../sync/registry.js';
+import { loadModule } from '../../src/sync-runner.js';
 import { buildDataset, cleanup, ctxFor, fixturesOf, loadOnly, readCsv, sqlOn, tempDir } from '../support/mirror-helper.js';
 
 const FIXTURES = fixturesOf('property');

@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe } from 'vitest';
 import { closeAll } from '../../src/mirror/db.js';
-import { syncDataset } from '../../sync/framework.js';
+import { syncDataset } from '../../src/sync-runner.js';
 import { isolatedEnv } from '../support/cli.js';
 import { cleanup, tempDir } from '../support/mirror-helper.js';
 import { measureTests } from '../support/output-checks.js';

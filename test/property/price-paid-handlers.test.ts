@@ -12,7 +12,7 @@ import type { HandlerContext } from '../../src/contract/types.js';
 import { formatAddress } from '../../src/domains/property/price-paid.js';
 import { classifyPostcode } from '../../src/mirror/postcode.js';
 import { closeAll } from '../../src/mirror/db.js';
-import { syncDataset } from '../../sync/framework.js';
+import { syncDataset } from '../../src/sync-runner.js';
 import { applyUpdate, fixture, readPpd, type PpdRow } from './ppd-fixture.js';
 
 let root: string;

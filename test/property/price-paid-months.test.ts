@@ -6,7 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { syncDataset } from '../../sync/framework.js';
+import { syncDataset } from '../../src/sync-runner.js';
 import { exportMirror } from '../../src/mirror/export.js';
 import type { Manifest } from '../../src/mirror/export-manifest.js';
 import { DATASETS } from '../../src/registry.js';

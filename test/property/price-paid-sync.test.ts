@@ -7,7 +7,7 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { exportMirror } from '../../src/mirror/export.js';
 import { runSql } from '../../src/mirror/sql.js';
 import { mirrorStatus } from '../../src/mirror/status.js';
-import { runSync, syncDataset } from '../../sync/framework.js';
+import { runSync, syncDataset } from '../../src/sync-runner.js';
 import { createProgressReporter } from '../../sync/progress.js';
 import type { SyncEvent } from '../../sync/types.js';
 import { openDataset, query } from '../../src/mirror/db.js';

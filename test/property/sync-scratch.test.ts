@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { syncDataset } from '../../sync/framework.js';
+import { syncDataset } from '../../src/sync-runner.js';
 import { indexPage } from '../support/upstream-server.js';
 import { fixture } from './ppd-fixture.js';
 import { useUpstreamServer } from '../support/upstream-harness.js';

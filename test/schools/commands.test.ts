@@ -4,7 +4,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { RouteCall } from '../../src/contract/types.js';
-import { syncDataset } from '../../sync/framework.js';
+import { syncDataset } from '../../src/sync-runner.js';
 import { cleanup, tempDir } from '../support/mirror-helper.js';
 import { runCli } from '../support/cli.js';
 import { afterAll } from 'vitest';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RouteCall } from '../../src/contract/types.js';
 import { GOR_REGIONS, SCHOOL_PHASES } from '../../src/domains/schools/routes.js';
-import { syncDataset } from '../../sync/framework.js';
+import { syncDataset } from '../../src/sync-runner.js';
 import { cleanup, ctxFor, tempDir } from '../support/mirror-helper.js';
 import { runCli } from '../support/cli.js';
 import { errorOf, getRoute } from '../support/route.js';

@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { closeAll, openDataset, query } from '../../src/mirror/db.js';
-import { syncDataset } from '../../sync/framework.js';
+import { syncDataset } from '../../src/sync-runner.js';
 import { cleanup, tempDir } from '../support/mirror-helper.js';
 import { encode1252, generatedRegister, headerOf } from './schools-gen.mjs';
 import { GIAS_GENERATED, GIAS_REAL, MI_REAL, miReal } from './fixture.js';

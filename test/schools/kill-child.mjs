@@ -3,7 +3,7 @@
  * first) that stops at a framework hook ('loaded' or 'before-rename'), prints `AT <point>` and waits there so
  * the parent can SIGKILL it. argv: mirrorDir cacheDir point from...
  */
-import { syncDataset } from '../../dist/sync/framework.js';
+import { syncDataset } from '../../dist/src/sync-runner.js';
 
 const [mirrorDir, cacheDir, point, ...from] = process.argv.slice(2);
 await syncDataset('schools', {

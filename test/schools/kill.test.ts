@@ -7,7 +7,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeAll } from '../../src/mirror/db.js';
-import { syncDataset } from '../../sync/framework.js';
+import { syncDataset } from '../../src/sync-runner.js';
 import { cleanup, ctxFor, tempDir } from '../support/mirror-helper.js';
 import { getRoute } from '../support/route.js';
 import { GIAS_GENERATED, MI_GRADED_GENERATED, MI_REAL } from './fixture.js';

@@ -8,7 +8,7 @@ import { SCHOOLS_INFO } from '../../src/domains/schools/datasets.js';
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { closeAll, openDataset, query } from '../../src/mirror/db.js';
-import { syncDataset } from '../../sync/framework.js';
+import { syncDataset } from '../../src/sync-runner.js';
 import type { SyncReport } from '../../sync/types.js';
 import { ctxFor } from '../support/mirror-helper.js';
 import { errorOf, getRoute } from '../support/route.js';

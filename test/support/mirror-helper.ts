@@ -10,7 +10,7 @@ import { basename, join } from 'node:path';
 import type { HandlerContext } from '../../src/contract/types.js';
 import { closeAll, query, type Param, type Row } from '../../src/mirror/db.js';
 import { REJECTS_DDL } from '../../src/mirror/schema.js';
-import { syncDataset } from '../../sync/framework.js';
+import { syncDataset } from '../../src/sync-runner.js';
 import type { DatasetModule, DatasetName, LoadResult, SyncReport } from '../../sync/types.js';
 
 /** A domain's fixtures folder, test/fixtures/<domain>/. */

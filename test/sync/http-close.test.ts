@@ -5,7 +5,7 @@
  */
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { runSync } from '../../sync/framework.js';
+import { runSync } from '../../src/sync-runner.js';
 import type { SyncEvent } from '../../sync/types.js';
 import { sqlOn } from '../support/mirror-helper.js';
 import { isolatedEnv, json, runCli } from '../support/cli.js';

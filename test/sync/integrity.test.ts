@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { closeAll } from '../../src/mirror/db.js';
 import { mirrorStatus } from '../../src/mirror/status.js';
-import { syncDataset } from '../../sync/framework.js';
+import { syncDataset } from '../../src/sync-runner.js';
 import { csvIncomplete, zipIncomplete } from '../../sync/integrity.js';
 import { createProgressReporter } from '../../sync/progress.js';
 import { ctxFor, fixturesOf, sqlOn, tempDir } from '../support/mirror-helper.js';

@@ -8,7 +8,7 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { syncDataset } from '../../dist/sync/framework.js';
+import { syncDataset } from '../../dist/src/sync-runner.js';
 
 const [mirrorDir, cacheDir, point, from] = process.argv.slice(2);
 const part = join(cacheDir, 'price-paid', 'pp-complete.csv.part');

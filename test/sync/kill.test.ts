@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { syncDataset } from '../../sync/framework.js';
+import { syncDataset } from '../../src/sync-runner.js';
 import { sqlOn } from '../support/mirror-helper.js';
 import { bigFile, fixture, readPpd } from '../property/ppd-fixture.js';
 import { useUpstreamServer } from '../support/upstream-harness.js';

@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseYearsOption } from '../../commands/sync-options.js';
-import { syncDataset } from '../../sync/framework.js';
+import { syncDataset } from '../../src/sync-runner.js';
 import { motLinks } from '../../src/domains/vehicles/sync/mot.js';
 import { ds } from '../support/datasets.js';
 import { sqlOn, tempDir } from '../support/mirror-helper.js';

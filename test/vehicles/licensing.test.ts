@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getRoute } from '../support/route.js';
 import type { ErrorEnvelope, SuccessEnvelope } from '../../src/contract/types.js';
-import { syncDataset } from '../../sync/framework.js';
+import { syncDataset } from '../../src/sync-runner.js';
 import { quarterSeries } from '../../src/domains/vehicles/renderers.js';
 import { cleanup, ctxFor, tempDir } from '../support/mirror-helper.js';
 import { isolatedEnv, runCli } from '../support/cli.js';

@@ -6,7 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { syncDataset } from '../../sync/framework.js';
+import { syncDataset } from '../../src/sync-runner.js';
 import { sqlOn, tempDir } from '../support/mirror-helper.js';
 import { expectedPassRates, generateMot, itemDetailCsv, itemGroupCsv, itemsCsv, RESULT_LABEL, resultsCsv, type MotResult } from '../vehicles/mot-fixture.js';
 import { useUpstreamServer } from '../support/upstream-harness.js';

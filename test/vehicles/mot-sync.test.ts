@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { syncDataset } from '../../sync/framework.js';
+import { syncDataset } from '../../src/sync-runner.js';
 import { buildZip, patchMethod } from '../support/zip.js';
 import { sqlOn, tempDir } from '../support/mirror-helper.js';
 import {

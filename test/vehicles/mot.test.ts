@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getRoute } from '../support/route.js';
 import type { ErrorEnvelope, SuccessEnvelope } from '../../src/contract/types.js';
-import { syncDataset } from '../../sync/framework.js';
+import { syncDataset } from '../../src/sync-runner.js';
 import { cleanup, ctxFor, tempDir } from '../support/mirror-helper.js';
 import {
   ageBand, expectedFailures, expectedPassRates, firstUse, firstUseBand, fuelLabel, generateMot, itemDetailCsv, itemGroupCsv, itemsCsv,

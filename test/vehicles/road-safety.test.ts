@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { getRoute } from '../support/route.js';
 import type { SuccessEnvelope } from '../../src/contract/types.js';
-import { syncDataset } from '../../sync/framework.js';
+import { syncDataset } from '../../src/sync-runner.js';
 import roadSafety, { defaultYears } from '../../src/domains/vehicles/sync/road-safety.js';
 import type { SyncReport } from '../../sync/types.js';
 import { ctxFor, loadOnly, sqlOn, tempDir } from '../support/mirror-helper.js';

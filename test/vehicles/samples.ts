@@ -5,7 +5,7 @@
 import { copyFileSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { syncDataset } from '../../sync/framework.js';
+import { syncDataset } from '../../src/sync-runner.js';
 import { itemDetailCsv, itemGroupCsv, itemsCsv, generateMot, resultsCsv } from './mot-fixture.js';
 import { writeStats19Year } from './stats19-fixture.js';
 import { generateVeh, vehCsv, writeVeh } from './veh-fixture.js';

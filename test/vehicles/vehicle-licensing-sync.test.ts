@@ -6,7 +6,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { syncDataset } from '../../sync/framework.js';
+import { syncDataset } from '../../src/sync-runner.js';
 import { CONTENT_API_PATH } from '../../src/domains/vehicles/sync/vehicle-licensing.js';
 import { sqlOn, tempDir } from '../support/mirror-helper.js';
 import { expectedLong, generateVeh, vehCsv, vehQuarters, type Geo, type LongRow, type VehTable } from '../vehicles/veh-fixture.js';

@@ -1,6 +1,11 @@
 /** The companies domain's mirror datasets (catalogue entries; see src/mirror/catalog.ts for the fields). */
 import { OGL } from '../../contract/types.js';
-import type { DatasetInfo } from '../../mirror/catalog.js';
+import type { CountScopeOption, DatasetInfo } from '../../mirror/catalog.js';
+
+/** `sync accounts --months N`: the last N months (60: the live API's five years of accounts). */
+export const ACCOUNTS_MONTHS = {
+  name: 'months', description: 'the last N months (60 matches the live five years)', max: 240, default: 12,
+} as const satisfies CountScopeOption;
 
 export const ACCOUNTS_INFO: DatasetInfo = {
   name: 'accounts',
@@ -15,6 +20,10 @@ export const ACCOUNTS_INFO: DatasetInfo = {
   approxDownload: '25-35 GB for 12 months (--days 30: about 3 GB)',
   cadence: 'daily',
   staleAfterDays: 7,
+  dateScope: [
+    { name: 'days', description: 'the daily zips of the last N days (quick start: --days 30)', example: '30', max: 366 },
+    ACCOUNTS_MONTHS,
+  ],
   export: {
     tables: [
       {

@@ -3,13 +3,13 @@ import { Command, Option } from 'commander';
 import { ApiError } from '../../contract/errors.js';
 import type { RouteCall } from '../../contract/types.js';
 import type { CommandKit, CommandRun } from '../command-kit.js';
-
+import { CRIME_MONTHS } from './datasets.js';
 
 /**
- * The most months `crime street|stats --months` takes: the same as `sync --months` (commands/sync.ts),
- * since the mirror keeps every month a sync loaded and a query may ask for all of them.
+ * The most months `crime street|stats --months` takes: the same as `sync crime --months` (its declaration
+ * in datasets.ts), since the mirror keeps every month a sync loaded and a query may ask for all of them.
  */
-export const CRIME_MAX_MONTHS = 240;
+export const CRIME_MAX_MONTHS = CRIME_MONTHS.max;
 
 /** The month `n - 1` months before `month` (YYYY-MM), so that `n` months end at `month`. */
 export function monthsBack(month: string, n: number): string {

@@ -1,6 +1,14 @@
 /** The crime domain's mirror dataset (catalogue entry; see src/mirror/catalog.ts for the fields). */
 import { OGL } from '../../contract/types.js';
-import type { DatasetInfo } from '../../mirror/catalog.js';
+import type { CountScopeOption, DatasetInfo } from '../../mirror/catalog.js';
+
+/**
+ * `sync crime --months N`: the newest N months of the archive. The mirror keeps every month a sync loaded,
+ * so `crime street|stats --months` takes the same bound (commands.ts).
+ */
+export const CRIME_MONTHS = {
+  name: 'months', description: 'the newest N months of the archive', max: 240, default: 12,
+} as const satisfies CountScopeOption;
 
 export const CRIME_INFO: DatasetInfo = {
   name: 'crime',
@@ -26,6 +34,7 @@ export const CRIME_INFO: DatasetInfo = {
     },
   ],
   staleAfterDays: 45,
+  dateScope: [CRIME_MONTHS],
   export: {
     tables: [
       {

@@ -39,11 +39,12 @@ import {
   type CrimeMember, headerMatches, monthEnd, monthsCarried, newestMonths, OUTCOMES_COLUMNS, OUTCOMES_HEADER,
   parseMemberName, STREET_COLUMNS, STREET_HEADER,
 } from './archive.js';
-import { CRIME_INFO } from './datasets.js';
+import { CRIME_INFO, CRIME_MONTHS } from './datasets.js';
 import { monthRuns } from './months.js';
 import { categoryMap, forceList } from './reference.js';
 
-export const DEFAULT_MONTHS = 12;
+/** Without --months: the declared default (datasets.ts). */
+export const DEFAULT_MONTHS = CRIME_MONTHS.default;
 
 /** One month to load: its members and where they are (a zip, or lone CSV files). */
 interface MonthPlan {

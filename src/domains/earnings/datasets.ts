@@ -14,8 +14,16 @@ export const EARNINGS_INFO: DatasetInfo = {
   approxDownload: '150 MB',
   cadence: 'yearly',
   staleAfterDays: 400,
-  // --years picks the years on the ONS pages; a --from file is loaded as it is, whatever its year
-  discoveryOptions: ['years'],
+  dateScope: [
+    {
+      name: 'years',
+      description: 'the ASHE years on the ONS pages',
+      // sync/discover.ts chooseYears: the five newest years offered
+      default: 'the five newest',
+      // --years picks the years on the ONS pages; a --from file is loaded as it is, whatever its year
+      discoveryOnly: true,
+    },
+  ],
   export: {
     tables: [
       {

@@ -20,8 +20,17 @@ export const PRICE_PAID_INFO: DatasetInfo = {
   cadence: 'monthly',
   // Published around the 20th working day of each month: stale once more than ~6 weeks old.
   staleAfterDays: 45,
-  // --years picks the yearly files discovery fetches: with a --from file it would be ignored (usage error)
-  discoveryOptions: ['years'],
+  dateScope: [
+    {
+      name: 'years',
+      description: 'the yearly files instead of the complete file',
+      example: '2020-2025',
+      // HM Land Registry's data starts in January 1995
+      firstYear: { year: 1995, what: 'price paid data starts in 1995' },
+      // --years picks the yearly files discovery fetches: with a --from file it would be ignored (usage error)
+      discoveryOnly: true,
+    },
+  ],
   export: {
     tables: [
       {

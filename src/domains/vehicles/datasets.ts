@@ -51,8 +51,18 @@ export const MOT_INFO: DatasetInfo = {
   approxDownload: '8.6 GB a test year',
   cadence: 'yearly',
   staleAfterDays: 400,
-  // --years picks the yearly files discovery fetches: with a --from file it would be ignored (usage error)
-  discoveryOptions: ['years'],
+  dateScope: [
+    {
+      name: 'years',
+      description: 'the test years',
+      // sync/mot.ts discover: the newest year listed
+      default: 'the newest',
+      // DVSA's first anonymised test year (test_result_2005.txt.gz)
+      firstYear: { year: 2005, what: 'MOT test data starts in 2005' },
+      // --years picks the yearly files discovery fetches: with a --from file it would be ignored (usage error)
+      discoveryOnly: true,
+    },
+  ],
   export: {
     tables: [
       {

@@ -1,6 +1,15 @@
 /** The road-safety (STATS19) and road-traffic (DfT traffic statistics) mirror datasets: catalogue entries. */
 import { OGL } from '../../contract/types.js';
-import type { DatasetInfo } from '../../mirror/catalog.js';
+import type { DatasetInfo, YearsScopeOption } from '../../mirror/catalog.js';
+
+/** `sync road-safety --years`: the years loaded (FIRST_DEFAULT_YEAR and defaultYears in sync/road-safety.ts). */
+export const ROAD_SAFETY_YEARS = {
+  name: 'years',
+  description: 'the years loaded',
+  default: '2021 to the latest final year',
+  // DfT's STATS19 `1979-latest-published-year` files
+  firstYear: { year: 1979, what: 'road safety data (STATS19) starts in 1979' },
+} as const satisfies YearsScopeOption;
 
 const DFT_ATTRIBUTION = 'Contains public sector information licensed under the Open Government Licence v3.0 (Department for Transport).';
 
@@ -17,6 +26,7 @@ export const ROAD_SAFETY_INFO: DatasetInfo = {
   cadence: 'yearly',
   // Final data for a year are published each September.
   staleAfterDays: 400,
+  dateScope: [ROAD_SAFETY_YEARS],
   export: {
     // The load sorts each table on collision_index (which starts with the year), then vehicle/casualty reference.
     tables: [

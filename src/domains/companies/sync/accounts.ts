@@ -29,13 +29,13 @@ import { countEntries, isZipFile, listEntries } from '../../../../sync/formats/z
 import { createPool, spawnWorkers, warmUpThreads, workerCount, type ExtractPool, type SpawnedWorkers } from './accounts/pool.js';
 import { COLUMN_TYPES, FILING_COLUMNS, PERIOD_COLUMNS, type BatchResult, type MemberJob, type Reject } from './accounts/stage.js';
 import type { DatasetModule, DiscoverContext, LoadContext, LoadResult, UpstreamFile } from '../../../../sync/types.js';
-import { ACCOUNTS_INFO } from '../datasets.js';
+import { ACCOUNTS_INFO, ACCOUNTS_MONTHS } from '../datasets.js';
 
 export const DEFAULT_BASE_URL = 'https://download.companieshouse.gov.uk';
 export const DAILY_PAGE = 'en_accountsdata.html';
 export const MONTHLY_PAGE = 'en_monthlyaccountsdata.html';
 export const HISTORIC_PAGE = 'historicmonthlyaccountsdata.html';
-export const DEFAULT_MONTHS = 12;
+export const DEFAULT_MONTHS = ACCOUNTS_MONTHS.default;
 
 const MONTH_NAMES = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
 

@@ -31,7 +31,7 @@ import {
   type ColumnKind, type ColumnSpec, mapHeader, normaliseHeader, parsesExpr, readCsvAllText, sqlString, sqlType, typedExpr,
 } from './header-alias.js';
 import type { DatasetModule, DiscoverContext, LoadContext, LoadResult, UpstreamFile } from '../../../../sync/types.js';
-import { ROAD_SAFETY_INFO } from '../traffic-datasets.js';
+import { ROAD_SAFETY_INFO, ROAD_SAFETY_YEARS } from '../traffic-datasets.js';
 
 export type Stats19Kind = 'collision' | 'vehicle' | 'casualty';
 export const STATS19_KINDS: readonly Stats19Kind[] = ['collision', 'vehicle', 'casualty'];
@@ -201,8 +201,9 @@ const roadSafety: DatasetModule = {
 
   async discover(ctx: DiscoverContext): Promise<UpstreamFile[]> {
     const years = ctx.options.years ?? defaultYears(ctx.now());
-    if (years.from < 1979 || years.to < years.from) {
-      throw new Error(`road-safety: --years must lie within 1979 and the latest published year (got ${years.from}-${years.to})`);
+    const first = ROAD_SAFETY_YEARS.firstYear.year;
+    if (years.from < first || years.to < years.from) {
+      throw new Error(`road-safety: --years must lie within ${first} and the latest published year (got ${years.from}-${years.to})`);
     }
     const files: UpstreamFile[] = [];
     if (years.from < FIRST_YEAR_FILE) {
