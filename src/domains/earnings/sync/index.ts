@@ -130,6 +130,7 @@ async function load(ctx: LoadContext): Promise<LoadResult> {
   // one staged file per table, measure and year: a later file (a revised edition) replaces an earlier one
   const staged = new Map<string, Staged>();
   let written = 0;
+  const replaced: Array<{ unit: string; file: string }> = [];
   const base = ctx.workDir ?? tmpdir();
   mkdirSync(base, { recursive: true });
   const dir = mkdtempSync(join(base, 'stage-'));
@@ -154,12 +155,13 @@ async function load(ctx: LoadContext): Promise<LoadResult> {
     }
     if (staged.size === 0) throw new Error('no ASHE estimates table (Table 4, 7, 8 or 14, x.1a/x.5a/x.7a) in the files given');
     await insertStaged(conn, [...staged.values()]);
+    for (const s of staged.values()) replaced.push({ unit: `Table ${s.key[0]} ${s.key[1]} ${s.key[2]}`, file: `${s.member} (${s.container})` });
   } finally {
     await pool.close();
     rmSync(dir, { recursive: true, force: true });
   }
   if (uncoded) ctx.log?.(`${uncoded} rows without a code (Not Classified, All employees) left out`);
-  return { rows, rejected, mode: ctx.mode ?? 'full' };
+  return { rows, rejected, mode: ctx.mode ?? 'full', replaced };
 }
 
 async function verify(conn: DuckDBConnection): Promise<void> {
@@ -186,6 +188,11 @@ export const earnings: DatasetModule = {
   ...catalogFields(EARNINGS_INFO),
   defaultBaseUrl: 'https://www.ons.gov.uk',
   tables: ['earnings'],
+  // an edition (ONS table, measure and year) a file replaces may not lose rows beyond the threshold
+  units: {
+    what: 'edition',
+    counts: (db: string) => `SELECT 'Table ' || ons_table || ' ' || measure || ' ' || year AS unit, count(*) AS n FROM ${db}earnings GROUP BY ALL`,
+  },
   rejectThreshold: 0.01,
   fromNames: /(?:\.zip|Table\s*(?:4|7|8|14)\.(?:1|5|7)a\b.*\.xlsx?)$/i,
   async readPrevious(conn): Promise<LoadedSource[]> {
