@@ -205,7 +205,12 @@ async function load(ctx: LoadContext): Promise<LoadResult> {
   ctx.progress(loaded);
   const rows = (await queryOne<{ n: number }>(ctx.conn, 'SELECT (SELECT count(*) FROM schools) + (SELECT count(*) FROM inspections) AS n'))!.n;
   const asOf = await queryOne<{ d: string | null }>(ctx.conn, "SELECT strftime(max(published), '%Y-%m-%d') AS d FROM sources WHERE source = 'mi'");
-  return { rows, rejected, mode: 'full', replaced, ...(asOf?.d ? { asOf: asOf.d } : {}) };
+  // inspections of a URN the register does not hold are kept and answered from their own columns; said here
+  const unmatched = Number((await queryOne<{ n: number }>(ctx.conn, 'SELECT count(*) AS n FROM inspections i WHERE NOT EXISTS (SELECT 1 FROM schools s WHERE s.urn = i.urn)'))!.n);
+  const note = unmatched
+    ? `${unmatched} inspection${unmatched === 1 ? '' : 's'} of schools not in the register (answered from the management information's name, postcode and authority, in_register false)`
+    : undefined;
+  return { rows, rejected, mode: 'full', replaced, ...(note ? { note } : {}), ...(asOf?.d ? { asOf: asOf.d } : {}) };
 }
 
 async function verify(conn: DuckDBConnection): Promise<void> {
