@@ -151,6 +151,18 @@ export function shrinkReason(o: { rows: number; previousRows: number | null | un
   return `the new load has ${o.rows} rows, ${pct}% fewer than the ${o.previousRows} of the previous load of the same file(s) (more than the ${(o.maxShrink * 100).toFixed(0)}% allowed)`;
 }
 
+/**
+ * Rows a unit may always lose: a small unit losing one or two rows (an authority of 7 establishments, one
+ * closed) is ordinary, though it is more than 10%; emptied, a unit always counts as shrunk.
+ */
+export const UNIT_SHRINK_SLACK = 2;
+
+/** Whether a unit of `before` rows holding `after` has shrunk beyond `maxShrink` (and the slack), or was emptied. */
+export function unitShrunk(before: number, after: number, maxShrink: number): boolean {
+  if (before > 0 && after === 0) return true;
+  return before - after > Math.max(Math.floor(before * maxShrink), UNIT_SHRINK_SLACK);
+}
+
 /** A unit that would lose more than the allowed share of its rows. */
 export interface UnitShrink {
   unit: string;
@@ -189,7 +201,7 @@ export async function unitShrinks(
       seen.add(r.unit);
       const b = held.get(r.unit)!;
       const a = now.get(r.unit) ?? 0;
-      if (a < b * (1 - maxShrink)) out.push({ unit: r.unit, file: r.file, before: b, after: a });
+      if (unitShrunk(b, a, maxShrink)) out.push({ unit: r.unit, file: r.file, before: b, after: a });
     }
     return out;
   } finally {
@@ -203,5 +215,5 @@ export function unitShrinkMessage(what: string, shrinks: readonly UnitShrink[], 
     `${s.file}: ${what} ${s.unit} would go from ${s.before} rows to ${s.after} (${((1 - s.after / s.before) * 100).toFixed(1)}% fewer)`;
   const shown = shrinks.slice(0, 5).map(one).join('; ');
   const more = shrinks.length > 5 ? `; and ${shrinks.length - 5} more ${what}s` : '';
-  return `${shown}${more}: more than the ${(maxShrink * 100).toFixed(0)}% a ${what} may lose, so the file looks cut short or empty`;
+  return `${shown}${more}: more than the ${(maxShrink * 100).toFixed(0)}% (or ${UNIT_SHRINK_SLACK} rows) one ${what} may lose, so the file looks cut short or empty`;
 }

@@ -14,7 +14,7 @@ import type { Handler, HandlerRequest } from '../../contract/types.js';
 import { openDataset, query, queryOne, Where, type Param } from '../../mirror/db.js';
 import { FOOD_HYGIENE_INFO } from './datasets.js';
 import { HAVERSINE_SQL, searchBox } from './geo.js';
-import { addAuthorityFilter, addPostcodeFilter, foodMeta, toDetail, toEstablishment } from './shape.js';
+import { addAuthorityFilter, addPostcodeFilter, foodMeta, knownAuthority, toDetail, toEstablishment } from './shape.js';
 
 export { listAuthorities, listBusinessTypes, statistics } from './handlers-lists.js';
 
@@ -64,6 +64,7 @@ export const searchEstablishments: Handler = async (req, ctx) => {
   const page = Number(req.query.page ?? 1);
   const perPage = Number(req.query.per_page ?? 25);
   const conn = await openDataset(FOOD_HYGIENE_INFO, ctx.mirrorDir);
+  if (typeof req.query.local_authority === 'string') await knownAuthority(conn, req.query.local_authority);
   const total = (await queryOne<{ n: number }>(conn, `SELECT count(*) AS n FROM establishments ${where.sql}`, where.params))?.n ?? 0;
   const offset = (page - 1) * perPage;
   const distance = near ? `, ${HAVERSINE_SQL} AS distance_km` : '';

@@ -48,7 +48,7 @@ export const foodHygieneRoutes: RouteSpec[] = [
     ],
     cost: GET_COST,
     pagination: 'top',
-    errors: ['invalid_parameter', 'dataset_not_synced'],
+    errors: ['invalid_parameter', 'not_found', 'dataset_not_synced'],
   },
   {
     id: 'food-hygiene.establishment',
@@ -92,6 +92,6 @@ export const foodHygieneRoutes: RouteSpec[] = [
       businessTypeId,
     ],
     cost: GET_COST,
-    errors: ['invalid_parameter', 'dataset_not_synced'],
+    errors: ['invalid_parameter', 'not_found', 'dataset_not_synced'],
   },
 ];
