@@ -18,7 +18,7 @@ import { REJECTS_DDL, SYNC_LOG_DDL } from '../src/mirror/schema.js';
 import { readSyncHistory, type SyncHistory } from '../src/mirror/sync-log.js';
 import { VERSION } from '../src/version.js';
 import { download, fetchText, remoteSize, sha256File, type RetryOptions } from './download.js';
-import { damagedReason, DEFAULT_MAX_SHRINK, incompleteReason, notCsvReason, shrinkReason } from './integrity.js';
+import { damagedReason, DEFAULT_MAX_SHRINK, incompleteReason, notCsvReason, shrinkReason, unitShrinkMessage, unitShrinks } from './integrity.js';
 import { acquireLock, cleanStaleTemps, fsyncPath, SyncError } from './lock.js';
 import { fmtBytes } from './progress.js';
 import {
@@ -426,13 +426,25 @@ async function verifyLoad(run: Run, result: LoadResult): Promise<number> {
   try {
     if (result.mode === 'full' && rowsTotal !== result.rows) throw new Error(`${rowsTotal} rows in the table, ${result.rows} loaded`);
     const names = run.got.map((g) => g.name).sort();
+    const maxShrink = mod.maxShrink ?? DEFAULT_MAX_SHRINK;
+    // each unit a file replaced (a force-month, the register, an authority, an edition) against what it held, whatever the file's name
+    if (!run.opts.allowShrink && mod.units && result.replaced?.length && run.prev && !run.damaged) {
+      const drops = await unitShrinks(conn, run.livePath, mod.units, result.replaced, maxShrink);
+      if (drops.length) throw new Error(`${unitShrinkMessage(mod.units.what, drops, maxShrink)}; if the publisher really removed them, run again with --allow-shrink`);
+    }
     const shrink = run.opts.allowShrink || result.mode !== 'full' ? undefined : shrinkReason({
       rows: rowsTotal,
       previousRows: run.prev?.state.lastSync?.rows_total,
       sameFiles: !!run.prev && names.join('\n') === [...run.prev.lastFullNames].sort().join('\n'),
-      maxShrink: mod.maxShrink ?? DEFAULT_MAX_SHRINK,
+      maxShrink,
     });
-    if (shrink) throw new Error(`${shrink}; if the publisher really removed them, run again with --allow-shrink`);
+    if (shrink) {
+      // a file rejected whole is the cause to fix (--allow-shrink would delete what it held), not a removal by the publisher
+      const bad = result.badFiles ?? [];
+      throw new Error(bad.length
+        ? `${shrink}; ${bad.length} file(s) were rejected: ${bad.slice(0, 5).join(', ')}${bad.length > 5 ? ', …' : ''}: give them whole again (or leave them out)`
+        : `${shrink}; if the publisher really removed them, run again with --allow-shrink`);
+    }
     await mod.verify(conn, result);
   } catch (e) {
     throw new SyncError(`${name}: verification failed: ${(e as Error).message}; kept the previous data`, name);

@@ -172,3 +172,70 @@ export function shrinkReason(o: { rows: number; previousRows: number | null | un
   const pct = ((1 - o.rows / o.previousRows) * 100).toFixed(1);
   return `the new load has ${o.rows} rows, ${pct}% fewer than the ${o.previousRows} of the previous load of the same file(s) (more than the ${(o.maxShrink * 100).toFixed(0)}% allowed)`;
 }
+
+/**
+ * Rows a unit may always lose: a small unit losing one or two rows (an authority of 7 establishments, one
+ * closed) is ordinary, though it is more than 10%; emptied, a unit always counts as shrunk.
+ */
+export const UNIT_SHRINK_SLACK = 2;
+
+/** Whether a unit of `before` rows holding `after` has shrunk beyond `maxShrink` (and the slack), or was emptied. */
+export function unitShrunk(before: number, after: number, maxShrink: number): boolean {
+  if (before > 0 && after === 0) return true;
+  return before - after > Math.max(Math.floor(before * maxShrink), UNIT_SHRINK_SLACK);
+}
+
+/** A unit that would lose more than the allowed share of its rows. */
+export interface UnitShrink {
+  unit: string;
+  file: string;
+  before: number;
+  after: number;
+}
+
+/**
+ * The units a load replaced (`replaced`) that hold more than `maxShrink` fewer rows in the new file (`conn`)
+ * than in the live file at `previousPath`: a short but well-formed file (a CSV cut at a line end, a header
+ * alone, a register of a newer date with 3 of 7 schools) replacing its unit. Units the live file did not
+ * hold are new, not shrunk. An older live file without the tables gives none (nothing to compare).
+ */
+export async function unitShrinks(
+  conn: DuckDBConnection, previousPath: string, units: { counts(db: string): string },
+  replaced: ReadonlyArray<{ unit: string; file: string }>, maxShrink: number,
+): Promise<UnitShrink[]> {
+  if (!replaced.length) return [];
+  await conn.run(`ATTACH '${previousPath.replace(/'/g, "''")}' AS shrink_prev (READ_ONLY)`);
+  try {
+    let before: Array<{ unit: string; n: number }>;
+    try {
+      before = await query<{ unit: string; n: number }>(conn, units.counts('shrink_prev.'));
+    } catch {
+      return [];
+    }
+    const held = new Map(before.map((r) => [String(r.unit), Number(r.n)]));
+    const wanted = replaced.filter((r) => (held.get(r.unit) ?? 0) > 0);
+    if (!wanted.length) return [];
+    const now = new Map((await query<{ unit: string; n: number }>(conn, units.counts(''))).map((r) => [String(r.unit), Number(r.n)]));
+    const out: UnitShrink[] = [];
+    const seen = new Set<string>();
+    for (const r of wanted) {
+      if (seen.has(r.unit)) continue;
+      seen.add(r.unit);
+      const b = held.get(r.unit)!;
+      const a = now.get(r.unit) ?? 0;
+      if (unitShrunk(b, a, maxShrink)) out.push({ unit: r.unit, file: r.file, before: b, after: a });
+    }
+    return out;
+  } finally {
+    await conn.run('DETACH shrink_prev');
+  }
+}
+
+/** The words of unit shrinks: which file, which unit, from how many rows to how many. */
+export function unitShrinkMessage(what: string, shrinks: readonly UnitShrink[], maxShrink: number): string {
+  const one = (s: UnitShrink) =>
+    `${s.file}: ${what} ${s.unit} would go from ${s.before} rows to ${s.after} (${((1 - s.after / s.before) * 100).toFixed(1)}% fewer)`;
+  const shown = shrinks.slice(0, 5).map(one).join('; ');
+  const more = shrinks.length > 5 ? `; and ${shrinks.length - 5} more ${what}s` : '';
+  return `${shown}${more}: more than the ${(maxShrink * 100).toFixed(0)}% (or ${UNIT_SHRINK_SLACK} rows) one ${what} may lose, so the file looks cut short or empty`;
+}

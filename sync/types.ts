@@ -129,6 +129,23 @@ export interface LoadResult {
   asOf?: string;
   /** What the summary should say about this load besides its counts (a repaired gap, a skipped file). */
   note?: string;
+  /**
+   * The units (`DatasetModule.units`) this load replaced, each with the file it came from: the framework
+   * compares each one's rows with what the live file held (the per-unit shrink check, sync/integrity.ts).
+   */
+  replaced?: ReadonlyArray<{ unit: string; file: string }>;
+  /** Files the load rejected whole (named in the shrink error, which then does not advise --allow-shrink). */
+  badFiles?: readonly string[];
+}
+
+/**
+ * What one file of a dataset replaces (a crime force-month, the schools register, an FSA authority, an
+ * ASHE edition): `counts(db)` is a query of (unit VARCHAR, n BIGINT) rows over the tables of schema
+ * prefix `db` ('' for the new file, 'shrink_prev.' for the live one); `what` names a unit in messages.
+ */
+export interface UnitCounts {
+  what: string;
+  counts(db: string): string;
 }
 
 export interface DatasetModule {
@@ -154,6 +171,12 @@ export interface DatasetModule {
    * the sync fails and keeps the old data (default 0.1, sync/integrity.ts; `--force` accepts it).
    */
   maxShrink?: number;
+  /**
+   * Optional: the units its files replace. A unit a load replaces (LoadResult.replaced) that would hold
+   * more than `maxShrink` fewer rows than in the live file fails the sync unless --allow-shrink, whatever
+   * the file's name and whether the load is full or incremental.
+   */
+  units?: UnitCounts;
   /**
    * Optional: the dataset accumulates (accounts zips, MOT years, price-paid yearly files): a `--from` file
    * whose name this accepts is ADDED to the data already there (loaded as an update, `mode: 'incremental'`)

@@ -91,6 +91,12 @@ export interface DatasetInfo {
    * see src/mirror/export-spec.ts. Without it the dataset's tables are exported as they are, unpartitioned.
    */
   export?: DatasetExportSpec;
+  /**
+   * A query on the dataset file whose rows (one `note` VARCHAR column) `mirror status` adds to the
+   * dataset's note: what the data holds that a user should know (schools: the inspections of schools
+   * not in the register). A file without what the query reads (an older layout) adds nothing.
+   */
+  statusNotes?: string;
 }
 
 /** The attribution line with the year filled in. */

@@ -3,6 +3,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { attributionFor, type DatasetInfo } from './catalog.js';
 import { cacheDir as defaultCacheDir, datasetPath, isDatasetPresent, mirrorDir as defaultMirrorDir, type Env } from './paths.js';
+import { query } from './db.js';
 import { readSyncHistory } from './sync-log.js';
 
 
@@ -59,7 +60,7 @@ export async function mirrorStatus(opts: { env: Env; mirrorDir?: string; cacheDi
     }
     base.present = true;
     base.size_bytes = statSync(path).size;
-    const prev = await readSyncHistory(path);
+    const prev = await readSyncHistory(path, info.statusNotes ? (conn) => query<{ note: string }>(conn, info.statusNotes!) : undefined);
     const last = prev.history[prev.history.length - 1];
     if (last) {
       base.synced_at = String(last.synced_at);
@@ -75,6 +76,8 @@ export async function mirrorStatus(opts: { env: Env; mirrorDir?: string; cacheDi
       base.note = base.stale
         ? `stale: ${ageDays} days since ${base.published ? 'the upstream publication' : 'the last sync'} (updated ${info.cadence}); run 'publicdata sync ${name}'`
         : `fresh: ${ageDays} days since ${base.published ? 'the upstream publication' : 'the last sync'} (updated ${info.cadence})`;
+      const notes = prev.state.module as Array<{ note: string | null }> | undefined;
+      for (const n of notes ?? []) if (n.note) base.note += `; ${n.note}`;
     } else if (prev.damaged && !/sync_log/.test(prev.damaged)) {
       base.note = `damaged: ${path} cannot be read (${prev.damaged}); run 'publicdata sync ${name}' to rebuild it`;
       base.stale = true;

@@ -88,7 +88,8 @@ function requestBody(r: RouteSpec): Schema | undefined {
       properties[p.name] = paramSchema(p, 'body');
       if (p.required) required.push(p.name);
     }
-    schema = { type: 'object', properties, ...(required.length ? { required } : {}) };
+    // a field the route does not declare is refused (400 invalid_parameter), so the document says so
+    schema = { type: 'object', properties, ...(required.length ? { required } : {}), additionalProperties: false };
   }
   return { required: true, content: { 'application/json': { schema } } };
 }

@@ -249,6 +249,101 @@ describe('a lone lat, a lone lng, a radius without lat: refused before any reque
   });
 });
 
+/** A name one transposition away (`geograhpy` for `geography`), or a name nothing declared is near. */
+function typo(name: string): string {
+  const i = name.length - 2;
+  const t = `${name.slice(0, i)}${name[i + 1]}${name[i]}`;
+  return t === name ? `${name}x` : t;
+}
+
+/**
+ * One call per route and place (query; body; a nested object's fields; the VAT return document) with a name
+ * the route does not declare, the rest of the call valid: the refusal names it and the nearest declared name.
+ */
+function unknownCases(route: RouteSpec): Array<Case & { expect: { code: string; message: string } }> {
+  const out: Array<Case & { expect: { code: string; message: string } }> = [];
+  const requiredQuery = (route.query ?? []).filter((p) => p.required).map((p) => [p.name, goodString(p)] as [string, string]);
+  const goodBody = Object.fromEntries((route.body ?? []).filter((p) => p.required).map((p) => [p.name, goodJson(p)]));
+  const body = route.method === 'POST' ? (route.bodyDocument ? { transactions: [] } : goodBody) : undefined;
+  const first = route.query?.[0];
+  const qname = first ? typo(first.name) : 'bogus';
+  out.push({
+    what: `undeclared query parameter '${qname}'`,
+    method: route.method,
+    path: `${pathWith(route)}?${new URLSearchParams([...requiredQuery, [qname, first ? goodString(first) : '1']])}`,
+    ...(body ? { body } : {}),
+    expect: {
+      code: 'invalid_parameter',
+      message: first ? `Unknown parameter '${qname}'; did you mean '${first.name}'?` : `Unknown parameter 'bogus'; this route takes no query parameters.`,
+    },
+  });
+  if (route.method !== 'POST') return out;
+  const path = `${pathWith(route)}?${new URLSearchParams(requiredQuery)}`;
+  if (route.bodyDocument) {
+    out.push({ what: "undeclared document field 'transactons'", method: 'POST', path, body: { transactons: [] }, expect: { code: 'VALIDATION_ERROR', message: "Unknown field 'transactons'; did you mean 'transactions'?" } });
+    return out;
+  }
+  const f = route.body?.[0];
+  if (!f) return out;
+  if (f.type === 'object' && f.fields?.length) {
+    const inner = f.fields[0]!;
+    out.push({
+      what: `undeclared nested field '${f.name}.${typo(inner.name)}'`,
+      method: 'POST',
+      path,
+      body: { ...goodBody, [f.name]: { ...(goodBody[f.name] as object), [typo(inner.name)]: goodJson(inner) } },
+      expect: { code: 'invalid_parameter', message: `Unknown field '${f.name}.${typo(inner.name)}'; did you mean '${f.name}.${inner.name}'?` },
+    });
+  }
+  out.push({
+    what: `undeclared body field '${typo(f.name)}'`,
+    method: 'POST',
+    path,
+    body: { ...goodBody, [typo(f.name)]: goodJson(f) },
+    expect: { code: 'invalid_parameter', message: `Unknown field '${typo(f.name)}'; did you mean '${f.name}'?` },
+  });
+  return out;
+}
+
+const UNKNOWN = ROUTES.flatMap((r) => unknownCases(r).map((c) => ({ id: r.id, ...c })));
+
+describe('a parameter or field the route does not declare is refused before any request (issue 37)', () => {
+  it('covers every route', () => {
+    expect(new Set(UNKNOWN.map((c) => c.id))).toEqual(new Set(ROUTES.map((r) => r.id)));
+    const what = new Set(UNKNOWN.map((c) => `${c.id}: ${c.what}`));
+    expect(what).toContain("tax.compare: undeclared nested field 'scenario_a.gross_incoem'");
+    expect(what).toContain("tax.vat.return.calculate: undeclared document field 'transactons'");
+  });
+
+  const env = isolatedEnv({ PUBLICDATA_API_KEY: KEY });
+  it.each(UNKNOWN)('$id: $what', async (c) => {
+    const fake = new FakeLive();
+    const live = await api(c, 'live', fake, env);
+    const local = await api(c, 'local', fake, env);
+    expect(fake.requests).toEqual([]);
+    const lj = json(live);
+    const err = lj.error as { code: string; message: string; details?: Array<{ code: string; message: string }> };
+    expect([live.code, local.code]).toEqual([2, 2]);
+    expect(json(local)).toEqual(lj);
+    if (c.expect.code === 'VALIDATION_ERROR') {
+      expect(err.code).toBe('VALIDATION_ERROR');
+      expect(err.details).toContainEqual({ field: 'transactons', code: 'UNKNOWN_FIELD', message: c.expect.message });
+    } else expect({ code: err.code, message: err.message }).toEqual(c.expect);
+  });
+
+  it("the issue's calls: -f geograhpy on the earnings percentile, -f regon on the energy calculator, ?ratng=5", async () => {
+    const fake = new FakeLive();
+    const env2 = isolatedEnv({ PUBLICDATA_API_KEY: KEY });
+    const p = await runCli(['api', 'POST', '/v1/earnings/percentile', '-F', 'amount=42000', '-f', 'geograhpy=E12000002', '--source', 'live'], { env: env2, liveBackend: fake.factory });
+    expect([p.code, json(p).error.message]).toEqual([2, "Unknown field 'geograhpy'; did you mean 'geography'?"]);
+    const e = await runCli(['api', 'POST', '/v1/energy/price-cap/calculate', '-F', 'electricity_kwh=2700', '-f', 'regon=london', '--source', 'live'], { env: env2, liveBackend: fake.factory });
+    expect([e.code, json(e).error.message]).toEqual([2, "Unknown field 'regon'; did you mean 'region'?"]);
+    const r = await runCli(['api', 'GET', '/v1/food-hygiene/establishments?ratng=5', '--source', 'live'], { env: env2, liveBackend: fake.factory });
+    expect([r.code, json(r).error.message]).toEqual([2, "Unknown parameter 'ratng'; did you mean 'rating'?"]);
+    expect(fake.requests).toEqual([]);
+  });
+});
+
 describe('the cases the review found, under --source live', () => {
   const env = () => isolatedEnv({ PUBLICDATA_API_KEY: KEY });
 

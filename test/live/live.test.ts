@@ -226,10 +226,11 @@ describe('credits, auth', () => {
 describe('logging and secrecy', () => {
   test('verbose lines: request, status, timing, credits, rate limit; key redacted even when passed by mistake', async () => {
     const { backend, logs } = harness(server);
-    await backend.call(GET('/v1/calendar/regions', { note: TEST_KEY }));
+    // (a declared parameter: an undeclared one is refused before any request)
+    await backend.call(GET('/v1/food-hygiene/establishments', { name: TEST_KEY }));
     const text = logs.join('\n');
-    expect(text).toMatch(/→ GET http:\/\/127\.0\.0\.1:\d+\/v1\/calendar\/regions\?note=gd_test_…a1b2/);
-    expect(text).toMatch(/← 200 GET \/v1\/calendar\/regions\?note=gd_test_…a1b2 \d+ ms · credits remaining \d+ \(cost 1\) · rate \d+\/1000 reset \d+/);
+    expect(text).toMatch(/→ GET http:\/\/127\.0\.0\.1:\d+\/v1\/food-hygiene\/establishments\?name=gd_test_…a1b2/);
+    expect(text).toMatch(/← \d{3} GET \/v1\/food-hygiene\/establishments\?name=gd_test_…a1b2 \d+ ms · credits remaining \d+ \(cost 1\) · rate \d+\/1000 reset \d+/);
     expect(text).not.toContain(TEST_KEY);
     record(logs);
   });

@@ -278,6 +278,21 @@ describe('credits (--keys)', () => {
     expect(h(await http(s, 'GET', '/v1/tax/years', { key: LIVE }))).toEqual([402, '0', '0']);
   });
 
+  it('a parameter or field the route does not declare is 400 invalid_parameter naming the nearest one, and charged nothing (issue 37)', async () => {
+    const s = await serve({ keysText: keyLine(LIVE, { monthly_credits: 20, per_minute: 1000 }) });
+    const h = (r: Raw) => [r.status, r.json?.error?.code, r.json?.error?.message, r.headers['x-credits-cost'], r.headers['x-credits-remaining']];
+    expect(h(await http(s, 'GET', '/v1/tax/years?pag=2', { key: LIVE }))).toEqual([400, 'invalid_parameter', "Unknown parameter 'pag'; did you mean 'page'?", '0', '20']);
+    expect(h(await http(s, 'POST', '/v1/tax/vat/calculate', { key: LIVE, body: '{"amount":100,"drection":"add"}' }))).toEqual([
+      400, 'invalid_parameter', "Unknown field 'drection'; did you mean 'direction'?", '0', '20',
+    ]);
+    expect(h(await http(s, 'POST', '/v1/tax/vat/calculate?amount=100', { key: LIVE, body: '{"amount":100}' }))).toEqual([
+      400, 'invalid_parameter', 'Unknown parameter \'amount\'; this route takes no query parameters.', '0', '20',
+    ]);
+    // the same calls spelled right are answered and charged
+    expect(h(await http(s, 'GET', '/v1/tax/years?page=1', { key: LIVE })).slice(3)).toEqual(['1', '19']);
+    expect(h(await http(s, 'POST', '/v1/tax/vat/calculate', { key: LIVE, body: '{"amount":100,"direction":"inclusive"}' })).slice(3)).toEqual(['10', '9']);
+  });
+
   it('a 304 is charged like the 200 it stands for; HEAD like GET', async () => {
     const s = await serve({ keysText: keyLine(LIVE, { monthly_credits: 10 }) });
     const first = await http(s, 'GET', '/v1/calendar/regions', { key: LIVE });
@@ -383,14 +398,14 @@ describe('request coalescing', () => {
         return run();
       },
     });
-    const reqs = Array.from({ length: 5 }, () => http(s, 'GET', '/v1/calendar/regions?region=scotland', { key: LIVE }));
-    const other = http(s, 'GET', '/v1/calendar/regions', { key: LIVE });
+    const reqs = Array.from({ length: 5 }, () => http(s, 'GET', '/v1/calendar/bank-holidays?region=scotland', { key: LIVE }));
+    const other = http(s, 'GET', '/v1/calendar/bank-holidays', { key: LIVE });
     while (runs < 2) await new Promise((r) => setImmediate(r));
     release();
     const answers = await Promise.all(reqs);
     await other;
     expect(runs).toBe(2); // one for the five identical requests, one for the other query string
-    const want = JSON.stringify((await local('GET', '/v1/calendar/regions', { region: 'scotland' })).envelope);
+    const want = JSON.stringify((await local('GET', '/v1/calendar/bank-holidays', { region: 'scotland' })).envelope);
     for (const a of answers) expect([a.status, a.text, a.headers['x-credits-cost']]).toEqual([200, want, '1']);
     const last = await http(s, 'GET', '/v1/tax/years', { key: LIVE });
     expect(last.headers['x-credits-remaining']).toBe(String(100 - 7));

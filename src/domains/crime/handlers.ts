@@ -10,7 +10,7 @@ import { openDataset, provenanceMeta, query, queryOne, type Row, streamRows, Whe
 import { addArea, addMonths, type Area, areaEcho, areaOf, type Coverage, monthsOf, radiusOf } from './area.js';
 import { CRIME_INFO } from './datasets.js';
 import { areaMonths, forceStreetMonths, monthRuns } from './months.js';
-import { categoryMap } from './reference.js';
+import { categoryMap, forceList } from './reference.js';
 
 const DATASET = CRIME_INFO;
 
@@ -79,7 +79,21 @@ export function streetRecord(r: Row): Record<string, unknown> {
   };
 }
 
+/**
+ * A force that matches nothing (not one of data/crime/forces.json, nor loaded) is 404 naming the command
+ * that lists the forces (issue 37: it answered as a real 0). A known force not loaded answers with null
+ * figures and the sync that loads it (months.ts areaMonths).
+ */
+async function knownForce(conn: DuckDBConnection, area: Area): Promise<void> {
+  if (area.kind !== 'force') return;
+  if (forceList().forces.some((f) => f.force === area.force)) return;
+  const loaded = await queryOne<{ n: number }>(conn, 'SELECT count(*) AS n FROM forces WHERE force = ?', [area.force]);
+  if (Number(loaded?.n ?? 0) > 0) return;
+  throw new ApiError(404, 'not_found', `No police force '${area.force}': 'publicdata crime forces' lists the forces loaded (GET /v1/crime/forces); the published ones are in data/crime/forces.json (slugs such as 'kent', 'metropolitan').`);
+}
+
 async function areaWhere(conn: DuckDBConnection, area: Area, months: { from: string | null; to: string | null }): Promise<Where> {
+  await knownForce(conn, area);
   const where = new Where();
   await addArea(conn, where, area);
   addMonths(where, months);
@@ -196,9 +210,14 @@ export const statistics: Handler = async (req, ctx) => {
   const held = await areaMonths(conn, area, months, cov, 'by_month');
   const counts = new Map(byMonthRows.map((r) => [r.month, r.count]));
   const byMonth = held.held.map((month) => ({ month, count: counts.get(month) ?? 0 }));
-  const total = byCategory.reduce((s, r) => s + r.count, 0);
   const note = outsideNote(months, cov) ?? held.note;
-  const data = { area: areaEcho(area), months, total, by_category: byCategory, by_month: byMonth, by_outcome: byOutcome };
+  // no month of the range is held for the area (its force not loaded, or no month asked loaded): there is
+  // no figure to give, and 0 would read as "no crime" (issue 37); meta.note says why and what loads it
+  const none = held.held.length === 0;
+  const total = none ? null : byCategory.reduce((s, r) => s + r.count, 0);
+  const data = none
+    ? { area: areaEcho(area), months, total, by_category: null, by_month: null, by_outcome: null }
+    : { area: areaEcho(area), months, total, by_category: byCategory, by_month: byMonth, by_outcome: byOutcome };
   return { data, meta: await crimeMeta(conn, { ...(note ? { note } : {}), by_outcome: 'last outcome category of each street row as published (null: none, e.g. anti-social behaviour)' }) };
 };
 

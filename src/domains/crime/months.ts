@@ -103,7 +103,11 @@ export async function areaMonths(conn: DuckDBConnection, area: Area, m: MonthRan
   if (area.kind === 'force') {
     const loaded = await forcesLoaded(conn);
     if (!loaded.includes(area.force)) {
-      return { held: [], note: `No street file of force '${area.force}' is loaded (forces loaded: ${loaded.join(', ')}): the answer is empty, not a count of 0 crimes.` };
+      return {
+        held: [],
+        note: `No street file of force '${area.force}' is loaded (forces loaded: ${loaded.join(', ')}): the figures are null, not a count of 0 crimes; ` +
+          `'publicdata sync crime --forces ${area.force}' loads it.`,
+      };
     }
   }
   const forces = await areaForces(conn, area);

@@ -90,7 +90,7 @@ export const crimeRoutes: RouteSpec[] = [
     exactlyOneOf: AREA_ONE_OF,
     cost: GET_COST,
     pagination: 'top',
-    errors: ['invalid_parameter'],
+    errors: ['invalid_parameter', 'not_found'],
   },
   {
     id: 'crime.outcomes',
@@ -118,7 +118,7 @@ export const crimeRoutes: RouteSpec[] = [
     exactlyOneOf: AREA_ONE_OF,
     cost: GET_COST,
     records: 'by_category',
-    errors: ['invalid_parameter'],
+    errors: ['invalid_parameter', 'not_found'],
   },
   {
     id: 'crime.categories',

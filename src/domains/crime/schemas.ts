@@ -59,6 +59,7 @@ const outcomes = obj(
 );
 
 const monthRange = obj({ from: orNull(MONTH, 'null when no month is loaded'), to: orNull(MONTH, 'null when no month is loaded') });
+const AREA_NOT_HELD = 'null when no month of the range is held for the area (its force not loaded): not a count of 0; meta.note names the sync that loads it';
 const statistics = obj({
   area: anyOf(
     obj({ lat: num(), lng: num(), radius_km: num() }),
@@ -66,13 +67,13 @@ const statistics = obj({
     obj({ force: str() }),
   ),
   months: monthRange,
-  total: int(),
-  by_category: arr(obj({ category: category(), category_label: str(), count: int() }), 'largest first'),
-  by_month: arr(
+  total: orNull(int(), AREA_NOT_HELD),
+  by_category: orNull(arr(obj({ category: category(), category_label: str(), count: int() }), 'largest first'), AREA_NOT_HELD),
+  by_month: orNull(arr(
     obj({ month: MONTH, count: int() }),
     "oldest first: the months of the range held for the area (one of its forces' street files loaded; 0 = loaded, no crime); a month not loaded for it is left out and named in meta.note",
-  ),
-  by_outcome: arr(obj({ outcome: orNull(str(), 'null: no outcome published (e.g. anti-social behaviour)'), count: int() })),
+  ), AREA_NOT_HELD),
+  by_outcome: orNull(arr(obj({ outcome: orNull(str(), 'null: no outcome published (e.g. anti-social behaviour)'), count: int() })), AREA_NOT_HELD),
 });
 
 const META = ['licence', 'source', 'source_url', 'as_of', 'caveat'];

@@ -306,10 +306,30 @@ async function mergeNote(conn: DuckDBConnection, rows: number, kept: number): Pr
   return `merged: ${rows} rows loaded for ${monthRuns(months)} of ${which}; ${kept} rows of the other months and forces already there kept`;
 }
 
+/**
+ * The units a crime file replaces: one force's street (or outcomes) file of one month, `<force> <month>
+ * <kind>`; the framework refuses a load that would leave one with far fewer rows than the live file held
+ * (a street CSV cut at a line end, or only its header), whatever the file is called.
+ */
+export const CRIME_UNITS = {
+  what: 'force-month',
+  counts: (db: string) =>
+    `SELECT force || ' ' || month || ' street' AS unit, count(*) AS n FROM ${db}street GROUP BY ALL
+     UNION ALL SELECT force || ' ' || month || ' outcomes' AS unit, count(*) AS n FROM ${db}outcomes GROUP BY ALL`,
+};
+
+/** The force-months each planned member replaces, named by the member (and its archive). */
+function replacedUnits(plans: readonly MonthPlan[]): Array<{ unit: string; file: string }> {
+  return plans.flatMap((p) =>
+    p.members.map((m) => ({ unit: `${m.force} ${p.month} ${m.kind}`, file: p.zip ? `${p.source} (${m.name})` : basename(m.name) })),
+  );
+}
+
 export const crime: DatasetModule = {
   ...catalogFields(CRIME_INFO),
   defaultBaseUrl: 'https://data.police.uk/data/archive',
   tables: ['street', 'outcomes'],
+  units: CRIME_UNITS,
   rejectThreshold: 0.01,
   memoryLimit: 'auto',
   fromNames: /^(\d{4}-\d{2}|latest)\.zip$|^\d{4}-\d{2}-[a-z0-9-]+-(street|outcomes)\.csv$/,
@@ -349,7 +369,7 @@ export const crime: DatasetModule = {
     ctx.progress(rows);
     const newest = await queryOne<{ m: string | null }>(conn, 'SELECT max(month) AS m FROM coverage');
     const result: CrimeLoadResult = {
-      rows, rejected, kept, mode: kept > 0 ? 'incremental' : 'full',
+      rows, rejected, kept, mode: kept > 0 ? 'incremental' : 'full', replaced: replacedUnits(plans),
       ...(kept > 0 ? { note: await mergeNote(conn, rows, kept) } : {}),
       ...(newest?.m ? { asOf: monthEnd(newest.m) } : {}),
     };

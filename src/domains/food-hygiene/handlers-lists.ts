@@ -11,7 +11,7 @@ import type { Handler } from '../../contract/types.js';
 import { openDataset, query, queryOne, Where } from '../../mirror/db.js';
 import { FOOD_HYGIENE_INFO } from './datasets.js';
 import { RATING_VALUES } from './routes.js';
-import { addAuthorityFilter, addPostcodeFilter, foodMeta } from './shape.js';
+import { addAuthorityFilter, addPostcodeFilter, foodMeta, knownAuthority } from './shape.js';
 
 const DATASET = FOOD_HYGIENE_INFO;
 
@@ -78,6 +78,7 @@ export const statistics: Handler = async (req, ctx) => {
   }
   if (q.business_type_id !== undefined) where.add('business_type_id = ?', Number(q.business_type_id));
   const conn = await openDataset(DATASET, ctx.mirrorDir);
+  if (typeof q.local_authority === 'string') await knownAuthority(conn, q.local_authority);
   const counts = await query<{ rating_value: string | null; n: number }>(
     conn, `SELECT rating_value, count(*) AS n FROM establishments ${where.sql} GROUP BY rating_value`, where.params,
   );

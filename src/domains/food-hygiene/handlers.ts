@@ -17,7 +17,7 @@ import { openDataset, query, queryOne, Where } from '../../mirror/db.js';
 import { radiusSearch, type RadiusSearch } from '../../mirror/geo.js';
 import { FOOD_HYGIENE_INFO } from './datasets.js';
 import { FOOD_HYGIENE_POINT } from './routes.js';
-import { addAuthorityFilter, addPostcodeFilter, foodMeta, toDetail, toEstablishment } from './shape.js';
+import { addAuthorityFilter, addPostcodeFilter, foodMeta, knownAuthority, toDetail, toEstablishment } from './shape.js';
 
 export { listAuthorities, listBusinessTypes, statistics } from './handlers-lists.js';
 
@@ -57,6 +57,7 @@ export const searchEstablishments: Handler = async (req, ctx) => {
   const page = Number(req.query.page ?? 1);
   const perPage = Number(req.query.per_page ?? 25);
   const conn = await openDataset(FOOD_HYGIENE_INFO, ctx.mirrorDir);
+  if (typeof req.query.local_authority === 'string') await knownAuthority(conn, req.query.local_authority);
   const total = (await queryOne<{ n: number }>(conn, `SELECT count(*) AS n FROM establishments ${where.sql}`, where.params))?.n ?? 0;
   const offset = (page - 1) * perPage;
   const distance = near ? `, ${near.select}` : '';

@@ -50,7 +50,7 @@ export const foodHygieneRoutes: RouteSpec[] = [
     ],
     cost: GET_COST,
     pagination: 'top',
-    errors: ['invalid_parameter', 'dataset_not_synced'],
+    errors: ['invalid_parameter', 'not_found', 'dataset_not_synced'],
   },
   {
     id: 'food-hygiene.establishment',
@@ -94,6 +94,6 @@ export const foodHygieneRoutes: RouteSpec[] = [
       businessTypeId,
     ],
     cost: GET_COST,
-    errors: ['invalid_parameter', 'dataset_not_synced'],
+    errors: ['invalid_parameter', 'not_found', 'dataset_not_synced'],
   },
 ];

@@ -3,6 +3,7 @@
  * postcode filter (shared by search and statistics).
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { ApiError } from '../../contract/errors.js';
 import type { Meta } from '../../contract/types.js';
 import { provenanceMeta, queryOne, type Row, type Where } from '../../mirror/db.js';
 import { postcodeCondition } from '../../mirror/postcode.js';
@@ -101,6 +102,24 @@ export function addPostcodeFilter(where: Where, raw: string): void {
  * The authority filter: an FSA code (digits) exactly, else a case-insensitive substring of the authority's
  * name in the list or of the name its file gives (626: 'Hull and Goole Port').
  */
+/**
+ * An authority filter that matches no authority loaded (by code, name or an establishment's LocalAuthorityName)
+ * is 404 naming the command that lists them (issue 37: `stats --authority Nowhere` answered a real-looking 0).
+ */
+export async function knownAuthority(conn: DuckDBConnection, raw: string): Promise<void> {
+  const q = raw.trim();
+  const hit = /^\d+$/.test(q)
+    ? await queryOne(conn, 'SELECT 1 AS x FROM authorities WHERE code = ?', [String(Number(q))])
+    : await queryOne(
+      conn,
+      'SELECT 1 AS x FROM authorities WHERE contains(lower(name), lower(?)) UNION ALL SELECT 1 FROM (SELECT 1 FROM establishments WHERE contains(lower(la_name), lower(?)) LIMIT 1) LIMIT 1',
+      [q, q],
+    );
+  if (!hit) {
+    throw new ApiError(404, 'not_found', `No local authority loaded matches '${q}': 'publicdata food-hygiene authorities' lists those loaded (GET /v1/food-hygiene/authorities), by code (314) or name; 'publicdata sync food-hygiene --authorities CODE' loads another.`);
+  }
+}
+
 export function addAuthorityFilter(where: Where, raw: string): void {
   const q = raw.trim();
   if (/^\d+$/.test(q)) where.add('source_code = ?', String(Number(q)));

@@ -16,6 +16,10 @@ export const SCHOOLS_INFO: DatasetInfo = {
   approxDownload: '80 MB',
   cadence: 'monthly',
   staleAfterDays: 45,
+  // inspections whose URN the register does not hold: answered from the management information's own
+  // name, postcode and authority (in_register false), and counted here (issue 37)
+  statusNotes: `SELECT count(*) || ' inspection(s) of schools not in the register (answered from the management information, in_register false)' AS note
+    FROM inspections i WHERE NOT EXISTS (SELECT 1 FROM schools s WHERE s.urn = i.urn) HAVING count(*) > 0`,
   export: {
     tables: [
       // both loads end with ORDER BY urn (src/domains/schools/sync/index.ts)

@@ -51,7 +51,19 @@ async function schoolsMeta(conn: DuckDBConnection, extra: Record<string, unknown
   return m;
 }
 
-const FROM = 'schools s LEFT JOIN inspections i ON i.urn = s.urn';
+/**
+ * The register, and as rows of their own the inspections whose URN it does not hold (issue 37: 40 of the
+ * real excerpt's 40 were dropped by the join): their name, postcode, local authority and region are the
+ * management information's own; phase, type and status are null (the register's), `in_register` false.
+ * The management information lists open state-funded schools, so `status=open` (the default) and the
+ * statistics (open schools) count them.
+ */
+const SCHOOLS = `(SELECT *, true AS in_register FROM schools UNION ALL BY NAME
+  SELECT urn, mi_school_name AS name, mi_postcode AS postcode, upper(replace(mi_postcode, ' ', '')) AS postcode_key,
+    mi_local_authority AS la_name, region AS region_name, false AS in_register
+  FROM inspections i WHERE NOT EXISTS (SELECT 1 FROM schools r WHERE r.urn = i.urn))`;
+const FROM = `${SCHOOLS} s LEFT JOIN inspections i ON i.urn = s.urn`;
+const OPEN = "(s.status = 'open' OR NOT s.in_register)";
 
 /** The text filters' trimmed length (routes.ts TEXT_FILTERS), checked before the mirror is opened. */
 function textFilters(q: Record<string, unknown>): void {
@@ -97,7 +109,8 @@ export const search: Handler = async (req, ctx) => {
   if (q.name !== undefined) where.add('contains(lower(s.name), lower(?))', String(q.name).trim());
   if (q.postcode !== undefined) postcodeFilter(String(q.postcode), where);
   if (q.type !== undefined) where.add('(s.type_code = ? OR contains(lower(s.type_name), lower(?)))', String(q.type).trim(), String(q.type).trim());
-  if (q.status !== undefined && q.status !== 'all') where.add('s.status = ?', String(q.status));
+  if (q.status === 'open') where.add(OPEN);
+  else if (q.status !== undefined && q.status !== 'all') where.add('s.status = ?', String(q.status));
   const page = Number(q.page ?? 1);
   const perPage = Number(q.per_page ?? 25);
   const offset = (page - 1) * perPage;
@@ -122,9 +135,14 @@ export const detail: Handler = async (req, ctx) => {
   const urn = Number(req.params.urn);
   const conn = await openDataset(DATASET, ctx.mirrorDir);
   const row = await queryOne(conn, `SELECT s.*, i.* EXCLUDE (urn) FROM ${FROM} WHERE s.urn = ?`, [urn]);
-  if (!row) throw new ApiError(404, 'not_found', `No school with URN ${urn} in the GIAS register (meta of any /v1/schools answer gives its date).`);
-  const note = overallNote(row);
-  return { data: schoolDetail(row), meta: await schoolsMeta(conn, note ? { note } : {}) };
+  if (!row) throw new ApiError(404, 'not_found', `No school with URN ${urn} in the GIAS register or the Ofsted management information (meta of any /v1/schools answer gives their dates).`);
+  const notes = [
+    row.in_register === false
+      ? `URN ${urn} is not in the GIAS register: its name, postcode and local authority are those of Ofsted's management information; the register's fields are null.`
+      : undefined,
+    overallNote(row),
+  ].filter(Boolean);
+  return { data: schoolDetail(row), meta: await schoolsMeta(conn, notes.length ? { note: notes.join(' ') } : {}) };
 };
 
 const FRAMEWORKS = ['report_card', 'graded', 'ungraded'] as const;
@@ -133,7 +151,7 @@ export const statistics: Handler = async (req, ctx) => {
   const q = req.query;
   textFilters(q);
   const conn = await openDataset(DATASET, ctx.mirrorDir);
-  const where = new Where().add("s.status = 'open'");
+  const where = new Where().add(OPEN);
   areaFilters(q, where);
   if (q.region !== undefined) where.add('(upper(s.region_code) = upper(?) OR lower(s.region_name) = lower(?))', String(q.region).trim(), String(q.region).trim());
   const counts = (await queryOne<Record<string, number>>(

@@ -137,6 +137,8 @@ export function schoolItem(r: Row): Row {
     local_authority: { code: str(r.la_code), name: str(r.la_name) },
     postcode: str(r.postcode),
     location: r.latitude === null || r.latitude === undefined ? null : { latitude: num(r.latitude), longitude: num(r.longitude) },
+    // an inspection whose URN the register does not hold: answered from the management information's own columns
+    in_register: r.in_register !== false,
     latest_inspection: latestInspection(r, false),
   };
   if (r.distance_km !== undefined) item.distance_km = num(r.distance_km);

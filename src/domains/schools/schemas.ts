@@ -37,15 +37,17 @@ const GRADED_KEYS = ['overall_effectiveness', 'quality_of_education', 'behaviour
 const gradedGrades = obj({ ...Object.fromEntries(GRADED_KEYS.map((k) => [k, judgement])), safeguarding_effective: nullable(bool()) });
 
 const location = orNull(obj({ latitude: num(), longitude: num() }), 'null when the register has no grid reference');
+const NOT_IN_REGISTER = 'null for an inspected school the register does not hold (in_register false)';
 const schoolFields = {
   urn: int(),
   name: str(),
-  phase: str(),
-  type: str(),
-  status: oneOf(['open', 'closed']),
-  local_authority: obj({ code: str(), name: str() }),
-  postcode: str(),
+  phase: orNull(str(), NOT_IN_REGISTER),
+  type: orNull(str(), NOT_IN_REGISTER),
+  status: orNull(oneOf(['open', 'closed']), NOT_IN_REGISTER),
+  local_authority: obj({ code: orNull(str(), NOT_IN_REGISTER), name: str() }),
+  postcode: nullable(str()),
   location,
+  in_register: ext(bool(), "false: the register (GIAS) does not hold this URN; name, postcode and local authority are the management information's own"),
 };
 
 const listItem = obj(

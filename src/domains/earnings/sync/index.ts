@@ -136,6 +136,7 @@ async function load(ctx: LoadContext): Promise<LoadResult> {
   // one staged file per table, measure and year: a later file (a revised edition) replaces an earlier one
   const staged = new Map<string, Staged>();
   let written = 0;
+  const replaced: Array<{ unit: string; file: string }> = [];
   const base = ctx.workDir ?? tmpdir();
   mkdirSync(base, { recursive: true });
   const dir = mkdtempSync(join(base, 'stage-'));
@@ -165,13 +166,14 @@ async function load(ctx: LoadContext): Promise<LoadResult> {
       const sha = (f as { sha256?: string }).sha256 || (await sha256File(f.path));
       await conn.run('INSERT OR REPLACE INTO earnings_editions VALUES (?, ?, ?)', [f.name, statSync(f.path).size, sha]);
     }
+    for (const s of staged.values()) replaced.push({ unit: `Table ${s.key[0]} ${s.key[1]} ${s.key[2]}`, file: `${s.member} (${s.container})` });
   } finally {
     await pool.close();
     rmSync(dir, { recursive: true, force: true });
   }
   if (uncoded) ctx.log?.(`${uncoded} rows without a code (Not Classified, All employees) left out`);
   const notes = ctx.files.map((f) => f.note).filter((n): n is string => !!n);
-  return { rows, rejected, mode: ctx.mode ?? 'full', ...(notes.length ? { note: notes.join('; ') } : {}) };
+  return { rows, rejected, mode: ctx.mode ?? 'full', replaced, ...(notes.length ? { note: notes.join('; ') } : {}) };
 }
 
 async function verify(conn: DuckDBConnection): Promise<void> {
@@ -198,6 +200,11 @@ export const earnings: DatasetModule = {
   ...catalogFields(EARNINGS_INFO),
   defaultBaseUrl: 'https://www.ons.gov.uk',
   tables: ['earnings'],
+  // an edition (ONS table, measure and year) a file replaces may not lose rows beyond the threshold
+  units: {
+    what: 'edition',
+    counts: (db: string) => `SELECT 'Table ' || ons_table || ' ' || measure || ' ' || year AS unit, count(*) AS n FROM ${db}earnings GROUP BY ALL`,
+  },
   rejectThreshold: 0.01,
   fromNames: /(?:\.zip|Table\s*(?:4|7|8|14)\.(?:1|5|7)a\b.*\.xlsx?)$/i,
   async readPrevious(conn): Promise<LoadedSource[]> {

@@ -13,6 +13,7 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import * as XLSX from '@e965/xlsx';
+import { checkWorkbookMembers } from '../../../../sync/formats/bounds.js';
 import { levelOf, markerOf, measureOfSub, populationOfSheet, tableInfo, type AsheTable } from '../codes.js';
 import type { Measure, Population } from '../routes.js';
 
@@ -193,6 +194,8 @@ export function readAsheBytes(bytes: Uint8Array, fileName: string): AsheFile {
   let wb: XLSX.WorkBook;
   try {
     const buf = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    // a member that would unpack past the limits is refused before SheetJS inflates it (sync/formats/bounds.ts)
+    checkWorkbookMembers(buf, fileName);
     wb = XLSX.read(buf, { type: 'buffer', ...READ_OPTS });
   } catch (e) {
     throw new Error(`${fileName}: not a readable spreadsheet (${(e as Error).message})`);

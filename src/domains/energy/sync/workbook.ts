@@ -20,6 +20,7 @@
  *    a sheet without one is refused (we could not say what we stored).
  */
 import * as XLSX from '@e965/xlsx';
+import { checkWorkbookMembers } from '../../../../sync/formats/bounds.js';
 
 export type Fuel = 'electricity' | 'gas';
 export type Payment = 'direct_debit' | 'standard_credit' | 'prepayment';
@@ -216,6 +217,7 @@ export function readLevelsSheet(name: string, grid: Grid, regions: readonly Regi
 
 /** Every levels sheet of a workbook file (xlsx, xls or ods). */
 export function readWorkbook(buf: Buffer, regions: readonly RegionLabels[]): WorkbookLevels {
+  checkWorkbookMembers(buf, 'the workbook'); // bounded before SheetJS inflates it (sync/formats/bounds.ts)
   const names = XLSX.read(buf, { type: 'buffer', bookSheets: true }).SheetNames.filter((n) => parseSheetName(n));
   if (names.length === 0)
     throw new Error("no levels sheets (named like 'ElecSingle_Other_Nil', 'Gas_PPM_12000kWh' or 'Gas_Other_Benchmark') in the workbook");

@@ -258,6 +258,35 @@ async function buildTable(
   return dups;
 }
 
+/**
+ * A full load's rejected authorities (`codes`) keep what the live file at `previousPath` held for them: its
+ * establishments as the `establishments` table the build merges (as an incremental build merges the live
+ * rows), and its `authorities` rows. Returns the codes whose rows were kept; none without a live file, or
+ * when the live file is not of this layout (then the reject stands, as it says).
+ */
+async function keepRejected(conn: DuckDBConnection, previousPath: string | undefined, codes: readonly string[], log?: (m: string) => void): Promise<string[]> {
+  if (!previousPath || !codes.length) return [];
+  await conn.run(`ATTACH '${previousPath.replace(/'/g, "''")}' AS fh_prev (READ_ONLY)`);
+  try {
+    await conn.run('CREATE TEMP TABLE keep_codes (code VARCHAR)');
+    await insertRows(conn, 'keep_codes', '(?)', codes.map((c) => [c]));
+    const held = await query<{ code: string }>(conn, 'SELECT DISTINCT code FROM fh_prev.authorities WHERE code IN (SELECT code FROM keep_codes) ORDER BY code');
+    if (!held.length) return [];
+    await conn.run('CREATE TABLE establishments AS SELECT * FROM fh_prev.establishments WHERE source_code IN (SELECT code FROM keep_codes)');
+    await conn.run('INSERT INTO authorities SELECT * FROM fh_prev.authorities WHERE code IN (SELECT code FROM keep_codes)');
+    log?.(`kept the previous rows of ${held.length} authorit${held.length === 1 ? 'y' : 'ies'} whose file was rejected (${held.map((h) => h.code).join(', ')})`);
+    return held.map((h) => h.code);
+  } catch (e) {
+    log?.(`the previous rows of the rejected authorities could not be kept (${(e as Error).message.split('\n')[0]})`);
+    await conn.run('DROP TABLE IF EXISTS establishments');
+    await conn.run('DELETE FROM authorities');
+    return [];
+  } finally {
+    await conn.run('DROP TABLE IF EXISTS keep_codes');
+    await conn.run('DETACH fh_prev');
+  }
+}
+
 /** The plan of this sync: every selected file (full), or those whose list date changed (incremental). */
 async function planLoad(ctx: LoadContext, incremental: boolean): Promise<{ plans: PlannedFile[]; fetch: PlannedFile[]; removed: string[] }> {
   const list = ctx.files.find((f) => f.name === LIST_NAME || f.name.toLowerCase().endsWith('.json'));
@@ -276,6 +305,8 @@ const foodHygiene: DatasetModule = {
   ...catalogFields(FOOD_HYGIENE_INFO),
   defaultBaseUrl: 'https://api.ratings.food.gov.uk',
   tables: ['establishments'],
+  // an authority's file replaces its rows: it may not lose more than the threshold (sync/integrity.ts)
+  units: { what: 'authority', counts: (db: string) => `SELECT source_code AS unit, count(*) AS n FROM ${db}establishments GROUP BY ALL` },
   // the share that fails a sync is checked in load, against the whole mirror (REJECTED_SHARE); a
   // file's rejected establishments are not rows of this sync's files alone
   rejectThreshold: 1,
@@ -314,7 +345,10 @@ const foodHygiene: DatasetModule = {
       const failed = results.filter((r): r is FileFailure => !r.ok);
       let rejected = await storeRejects(ctx, ok, failed);
       const drop = [...ok.map((r) => r.plan.code), ...removed];
-      const dups = await buildTable(conn, slots.stagingPaths, incremental, ok.map((r) => r.plan.code), drop, ctx.log);
+      // a full load: a rejected file's authority keeps the rows the live file held for it (an incremental
+      // load keeps them already: it starts from a copy of the live file and drops only what it replaces)
+      const keptFrom = incremental ? [] : await keepRejected(conn, ctx.previousPath, failed.map((f) => f.plan.code), ctx.log);
+      const dups = await buildTable(conn, slots.stagingPaths, incremental || keptFrom.length > 0, ok.map((r) => r.plan.code), drop, ctx.log);
       rejected += dups;
       await conn.run('DELETE FROM authorities WHERE code IN (SELECT code FROM drop_codes)');
       await insertRows(conn, 'authorities', '(?, ?, ?, ?, ?, ?, ?, ?, CAST(? AS DATE), ?, 0, ?, ?)', ok.map(authorityRow));
@@ -330,7 +364,17 @@ const foodHygiene: DatasetModule = {
         );
       }
       const asOf = (await queryOne<{ d: string | null }>(conn, `SELECT strftime(max(extract_date), '%Y-%m-%d') AS d FROM authorities`))?.d;
-      return { rows: incremental ? staged - dups : total, rejected, mode: incremental ? 'incremental' : 'full', ...(asOf ? { asOf } : {}) };
+      const note = failed.length
+        ? `${failed.length} authority file${failed.length === 1 ? '' : 's'} rejected (${failed.slice(0, 5).map((f) => f.plan.fileName).join(', ')}${failed.length > 5 ? ', …' : ''}): ${
+            keptFrom.length ? `the previous rows of ${keptFrom.length} of them kept` : 'no previous rows of them to keep'}`
+        : undefined;
+      return {
+        rows: incremental ? staged - dups : total, rejected, mode: incremental ? 'incremental' : 'full',
+        replaced: ok.map((r) => ({ unit: r.plan.code, file: r.plan.fileName })),
+        badFiles: failed.map((f) => f.plan.fileName),
+        ...(note ? { note } : {}),
+        ...(asOf ? { asOf } : {}),
+      };
     } finally {
       for (const p of slots.stagingPaths) rmSync(p, { force: true });
     }

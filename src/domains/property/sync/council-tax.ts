@@ -13,6 +13,7 @@
  */
 import { readFileSync } from 'node:fs';
 import * as XLSX from '@e965/xlsx';
+import { checkWorkbookMembers } from '../../../../sync/formats/bounds.js';
 import { queryOne } from '../../../mirror/db.js';
 import { catalogFields, discoverFromPages } from '../../../../sync/common.js';
 import type { DatasetModule, DiscoverContext, LoadContext, LoadResult, UpstreamFile } from '../../../../sync/types.js';
@@ -50,6 +51,7 @@ export function readOdsSheets(file: Uint8Array, wanted: (name: string) => boolea
   let names: string[];
   let wb: XLSX.WorkBook;
   try {
+    checkWorkbookMembers(file, 'the spreadsheet'); // bounded before SheetJS inflates it (sync/formats/bounds.ts)
     const book = XLSX.read(file, { type: 'array', bookSheets: true }) as XLSX.WorkBook & { bookType?: string };
     if (book.bookType !== 'ods') throw new Error(`read as ${book.bookType ?? 'plain text'}`);
     names = book.SheetNames.filter(wanted);

@@ -21,6 +21,8 @@ import { queryOne } from '../../../mirror/db.js';
 import { catalogFields, count, MAX_STORED_REJECTS, storeStructuralRejects } from '../../../../sync/common.js';
 import { DownloadError } from '../../../../sync/download.js';
 import type { DatasetModule, DiscoverContext, LoadContext, LoadResult, UpstreamFile } from '../../../../sync/types.js';
+import { READER_LIMITS, sampleLines, type ReaderLimits } from '../../../../sync/formats/bounds.js';
+import { csvFields } from '../../../../sync/integrity.js';
 import { PRICE_PAID_INFO } from '../datasets.js';
 import { addMonths, coveredThrough, dropYears, MAX_REPAIR_YEARS, planUpdate, recordFull, recordUpdate, repairYears } from './price-paid-months.js';
 
@@ -60,7 +62,7 @@ const COLUMNS = [
 /** read_csv options: headerless, every column VARCHAR, structural errors stored in reject tables. */
 const READ_OPTS =
   `columns = {${COLUMNS.map((c) => `'${c}': 'VARCHAR'`).join(', ')}}, header = false, auto_detect = false, ` +
-  `delim = ',', quote = '"', escape = '"', store_rejects = true, strict_mode = false`;
+  `delim = ',', quote = '"', escape = '"', store_rejects = true, strict_mode = false, max_line_size = ${READER_LIMITS.lineBytes}`;
 
 /**
  * Typed projection of one file's raw rows. No trim/upper: the publisher's fields are clean, and a value
@@ -112,9 +114,33 @@ async function asOf(conn: DuckDBConnection): Promise<string | undefined> {
   return (await queryOne<{ d: string | null }>(conn, 'SELECT max(date) AS d FROM price_paid'))?.d ?? undefined;
 }
 
+/** Lines of each file read before DuckDB is handed it, and the share of them that may not be price-paid rows. */
+export const SAMPLE_LINES = 100;
+const SAMPLE_BAD_SHARE = 0.01;
+const ROW_START = /^"\{[0-9A-Fa-f-]{36}\}",/;
+
+/**
+ * Refuse a file that is not a price-paid CSV after reading its first lines with a bounded buffer (a line
+ * over the limit is refused as soon as it passes it): given to DuckDB, garbage was held in memory whole
+ * as rejected lines (~50x its size) before the reject threshold refused it (issue 37).
+ */
+export function checkPricePaidFile(path: string, name: string, limits: Pick<ReaderLimits, 'lineBytes'> = READER_LIMITS): void {
+  const lines = sampleLines(path, name, SAMPLE_LINES, limits).filter((l) => l !== '');
+  if (!lines.length) return;
+  const bad = lines.map((l, i) => [i + 1, l] as const).filter(([, l]) => !ROW_START.test(l) || csvFields(l, ',').fields !== COLUMNS.length);
+  if (bad.length > Math.floor(lines.length * SAMPLE_BAD_SHARE)) {
+    const [n, l] = bad[0]!;
+    throw new Error(
+      `${name}: ${bad.length} of its first ${lines.length} lines are not price-paid rows (${COLUMNS.length} fields, a {transaction id} first), ` +
+        `e.g. line ${n}: ${JSON.stringify(l.slice(0, 60))}: not a price-paid CSV; kept the previous data`,
+    );
+  }
+}
+
 /** Full load of one or more complete/yearly files into an empty file. */
 async function loadFull(ctx: LoadContext): Promise<LoadResult> {
   const { conn } = ctx;
+  for (const f of ctx.files) checkPricePaidFile(f.path, f.name);
   const paths = ctx.files.map((f) => f.path);
   ctx.log?.(`full load of ${ctx.files.map((f) => f.name).join(', ')}`);
   // One pass over the CSV: typed columns plus a reject reason (NULL for good rows), sorted on postcode.
@@ -155,6 +181,7 @@ async function loadFull(ctx: LoadContext): Promise<LoadResult> {
 /** Apply a monthly update (A add, C change, D delete, by transaction id) to the copy of the live data. */
 async function loadUpdate(ctx: LoadContext): Promise<LoadResult> {
   const { conn } = ctx;
+  for (const f of ctx.files) checkPricePaidFile(f.path, f.name);
   const paths = ctx.files.map((f) => f.path);
   ctx.log?.(`applying ${ctx.files.map((f) => f.name).join(', ')} to the existing data`);
   await conn.run(

@@ -103,6 +103,7 @@ const COMMON: readonly Col[] = [
   col('ofsted_region', 'text', 'Ofsted region'),
   col('region', 'text', 'Region'),
   col('mi_local_authority', 'text', 'Local authority'),
+  col('mi_postcode', 'text', 'Postcode'),
   col('u_number', 'text', 'Latest ungraded inspection number'),
   col('u_start', 'date_slash', 'Date of latest ungraded inspection'),
   col('u_published', 'date_slash', 'Ungraded inspection publication date'),

@@ -39,6 +39,17 @@ interface Given {
 
 const TABLE: Record<SourceKind, string> = { gias: 'schools', mi: 'inspections' };
 
+/**
+ * The units a schools file replaces: the whole register (GIAS) or the whole inspections table (Ofsted's
+ * management information). A file of any name or date that would leave one with far fewer rows than the
+ * live file held (3 of 7 schools, a file cut at a line end) fails the sync unless --allow-shrink.
+ */
+const UNIT: Record<SourceKind, string> = { gias: 'register', mi: 'inspections' };
+export const SCHOOLS_UNITS = {
+  what: 'table',
+  counts: (db: string) => `SELECT 'register' AS unit, count(*) AS n FROM ${db}schools UNION ALL SELECT 'inspections', count(*) FROM ${db}inspections`,
+};
+
 /** Which source each file is, by its header; two files of one source, or an unknown header, fail the sync. */
 function classify(files: LoadContext['files']): Map<SourceKind, Given> {
   const out = new Map<SourceKind, Given>();
@@ -168,6 +179,7 @@ async function load(ctx: LoadContext): Promise<LoadResult> {
   );
   let rejected = 0;
   let loaded = 0;
+  const replaced: Array<{ unit: string; file: string }> = [];
   for (const kind of ['gias', 'mi'] as const) {
     const g = given.get(kind);
     const before = prev?.find((p) => p.source === kind);
@@ -183,6 +195,7 @@ async function load(ctx: LoadContext): Promise<LoadResult> {
     const r = kind === 'gias' ? await loadGias(ctx, g, workDir) : await loadMi(ctx, g, workDir);
     rejected += r.bad;
     loaded += r.good;
+    replaced.push({ unit: UNIT[kind], file: g.file.name });
     await ctx.conn.run(
       'INSERT INTO sources VALUES (?, ?, ?, ?, CAST(? AS DATE), ?, ?, ?, current_timestamp)',
       [kind, g.file.name, g.file.url, sha ?? null, g.file.published ?? publishedFromName(g.file.name) ?? null, g.layout ?? null, r.encoding, r.good],
@@ -193,7 +206,12 @@ async function load(ctx: LoadContext): Promise<LoadResult> {
   const rows = (await queryOne<{ n: number }>(ctx.conn, 'SELECT (SELECT count(*) FROM schools) + (SELECT count(*) FROM inspections) AS n'))!.n;
   const asOf = await queryOne<{ d: string | null }>(ctx.conn, "SELECT strftime(max(published), '%Y-%m-%d') AS d FROM sources WHERE source = 'mi'");
   const notes = ctx.files.map((f) => f.note).filter((n): n is string => !!n);
-  return { rows, rejected, mode: 'full', ...(asOf?.d ? { asOf: asOf.d } : {}), ...(notes.length ? { note: notes.join('; ') } : {}) };
+  // inspections of a URN the register does not hold are kept and answered from their own columns; said here
+  const unmatched = Number((await queryOne<{ n: number }>(ctx.conn, 'SELECT count(*) AS n FROM inspections i WHERE NOT EXISTS (SELECT 1 FROM schools s WHERE s.urn = i.urn)'))!.n);
+  if (unmatched) {
+    notes.push(`${unmatched} inspection${unmatched === 1 ? '' : 's'} of schools not in the register (answered from the management information's name, postcode and authority, in_register false)`);
+  }
+  return { rows, rejected, mode: 'full', replaced, ...(notes.length ? { note: notes.join('; ') } : {}), ...(asOf?.d ? { asOf: asOf.d } : {}) };
 }
 
 async function verify(conn: DuckDBConnection): Promise<void> {
@@ -208,6 +226,7 @@ export const schools: DatasetModule = {
   ...catalogFields(SCHOOLS_INFO),
   defaultBaseUrl: GOVUK_BASE,
   tables: ['schools', 'inspections'],
+  units: SCHOOLS_UNITS,
   rejectThreshold: 0.01,
   fromNames: new RegExp(`${GIAS_NAME_RE.source}|${MI_NAME_RE.source}`, 'i'),
   classifyFrom(name: string) {

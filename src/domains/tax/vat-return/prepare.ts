@@ -22,7 +22,7 @@ import {
   type SupplyType,
   type Txn,
 } from './model.js';
-import { Collector, checkDate, fmtGBP, isObj, parseTxn, prepareCompany, type Warning } from './validate.js';
+import { Collector, DOCUMENT_FIELDS, checkDate, checkKnownFields, fmtGBP, isObj, parseTxn, prepareCompany, type Warning } from './validate.js';
 
 export const MAX_TRANSACTIONS = 10_000;
 const MAX_PERIOD_MONTHS = 12;
@@ -116,6 +116,7 @@ export function prepare(body: unknown): { ok: true; prepared: Prepared } | { ok:
     c.add('body', 'INVALID_BODY', 'The request body must be a JSON object with company, period and transactions.');
     return { ok: false, details: c.details };
   }
+  checkKnownFields(c, body, '', DOCUMENT_FIELDS.body);
   const { start, end, periodOk } = checkPeriod(c, body['period']);
   const company = prepareCompany(c, body['company'], warnings);
   const txns: Txn[] = [];
@@ -163,6 +164,7 @@ function checkPeriod(c: Collector, p: unknown): { start: string | undefined; end
   if (p === undefined || p === null) c.add('period', 'MISSING_FIELD', "'period' with start_date and end_date is required.");
   else if (!isObj(p)) c.add('period', 'INVALID_FIELD_TYPE', "'period' must be an object with start_date and end_date.");
   else {
+    checkKnownFields(c, p, 'period', DOCUMENT_FIELDS.period);
     start = checkDate(c, p, 'start_date', 'period', true);
     end = checkDate(c, p, 'end_date', 'period', true);
     if (start && end) {

@@ -4,6 +4,7 @@
  * collected in a Collector, none thrown early. Resolution against the period and the schemes is in prepare.ts.
  */
 import type { ErrorDetail } from '../../../contract/types.js';
+import { nearestName } from '../../../contract/unknown-names.js';
 import { MAX_AMOUNT_PENCE, toPence } from '../../../money.js';
 import { temporaryVatRates, vatRate } from '../vat-data.js';
 import { bandFromEmissions, bandFromEngine, normaliseBand } from './fuel.js';
@@ -49,6 +50,37 @@ export class Collector {
   details: ErrorDetail[] = [];
   add(field: string, code: string, message: string): void {
     this.details.push({ field, code, message });
+  }
+}
+
+/**
+ * The fields each object of the document takes (docs/vat-return.md): a field not named here is refused as
+ * UNKNOWN_FIELD with the nearest declared name (issue 37: a misspelled `vat_ammount` must not be ignored).
+ */
+const names = (...n: string[]): ReadonlySet<string> => new Set(n);
+export const DOCUMENT_FIELDS = {
+  body: names('company', 'period', 'transactions'),
+  company: names('vat_registration_number', 'vat_registration_date', 'northern_ireland', 'partially_exempt', 'vat_schemes', 'partial_exemption', 'fuel_scale_charges'),
+  period: names('start_date', 'end_date'),
+  scheme: names('scheme', 'effective_from', 'effective_to', 'limited_cost_trader', 'first_year', 'flat_rate_category', 'flat_rate_percentage'),
+  partialExemption: names('method', 'special_method_recoverable_percentage', 'de_minimis_tests', 'annual_adjustment'),
+  annualAdjustment: names('year_months', 'prior_returns'),
+  priorReturns: names('taxable_supplies', 'exempt_supplies', 'taxable_input_tax', 'exempt_input_tax', 'residual_input_tax', 'input_tax_recovered'),
+  fuel: names('fuel_type', 'vehicle', 'period_months', 'vat_inclusive_charge', 'co2_band', 'co2_emissions', 'co2_emissions_secondary', 'engine_size_cc'),
+  transaction: names(
+    'id', 'date', 'type', 'net_amount', 'vat_amount', 'gross_amount', 'vat_rate', 'vat_rate_percentage', 'supply_type', 'is_capital_asset',
+    'input_tax_reclaimed', 'direction', 'input_tax_attribution', 'payment_date', 'amount_paid', 'original_transaction_date',
+    'payment_due_date', 'original_transaction_id', 'scheme_override', 'flat_rate_percentage', 'description',
+  ),
+} as const;
+
+/** Every field of `o` (at path `at`, '' for the body) that `allowed` does not name: an UNKNOWN_FIELD detail each. */
+export function checkKnownFields(c: Collector, o: Obj, at: string, allowed: ReadonlySet<string>): void {
+  for (const k in o) {
+    if (allowed.has(k)) continue;
+    const near = nearestName(k, allowed);
+    const field = at ? `${at}.${k}` : k;
+    c.add(field, 'UNKNOWN_FIELD', `Unknown field '${field}'; ${near !== undefined ? `did you mean '${at ? `${at}.` : ''}${near}'?` : `it takes ${[...allowed].map((n) => `'${n}'`).join(', ')}.`}`);
   }
 }
 
@@ -169,6 +201,7 @@ export function prepareCompany(c: Collector, raw: unknown, warnings: Warning[]):
     c.add('company', 'INVALID_FIELD_TYPE', "'company' must be an object.");
     return company;
   }
+  checkKnownFields(c, raw, 'company', DOCUMENT_FIELDS.company);
   checkCompanyIdentity(c, raw, company, warnings);
   checkVatSchemes(c, raw['vat_schemes'], company, warnings);
   checkPartialExemption(c, raw['partial_exemption'], company, warnings);
@@ -205,6 +238,7 @@ function checkVatSchemes(c: Collector, vs: unknown, company: Company, warnings: 
   vs.forEach((e, j) => {
     const f = `company.vat_schemes[${j}]`;
     if (!isObj(e)) return c.add(f, 'INVALID_FIELD_TYPE', 'A scheme entry must be an object.');
+    checkKnownFields(c, e, f, DOCUMENT_FIELDS.scheme);
     const scheme = checkEnum(c, e, 'scheme', f, SCHEMES, true);
     const from = checkDate(c, e, 'effective_from', f, true);
     let to: string | null = null;
@@ -240,6 +274,7 @@ function checkPartialExemption(c: Collector, pe: unknown, company: Company, warn
     return;
   }
   const f = 'company.partial_exemption';
+  checkKnownFields(c, pe, f, DOCUMENT_FIELDS.partialExemption);
   const cfg: PartialExemptionConfig = company.partial_exemption;
   cfg.method = checkEnum(c, pe, 'method', f, ['standard', 'special'] as const, false) ?? 'standard';
   const sp = checkPercent(c, pe, 'special_method_recoverable_percentage', f);
@@ -265,6 +300,7 @@ function checkAnnualAdjustment(c: Collector, aa: unknown, company: Company, cfg:
     c.add(`${f}.annual_adjustment`, 'ANNUAL_ADJUSTMENT_WITHOUT_PARTIAL_EXEMPTION', 'An annual adjustment is only made by a partly exempt business: set company.partially_exempt to true or remove annual_adjustment.');
   const a: Obj = isObj(aa) ? aa : {};
   if (!isObj(aa) && aa !== true) c.add(`${f}.annual_adjustment`, 'INVALID_FIELD_TYPE', "'annual_adjustment' must be an object (or true).");
+  checkKnownFields(c, a, `${f}.annual_adjustment`, DOCUMENT_FIELDS.annualAdjustment);
   let months = 12;
   if (a['year_months'] !== undefined) {
     const m = a['year_months'];
@@ -275,9 +311,12 @@ function checkAnnualAdjustment(c: Collector, aa: unknown, company: Company, cfg:
   const pr = a['prior_returns'];
   if (pr !== undefined && pr !== null) {
     if (!isObj(pr)) c.add(`${f}.annual_adjustment.prior_returns`, 'INVALID_FIELD_TYPE', "'prior_returns' must be an object.");
-    else for (const k of Object.keys(prior) as Array<keyof PriorReturns>) {
-      const p = checkAmount(c, pr, k, `${f}.annual_adjustment.prior_returns`, false);
-      if (typeof p === 'number') prior[k] = p;
+    else {
+      checkKnownFields(c, pr, `${f}.annual_adjustment.prior_returns`, DOCUMENT_FIELDS.priorReturns);
+      for (const k of Object.keys(prior) as Array<keyof PriorReturns>) {
+        const p = checkAmount(c, pr, k, `${f}.annual_adjustment.prior_returns`, false);
+        if (typeof p === 'number') prior[k] = p;
+      }
     }
   }
   cfg.annual_adjustment = { year_months: months, prior_returns: prior };
@@ -293,6 +332,7 @@ function checkFuelScaleCharges(c: Collector, fsc: unknown, company: Company): vo
   fsc.forEach((e, j) => {
     const f = `company.fuel_scale_charges[${j}]`;
     if (!isObj(e)) return c.add(f, 'INVALID_FIELD_TYPE', 'A fuel scale charge must be an object.');
+    checkKnownFields(c, e, f, DOCUMENT_FIELDS.fuel);
     const ft = checkEnum(c, e, 'fuel_type', f, FUEL_TYPES, false) ?? ('petrol' as FuelType);
     const fc: FuelCharge = { index: j, fuel_type: ft };
     if (typeof e['vehicle'] === 'string') fc.vehicle = e['vehicle'];
@@ -362,6 +402,7 @@ export function parseTxn(c: Collector, raw: unknown, i: number): Txn | undefined
     return undefined;
   }
   const before = c.details.length;
+  checkKnownFields(c, raw, f, DOCUMENT_FIELDS.transaction);
   let id = raw['id'];
   if (typeof id === 'number' && Number.isFinite(id)) id = String(id);
   if (id === undefined || id === null || id === '') c.add(`${f}.id`, 'MISSING_FIELD', "'id' is required.");
