@@ -24,6 +24,7 @@ import { Executor } from './executor.js';
 import { answerClientError } from './http.js';
 import { keyMatcher, type KeyPlan } from './keys.js';
 import { RateLimiter } from './ratelimit.js';
+import { PageSite } from '../pages/site.js';
 
 export { isLoopback } from './routing.js';
 export { INSUFFICIENT_CREDITS_MESSAGE, INVALID_KEY_MESSAGE, MISSING_AUTH_MESSAGE, RATE_LIMIT_MESSAGE, SERVER_ERROR_MESSAGE } from './answer.js';
@@ -65,6 +66,8 @@ export interface ServeOptions {
   debug?: boolean;
   /** Back-off of failed credit state writes (src/server/credits.ts; tests shorten it). */
   creditRetry?: CreditStoreOptions;
+  /** Serve the browser pages (`/`, `/docs`, `/area/{postcode}`; docs/serve.md "Pages"). Default true. */
+  pages?: boolean;
 }
 
 export interface RunningServer {
@@ -124,7 +127,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     responses: await loadResponseSchemas(),
   });
   const http = new HttpAdapter(
-    { now, ...(opts.cors ? { cors: opts.cors } : {}), ...(opts.accessLog ? { accessLog: opts.accessLog } : {}), ...(opts.errorLog ? { errorLog: opts.errorLog } : {}), debug: opts.debug === true },
+    { now, ...(opts.cors ? { cors: opts.cors } : {}), ...(opts.accessLog ? { accessLog: opts.accessLog } : {}), ...(opts.errorLog ? { errorLog: opts.errorLog } : {}), debug: opts.debug === true, ...(opts.pages === false ? {} : { pages: new PageSite() }) },
     answerer,
     cache,
   );
