@@ -93,11 +93,12 @@ function header(postcode = ''): string {
 </header>`;
 }
 
-function shell(title: string, body: string, css: string[], js: string[]): string {
+function shell(title: string, body: string, css: string[], js: string[], auth = false): string {
   return `<!doctype html>
 <html lang="en-GB">
 <head>
 <meta charset="utf-8">
+<meta name="publicdata-auth" content="${auth ? 'bearer' : 'none'}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
 <link rel="icon" href="data:,">
@@ -125,8 +126,11 @@ const DOCS_HTML = shell(
   ['swagger-ui-bundle.js', 'docs.js'],
 );
 
-/** The area page: the same HTML for every postcode (the script reads the postcode from the path). */
-const AREA_HTML = shell(
+/**
+ * The area page: the same HTML for every postcode (the script reads the postcode from the path). With
+ * keys the page asks for one before its first request (`publicdata-auth`), rather than learning it from a 401.
+ */
+const areaHtml = (auth: boolean): string => shell(
   'publicdata: area profile',
   `${header()}
 <main id="main" class="area" aria-busy="true">
@@ -136,6 +140,7 @@ const AREA_HTML = shell(
 <footer class="foot"><p>Drawn in your browser from this server’s <code>/v1/area</code> answer and the point routes it links to. Contains public sector information licensed under the Open Government Licence v3.0.</p></footer>`,
   ['pages.css', 'area.css'],
   ['area.js'],
+  auth,
 );
 
 /** A path `serve` answers with a page (GET and HEAD only; everything else is the API's). */
@@ -146,6 +151,9 @@ export function isPagePath(path: string): boolean {
 export class PageSite {
   private readonly files = new Map<string, PageFile>();
 
+  /** `keyed`: serve requires a Bearer key (the area page asks for it first). */
+  constructor(private readonly keyed: boolean) {}
+
   /** The answer for a page path (isPagePath) and its query. */
   answer(path: string, query: URLSearchParams): PageAnswer {
     if (path === '/' || path === '/docs' || path === '/docs/') return { status: 200, file: this.cached('docs.html', () => fileOf(TYPES.html!, Buffer.from(DOCS_HTML))) };
@@ -153,7 +161,7 @@ export class PageSite {
       const pc = (query.get('postcode') ?? '').trim();
       return { status: 303, location: pc ? `/area/${encodeURIComponent(pc)}` : '/' };
     }
-    if (path.startsWith('/area/')) return { status: 200, file: this.cached('area.html', () => fileOf(TYPES.html!, Buffer.from(AREA_HTML))) };
+    if (path.startsWith('/area/')) return { status: 200, file: this.cached('area.html', () => fileOf(TYPES.html!, Buffer.from(areaHtml(this.keyed)))) };
     const name = path.slice('/assets/'.length);
     const where = Object.hasOwn(ASSET_FILES, name) ? ASSET_FILES[name] : undefined;
     if (!where) return { status: 404 };

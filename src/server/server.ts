@@ -127,7 +127,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     responses: await loadResponseSchemas(),
   });
   const http = new HttpAdapter(
-    { now, ...(opts.cors ? { cors: opts.cors } : {}), ...(opts.accessLog ? { accessLog: opts.accessLog } : {}), ...(opts.errorLog ? { errorLog: opts.errorLog } : {}), debug: opts.debug === true, ...(opts.pages === false ? {} : { pages: new PageSite() }) },
+    { now, ...(opts.cors ? { cors: opts.cors } : {}), ...(opts.accessLog ? { accessLog: opts.accessLog } : {}), ...(opts.errorLog ? { errorLog: opts.errorLog } : {}), debug: opts.debug === true, ...(opts.pages === false ? {} : { pages: new PageSite(keyed) }) },
     answerer,
     cache,
   );

@@ -1,0 +1,137 @@
+/**
+ * `/area/{postcode}` in headless Chromium against serve on the fixture mirror: the map draws as many crime,
+ * school and food points as the fixture holds within the radius (counted from the fixture files in
+ * area-fixture.ts, or for schools the schools route's own total), its totals are the JSON answers', the
+ * key typed is sent only as a Bearer header (never in a URL, never in localStorage), no console error, no
+ * request leaves the origin. Screenshots (desktop, phone, print) go to test-artifacts/.
+ *
+ * The area route itself: see area-answer.ts (served in the browser at /v1/area/… until the places branch
+ * answers it).
+ */
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { browserSkipReason, launchChromium, paints, screenshot, watch } from '../support/browser.js';
+import { fakeKey } from '../support/keys.js';
+import { useFixtureMirror } from '../support/route-samples.js';
+import { keyLine, startTestServer, type TestServer } from '../support/serve.js';
+import { areaAnswer, type Place } from './area-answer.js';
+import { crimesWithin, foodWithin } from './area-fixture.js';
+
+const skip = browserSkipReason();
+const KEY = fakeKey('live', 'area0page0browser0test');
+const CITY: Place = { postcode: 'EC2V 7HH', lat: 51.5155, lng: -0.0922, radiusKm: 1.2 };
+const GODALMING: Place = { postcode: 'GU7 1AA', lat: 51.1857, lng: -0.6122, radiusKm: 5 };
+const LEEDS: Place = { postcode: 'LS8 3BS', lat: 53.8256, lng: -1.5118, radiusKm: 3 };
+
+describe.skipIf(skip !== '')('/area/{postcode} in Chromium', () => {
+  const mirror = useFixtureMirror('pd-pages-area-');
+  let browser: Browser;
+  let s: TestServer;
+  let origin: string;
+  const get = async (path: string) => {
+    const r = await fetch(`${origin}${path}`, { headers: { Authorization: `Bearer ${KEY}` } });
+    if (r.status !== 200) throw new Error(`${path}: ${r.status}`);
+    return (await r.json()) as { data: unknown; pagination?: { total: number } };
+  };
+  beforeAll(async () => {
+    s = await startTestServer({ mirrorDir: join(mirror.dir(), 'mirror'), keysText: keyLine(KEY, { per_minute: 10_000, monthly_credits: 100_000 }) });
+    origin = new URL(s.url).origin;
+    browser = await launchChromium();
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await s?.close(1000);
+  });
+
+  /** Open the page for a place, give the key when asked, wait for the map. */
+  async function open(p: Place, viewport = { width: 1280, height: 1000 }): Promise<{ page: Page; w: ReturnType<typeof watch>; answer: any }> {
+    const answer = await areaAnswer(p, get);
+    const page = await browser.newPage({ viewport });
+    const w = watch(page, origin);
+    // answered as serve would: 401 without the key
+    await page.route(`${origin}/v1/area/**`, async (route) =>
+      (await route.request().headerValue('authorization')) === `Bearer ${KEY}`
+        ? route.fulfill({ status: 200, contentType: 'application/json; charset=utf-8', body: JSON.stringify(answer) })
+        : route.fulfill({ status: 401, contentType: 'application/json; charset=utf-8', body: JSON.stringify({ error: { code: 'unauthorized', message: 'Missing or malformed Authorization header. Expected: Bearer <api_key>' } }) }),
+    );
+    await page.goto(`${origin}/area/${encodeURIComponent(p.postcode)}?radius_km=${p.radiusKm}`);
+    await page.getByRole('textbox', { name: 'API key' }).fill(KEY);
+    await page.getByRole('button', { name: 'Show the area' }).click();
+    await page.locator('#map svg.mapsvg').waitFor({ timeout: 60_000 });
+    return { page, w, answer };
+  }
+
+  const count = (page: Page, sel: string) => page.locator(sel).count();
+
+  it('City of London: every fixture crime within the radius, coloured by category, totals as the JSON routes say', async () => {
+    const { page, w, answer } = await open(CITY);
+    const want = crimesWithin(CITY.lat, CITY.lng, CITY.radiusKm).length;
+    expect(want).toBe(252); // hand-checked: 252 of the file's 342 rows lie within 1.2 km of 51.5155,-0.0922
+    expect(await count(page, '[data-layer="crime"] circle')).toBe(want);
+    expect(answer.data.sections.crime.total).toBe(want);
+    expect(await page.locator('.legend').textContent()).toContain(`crimes drawn: ${want} of ${want}`);
+    // one colour per category among the seven largest (Okabe-Ito), the legend lists each with its count
+    const byCat = (answer.data.sections.crime.by_category as { category_label: string; count: number }[]);
+    for (const c of byCat) expect(await page.locator('.legend').textContent()).toContain(`${c.category_label}: ${c.count}`);
+    // charts and tables, each figure linked to its request path
+    await expect.poll(() => count(page, '#chart-crime-month rect.bar')).toBe(answer.data.sections.crime.by_month.length);
+    expect(await count(page, '#chart-sales-type rect.bar')).toBe(2);
+    expect(await page.locator('#map .src a').first().getAttribute('href')).toMatch(/^\/v1\/crime\/street\?lat=51\.5155&lng=-0\.0922&radius_km=1\.2&month_from=2025-05&month_to=2025-05$/);
+    expect(await page.locator('#sec-crime .src a').getAttribute('href')).toBe(answer.data.sections.crime.source[0]);
+    expect(await page.locator('#sec-road_safety').textContent()).toContain('publicdata sync road-safety');
+    // the key: only in Authorization headers, never in a URL or localStorage
+    const api = w.requests.filter((r) => new URL(r.url()).pathname.startsWith('/v1/'));
+    expect(api.length).toBeGreaterThan(3);
+    for (const r of api) {
+      expect(r.url()).not.toContain(KEY.slice(-10));
+      expect(await r.headerValue('authorization')).toBe(`Bearer ${KEY}`);
+    }
+    expect(await page.evaluate(() => JSON.stringify(localStorage))).toBe('{}');
+    // landmarks and text alternatives
+    expect(await count(page, 'main')).toBe(1);
+    expect(await page.locator('#map svg.mapsvg').getAttribute('role')).toBe('img');
+    expect(await page.locator('#map-d').textContent()).toContain(`${want} crimes`);
+    const p = await paints(page);
+    console.log(`/area first paint ${p.fp?.toFixed(0)} ms, first contentful paint ${p.fcp?.toFixed(0)} ms`);
+    await screenshot(page, 'area');
+    await page.emulateMedia({ media: 'print' });
+    await screenshot(page, 'area-print');
+    expect(w.errors).toEqual([]);
+    expect(w.foreign).toEqual([]);
+    await page.close();
+  }, 180_000);
+
+  it('Godalming: every fixture food premises within the radius, those rated 0 to 2 marked', async () => {
+    const { page, w } = await open(GODALMING);
+    const food = foodWithin(GODALMING.lat, GODALMING.lng, GODALMING.radiusKm);
+    expect(food.length).toBe(11); // hand-checked from FHRS314en-GB.xml
+    expect(await count(page, '[data-layer="food"] path')).toBe(food.length);
+    const low = food.filter((f) => ['0', '1', '2'].includes(f.rating)).length;
+    expect(await count(page, '[data-layer="food"] path.low')).toBe(low);
+    expect(await page.locator('.legend').textContent()).toContain(`food premises rated 0 to 2: ${low}`);
+    expect(await count(page, '[data-layer="crime"] circle')).toBe(0);
+    expect(w.errors).toEqual([]);
+    expect(w.foreign).toEqual([]);
+    await page.close();
+  }, 180_000);
+
+  it('Leeds on a phone: every school the schools route finds within the radius; the page fits the width', async () => {
+    const { page, w, answer } = await open(LEEDS, { width: 390, height: 844 });
+    const total = answer.data.sections.schools.count as number;
+    expect(total).toBeGreaterThan(0);
+    expect(await count(page, '[data-layer="schools"] rect')).toBe(total);
+    // no horizontal scrolling of the page itself (wide tables scroll inside their own box)
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    // keyboard: the drawn page's heading has the focus; from the top, the skip link is the first stop
+    expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('H1');
+    expect(await page.evaluate(() => document.querySelector('a[href], button, input')?.textContent)).toBe('Skip to content');
+    await page.locator('.skip').focus();
+    await page.keyboard.press('Enter');
+    expect(new URL(page.url()).hash).toBe('#main');
+    await screenshot(page, 'area-phone');
+    expect(w.errors).toEqual([]);
+    expect(w.foreign).toEqual([]);
+    await page.close();
+  }, 180_000);
+});
