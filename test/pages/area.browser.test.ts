@@ -8,7 +8,11 @@
  * The area route itself: see area-answer.ts (served in the browser at /v1/area/… until the places branch
  * answers it).
  */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { areaDocument, renderAreaHtml } from '../../src/pages/area-html.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { browserSkipReason, launchChromium, paints, screenshot, watch } from '../support/browser.js';
@@ -133,5 +137,40 @@ describe.skipIf(skip !== '')('/area/{postcode} in Chromium', () => {
     expect(w.errors).toEqual([]);
     expect(w.foreign).toEqual([]);
     await page.close();
+  }, 180_000);
+
+  it('the --html file: the same page with the data embedded renders the same with the network off', async () => {
+    const served = await open(CITY);
+    const answer = served.answer;
+    // the document the file embeds, gathered like the page does (the area answer as served above)
+    const areaPath = `/v1/area/${encodeURIComponent(CITY.postcode)}?radius_km=${CITY.radiusKm}`;
+    const doc = await areaDocument(async (p) => (p === areaPath ? { status: 200, body: answer } : { status: 200, body: await get(p) }), areaPath);
+    const dir = mkdtempSync(join(tmpdir(), 'pd-area-html-'));
+    const file = join(dir, 'report.html');
+    writeFileSync(file, renderAreaHtml(doc, 'Written by publicdata area --html (test)'));
+    const ctx = await browser.newContext({ offline: true, viewport: { width: 1280, height: 1000 } });
+    const page = await ctx.newPage();
+    const w = watch(page, undefined);
+    await page.goto(pathToFileURL(file).href);
+    await page.locator('#map svg.mapsvg').waitFor();
+    const fileUrl = pathToFileURL(file).href;
+    // nothing but the file itself was asked for
+    expect(w.foreign).toEqual([fileUrl]);
+    expect(w.errors).toEqual([]);
+    // the same drawing: points per layer, the map's description, the legend, every section's text
+    const same = async (p: Page) => ({
+      points: await p.$$eval('[data-layer]', (gs) => gs.map((g) => `${g.getAttribute('data-layer')} ${g.childElementCount}`)),
+      desc: await p.locator('#map-d').textContent(),
+      legend: await p.locator('.legend').textContent(),
+      sections: await p.$$eval('section.sec', (ss) => ss.map((x) => (x.textContent ?? '').replace(/\s+/g, ' '))),
+    });
+    const a = await same(served.page);
+    const b = await same(page);
+    expect(b).toEqual(a);
+    expect(a.points).toContain(`crime ${crimesWithin(CITY.lat, CITY.lng, CITY.radiusKm).length}`);
+    await screenshot(page, 'area-html-offline');
+    await ctx.close();
+    await served.page.close();
+    rmSync(dir, { recursive: true, force: true });
   }, 180_000);
 });
