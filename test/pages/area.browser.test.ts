@@ -99,6 +99,7 @@ describe.skipIf(skip !== '')('/area/{postcode} in Chromium', () => {
     const p = await paints(page);
     console.log(`/area first paint ${p.fp?.toFixed(0)} ms, first contentful paint ${p.fcp?.toFixed(0)} ms`);
     await screenshot(page, 'area');
+    await screenshot(page, 'area-top', false);
     await page.emulateMedia({ media: 'print' });
     await screenshot(page, 'area-print');
     expect(w.errors).toEqual([]);

@@ -64,7 +64,7 @@ describe.skipIf(skip !== '')('/docs in Chromium', () => {
 
     const p = await paints(page);
     console.log(`/docs first paint ${p.fp?.toFixed(0)} ms, first contentful paint ${p.fcp?.toFixed(0)} ms (warm server)`);
-    await screenshot(page, 'docs');
+    await screenshot(page, 'docs', false);
     expect(w.errors).toEqual([]);
     expect(w.foreign).toEqual([]);
     await page.close();

@@ -63,11 +63,11 @@ export function watch(page: Page, origin: string | undefined): PageWatch {
   return w;
 }
 
-/** Save a screenshot under test-artifacts/ (made if missing); returns its path. */
-export async function screenshot(page: Page, name: string): Promise<string> {
+/** Save a screenshot under test-artifacts/ (made if missing), the whole page or the viewport; returns its path. */
+export async function screenshot(page: Page, name: string, fullPage = true): Promise<string> {
   mkdirSync(ARTIFACTS_DIR, { recursive: true });
   const file = join(ARTIFACTS_DIR, `${name}.png`);
-  await page.screenshot({ path: file, fullPage: true });
+  await page.screenshot({ path: file, fullPage });
   return file;
 }
 
