@@ -36,6 +36,7 @@ describe.skipIf(skip !== '')('/docs in Chromium', () => {
     await page.goto(`${origin}/docs`);
     await page.locator('.opblock').first().waitFor({ timeout: 120_000 });
     const drawn = await page.evaluate(() => performance.now());
+    await screenshot(page, 'docs-top', false);
     const shown = await page.$$eval('.opblock', (els) =>
       els.map((e) => `${e.querySelector('.opblock-summary-method')?.textContent?.trim()} ${e.querySelector('.opblock-summary-path')?.getAttribute('data-path')}`),
     );

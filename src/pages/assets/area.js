@@ -30,7 +30,10 @@
     (kids || []).forEach(function (c) { if (c !== null && c !== undefined) n.appendChild(typeof c === 'object' ? c : document.createTextNode(String(c))); });
     return n;
   }
-  function fmt(v) {
+  /** Identifiers and years are shown as they are (no thousands separator). */
+  var PLAIN = /(^|[._])(urn|id|year|code|fhrs_id|count_point_id)$|_id$|year/;
+  function fmt(v, k) {
+    if (typeof v === 'number' && k && PLAIN.test(k)) return String(v);
     if (typeof v === 'number') return Number.isInteger(v) ? v.toLocaleString('en-GB') : v.toLocaleString('en-GB', { maximumFractionDigits: 3 });
     if (v === null || v === undefined) return '—';
     if (typeof v === 'boolean') return v ? 'yes' : 'no';
@@ -273,7 +276,7 @@
     var box = h('section', { id: id, 'aria-labelledby': id + '-h', class: 'sec' }, [h('h2', { id: id + '-h' }, [label(name)])]);
     if (sec.status !== 'ok') {
       var why = { not_synced: 'Not synced on this server' + (sec.sync ? ': run ' : ''), no_coverage: 'The data does not cover this place', no_location: 'The postcode has no grid reference' }[sec.status] || sec.status;
-      box.appendChild(h('p', { class: 'st st-' + sec.status }, [why, sec.sync ? h('code', {}, [sec.sync]) : null, sec.note ? ' ' + sec.note : null]));
+      box.appendChild(h('p', { class: 'st st-' + sec.status }, [why, sec.sync ? h('code', {}, [sec.sync]) : null, sec.note ? ': ' + sec.note : null]));
       return box;
     }
     if (sec.as_of) box.appendChild(h('p', { class: 'asof' }, ['As of ' + sec.as_of]));
@@ -291,7 +294,7 @@
     var body = h('tbody', {}, []);
     Object.keys(obj).forEach(function (k) {
       var v = obj[k];
-      var cell = v !== null && typeof v === 'object' ? table(v, k) : /price|median|mean|gross|net|bill|band_d|average|pay/.test(k) && typeof v === 'number' ? money(v) : fmt(v);
+      var cell = v !== null && typeof v === 'object' ? table(v, k) : /price|median|mean|gross|net|bill|band_d|average|pay/.test(k) && typeof v === 'number' ? money(v) : fmt(v, k);
       body.appendChild(h('tr', {}, [h('th', { scope: 'row' }, [label(k)]), h('td', {}, [cell])]));
     });
     t.appendChild(body);
@@ -312,7 +315,7 @@
     var cols = [];
     rows.forEach(function (r) { Object.keys(r).forEach(function (c) { if (cols.indexOf(c) < 0) cols.push(c); }); });
     var t = h('table', { class: 'list' }, [h('caption', { class: 'visually-hidden' }, [label(caption)]), h('thead', {}, [h('tr', {}, cols.map(function (c) { return h('th', { scope: 'col' }, [label(c)]); }))])]);
-    t.appendChild(h('tbody', {}, rows.map(function (r) { return h('tr', {}, cols.map(function (c) { return h('td', {}, [/price/.test(c) && typeof r[c] === 'number' ? money(r[c]) : fmt(r[c])]); })); })));
+    t.appendChild(h('tbody', {}, rows.map(function (r) { return h('tr', {}, cols.map(function (c) { return h('td', {}, [/price/.test(c) && typeof r[c] === 'number' ? money(r[c]) : fmt(r[c], c)]); })); })));
     return h('div', { class: 'tw' }, [t]);
   }
 
