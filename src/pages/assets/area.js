@@ -110,7 +110,8 @@
   }
   function load() {
     if (needsKey && !key) return askKey('Give the API key this server was started with.');
-    var pc = decodeURIComponent(location.pathname.slice('/area/'.length));
+    var pc = location.pathname.slice('/area/'.length);
+    try { pc = decodeURIComponent(pc); } catch (e) { /* a stray % is left as typed; the route says what is wrong */ }
     var q = new URLSearchParams(location.search);
     var keep = new URLSearchParams();
     ['radius_km', 'months', 'sections'].forEach(function (k) { if (q.get(k)) keep.set(k, q.get(k)); });
