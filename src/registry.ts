@@ -25,6 +25,7 @@ import './domains/energy/index.js';
 import './domains/earnings/index.js';
 import './domains/food-hygiene/index.js';
 import './domains/crime/index.js';
+import './domains/postcodes/index.js';
 
 export const DOMAINS: readonly DomainManifest[] = declaredDomains();
 

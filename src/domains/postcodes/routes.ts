@@ -1,0 +1,58 @@
+/**
+ * /v1/postcodes routes (spec 5-places.md "Postcodes"): publicdata extensions, not routes of the published API
+ * (`extension`: `--source live` answers not_available_live). Pure specs: a string that cannot be a full UK
+ * postcode is 400 invalid_parameter before any data access; lat/lng, radius_km (at most 2) and paging are
+ * checked here. A lookup body's entries are checked one by one by the handler (a malformed entry is null
+ * with its error, the others answered), so the body spec checks only that it is 1 to 100 strings.
+ */
+import type { RouteSpec } from '../../contract/route.js';
+import { GET_COST, paging, POST_COST } from '../../contract/params.js';
+
+/** A full UK postcode in any case and spacing (`ls83bs`, `LS8  3BS`): outward code, inward code. */
+export const FULL_POSTCODE_PATTERN = String.raw`\s*[A-Za-z]{1,2}\d[A-Za-z\d]?\s*\d[A-Za-z]{2}\s*`;
+export const FULL_POSTCODE_HINT = 'a full UK postcode such as LS8 3BS (any case and spacing)';
+export const PLACES_SPEC = '5-places.md (publicdata extension)';
+
+export const postcodeRoutes: RouteSpec[] = [
+  {
+    id: 'postcodes.nearest',
+    method: 'GET',
+    path: '/v1/postcodes',
+    domain: 'postcodes',
+    summary: 'Postcodes nearest a point (ONS Postcode Directory), nearest first',
+    query: [
+      { name: 'lat', type: 'number', required: true, min: 49, max: 61, description: 'latitude (WGS84)' },
+      { name: 'lng', type: 'number', required: true, min: -9, max: 2.5, description: 'longitude (WGS84)' },
+      { name: 'radius_km', type: 'number', min: 0.01, max: 2, default: 0.5, description: 'radius in km (default 0.5, at most 2)' },
+      { name: 'include_terminated', type: 'boolean', default: false, description: 'include terminated postcodes (default false)' },
+      ...paging,
+    ],
+    cost: GET_COST,
+    pagination: 'top',
+    measures: ['distance_km'],
+    errors: ['invalid_parameter', 'dataset_not_synced'],
+    extension: PLACES_SPEC,
+  },
+  {
+    id: 'postcodes.lookup',
+    method: 'POST',
+    path: '/v1/postcodes/lookup',
+    domain: 'postcodes',
+    summary: 'Look up 1 to 100 postcodes at once (a malformed entry is null with its error; the others are answered)',
+    body: [{ name: 'postcodes', type: 'string[]', required: true, min: 1, max: 100, description: '1 to 100 postcodes, any case and spacing' }],
+    cost: POST_COST,
+    errors: ['bad_request', 'dataset_not_synced'],
+    extension: PLACES_SPEC,
+  },
+  {
+    id: 'postcodes.detail',
+    method: 'GET',
+    path: '/v1/postcodes/{postcode}',
+    domain: 'postcodes',
+    summary: 'One postcode: location, status, and the statistical and administrative areas it falls in',
+    pathParams: [{ name: 'postcode', type: 'string', pattern: FULL_POSTCODE_PATTERN, patternHint: FULL_POSTCODE_HINT, description: FULL_POSTCODE_HINT }],
+    cost: GET_COST,
+    errors: ['invalid_parameter', 'not_found', 'dataset_not_synced'],
+    extension: PLACES_SPEC,
+  },
+];
