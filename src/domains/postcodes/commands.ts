@@ -41,3 +41,25 @@ export function register(program: Command, kit: CommandKit): void {
     examples: ['publicdata postcode LS8 3BS', 'publicdata postcode --near 53.82,-1.51', 'echo \'{"postcodes":["LS8 3BS","SE1 2DL"]}\' | publicdata postcode --batch'],
   });
 }
+
+/** `publicdata area "LS8 3BS" [--radius-km 1] [--months 12] [--sections crime,schools]`. */
+export function registerArea(program: Command, kit: CommandKit): void {
+  const group = program
+    .command('area')
+    .summary("Area profile of a postcode: every domain's figures for the place, side by side")
+    .description(kit.help(
+      "Area profile (/v1/area/{postcode}, a publicdata extension): property, crime, schools, food hygiene, road safety,\n" +
+        "traffic, earnings, companies, energy and calendar for one postcode, each from its own synced dataset; a section\n" +
+        "whose dataset is not synced names its sync command. Each section's source paths run with 'publicdata api GET'.",
+      ['publicdata area "LS8 3BS"', 'publicdata area LS8 3BS --radius-km 0.5 --sections crime,schools', 'publicdata area "LS8 3BS" --format json'],
+    ));
+  kit.route(group, {
+    name: 'show',
+    isDefault: true,
+    route: 'area.profile',
+    description: 'The area profile of one postcode (any case and spacing)',
+    args: [{ param: 'postcode', variadic: true, description: 'a full postcode, e.g. "LS8 3BS"' }],
+    flags: [{ flags: '--radius-km <km>', param: 'radius_km', description: 'circle around the postcode, 0.1 to 5 km (default 1)' }],
+    examples: ['publicdata area "LS8 3BS"', 'publicdata area LS8 3BS --months 24 --sections crime', 'publicdata area "LS8 3BS" --format json'],
+  });
+}

@@ -56,3 +56,28 @@ export const postcodeRoutes: RouteSpec[] = [
     extension: PLACES_SPEC,
   },
 ];
+
+/** The sections of the area profile, in the order they are answered (spec 5-places.md "Area profile"). */
+export const AREA_SECTIONS = ['property', 'crime', 'schools', 'food_hygiene', 'road_safety', 'traffic', 'earnings', 'companies', 'energy', 'calendar'] as const;
+export type AreaSection = (typeof AREA_SECTIONS)[number];
+
+/** `/v1/area/{postcode}`: every domain's view of a place, each section from its own domain's routes. */
+export const areaRoutes: RouteSpec[] = [
+  {
+    id: 'area.profile',
+    method: 'GET',
+    path: '/v1/area/{postcode}',
+    domain: 'postcodes',
+    summary: "Area profile of a postcode: every domain's figures for the place, side by side, each with the routes it comes from",
+    pathParams: [{ name: 'postcode', type: 'string', pattern: FULL_POSTCODE_PATTERN, patternHint: FULL_POSTCODE_HINT, description: FULL_POSTCODE_HINT }],
+    query: [
+      { name: 'radius_km', type: 'number', min: 0.1, max: 5, default: 1, description: 'radius around the postcode for crimes, schools, food establishments, collisions and traffic points (0.1 to 5, default 1)' },
+      { name: 'months', type: 'integer', min: 1, max: 36, default: 12, description: 'calendar months ending with the newest month each dataset holds, for sales and crimes (1 to 36, default 12)' },
+      { name: 'sections', type: 'string[]', enum: AREA_SECTIONS, min: 1, description: `comma-separated sections (default all): ${AREA_SECTIONS.join(', ')}` },
+    ],
+    // spec 5-places.md: "Cost: 10 credits under serve" (a GET that runs about twenty routes)
+    cost: 10,
+    errors: ['invalid_parameter', 'not_found', 'dataset_not_synced'],
+    extension: PLACES_SPEC,
+  },
+];
