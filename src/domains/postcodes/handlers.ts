@@ -9,8 +9,10 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { pagination } from '../../contract/envelope.js';
 import { ApiError } from '../../contract/errors.js';
 import type { Handler, Meta } from '../../contract/types.js';
-import { openDataset, provenanceMeta, query, queryOne, type Param } from '../../mirror/db.js';
-import { boundingBox, haversineSql } from '../../mirror/geo.js';
+import { openDataset, provenanceMeta, query, queryOne, Where } from '../../mirror/db.js';
+import { radiusSearch } from '../../mirror/geo.js';
+import { pointOf } from '../../contract/point.js';
+import { NEAREST_POINT } from './routes.js';
 import { POSTCODES_INFO } from './datasets.js';
 import { AREA_COLUMNS, postcodeRecord, reference, type Names, type Row } from './record.js';
 
@@ -102,22 +104,23 @@ export const lookup: Handler = async (req, ctx) => {
 
 export const nearest: Handler = async (req, ctx) => {
   const q = req.query;
-  const lat = Number(q.lat);
-  const lng = Number(q.lng);
-  const radius = Number(q.radius_km ?? 0.5);
+  const circle = pointOf(q, NEAREST_POINT)!;
   const page = Number(q.page ?? 1);
   const perPage = Number(q.per_page ?? 25);
   const conn = await openDataset(POSTCODES_INFO, ctx.mirrorDir);
-  const b = boundingBox(lat, lng, radius);
-  const live = q.include_terminated === true ? '' : 'AND terminated IS NULL';
-  const inner = `SELECT *, ${haversineSql('lat', 'lng')} AS d FROM postcodes WHERE lat BETWEEN ? AND ? AND lng BETWEEN ? AND ? ${live}`;
-  const params: Param[] = [lat, lat, lng, b.minLat, b.maxLat, b.minLng, b.maxLng];
-  const sel = `SELECT * FROM (${inner}) WHERE d <= ?`;
-  const total = (await queryOne<{ n: number }>(conn, `SELECT count(*) AS n FROM (${sel})`, [...params, radius]))!.n;
+  // the table is sorted by latitude: the search's latitude band prunes it to a few row groups (zone maps)
+  const search = radiusSearch(circle, { lat: 'lat', lng: 'lng' });
+  const where = new Where();
+  search.within(where);
+  if (q.include_terminated !== true) where.add('terminated IS NULL');
+  const total = (await queryOne<{ n: number }>(conn, `SELECT count(*) AS n FROM postcodes ${where.sql}`, where.params))!.n;
   const offset = (page - 1) * perPage;
-  const rows = total > offset ? await query(conn, `${sel} ORDER BY d, pc_key LIMIT ? OFFSET ?`, [...params, radius, perPage, offset]) : [];
+  const rows = total > offset
+    ? await query(conn, `SELECT *, ${search.select} FROM postcodes ${where.sql} ORDER BY ${search.orderBy('pc_key')} LIMIT ? OFFSET ?`, [...search.selectParams, ...where.params, perPage, offset])
+    : [];
   const e = await edition(conn);
   const nm = await names(conn, rows);
-  const data = rows.map((r) => ({ ...postcodeRecord(r, nm, e.imd_column), distance_km: Math.round(Number(r.d) * 1000) / 1000 }));
-  return { data, meta: await postcodesMeta(conn, data), pagination: pagination(total, page, perPage) };
+  const data = rows.map((r) => ({ ...postcodeRecord(r, nm, e.imd_column), distance_km: Number(r.distance_km) }));
+  const m = await postcodesMeta(conn, data);
+  return { data, meta: { ...m, distance: search.method }, pagination: pagination(total, page, perPage) };
 };

@@ -7,6 +7,10 @@
  */
 import type { RouteSpec } from '../../contract/route.js';
 import { GET_COST, paging, POST_COST } from '../../contract/params.js';
+import { pointParams, type PointSpec } from '../../contract/point.js';
+
+/** The nearest-postcodes circle: lat and lng required, radius 0.5 km by default, at most 2 (spec 5-places.md). */
+export const NEAREST_POINT: PointSpec = { defaultKm: 0.5, minKm: 0.01, maxKm: 2, declareDefault: true, required: true, what: 'the point' };
 
 /** A full UK postcode in any case and spacing (`ls83bs`, `LS8  3BS`): outward code, inward code. */
 export const FULL_POSTCODE_PATTERN = String.raw`\s*[A-Za-z]{1,2}\d[A-Za-z\d]?\s*\d[A-Za-z]{2}\s*`;
@@ -21,9 +25,7 @@ export const postcodeRoutes: RouteSpec[] = [
     domain: 'postcodes',
     summary: 'Postcodes nearest a point (ONS Postcode Directory), nearest first',
     query: [
-      { name: 'lat', type: 'number', required: true, min: 49, max: 61, description: 'latitude (WGS84)' },
-      { name: 'lng', type: 'number', required: true, min: -9, max: 2.5, description: 'longitude (WGS84)' },
-      { name: 'radius_km', type: 'number', min: 0.01, max: 2, default: 0.5, description: 'radius in km (default 0.5, at most 2)' },
+      ...pointParams(NEAREST_POINT),
       { name: 'include_terminated', type: 'boolean', default: false, description: 'include terminated postcodes (default false)' },
       ...paging,
     ],
