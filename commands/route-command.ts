@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { ApiError } from '../src/contract/errors.js';
 import { parseAmount } from '../src/amount.js';
 import type { ParamSpec, RouteSpec } from '../src/contract/route.js';
-import { matchRoute, routeById } from '../src/registry.js';
+import { matchRoute, ROUTES, routeById } from '../src/registry.js';
 import { enumValue, validateParams } from '../src/contract/validate.js';
 import type { RouteCall } from '../src/contract/types.js';
 import type { Context } from '../src/context.js';
@@ -17,6 +17,7 @@ import { backendOptions, invoke, printError, renderContext, type GlobalOptions }
 import { execute } from '../src/execute.js';
 import { writeOutput } from '../src/output/renderers.js';
 import { globalOptions } from './global.js';
+import { POSTCODE_ROUTE_PATH, resolveNear } from './near.js';
 import type { CommandKit, CommandRun, FlagSpec, RouteCommandSpec } from '../src/domains/command-kit.js';
 
 export type { ArgSpec, FlagSpec, RouteCommandSpec } from '../src/domains/command-kit.js';
@@ -141,19 +142,21 @@ export function addRouteCommand(parent: Command, spec: RouteCommandSpec, ctx: Co
   if (route.pagination) cmd.option('--all', 'follow pagination to the end, streaming records');
   if (spec.bodyFile) cmd.option('--body <file>', 'request body as JSON from a file, or - for stdin');
   if (spec.batch) cmd.option('--batch', 'NDJSON request bodies on stdin, one envelope per output line');
+  if (spec.near) cmd.addOption(new Option('--near <lat,lng|postcode>', `${spec.near}: LAT,LNG (WGS84, e.g. 53.80,-1.55), or a postcode once \`publicdata sync postcodes\` has run`));
   for (const o of spec.extraOptions ?? []) cmd.addOption(o);
 
   cmd.action(async (...argv: unknown[]) => {
     const self = argv[argv.length - 1] as Command;
     const opts = self.opts() as Record<string, unknown>;
-    // `--near LAT,LNG` (schools, food hygiene, crime) gives the route's lat and lng: their errors name --near
+    // `--near` (every command with `near`: commands/near.ts) gives the route's lat and lng: their errors name --near
     const labelsNow = opts.near === undefined ? labels : new Map([...labels, ['lat', 'option --near'], ['lng', 'option --near']]);
     const g = globalOptions(self, ctx);
     const positional = argv.slice(0, (spec.args ?? []).length);
     const values = new Map<string, unknown>();
     (spec.args ?? []).forEach((a, i) => {
       const v = positional[i];
-      if (v !== undefined) values.set(a.param, v);
+      // an optional variadic argument not given is an empty list: not given
+      if (v !== undefined && !(Array.isArray(v) && v.length === 0)) values.set(a.param, v);
     });
     for (const { key, f } of flagKeys) {
       const v = opts[key];
@@ -181,7 +184,8 @@ export function addRouteCommand(parent: Command, spec: RouteCommandSpec, ctx: Co
         // record) and an empty path segment names another route (or none): refused as its own error.
         if (typeof v === 'string' && v.trim() === '') throw new ApiError(400, 'invalid_parameter', `Invalid parameter '${name}': empty; give a value.`);
         if (where === 'path') {
-          pathValues[name] = v;
+          // a variadic path argument is its words with spaces (`postcode LS8 3BS`)
+          pathValues[name] = Array.isArray(v) ? v.join(' ') : v;
         }
         else if (where === 'query') query[name] = Array.isArray(v) ? v.join(',') : String(v);
         else if (body) body[name] = Array.isArray(v) ? v : bodyValue(p?.spec, v);
@@ -198,8 +202,18 @@ export function addRouteCommand(parent: Command, spec: RouteCommandSpec, ctx: Co
         const [name, v] = Object.entries(pathValues)[0]!;
         throw new ApiError(404, 'not_found', `No ${name} '${String(v)}': ${call.method} ${call.path} is another route (${lands.route.id}), not a record.`);
       }
+      const run = commandRun(ctx, g, opts);
+      if (spec.near && opts.near !== undefined) {
+        // a postcode's lookup error is that route's own (its words, not relabelled as this command's options)
+        const point = await resolveNear(String(opts.near), { postcodes: hasPostcodeRoute(), execute: run.execute }).catch((e: unknown) => e);
+        if (point instanceof Error) {
+          if (point instanceof ApiError) return setExit(self, await printError(ctx, point, g));
+          throw point;
+        }
+        call = { ...call, query: { ...call.query, ...(point as { lat: string; lng: string }) } };
+      }
       if (spec.prepare) {
-        const r = await spec.prepare(call, opts, commandRun(ctx, g, opts));
+        const r = await spec.prepare(call, opts, run);
         if (typeof r === 'number') return setExit(self, r);
         call = r;
       }
@@ -249,6 +263,11 @@ function canonicalChoices(
       if (hit !== undefined) values.set(name, hit);
     }
   }
+}
+
+/** Whether the registry answers postcode lookups (the postcodes domain), for `--near POSTCODE`. */
+function hasPostcodeRoute(): boolean {
+  return ROUTES.some((r) => r.method === 'GET' && r.path === POSTCODE_ROUTE_PATH);
 }
 
 /** Commands report their exit code through the root command (read by cli.ts). */

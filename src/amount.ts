@@ -18,16 +18,3 @@ export function parseAmount(v: string, name = 'amount'): number | string {
   // 45.5k is exactly 45500 (and 1.2345k is 1234.50): BigInt arithmetic on the digits, never n * 1000 in floats.
   return poundsFromPence(scaledTextToPence(m[1]!, unit === 'k' ? 1000n : 1_000_000n))!;
 }
-
-/**
- * `--near LAT,LNG` as the route's `lat` and `lng` query values (the route's parameter specs check the
- * numbers and their ranges). A value without exactly two parts is a bad value of those parameters:
- * invalid_parameter, as any other bad lat or lng.
- */
-export function parseNear(near: string): { lat: string; lng: string } {
-  const parts = near.split(',').map((s) => s.trim());
-  if (parts.length !== 2 || parts.some((p) => p === '')) {
-    throw new ApiError(400, 'invalid_parameter', `--near takes a latitude and a longitude, LAT,LNG (e.g. 53.80,-1.55); got '${near}'.`);
-  }
-  return { lat: parts[0]!, lng: parts[1]! };
-}

@@ -82,6 +82,13 @@ export interface RouteCommandSpec {
    * its own output through `run`, returning the exit code instead of a call.
    */
   prepare?: (call: RouteCall, opts: Record<string, unknown>, run: CommandRun) => RouteCall | number | Promise<RouteCall | number>;
+  /**
+   * The route searches around a point (its `lat`/`lng`: src/contract/point.ts): the kit adds `--near` with
+   * this help text (what the point is for), parses it once (LAT,LNG, or a postcode through
+   * GET /v1/postcodes/{postcode}: commands/near.ts) into the call's lat and lng before `prepare`, and names
+   * `--near` in their errors.
+   */
+  near?: string;
   /** Extra commander options handled by `prepare`. */
   extraOptions?: Option[];
 }

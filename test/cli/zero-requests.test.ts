@@ -206,6 +206,49 @@ describe('an invalid call makes no request and fails alike under --source live a
   });
 });
 
+/** The routes that search around a point (lat and lng each needing the other: src/contract/point.ts). */
+const POINT_ROUTES = ROUTES.filter((r) => r.query?.some((q) => q.name === 'lat' && q.requires?.includes('lng')));
+
+describe('a lone lat, a lone lng, a radius without lat: refused before any request on every point route', () => {
+  it('the point routes are every route with a lat, each with its three rules among the cases above', () => {
+    expect(POINT_ROUTES.map((r) => r.id)).toEqual(
+      expect.arrayContaining(['crime.street', 'crime.statistics', 'food-hygiene.establishments', 'schools.search', 'vehicles.traffic.count-points']),
+    );
+    expect(ROUTES.filter((r) => r.query?.some((q) => q.name === 'lat' && !q.required)).map((r) => r.id)).toEqual(POINT_ROUTES.map((r) => r.id));
+    const what = new Set(CASES.map((c) => `${c.id}: ${c.what}`));
+    for (const r of POINT_ROUTES) {
+      for (const rule of ['lat requires lng', 'lng requires lat', 'radius_km requires lat']) expect(what).toContain(`${r.id}: query ${rule}`);
+    }
+  });
+
+  const env = isolatedEnv({ PUBLICDATA_API_KEY: KEY });
+  /** A value inside the parameter's bounds (schools take British latitudes only). */
+  const inRange = (r: RouteSpec, name: string): string => {
+    const p = r.query!.find((q) => q.name === name)!;
+    return String(((p.min ?? 0) + (p.max ?? 2)) / 2);
+  };
+  const LONE = POINT_ROUTES.flatMap((r) => [
+    { id: r.id, path: r.path, given: 'lat', needs: 'lng' },
+    { id: r.id, path: r.path, given: 'lng', needs: 'lat' },
+    { id: r.id, path: r.path, given: 'radius_km', needs: 'lat' },
+  ]);
+  it.each(LONE)('$id: $given alone is refused (400 invalid_parameter, exit 2) alike under live and local, no request', async (c) => {
+    const route = POINT_ROUTES.find((r) => r.id === c.id)!;
+    const path = `${c.path}?${new URLSearchParams({ [c.given]: inRange(route, c.given) })}`;
+    const fake = new FakeLive();
+    const live = await api({ what: c.given, method: 'GET', path }, 'live', fake, env);
+    const local = await api({ what: c.given, method: 'GET', path }, 'local', fake, env);
+    expect(fake.requests).toEqual([]);
+    expect(json(live)).toEqual(json(local));
+    expect([live.code, local.code]).toEqual([2, 2]);
+    // crime's point is one area of three (lat, lsoa, force): without lat, no area is given, which is said first
+    const message = route.exactlyOneOf?.includes('lat') && c.given !== 'lat'
+      ? "Invalid parameter 'lat': one of 'lat', 'lsoa', 'force' is required."
+      : `Invalid parameter '${c.given}': needs '${c.needs}' as well.`;
+    expect(json(live).error).toEqual(expect.objectContaining({ code: 'invalid_parameter', message }));
+  });
+});
+
 describe('the cases the review found, under --source live', () => {
   const env = () => isolatedEnv({ PUBLICDATA_API_KEY: KEY });
 

@@ -8,7 +8,6 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CRIME_CATEGORY_SLUGS, CRIME_FORCE_SLUGS } from '../../src/domains/crime/routes.js';
 import { monthsBack } from '../../src/domains/crime/commands.js';
-import { parseNear as nearToQuery } from '../../src/amount.js';
 import { errorOf, getRoute } from '../support/route.js';
 
 const data = (f: string) => JSON.parse(readFileSync(join(__dirname, '..', '..', 'data', 'crime', f), 'utf8'));
@@ -65,9 +64,7 @@ describe('crime routes: bad input before any data access', () => {
     expect([...CRIME_FORCE_SLUGS].sort()).toEqual(data('forces.json').forces.map((f: any) => f.force).sort());
   });
 
-  it('command helpers: --near and --months', () => {
-    expect(nearToQuery(' 53.80, -1.55')).toEqual({ lat: '53.80', lng: '-1.55' });
-    expect(() => nearToQuery('53.80')).toThrow(/LAT,LNG/);
+  it('command helpers: --months (--near: the command kit, test/cli/near.test.ts)', () => {
     expect(monthsBack('2025-05', 12)).toBe('2024-06');
     expect(monthsBack('2025-01', 1)).toBe('2025-01');
     expect(monthsBack('2025-01', 2)).toBe('2024-12');

@@ -101,7 +101,7 @@ export const SPEC_VALUE: Record<string, string> = {
   Pass: 'pass', 'Pass and Eat Safe': 'pass_and_eat_safe', 'Improvement Required': 'improvement_required',
 };
 
-/** Haversine distance in km (written independently of src/domains/food-hygiene/geo.ts). */
+/** Haversine distance in km (written independently of src/mirror/geo.ts). */
 export function haversineKm(lat1: number, lng1: number, lat2: number, lng2: number): number {
   const R = 6371.0088;
   const toRad = Math.PI / 180;

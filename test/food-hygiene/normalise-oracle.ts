@@ -5,7 +5,7 @@
  * with (byte for byte, rejects and unknown ratings included). Not used by the sync.
  */
 import { COLUMNS, normalisePostcode, normaliseRating } from '../../src/domains/food-hygiene/normalise.js';
-import { gridCell } from '../../src/domains/food-hygiene/geo.js';
+import { gridCell } from '../../src/mirror/geo.js';
 
 type Cell = string | number | boolean | null;
 

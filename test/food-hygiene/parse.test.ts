@@ -6,7 +6,7 @@ import { loadJsonFile } from '../../src/data.js';
 import { csvOfEstablishment, normalisePostcode, normaliseRating, type CsvExtras } from '../../src/domains/food-hygiene/normalise.js';
 import { MalformedFileError, parseAuthorityFile } from '../../src/domains/food-hygiene/parse.js';
 import { RATING_VALUES } from '../../src/domains/food-hygiene/routes.js';
-import { gridCell, searchBox } from '../../src/domains/food-hygiene/geo.js';
+import { boundingBox, cellRange, gridCell } from '../../src/mirror/geo.js';
 import { cleanup, tempDir } from '../property/mirror-helper.js';
 import { AUTHORITIES, fileName, FIXTURE_DIR, haversineKm, readXml, SPEC_VALUE } from './fixture.js';
 
@@ -68,7 +68,7 @@ describe('normalisations', () => {
     expect(gridCell(51.185, -0.611)).toBeLessThan(gridCell(51.185, -0.601));
     const pts = readXml('FHRS314en-GB.xml').filter((e) => e.lat !== null);
     const c = pts[0]!;
-    const box = searchBox(c.lat!, c.lng!, 3);
+    const box = { ...boundingBox(c.lat!, c.lng!, 3), ...cellRange(boundingBox(c.lat!, c.lng!, 3)) };
     for (const p of pts) {
       if (haversineKm(c.lat!, c.lng!, p.lat!, p.lng!) > 3) continue;
       const cell = gridCell(p.lat!, p.lng!);

@@ -28,7 +28,7 @@ describe('schools commands build the route calls', () => {
     const { call } = await callOf(['schools', 'stats', '--authority', 'E08000035', '--region', 'London', '--phase', 'secondary']);
     expect(call).toMatchObject({ path: '/v1/schools/inspections/statistics', query: { local_authority: 'E08000035', region: 'London', phase: 'secondary' } });
   });
-  it('--near with one number is invalid_parameter with exit code 2 (one rule for --near in every domain: src/amount.ts parseNear)', async () => {
+  it('--near with one number is invalid_parameter with exit code 2 (one rule for --near in every domain: the command kit, commands/near.ts)', async () => {
     const r = await callOf(['schools', '--near', '51.45']);
     expect(r.call).toBeUndefined();
     expect(r.code).toBe(2);

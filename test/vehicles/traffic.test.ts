@@ -172,7 +172,7 @@ describe('GET /v1/vehicles/traffic/count-points', () => {
         .map((p) => ({ p, d: haversine(lat, lng, p.latitude as number, p.longitude as number) }))
         .filter((x) => x.d <= Number(radius))
         .sort((a, b) => a.d - b.d || (a.p.count_point_id as number) - (b.p.count_point_id as number))
-        .map((x) => x.p);
+        .map((x) => ({ ...x.p, distance_km: Math.round(x.d * 1000) / 1000 }));
       expect(exp.length).toBeGreaterThan(0);
       expect(await all('/v1/vehicles/traffic/count-points', { lat: String(lat), lng: String(lng), radius_km: radius })).toEqual(exp);
     }

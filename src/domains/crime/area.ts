@@ -9,8 +9,9 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { ApiError } from '../../contract/errors.js';
 import type { HandlerRequest } from '../../contract/types.js';
 import { queryOne, type Row, Where } from '../../mirror/db.js';
-import { boundingBox, haversineSql } from '../../mirror/geo.js';
-import { CRIME_DEFAULT_RADIUS_KM } from './routes.js';
+import { pointOf } from '../../contract/point.js';
+import { radiusSearch, type RadiusSearch } from '../../mirror/geo.js';
+import { CRIME_POINT } from './routes.js';
 
 export type Area =
   | { kind: 'point'; lat: number; lng: number; radius_km: number }
@@ -18,9 +19,8 @@ export type Area =
   | { kind: 'force'; force: string };
 
 export function areaOf(q: HandlerRequest['query']): Area {
-  if (q.lat !== undefined) {
-    return { kind: 'point', lat: Number(q.lat), lng: Number(q.lng), radius_km: Number(q.radius_km ?? CRIME_DEFAULT_RADIUS_KM) };
-  }
+  const p = pointOf(q, CRIME_POINT);
+  if (p) return { kind: 'point', lat: p.lat, lng: p.lng, radius_km: p.radiusKm };
   if (q.lsoa !== undefined) return { kind: 'lsoa', lsoa: String(q.lsoa).toUpperCase() };
   return { kind: 'force', force: String(q.force) };
 }
@@ -32,17 +32,13 @@ export function areaEcho(a: Area): Record<string, unknown> {
   return { force: a.force };
 }
 
-/** SQL of the distance from the request's point (its parameters: distanceParams). */
-export const DISTANCE_SQL = haversineSql('latitude', 'longitude');
-export const distanceParams = (a: { lat: number; lng: number }): number[] => [a.lat, a.lat, a.lng];
+/** The shared point-and-radius query (src/mirror/geo.ts) of a point area. */
+export const radiusOf = (a: Extract<Area, { kind: 'point' }>): RadiusSearch => radiusSearch({ lat: a.lat, lng: a.lng, radiusKm: a.radius_km });
 
 /** Add the area's conditions to `where`. */
 export async function addArea(conn: DuckDBConnection, where: Where, a: Area): Promise<void> {
   if (a.kind === 'point') {
-    const b = boundingBox(a.lat, a.lng, a.radius_km);
-    where.add('latitude BETWEEN ? AND ?', b.minLat, b.maxLat);
-    where.add('longitude BETWEEN ? AND ?', b.minLng, b.maxLng);
-    where.add(`${DISTANCE_SQL} <= ?`, ...distanceParams(a), a.radius_km);
+    radiusOf(a).within(where);
     return;
   }
   if (a.kind === 'lsoa') {

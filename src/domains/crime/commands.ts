@@ -3,7 +3,6 @@ import { Command, Option } from 'commander';
 import { ApiError } from '../../contract/errors.js';
 import type { RouteCall } from '../../contract/types.js';
 import type { CommandKit, CommandRun } from '../command-kit.js';
-import { parseNear } from '../../amount.js';
 
 
 /**
@@ -19,10 +18,9 @@ export function monthsBack(month: string, n: number): string {
   return `${Math.floor(idx / 12)}-${String((idx % 12) + 1).padStart(2, '0')}`;
 }
 
-/** `--near` and `--months N` (the newest N months loaded, or published when live: read from /v1/crime/forces). */
+/** `--months N` (the newest N months loaded, or published when live: read from /v1/crime/forces). `--near`: the kit's. */
 async function prepareArea(call: RouteCall, opts: Record<string, unknown>, run: CommandRun): Promise<RouteCall | number> {
   const query = { ...call.query };
-  if (typeof opts.near === 'string') Object.assign(query, parseNear(opts.near));
   if (opts.months !== undefined) {
     const n = Number(opts.months);
     if (!Number.isInteger(n) || n < 1 || n > CRIME_MAX_MONTHS) {
@@ -43,10 +41,8 @@ async function prepareArea(call: RouteCall, opts: Record<string, unknown>, run: 
   return { ...call, query };
 }
 
-const areaOptions = () => [
-  new Option('--near <lat,lng>', 'the area: crimes within --radius-km of this point (e.g. 53.80,-1.55)'),
-  new Option('--months <n>', 'the newest N months (instead of --month or --from/--to)'),
-];
+const areaOptions = () => [new Option('--months <n>', 'the newest N months (instead of --month or --from/--to)')];
+const NEAR = 'the area: crimes within --radius-km of this point';
 const monthFlags = [
   { flags: '--from <YYYY-MM>', param: 'month_from', description: 'first month, inclusive' },
   { flags: '--to <YYYY-MM>', param: 'month_to', description: 'last month, inclusive' },
@@ -64,6 +60,7 @@ export function register(program: Command, kit: CommandKit): void {
     name: 'street',
     route: 'crime.street',
     flags: monthFlags,
+    near: NEAR,
     extraOptions: areaOptions(),
     prepare: prepareArea,
     examples: [
@@ -83,6 +80,7 @@ export function register(program: Command, kit: CommandKit): void {
     aliases: ['statistics'],
     route: 'crime.statistics',
     flags: monthFlags,
+    near: NEAR,
     extraOptions: [...areaOptions(), new Option('--chart', 'on a terminal: chart the counts by month')],
     prepare: prepareArea,
     examples: [

@@ -7,7 +7,7 @@ import { meta, pagination } from '../../contract/envelope.js';
 import { ApiError } from '../../contract/errors.js';
 import type { Handler, Meta } from '../../contract/types.js';
 import { openDataset, provenanceMeta, query, queryOne, type Row, streamRows, Where } from '../../mirror/db.js';
-import { addArea, addMonths, type Area, areaEcho, areaOf, type Coverage, DISTANCE_SQL, distanceParams, monthsOf } from './area.js';
+import { addArea, addMonths, type Area, areaEcho, areaOf, type Coverage, monthsOf, radiusOf } from './area.js';
 import { CRIME_INFO } from './datasets.js';
 import { areaMonths, forceStreetMonths, monthRuns } from './months.js';
 import { categoryMap } from './reference.js';
@@ -74,7 +74,8 @@ export function streetRecord(r: Row): Record<string, unknown> {
     location: hasPoint ? { latitude: r.latitude, longitude: r.longitude, description: r.location ?? null } : null,
     lsoa: r.lsoa_code ? { code: r.lsoa_code, name: r.lsoa_name ?? null } : null,
     last_outcome: r.last_outcome ?? null,
-    ...(r.distance_km !== undefined ? { distance_km: r.distance_km === null ? null : Math.round(Number(r.distance_km) * 1000) / 1000 } : {}),
+    // rounded to the metre in SQL (src/mirror/geo.ts radiusSearch)
+    ...(r.distance_km !== undefined ? { distance_km: r.distance_km === null ? null : Number(r.distance_km) } : {}),
   };
 }
 
@@ -95,10 +96,11 @@ export const street: Handler = async (req, ctx) => {
   if (cats?.length) where.add(`category IN (${cats.map(() => '?').join(', ')})`, ...cats);
   const page = Number(req.query.page ?? 1);
   const perPage = Number(req.query.per_page ?? 25);
-  const point = area.kind === 'point';
-  const columns = point ? `${STREET_COLUMNS}, ${DISTANCE_SQL} AS distance_km` : STREET_COLUMNS;
-  const selectParams = point ? distanceParams(area) : [];
-  const order = `month DESC, ${point ? 'distance_km, ' : ''}force, lsoa_code NULLS LAST, location, category_label, crime_id NULLS LAST, last_outcome NULLS LAST`;
+  const radius = area.kind === 'point' ? radiusOf(area) : null;
+  const columns = radius ? `${STREET_COLUMNS}, ${radius.select}` : STREET_COLUMNS;
+  const selectParams = radius ? radius.selectParams : [];
+  const then = 'force, lsoa_code NULLS LAST, location, category_label, crime_id NULLS LAST, last_outcome NULLS LAST';
+  const order = `month DESC, ${radius ? radius.orderBy(then) : then}`;
   const select = `SELECT ${columns} FROM street ${where.sql} ORDER BY ${order}`;
   const offset = (page - 1) * perPage;
   let rows: Row[] = [];

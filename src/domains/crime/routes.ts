@@ -8,6 +8,7 @@
  */
 import type { ParamSpec, RouteSpec } from '../../contract/route.js';
 import { GET_COST, paging } from '../../contract/params.js';
+import { pointParams, type PointSpec } from '../../contract/point.js';
 
 /** The API's category slugs (spec doc 4; data.police.uk crime-categories). */
 export const CRIME_CATEGORY_SLUGS = [
@@ -34,19 +35,17 @@ export const CRIME_FORCE_PATTERN = '[a-z0-9]+(-[a-z0-9]+)*';
 /** The largest radius of a point-and-radius area, km (spec doc 4). */
 export const CRIME_MAX_RADIUS_KM = 5;
 export const CRIME_DEFAULT_RADIUS_KM = 1.6;
+/**
+ * The point-and-radius area (spec doc 4: radius_km default 1.6, at most 5). No `default` in the spec: the
+ * point is one area of three, and a default radius would be sent with an lsoa or force area.
+ */
+export const CRIME_POINT: PointSpec = { defaultKm: CRIME_DEFAULT_RADIUS_KM, minKm: 0.01, maxKm: CRIME_MAX_RADIUS_KM, what: 'the area' };
 
 const MONTH_PATTERN = '\\d{4}-(0[1-9]|1[0-2])';
 
 /** The area: exactly one of lat+lng (with radius_km), lsoa, force (the route's `exactlyOneOf`). */
 const area: ParamSpec[] = [
-  { name: 'lat', type: 'number', min: -90, max: 90, requires: ['lng'], description: 'latitude of the centre (WGS84; with lng)' },
-  { name: 'lng', type: 'number', min: -180, max: 180, requires: ['lat'], description: 'longitude of the centre (WGS84; with lat)' },
-  {
-    // no `default` in the spec: a default would count as given and `requires` would refuse every other area
-    // (the handler applies CRIME_DEFAULT_RADIUS_KM)
-    name: 'radius_km', type: 'number', min: 0.01, max: CRIME_MAX_RADIUS_KM, requires: ['lat'],
-    description: `radius around lat/lng, km (default ${CRIME_DEFAULT_RADIUS_KM}, at most ${CRIME_MAX_RADIUS_KM})`,
-  },
+  ...pointParams(CRIME_POINT),
   {
     name: 'lsoa', type: 'string', pattern: '[A-Za-z]\\d{8}', patternHint: 'an LSOA code such as E01000916',
     description: 'LSOA code (exact), e.g. E01000916',

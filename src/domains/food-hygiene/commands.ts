@@ -1,14 +1,6 @@
 /** `publicdata food-hygiene ...`: search establishments, show one, authorities, business types, statistics. */
 import { Command, Option } from 'commander';
-import type { RouteCall } from '../../contract/types.js';
 import type { CommandKit } from '../command-kit.js';
-import { parseNear } from '../../amount.js';
-
-/** `--near LAT,LNG` sets lat and lng (the route checks the numbers). */
-function near(call: RouteCall, opts: Record<string, unknown>): RouteCall {
-  if (opts.near !== undefined) Object.assign(call.query, parseNear(String(opts.near)));
-  return call;
-}
 
 export function register(program: Command, kit: CommandKit): void {
   const fh = program
@@ -33,8 +25,7 @@ export function register(program: Command, kit: CommandKit): void {
       { flags: '--scheme <scheme>', param: 'scheme', description: 'fhrs or fhis (Scotland)', choices: ['fhrs', 'fhis'] },
       { flags: '--sort <order>', param: 'sort', description: 'name, distance (with --near), rating or rating_date', choices: ['name', 'distance', 'rating', 'rating_date'] },
     ],
-    extraOptions: [new Option('--near <lat,lng>', 'search around this point (WGS84), e.g. 53.8008,-1.5491')],
-    prepare: (call, opts) => near(call, opts),
+    near: 'search around this point, nearest first',
     examples: [
       'publicdata food-hygiene search pizza --postcode LS6',
       'publicdata food-hygiene search --near 53.8008,-1.5491 --radius-km 0.5 --min-rating 4',

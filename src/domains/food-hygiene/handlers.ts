@@ -3,40 +3,38 @@
  * the mirror's food_hygiene.duckdb (sync.ts). The list handlers are in handlers-lists.ts.
  *
  * Search: every filter of the spec, ANDed. `lat`/`lng` (the validator has checked both are given, and
- * radius_km's bounds) select establishments within `radius_km` by the haversine distance (geo.ts): the
- * grid cells and the latitude/longitude box narrow the scan to a few row groups first. Order: `name`
+ * radius_km's bounds) select establishments within `radius_km` through the shared radius search
+ * (src/mirror/geo.ts): the grid cells (the table is stored in cell order) and the latitude/longitude box
+ * narrow the scan to a few row groups first, the haversine distance decides. Order: `name`
  * (case-insensitive, then id), `distance` (nearest first; the default with lat/lng), `rating` (FHRS 5 to 0,
  * then the other values, then name), `rating_date` (newest first, undated last).
  */
 import { pagination } from '../../contract/envelope.js';
 import { errors } from '../../contract/errors.js';
 import type { Handler, HandlerRequest } from '../../contract/types.js';
-import { openDataset, query, queryOne, Where, type Param } from '../../mirror/db.js';
+import { pointOf } from '../../contract/point.js';
+import { openDataset, query, queryOne, Where } from '../../mirror/db.js';
+import { radiusSearch, type RadiusSearch } from '../../mirror/geo.js';
 import { FOOD_HYGIENE_INFO } from './datasets.js';
-import { HAVERSINE_SQL, searchBox } from './geo.js';
+import { FOOD_HYGIENE_POINT } from './routes.js';
 import { addAuthorityFilter, addPostcodeFilter, foodMeta, toDetail, toEstablishment } from './shape.js';
 
 export { listAuthorities, listBusinessTypes, statistics } from './handlers-lists.js';
 
+/** The table's points: latitude/longitude, and the grid cell it is stored in order of (sync.ts). */
+const GEO_COLUMNS = { lat: 'latitude', lng: 'longitude', cell: 'cell' };
+
 const ORDER: Record<string, string> = {
   name: 'lower(business_name) NULLS LAST, fhrs_id',
-  distance: 'distance_km, fhrs_id',
   rating: 'rating_numeric DESC NULLS LAST, rating_value, lower(business_name) NULLS LAST, fhrs_id',
   rating_date: 'rating_date DESC NULLS LAST, fhrs_id',
 };
 
-interface Near {
-  lat: number;
-  lng: number;
-  radiusKm: number;
-}
-
 /** The search's filters and order, checked before the mirror is opened. */
-function searchPlan(req: HandlerRequest): { where: Where; near: Near | null; order: string } {
+function searchPlan(req: HandlerRequest): { where: Where; near: RadiusSearch | null; order: string } {
   const q = req.query;
-  const near: Near | null = q.lat !== undefined && q.lng !== undefined
-    ? { lat: Number(q.lat), lng: Number(q.lng), radiusKm: Number(q.radius_km ?? 1) }
-    : null;
+  const point = pointOf(q, FOOD_HYGIENE_POINT);
+  const near = point ? radiusSearch(point, GEO_COLUMNS) : null;
   const sort = typeof q.sort === 'string' ? q.sort : near ? 'distance' : 'name';
   if (sort === 'distance' && !near) throw errors.invalidParameter("Invalid parameter 'sort': 'distance' needs 'lat' and 'lng'.");
   const where = new Where();
@@ -50,13 +48,8 @@ function searchPlan(req: HandlerRequest): { where: Where; near: Near | null; ord
   }
   if (q.min_rating !== undefined) where.add('rating_numeric >= ?', Number(q.min_rating));
   if (typeof q.scheme === 'string') where.add('scheme = ?', q.scheme);
-  if (near) {
-    const box = searchBox(near.lat, near.lng, near.radiusKm);
-    where.add('cell BETWEEN ? AND ?', box.minCell, box.maxCell);
-    where.add('latitude BETWEEN ? AND ? AND longitude BETWEEN ? AND ?', box.minLat, box.maxLat, box.minLng, box.maxLng);
-    where.add(`${HAVERSINE_SQL} <= ?`, near.lat, near.lat, near.lng, near.radiusKm);
-  }
-  return { where, near, order: ORDER[sort]! };
+  near?.within(where);
+  return { where, near, order: sort === 'distance' ? near!.orderBy('fhrs_id') : ORDER[sort]! };
 }
 
 export const searchEstablishments: Handler = async (req, ctx) => {
@@ -66,14 +59,13 @@ export const searchEstablishments: Handler = async (req, ctx) => {
   const conn = await openDataset(FOOD_HYGIENE_INFO, ctx.mirrorDir);
   const total = (await queryOne<{ n: number }>(conn, `SELECT count(*) AS n FROM establishments ${where.sql}`, where.params))?.n ?? 0;
   const offset = (page - 1) * perPage;
-  const distance = near ? `, ${HAVERSINE_SQL} AS distance_km` : '';
-  const distanceParams: Param[] = near ? [near.lat, near.lat, near.lng] : [];
+  const distance = near ? `, ${near.select}` : '';
   const rows = total > offset
     ? await query(conn, `SELECT *${distance} FROM establishments ${where.sql} ORDER BY ${order} LIMIT ? OFFSET ?`, [
-      ...distanceParams, ...where.params, perPage, offset,
+      ...(near?.selectParams ?? []), ...where.params, perPage, offset,
     ])
     : [];
-  const extra = near ? { distance: 'haversine, Earth radius 6371.0088 km, distance_km rounded to the metre' } : {};
+  const extra = near ? { distance: near.method } : {};
   return { data: rows.map(toEstablishment), meta: await foodMeta(conn, extra), pagination: pagination(total, page, perPage) };
 };
 

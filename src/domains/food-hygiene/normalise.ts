@@ -12,7 +12,7 @@
  *    cell, orders the table on disk.
  */
 import { loadJsonFile } from '../../data.js';
-import { gridCell } from './geo.js';
+import { gridCell } from '../../mirror/geo.js';
 
 /** The staged columns, in file order, with their DuckDB types (sync.ts reads the staged CSV with these). */
 export const COLUMNS = [

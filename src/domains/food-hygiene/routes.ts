@@ -5,6 +5,7 @@
  */
 import type { ParamSpec, RouteSpec } from '../../contract/route.js';
 import { GET_COST, paging, POSTCODE_HINT, POSTCODE_PATTERN } from '../../contract/params.js';
+import { pointParams, type PointSpec } from '../../contract/point.js';
 
 /** The rating values of the spec (FHRS then FHIS); data/food-hygiene/rating-values.json maps the published spellings onto them. */
 export const RATING_VALUES = [
@@ -13,6 +14,9 @@ export const RATING_VALUES = [
 export type RatingValue = (typeof RATING_VALUES)[number];
 
 export const SCHEMES = ['fhrs', 'fhis'] as const;
+
+/** lat/lng (each requires the other) with radius_km, default 1, at most 50 (spec doc 4); the default applied by the handler. */
+export const FOOD_HYGIENE_POINT: PointSpec = { defaultKm: 1, minKm: 0.001, maxKm: 50 };
 
 const postcode: ParamSpec = {
   name: 'postcode', type: 'string', pattern: POSTCODE_PATTERN, patternHint: POSTCODE_HINT,
@@ -40,9 +44,7 @@ export const foodHygieneRoutes: RouteSpec[] = [
       { name: 'rating', type: 'string[]', enum: RATING_VALUES, caseInsensitive: true, min: 1, max: RATING_VALUES.length, description: `one rating value or a comma-separated list: ${RATING_VALUES.join(', ')}` },
       { name: 'min_rating', type: 'integer', min: 0, max: 5, description: 'FHRS numeric ratings of at least this (0 to 5); FHIS results never match' },
       { name: 'scheme', type: 'string', enum: SCHEMES, caseInsensitive: true, description: 'fhrs (England, Wales, Northern Ireland) or fhis (Scotland)' },
-      { name: 'lat', type: 'number', min: -90, max: 90, requires: ['lng'], description: 'latitude of the search centre (WGS84); requires lng' },
-      { name: 'lng', type: 'number', min: -180, max: 180, requires: ['lat'], description: 'longitude of the search centre (WGS84); requires lat' },
-      { name: 'radius_km', type: 'number', min: 0.001, max: 50, requires: ['lat', 'lng'], description: 'search radius in km around lat/lng (default 1, at most 50)' },
+      ...pointParams(FOOD_HYGIENE_POINT),
       { name: 'sort', type: 'string', enum: ['name', 'distance', 'rating', 'rating_date'], description: 'name (default), distance (default with lat/lng; needs them), rating (best first) or rating_date (newest first)' },
       ...paging,
     ],

@@ -47,7 +47,8 @@ export function toEstablishment(r: Row): Establishment {
     scores,
     location: r.latitude === null || r.latitude === undefined ? null : { latitude: Number(r.latitude), longitude: Number(r.longitude) },
   };
-  if (r.distance_km !== undefined && r.distance_km !== null) e.distance_km = Math.round(Number(r.distance_km) * 1000) / 1000;
+  // rounded to the metre in SQL (src/mirror/geo.ts radiusSearch)
+  if (r.distance_km !== undefined && r.distance_km !== null) e.distance_km = Number(r.distance_km);
   return e;
 }
 

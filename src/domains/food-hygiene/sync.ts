@@ -1,7 +1,7 @@
 /**
  * `publicdata sync food-hygiene [--authorities CODE,...] [--from FILE_OR_URL]`: the Food Standards
  * Agency's food hygiene ratings (FHRS: England, Wales, Northern Ireland; FHIS: Scotland) into
- * food_hygiene.duckdb, tables `establishments` (one row per establishment, sorted by grid cell: geo.ts),
+ * food_hygiene.duckdb, tables `establishments` (one row per establishment, sorted by grid cell: src/mirror/geo.ts gridCell),
  * `authorities` (one row per authority loaded: what the list said, what its file's header said, how many
  * establishments the mirror holds from it) and `scope` (the `--authorities` of the sync).
  *

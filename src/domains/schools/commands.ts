@@ -1,14 +1,6 @@
 /** `publicdata schools ...`: search (by name, postcode, near a point), one school, inspection statistics. */
 import { Command, Option } from 'commander';
-import type { RouteCall } from '../../contract/types.js';
 import type { CommandKit } from '../command-kit.js';
-import { parseNear } from '../../amount.js';
-
-/** `--near LAT,LNG` sets lat and lng (the route checks their ranges; an error names --near: route-command.ts). */
-function near(call: RouteCall, opts: Record<string, unknown>): RouteCall {
-  if (opts.near !== undefined) Object.assign(call.query, parseNear(String(opts.near)));
-  return call;
-}
 
 const authority = { flags: '--authority <code-or-name>', param: 'local_authority', description: 'local authority: DfE code (383), ONS code (E08000035) or name' };
 
@@ -28,8 +20,7 @@ export function register(program: Command, kit: CommandKit): void {
     description: 'Search schools by NAME, postcode, area, or near a point (the default: `publicdata schools NAME`)',
     args: [{ param: 'name', optional: true, description: 'part of the school name' }],
     flags: [authority],
-    extraOptions: [new Option('--near <lat,lng>', 'search around this point (WGS84), nearest first; with --radius-km (default 2, at most 25)')],
-    prepare: (call, opts) => near(call, opts),
+    near: 'search around this point, nearest first; with --radius-km (default 2, at most 25)',
     examples: [
       'publicdata schools --near 51.45,-2.59 --phase primary',
       'publicdata schools "St Mary" --authority Leeds',

@@ -8,9 +8,11 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { pagination } from '../../contract/envelope.js';
 import { ApiError } from '../../contract/errors.js';
 import type { Handler, Meta } from '../../contract/types.js';
+import { pointOf } from '../../contract/point.js';
 import { openDataset, provenanceMeta, query, queryOne, Where, type Param } from '../../mirror/db.js';
+import { radiusSearch } from '../../mirror/geo.js';
 import { SCHOOLS_INFO } from './datasets.js';
-import { TEXT_FILTERS } from './routes.js';
+import { SCHOOLS_POINT, TEXT_FILTERS } from './routes.js';
 import { overallNote, overallSlug, safeguardingSlug, schoolDetail, schoolItem } from './record.js';
 
 const DATASET = SCHOOLS_INFO;
@@ -21,9 +23,6 @@ export const DISPLAY_WARNING =
 export const LIST_NOTE =
   'overall_effectiveness is given only for graded inspections that judged it (before September 2024); it is null for ' +
   'report-card inspections (from 10 November 2025), ungraded inspections, and graded inspections without an overall judgement.';
-
-/** Mean Earth radius, km (IUGG), for the haversine distance. */
-const EARTH_RADIUS_KM = 6371.0088;
 
 const metaCache = new WeakMap<DuckDBConnection, Promise<Record<string, unknown>>>();
 function facts(conn: DuckDBConnection): Promise<Record<string, unknown>> {
@@ -105,20 +104,14 @@ export const search: Handler = async (req, ctx) => {
   let select = `SELECT s.*, i.* EXCLUDE (urn) FROM ${FROM} ${where.sql}`;
   let params: Param[] = [...where.params];
   let order = 's.name, s.urn';
-  if (q.lat !== undefined && q.lng !== undefined) {
-    const lat = Number(q.lat);
-    const lng = Number(q.lng);
-    const radius = Number(q.radius_km ?? 2);
-    // a bounding box first (cheap), then the haversine distance on the mean Earth radius
-    const dLat = (radius / EARTH_RADIUS_KM) * (180 / Math.PI);
-    const dLng = dLat / Math.max(Math.cos((lat * Math.PI) / 180), 1e-6);
-    const dist = `round(2 * ${EARTH_RADIUS_KM} * asin(sqrt(pow(sin(radians(s.latitude - ?) / 2), 2) +
-      cos(radians(?)) * cos(radians(s.latitude)) * pow(sin(radians(s.longitude - ?) / 2), 2))), 3)`;
-    const box = `s.latitude BETWEEN ? AND ? AND s.longitude BETWEEN ? AND ?`;
-    select = `SELECT * FROM (SELECT s.*, i.* EXCLUDE (urn), ${dist} AS distance_km FROM ${FROM} ${where.sql ? `${where.sql} AND` : 'WHERE'} ${box})
-      WHERE distance_km <= ?`;
-    params = [lat, lat, lng, ...where.params, lat - dLat, lat + dLat, lng - dLng, lng + dLng, radius];
-    order = 'distance_km, urn';
+  const point = pointOf(q, SCHOOLS_POINT);
+  if (point) {
+    // the shared radius search (src/mirror/geo.ts): box, then the haversine distance; nearest first
+    const near = radiusSearch(point, { lat: 's.latitude', lng: 's.longitude' });
+    near.within(where);
+    select = `SELECT s.*, i.* EXCLUDE (urn), ${near.select} FROM ${FROM} ${where.sql}`;
+    params = [...near.selectParams, ...where.params];
+    order = near.orderBy('s.urn');
   }
   const total = (await queryOne<{ n: number }>(conn, `SELECT count(*) AS n FROM (${select})`, params))?.n ?? 0;
   const rows = total > offset ? await query(conn, `${select} ORDER BY ${order} LIMIT ? OFFSET ?`, [...params, perPage, offset]) : [];

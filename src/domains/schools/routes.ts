@@ -5,6 +5,7 @@
  * their GIAS codes; test/schools checks the two agree).
  */
 import type { ParamSpec, RouteSpec } from '../../contract/route.js';
+import { pointParams, type PointSpec } from '../../contract/point.js';
 import { GET_COST, paging } from '../../contract/params.js';
 
 /** GIAS PhaseOfEducation, as slugs. */
@@ -36,6 +37,16 @@ export const GOR_REGIONS = [
  */
 export const TEXT_FILTERS = ['name', 'postcode', 'local_authority', 'type'] as const;
 
+/**
+ * A radius search: lat/lng within a box around Great Britain and Northern Ireland (schools' register
+ * covers England; the bounds refuse a swapped or mistyped pair before data access) and radius_km default 2,
+ * at most 25 (spec doc 4).
+ */
+export const SCHOOLS_POINT: PointSpec = {
+  defaultKm: 2, minKm: 0.01, maxKm: 25, declareDefault: true, lat: { min: 49, max: 61 }, lng: { min: -9, max: 2.5 },
+  what: 'the centre of a radius search',
+};
+
 const localAuthority: ParamSpec = {
   name: 'local_authority', type: 'string', minLength: 2,
   description: 'local authority: exact code (3-digit DfE code such as 383, or ONS code such as E08000035) or a name substring',
@@ -58,9 +69,7 @@ export const schoolRoutes: RouteSpec[] = [
       phase,
       { name: 'type', type: 'string', minLength: 2, description: 'establishment type: GIAS code (e.g. 02) or a name substring (e.g. academy)' },
       { name: 'status', type: 'string', enum: SCHOOL_STATUSES, caseInsensitive: true, default: 'open', description: 'open (default), closed, proposed_to_open or all' },
-      { name: 'lat', type: 'number', min: 49, max: 61, requires: ['lng'], description: 'latitude (WGS84) of the centre of a radius search; needs lng' },
-      { name: 'lng', type: 'number', min: -9, max: 2.5, requires: ['lat'], description: 'longitude (WGS84) of the centre of a radius search; needs lat' },
-      { name: 'radius_km', type: 'number', min: 0.01, max: 25, default: 2, requires: ['lat'], description: 'radius of a lat/lng search in km (default 2, at most 25); needs lat and lng' },
+      ...pointParams(SCHOOLS_POINT),
       ...paging,
     ],
     cost: GET_COST,

@@ -44,7 +44,12 @@ export function register(program: Command, kit: CommandKit): void {
     'publicdata vehicles traffic aadf --local-authority Leeds --year-from 2019',
     'publicdata vehicles traffic regional --breakdown vehicle_type',
   ]));
-  kit.route(t, { name: 'count-points', route: 'vehicles.traffic.count-points', examples: ['publicdata vehicles traffic count-points --lat 53.8 --lng -1.55 --radius-km 2'] });
+  kit.route(t, {
+    name: 'count-points',
+    route: 'vehicles.traffic.count-points',
+    near: 'count points around this point, nearest first; with --radius-km (default 5, at most 100)',
+    examples: ['publicdata vehicles traffic count-points --near 53.8,-1.55 --radius-km 2', 'publicdata vehicles traffic count-points --lat 53.8 --lng -1.55 --radius-km 2'],
+  });
   const chart = () => [new Option('--chart', 'on a terminal: chart all motor vehicle traffic by year (first series of the answer)')];
   kit.route(t, {
     name: 'aadf',

@@ -1,6 +1,7 @@
 /** /v1/vehicles routes (spec doc 3 §4 "Vehicles"). No local handlers yet: served live. */
 import type { ParamSpec, RouteSpec } from '../../contract/route.js';
 import { GET_COST, paging } from '../../contract/params.js';
+import { pointParams, type PointSpec } from '../../contract/point.js';
 
 const str = (name: string, description: string): ParamSpec => ({ name, type: 'string', description });
 const int = (name: string, description: string): ParamSpec => ({ name, type: 'integer', description });
@@ -14,6 +15,8 @@ const fuelType: ParamSpec = {
 };
 const yearRange = [int('year_from', 'first year, inclusive'), int('year_to', 'last year, inclusive')];
 const TRAFFIC_ERRORS = ['invalid_parameter'] as const;
+/** Count points near a point: lat and lng (each requires the other), radius_km default 5, at most 100 (spec doc 3 and doc 1 §limits). */
+export const TRAFFIC_POINT: PointSpec = { defaultKm: 5, minKm: 0, maxKm: 100, declareDefault: true };
 
 function vehicles(id: string, path: string, summary: string, query: ParamSpec[], extra: Partial<RouteSpec> = {}): RouteSpec {
   return {
@@ -92,9 +95,7 @@ export const vehiclesRoutes: RouteSpec[] = [
   vehicles('vehicles.traffic.count-points', '/v1/vehicles/traffic/count-points', 'Traffic count points', [
     int('count_point', 'count point id'),
     ...yearRange,
-    { name: 'lat', type: 'number', min: -90, max: 90, description: 'latitude (with lng)' },
-    { name: 'lng', type: 'number', min: -180, max: 180, description: 'longitude (with lat)' },
-    { name: 'radius_km', type: 'number', min: 0, max: 100, default: 5, description: 'radius, km (default 5, max 100)' },
+    ...pointParams(TRAFFIC_POINT),
   ], { errors: TRAFFIC_ERRORS }),
   vehicles('vehicles.traffic.aadf', '/v1/vehicles/traffic/aadf', 'Annual average daily flows', [
     int('count_point', 'count point id'),

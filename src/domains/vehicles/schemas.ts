@@ -132,7 +132,13 @@ const collisionDetail = obj({
   casualties: arr(casualty),
 });
 
-const countPoint = obj({ count_point_id: int(), year: int(), road_name: str(), road_type: str(), latitude: num(), longitude: num() });
+const countPoint = obj(
+  {
+    count_point_id: int(), year: int(), road_name: str(), road_type: str(), latitude: num(), longitude: num(),
+    distance_km: ext(num(), 'with lat/lng: km from the point, rounded to the metre (nearest first)'),
+  },
+  { optional: ['distance_km'] },
+);
 const flowExt = (what: string): JsonSchema => ext(int(), `${what}, vehicles per day (DfT's file carries every vehicle class)`);
 const aadfRecord = obj({
   count_point_id: int(),

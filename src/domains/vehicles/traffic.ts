@@ -3,8 +3,9 @@
  * (sync/road-traffic.ts). Definitions the spec leaves open (docs/vehicles.md "Road traffic"):
  * - a count point's `year` is the latest year, within `year_from`..`year_to` when given, for which the
  *   point has an annual average daily flow; its road name, road type and position are those of that year.
- *   A point appears when it has a flow in the range. A radius search (`lat`, `lng`, `radius_km`) measures
- *   great-circle distance (haversine, mean Earth radius 6371.0088 km) and orders by distance.
+ *   A point appears when it has a flow in the range. A radius search (`lat`, `lng`, `radius_km`: the
+ *   route's point parameters, src/contract/point.ts) is the shared one (src/mirror/geo.ts): the
+ *   great-circle distance, nearest first.
  * - `road_class` matches (substring, any case) the road category code (TM, PM, TA, PA, B, C, U) or the road
  *   type (Major, Minor); `road_name`, `region` and `local_authority` match their names by substring, any case.
  * - `daily_flows` carries every vehicle class of the file (vehicles per day, whole vehicles);
@@ -12,14 +13,14 @@
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { pagination } from '../../contract/envelope.js';
-import { ApiError } from '../../contract/errors.js';
 import type { Handler, HandlerRequest, Meta } from '../../contract/types.js';
+import { pointOf } from '../../contract/point.js';
 import { openDataset, pagedQuery, provenanceMeta, queryOne, type Row, Where } from '../../mirror/db.js';
+import { radiusSearch } from '../../mirror/geo.js';
+import { TRAFFIC_POINT } from './routes.js';
 import { ROAD_TRAFFIC_INFO } from './traffic-datasets.js';
 
 const DATASET = ROAD_TRAFFIC_INFO;
-/** Mean Earth radius (IUGG), km. */
-export const EARTH_RADIUS_KM = 6371.0088;
 
 export const AADF_FLOW_KEYS = [
   'pedal_cycles', 'two_wheeled_motor_vehicles', 'cars_and_taxis', 'buses_and_coaches', 'lgvs', 'hgvs_2_rigid_axle',
@@ -68,61 +69,42 @@ async function trafficMeta(conn: DuckDBConnection, extra: Record<string, unknown
 
 export const countPoints: Handler = async (req, ctx) => {
   const q = req.query;
-  const hasLat = q.lat !== undefined;
-  if (hasLat !== (q.lng !== undefined)) {
-    throw new ApiError(400, 'invalid_parameter', `'${hasLat ? 'lat' : 'lng'}' needs '${hasLat ? 'lng' : 'lat'}': give both for a radius search.`, [
-      { field: hasLat ? 'lng' : 'lat', code: 'invalid_parameter', message: 'lat and lng are required together' },
-    ]);
-  }
+  // lat needs lng, lng needs lat, radius_km needs lat: the route's point parameters (validated before this)
+  const point = pointOf(q, TRAFFIC_POINT);
   const conn = await openDataset(DATASET, ctx.mirrorDir);
   const { page, perPage } = pageOf(req);
   const ranged = q.year_from !== undefined || q.year_to !== undefined;
   // FROM: the derived count_points table, or the points of the year range; then, for a radius search, the
   // distance. Parameters are bound in the order their placeholders appear in the text.
   let from = 'count_points';
-  let fromParams: number[] = [];
+  const where = new Where();
   if (ranged) {
     const inner = new Where();
     yearRange(req, inner);
     from = `(SELECT count_point_id, max(year) AS year, arg_max(road_name, year) AS road_name, arg_max(road_type, year) AS road_type,
                     arg_max(latitude, year) AS latitude, arg_max(longitude, year) AS longitude
              FROM aadf ${inner.sql} GROUP BY count_point_id)`;
-    fromParams = inner.params as number[];
+    where.params.push(...inner.params);
   }
-  const filters: Array<[string, number[]]> = [];
-  if (q.count_point !== undefined) filters.push(['count_point_id = ?', [Number(q.count_point)]]);
   let orderBy = 'count_point_id';
-  if (hasLat) {
-    const lat = Number(q.lat);
-    const lng = Number(q.lng);
-    const r = Number(q.radius_km ?? 5);
-    const dist =
-      `2 * ${EARTH_RADIUS_KM} * asin(sqrt(pow(sin(radians(latitude - ?) / 2), 2) + ` +
-      `cos(radians(?)) * cos(radians(latitude)) * pow(sin(radians(longitude - ?) / 2), 2)))`;
-    from = `(SELECT *, ${dist} AS distance_km FROM ${from})`;
-    fromParams = [lat, lat, lng, ...fromParams];
-    // bounding box first (cheap), then the exact great-circle distance
-    const dLat = (r / EARTH_RADIUS_KM) * (180 / Math.PI);
-    const cosLat = Math.cos((lat * Math.PI) / 180);
-    const dLng = cosLat > 1e-9 ? dLat / cosLat : 180;
-    filters.push(['latitude BETWEEN ? AND ?', [lat - dLat, lat + dLat]]);
-    if (dLng < 180) filters.push(['longitude BETWEEN ? AND ?', [lng - dLng, lng + dLng]]);
-    filters.push(['distance_km <= ?', [r]]);
-    orderBy = 'distance_km, count_point_id';
+  const near = point ? radiusSearch(point) : null;
+  if (near) {
+    from = `(SELECT *, ${near.select} FROM ${from})`;
+    where.params.unshift(...near.selectParams);
+    orderBy = near.orderBy('count_point_id');
   }
-  const where = new Where();
-  where.params.push(...fromParams);
-  for (const [sql, params] of filters) where.add(sql, ...params);
-  const columns = 'count_point_id, year, road_name, road_type, latitude, longitude';
+  if (q.count_point !== undefined) where.add('count_point_id = ?', Number(q.count_point));
+  near?.within(where);
+  const columns = `count_point_id, year, road_name, road_type, latitude, longitude${near ? ', distance_km' : ''}`;
   const { rows, total } = await pagedQuery(conn, { from, columns, where, orderBy, page, perPage });
   const years = await aadfYears(conn);
   const meta = await trafficMeta(conn, {
     coverage: years.from === null ? null : `${years.from}-${years.to}`,
     count_point_year: COUNT_POINT_YEAR,
-    ...(hasLat ? { order: 'distance', distance: 'great-circle (haversine), km' } : {}),
+    ...(near ? { order: 'distance', distance: near.method } : {}),
   });
   return {
-    data: rows.map((r) => ({ ...r, latitude: num(r.latitude), longitude: num(r.longitude) })),
+    data: rows.map((r) => ({ ...r, latitude: num(r.latitude), longitude: num(r.longitude), ...(near ? { distance_km: num(r.distance_km) } : {}) })),
     meta,
     pagination: pagination(total, page, perPage),
   };
