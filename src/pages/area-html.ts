@@ -13,13 +13,15 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { haversineKm } from '../mirror/geo.js';
 import { ASSETS_DIR } from './site.js';
 
 /** One GET of a request path with its query; the caller runs it (execute, or HTTP). */
 export type GetJson = (pathWithQuery: string) => Promise<{ status: number; body: any }>;
 
 export interface PointLayer {
-  path: string;
+  /** The request path(s) of the layer (collisions: one per year). */
+  path: string | string[];
   records: unknown[];
   total: number | null;
   error?: string;
@@ -29,27 +31,48 @@ export interface PointLayer {
 export interface AreaDocument {
   path: string;
   area: { data: any; meta?: any };
-  points: Partial<Record<'crime' | 'schools' | 'food', PointLayer>>;
+  points: Partial<Record<Layer, PointLayer>>;
 }
+
+type Layer = 'crime' | 'schools' | 'food' | 'collisions';
+type LayerPaths = { crime?: string; schools?: string; food?: string; collisions?: string[] };
 
 const PER_PAGE = 100;
 export const POINT_PAGES = 20;
 
 /** The point routes of an area answer's map (the same circle, and the crime section's months). */
-export function pointPaths(data: any): Partial<Record<'crime' | 'schools' | 'food', string>> {
+export function pointPaths(data: any): LayerPaths {
   const loc = data?.postcode?.location;
   const secs = data?.sections ?? {};
   if (!loc) return {};
   const ok = (n: string) => secs[n]?.status === 'ok';
   const at = `lat=${loc.latitude}&lng=${loc.longitude}`;
-  const out: Partial<Record<'crime' | 'schools' | 'food', string>> = {};
+  const out: LayerPaths = {};
   if (ok('crime')) {
     const m = secs.crime.months ?? {};
     out.crime = `/v1/crime/street?${at}&radius_km=${secs.crime.radius_km}${m.from ? `&month_from=${m.from}&month_to=${m.to}` : ''}`;
   }
   if (ok('schools')) out.schools = `/v1/schools?${at}&radius_km=${secs.schools.radius_km}`;
   if (ok('food_hygiene')) out.food = `/v1/food-hygiene/establishments?${at}&radius_km=${secs.food_hygiene.radius_km}&sort=distance`;
+  if (ok('road_safety')) out.collisions = collisionPaths(secs.road_safety.source);
   return out;
+}
+
+/**
+ * The collisions route has no point search: the road safety section reads its authority's collisions
+ * year by year (its `source`, one path per page); the map asks the same requests without their paging.
+ */
+function collisionPaths(source: unknown): string[] {
+  const list = Array.isArray(source) ? source : typeof source === 'string' ? [source] : [];
+  const out = new Set<string>();
+  for (const p of list as string[]) {
+    if (!p.startsWith('/v1/vehicles/road-safety/collisions?') || !p.includes('year=')) continue;
+    const q = new URLSearchParams(p.slice(p.indexOf('?') + 1));
+    q.delete('per_page');
+    q.delete('page');
+    out.add(`/v1/vehicles/road-safety/collisions?${q}`);
+  }
+  return [...out];
 }
 
 async function allPages(get: GetJson, path: string): Promise<PointLayer> {
@@ -67,9 +90,20 @@ async function allPages(get: GetJson, path: string): Promise<PointLayer> {
 export async function areaDocument(get: GetJson, areaPath: string): Promise<AreaDocument> {
   const r = await get(areaPath);
   if (r.status !== 200) throw Object.assign(new Error(r.body?.error?.message ?? `status ${r.status}`), { status: r.status, body: r.body });
-  const paths = pointPaths(r.body.data);
+  const data = r.body.data;
+  const { collisions, ...single } = pointPaths(data);
   const points: AreaDocument['points'] = {};
-  for (const [name, p] of Object.entries(paths) as ['crime' | 'schools' | 'food', string][]) points[name] = await allPages(get, p);
+  for (const [name, p] of Object.entries(single) as [Layer, string][]) points[name] = await allPages(get, p);
+  if (collisions) {
+    // the authority's collisions of each year, only those in the circle kept (the file stays small)
+    const loc = data.postcode.location;
+    const radius = Number(data.sections.road_safety.radius_km);
+    const layers = [];
+    for (const p of collisions) layers.push(await allPages(get, p));
+    const near = (x: any) => x.latitude !== null && x.latitude !== undefined && haversineKm(loc.latitude, loc.longitude, Number(x.latitude), Number(x.longitude)) <= radius;
+    const error = layers.find((l) => l.error)?.error;
+    points.collisions = { path: collisions, records: layers.flatMap((l) => l.records).filter(near), total: null, ...(error ? { error } : {}) };
+  }
   return { path: areaPath, area: r.body, points };
 }
 

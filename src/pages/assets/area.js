@@ -91,6 +91,12 @@
     }
     return next(1);
   }
+  /** Several point requests as one layer (the collisions of each year). */
+  function merged(list) {
+    return Promise.all(list.map(pages)).then(function (res) {
+      return { path: list, records: [].concat.apply([], res.map(function (x) { return x.records; })), total: null, error: res.map(function (x) { return x.error; }).filter(Boolean)[0] };
+    });
+  }
   /** The point routes behind the map: the same circle (and the crime section's months) as the area answer. */
   function pointPaths(data) {
     var loc = data.postcode && data.postcode.location;
@@ -106,6 +112,23 @@
     }
     if (ok('schools')) out.schools = '/v1/schools?' + at + '&radius_km=' + r('schools');
     if (ok('food_hygiene')) out.food = '/v1/food-hygiene/establishments?' + at + '&radius_km=' + r('food_hygiene') + '&sort=distance';
+    if (ok('road_safety')) out.collisions = collisionPaths(sourcesOf(secs.road_safety));
+    return out;
+  }
+  /**
+   * The collisions route has no point search: the road safety section reads its authority's collisions
+   * year by year and keeps those in the circle; its `source` names those requests (one per page). The
+   * map asks the same ones, every page, and keeps the points inside the circle it draws.
+   */
+  function collisionPaths(sources) {
+    var seen = {}, out = [];
+    sources.forEach(function (p) {
+      if (p.indexOf('/v1/vehicles/road-safety/collisions?') !== 0 || p.indexOf('year=') < 0) return;
+      var q = new URLSearchParams(p.slice(p.indexOf('?') + 1));
+      q.delete('per_page'); q.delete('page');
+      var b = '/v1/vehicles/road-safety/collisions?' + q;
+      if (!seen[b]) { seen[b] = true; out.push(b); }
+    });
     return out;
   }
   function load() {
@@ -126,7 +149,7 @@
       }
       var paths = pointPaths(r.body.data);
       var names = Object.keys(paths);
-      return Promise.all(names.map(function (n) { return pages(paths[n]); })).then(function (res) {
+      return Promise.all(names.map(function (n) { return Array.isArray(paths[n]) ? merged(paths[n]) : pages(paths[n]); })).then(function (res) {
         var points = {};
         names.forEach(function (n, i) { points[n] = res[i]; });
         render({ path: path, area: r.body, points: points });
@@ -215,8 +238,12 @@
     order.forEach(function (c, i) { colour[c] = i < OKABE.length ? OKABE[i] : OTHER; });
     var schools = points.schools ? points.schools.records.filter(function (x) { return x.location; }) : [];
     var food = points.food ? points.food.records.filter(function (x) { return x.location; }) : [];
+    // collisions: the authority's, kept when inside the drawn circle (the same projection as the map)
+    var inCircle = function (lat, lng) { var p = xy(lat, lng); return Math.pow(p[0] - C, 2) + Math.pow(p[1] - C, 2) <= R * R; };
+    var collisions = points.collisions ? points.collisions.records.filter(function (x) { return x.latitude !== null && x.latitude !== undefined && inCircle(Number(x.latitude), Number(x.longitude)); }) : [];
+    var severe = function (x) { return x.collision_severity === 1 || x.collision_severity === 2; };
     var low = function (f) { return f.rating && (f.rating.numeric === 0 || f.rating.numeric === 1 || f.rating.numeric === 2); };
-    var desc = crimes.length + ' crimes, ' + schools.length + ' schools and ' + food.length + ' food premises (' + food.filter(low).length + ' rated 0 to 2) within ' + rkm + ' km of ' + pc.postcode;
+    var desc = crimes.length + ' crimes, ' + schools.length + ' schools and ' + food.length + ' food premises (' + food.filter(low).length + ' rated 0 to 2) and ' + collisions.length + ' collisions within ' + rkm + ' km of ' + pc.postcode;
     var svg = s('svg', { viewBox: '0 0 ' + S + ' ' + S, role: 'img', 'aria-labelledby': 'map-t map-d', class: 'mapsvg' }, [
       s('title', { id: 'map-t' }, ['Map around ' + pc.postcode]), s('desc', { id: 'map-d' }, [desc]),
       s('rect', { x: 0, y: 0, width: S, height: S, class: 'sea' }),
@@ -239,6 +266,12 @@
       var d = 'M' + p[0].toFixed(1) + ',' + (p[1] - 6).toFixed(1) + ' l6,10 h-12 z';
       gf.appendChild(s('path', { d: d, class: low(f) ? 'food low' : 'food' }, [s('title', {}, [f.business_name + ': rating ' + (f.rating ? f.rating.value : '?')])]));
     });
+    var gx = layer('collisions');
+    collisions.forEach(function (x) {
+      var p = xy(Number(x.latitude), Number(x.longitude));
+      var d = 'M' + p[0].toFixed(1) + ',' + (p[1] - 6).toFixed(1) + ' l6,6 l-6,6 l-6,-6 z';
+      gx.appendChild(s('path', { d: d, class: severe(x) ? 'crash severe' : 'crash' }, [s('title', {}, ['Collision ' + (x.collision_date || '') + ', ' + (x.collision_severity_label || '')])]));
+    });
     svg.appendChild(s('g', { class: 'pc' }, [s('circle', { cx: C, cy: C, r: 7 }), s('path', { d: 'M' + (C - 11) + ',' + C + 'h22M' + C + ',' + (C - 11) + 'v22' }), s('title', {}, [pc.postcode])]));
     // scale bar (bottom left) and north arrow (top right)
     var nice = [0.05, 0.1, 0.2, 0.25, 0.5, 1, 2, 5].filter(function (v) { return v <= rkm / 2; }).pop() || rkm / 2;
@@ -246,8 +279,8 @@
     svg.appendChild(s('g', { class: 'scale' }, [s('path', { d: 'M20,575 v-6 M20,572 h' + bar.toFixed(1) + ' M' + (20 + bar).toFixed(1) + ',575 v-6' }), s('text', { x: 20, y: 562 }, [nice < 1 ? Math.round(nice * 1000) + ' m' : nice + ' km'])]));
     svg.appendChild(s('g', { class: 'north' }, [s('path', { d: 'M570,20 l10,26 l-10,-7 l-10,7 z' }), s('text', { x: 570, y: 62, 'text-anchor': 'middle' }, ['N'])]));
     fig.appendChild(svg);
-    fig.appendChild(legend(order, cats, colour, schools.length, food.length, food.filter(low).length, secs, points));
-    var paths = ['crime', 'schools', 'food'].filter(function (n) { return points[n]; }).map(function (n) { return points[n].path; });
+    fig.appendChild(legend(order, cats, colour, schools.length, food.length, food.filter(low).length, secs, points, collisions.length, collisions.filter(severe).length));
+    var paths = [].concat.apply([], ['crime', 'schools', 'food', 'collisions'].filter(function (n) { return points[n]; }).map(function (n) { return points[n].path; }));
     fig.appendChild(dataLine(paths));
     return fig;
   }
@@ -257,10 +290,11 @@
     if (kind === 'crime') g.appendChild(s('circle', { cx: 8, cy: 8, r: 5, fill: fill }));
     else if (kind === 'school') g.appendChild(s('rect', { x: 3, y: 3, width: 10, height: 10, class: 'school' }));
     else if (kind === 'food') g.appendChild(s('path', { d: 'M8,2 l6,11 h-12 z', class: fill }));
+    else if (kind === 'crash') g.appendChild(s('path', { d: 'M8,2 l6,6 l-6,6 l-6,-6 z', class: fill }));
     else g.appendChild(s('circle', { cx: 8, cy: 8, r: 6, class: 'radius' }));
     return g;
   }
-  function legend(order, cats, colour, nSchools, nFood, nLow, secs, points) {
+  function legend(order, cats, colour, nSchools, nFood, nLow, secs, points, nCrash, nSevere) {
     var ul = h('ul', { class: 'legend', 'aria-label': 'Legend' }, []);
     var item = function (sw, text) { ul.appendChild(h('li', {}, [sw, ' ', text])); };
     item(swatch('radius'), 'the circle of the search');
@@ -268,7 +302,8 @@
     if (points.crime) item(h('span', {}, []), 'crimes drawn: ' + points.crime.records.filter(function (c) { return c.location; }).length + ' of ' + fmt(points.crime.total) + (points.crime.error ? ' (' + points.crime.error + ')' : ''));
     if (points.schools) item(swatch('school'), 'schools: ' + nSchools);
     if (points.food) { item(swatch('food', 'food low'), 'food premises rated 0 to 2: ' + nLow); item(swatch('food', 'food'), 'other food premises: ' + (nFood - nLow)); }
-    if (secs.road_safety) item(h('span', {}, []), 'collisions: counted in the road safety table; this server has no collision point route to draw them');
+    if (points.collisions) { item(swatch('crash', 'crash severe'), 'collisions, fatal or serious: ' + nSevere); item(swatch('crash', 'crash'), 'collisions, slight: ' + (nCrash - nSevere)); }
+    else if (secs.road_safety) item(h('span', {}, []), 'collisions: ' + (secs.road_safety.status === 'ok' ? 'none read' : 'road safety is ' + secs.road_safety.status));
     return ul;
   }
 
