@@ -102,7 +102,8 @@ function valuesGiven(
   const values = new Map<string, unknown>();
   (spec.args ?? []).forEach((a, i) => {
     const v = argv[i];
-    if (v !== undefined) values.set(a.param, v);
+    // an optional variadic argument not given is an empty list: not given
+    if (v !== undefined && !(Array.isArray(v) && v.length === 0)) values.set(a.param, v);
   });
   for (const { key, f } of flagKeys) {
     const v = opts[key];
@@ -194,7 +195,8 @@ export function addRouteCommand(parent: Command, spec: RouteCommandSpec, ctx: Co
         // record) and an empty path segment names another route (or none): refused as its own error.
         if (typeof v === 'string' && v.trim() === '') throw new ApiError(400, 'invalid_parameter', `Invalid parameter '${name}': empty; give a value.`);
         if (where === 'path') {
-          pathValues[name] = v;
+          // a variadic path argument is its words with spaces (`postcode LS8 3BS`)
+          pathValues[name] = Array.isArray(v) ? v.join(' ') : v;
         }
         else if (where === 'query') query[name] = Array.isArray(v) ? v.join(',') : String(v);
         else if (body) body[name] = Array.isArray(v) ? v : bodyValue(p?.spec, v);

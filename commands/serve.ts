@@ -136,6 +136,7 @@ export async function runServe(ctx: Context, o: ServeCommandOptions, stop: Promi
   const lines = [
     `publicdata serve: the v1 API at ${server.url}`,
     `  OpenAPI document: ${server.url}/openapi.json`,
+    `  pages: ${server.url.replace(/\/v1$/, '')}/ (API reference, try it), /area/{postcode} (area profile)`,
     `  mirror ${dir}: ${synced.length ? `synced ${synced.join(', ')}` : 'nothing synced yet'}${synced.length < names.length ? ` (others answer 503 dataset_not_synced until 'publicdata sync')` : ''}`,
     keys
       ? `  ${keys.length} key(s) from ${o.keys}: Bearer auth, per-key rate limits and credits (state ${stateFile})`
@@ -144,7 +145,7 @@ export async function runServe(ctx: Context, o: ServeCommandOptions, stop: Promi
     `  ${o.quiet ? 'access log off (--quiet)' : 'access log on stderr (--quiet to silence)'}; Ctrl-C stops after requests in flight`,
   ];
   ctx.io.stderr.write(`${lines.join('\n')}\n`);
-  if (o.open) await openBrowser(ctx, `${server.url}/openapi.json`);
+  if (o.open) await openBrowser(ctx, `${server.url.replace(/\/v1$/, '')}/`);
   // SIGHUP: one reload at a time, in order; shutdown waits for the one under way.
   let reloading = Promise.resolve();
   let keyCount = keys?.length ?? 0;
@@ -237,7 +238,7 @@ export function registerServe(program: Command, ctx: Context): void {
     .option('--keys <file>', 'keys file: one key per line, or one JSON object per line with kind, per_minute, monthly_credits, credits')
     .option('--state <file>', 'credit balances file (default: <data dir>/serve/credits.json)')
     .option('--cors <origin>', "allow browser calls from this origin ('*' for any); off by default", corsOrigin)
-    .option('--open', 'open the OpenAPI document in a browser')
+    .option('--open', 'open the API reference page (/) in a browser')
     .action(async (opts: Record<string, unknown>, self: Command) => {
       const g = self.optsWithGlobals() as { quiet?: boolean };
       const hup = new EventEmitter();

@@ -10,7 +10,7 @@ import { writeError } from './output/renderers.js';
 import { VERSION } from './version.js';
 import { addGlobalOptions } from '../commands/global.js';
 import { commandKit } from '../commands/route-command.js';
-import { DOMAINS } from './registry.js';
+import { commandGroups, DOMAINS } from './registry.js';
 import { registerApi } from '../commands/api.js';
 import { registerMeta } from '../commands/meta.js';
 import { registerMirror } from '../commands/mirror.js';
@@ -42,7 +42,7 @@ const OWN: Record<string, Registrar> = {
 
 /** Top-level command names and what registers them: every domain's group (from the registry), then the CLI's own. */
 const REGISTRARS: Record<string, Registrar> = {
-  ...Object.fromEntries(DOMAINS.flatMap((d) => (d.commands ? [[d.commands.name, domainRegistrar(d.commands.load)]] : []))),
+  ...Object.fromEntries(DOMAINS.flatMap((d) => commandGroups(d).map((g) => [g.name, domainRegistrar(g.load)]))),
   ...OWN,
 };
 /** Every group once, domains first (the order of `publicdata --help`). */

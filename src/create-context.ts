@@ -66,8 +66,23 @@ export function missingKey(): ApiError {
 }
 
 /** What answers one route under `--source`: local, or live with the key (none: the missing-key error). */
+/** `--source live` on a publicdata extension route (spec 5-places.md): exit 4, as the other "no backend can answer" errors. */
+export function notAvailableLive(route: Route): ApiError {
+  return new ApiError(
+    501,
+    'not_available_live',
+    `${route.method} ${route.path} is a publicdata extension (${route.extension}), not a route of the published API: --source live cannot answer it. ` +
+      "Run it locally (the default) or through 'publicdata serve'.",
+  );
+}
+
 async function chooseSource(ctx: Context, route: Route, source: Source): Promise<{ kind: 'local' } | { kind: 'live'; key: string }> {
   if (source === 'local') return { kind: 'local' };
+  if (route.extension) {
+    // a publicdata extension: the published API has no such route, so there is no live call to make
+    if (source === 'live') throw notAvailableLive(route);
+    return { kind: 'local' };
+  }
   if (source === 'live') {
     const key = await apiKeyFor(ctx);
     if (!key) throw missingKey();

@@ -13,7 +13,9 @@ import type { HttpMethod } from './contract/types.js';
 import { schemaBranches, type JsonSchema, type ResponseSchema } from './contract/schema.js';
 import type { DatasetEntry, DocumentValidator, DomainManifest, LocalSpec, RendererRef } from './domains/manifest.js';
 import type { DatasetInfo } from './mirror/catalog.js';
-import { declaredDomains } from './domains/manifest.js';
+import { commandGroups, declaredDomains } from './domains/manifest.js';
+
+export { commandGroups };
 // The domains: one line each (each index.ts declares its manifest); their order is the order of the lists.
 import './domains/property/index.js';
 import './domains/companies/index.js';
@@ -25,6 +27,7 @@ import './domains/energy/index.js';
 import './domains/earnings/index.js';
 import './domains/food-hygiene/index.js';
 import './domains/crime/index.js';
+import './domains/postcodes/index.js';
 
 export const DOMAINS: readonly DomainManifest[] = declaredDomains();
 

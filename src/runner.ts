@@ -101,12 +101,32 @@ export function loadHandler(local: LocalSpec): Promise<Handler> {
   return pending;
 }
 
+/**
+ * The context a handler gets: the caller's, plus `call` (another route's local handler, validated first)
+ * for a handler that builds its answer from other domains' routes. Built over the caller's context with
+ * Object.create, so its lazily resolved fields (mirrorDir) stay lazy; a sub-call never streams.
+ */
+function withCall(hctx: HandlerContext): HandlerContext {
+  if (hctx.call) return hctx;
+  const sub = Object.create(hctx, { sink: { value: undefined, enumerable: true } }) as HandlerContext;
+  sub.call = async (c: RouteCall): Promise<CallResult> => {
+    let p: Prepared;
+    try {
+      p = await prepare(c);
+    } catch (e) {
+      return errorResult(e);
+    }
+    return runHandler(p, sub, c.path);
+  };
+  return Object.create(hctx, { call: { value: sub.call, enumerable: true } }) as HandlerContext;
+}
+
 /** Run the route's local handler on a validated request. */
 export async function runHandler(p: Prepared, hctx: HandlerContext, path: string): Promise<CallResult> {
   try {
     if (!p.route.local) throw notAvailableOffline(p.route.id, path);
     const handler = await loadHandler(p.route.local);
-    return { status: 200, envelope: await handler(p.request, hctx), source: 'local' };
+    return { status: 200, envelope: await handler(p.request, withCall(hctx)), source: 'local' };
   } catch (e) {
     return errorResult(e);
   }

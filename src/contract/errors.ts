@@ -33,6 +33,7 @@ export const ERROR_CODES: Record<string, ErrorCodeInfo> = {
   rate_limit_exceeded: { status: 429, when: 'per-minute request limit exceeded; retried after Retry-After' },
   method_not_allowed: { status: 405, when: 'the path exists but not with this method' },
   // Client-side codes (never sent by the API; produced by publicdata itself, same envelope).
+  not_available_live: { status: 501, when: "a publicdata extension route (postcodes, area) asked for with --source live: the published API has no such route; use the local mirror or serve" },
   not_available_offline: { status: 503, when: 'no local handler or local data for this route, and no API key for live' },
   dataset_not_synced: { status: 503, when: 'the local mirror lacks the dataset this route needs; the message names the sync command' },
   dataset_damaged: { status: 503, when: 'the mirror file this route reads is damaged (DuckDB cannot read it whole); the message names the file and the sync that rebuilds it' },
@@ -119,7 +120,7 @@ export const EXIT_CODE_DOCS: Array<[number, string]> = [
   [1, 'the API (or the local handler) answered with an error envelope not listed below: 404 not_found / invalid_tax_year / no_active_tax_year, the 422 codes (make_prefix_too_broad, marriage_allowance_ineligible, director_not_applicable, invalid_type); dataset_not_synced / dataset_damaged (run the sync it names); internal_error when publicdata itself fails'],
   [2, 'usage error or 400-class validation error: usage_error, invalid_parameter (also the 422 of a malformed collisions date), bad_request, invalid_region, invalid_year, VALIDATION_ERROR, unparseable --data'],
   [3, 'insufficient credits (402, or 429 with code insufficient_credits), or --max-credits would be exceeded'],
-  [4, 'authentication: 401 unauthorized or 403 forbidden, or no API key for a call only the API can answer (unauthorized under --source live, not_available_offline under auto or local)'],
+  [4, 'authentication: 401 unauthorized or 403 forbidden, or no API key for a call only the API can answer (unauthorized under --source live, not_available_offline under auto or local), or not_available_live: a publicdata extension route (postcodes, area) under --source live'],
   [5, 'rate limited (429) past the retry budget or --max-wait'],
   [6, 'network failure or 5xx after retries: network_error, server_error, the API\'s own 500 envelope (internal_error)'],
 ];
@@ -136,6 +137,8 @@ export function exitCodeFor(code: string, status?: number): number {
     // The route can only be answered by the API and there is no key: the same exit whether --source was
     // auto (this code) or live (unauthorized), since the fix is the same (set a key).
     case 'not_available_offline':
+    // an extension route has no live backend at all: the same "no backend can answer" exit (spec 5-places.md)
+    case 'not_available_live':
       return EXIT.AUTH;
     case 'rate_limit_exceeded':
       return EXIT.RATE_LIMITED;

@@ -105,4 +105,10 @@ export interface RouteSpec {
   /** Error codes this route can answer with (besides auth, credits, rate limit). */
   errors: readonly string[];
   notes?: string;
+  /**
+   * A publicdata extension, not a route of the published API (the spec document that defines it, e.g.
+   * `5-places.md`): answered locally and by `serve`; `--source live` answers `not_available_live`
+   * (src/create-context.ts), and the OpenAPI document marks it `x-publicdata-extension`.
+   */
+  extension?: string;
 }

@@ -98,6 +98,12 @@ export interface HandlerContext {
    * that cannot stream ignore it and answer the page (the caller then follows pages).
    */
   sink?: RecordSink;
+  /**
+   * Run another route's local handler (matched and validated like any call) and answer its envelope: how a
+   * feature that spans domains (the area profile) asks the owning domain, never importing it. Set by the
+   * handler runner (src/runner.ts); always local, on the same mirror, with no sink.
+   */
+  call?(call: RouteCall): Promise<CallResult>;
 }
 
 /** Where a streaming paged handler writes its records (see `HandlerContext.sink`). */

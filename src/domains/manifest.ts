@@ -90,8 +90,11 @@ export interface DomainManifest {
    * the OpenAPI document is built): every route of the domain has one.
    */
   responses?: () => Promise<ResponseSchemas>;
-  /** The friendly command group (`publicdata <name> ...`), registered lazily through the CLI's kit. */
-  commands?: CommandGroup;
+  /**
+   * The friendly command group(s) (`publicdata <name> ...`), registered lazily through the CLI's kit (the
+   * postcodes domain has two words: `postcode` and `area`).
+   */
+  commands?: CommandGroup | readonly CommandGroup[];
 }
 
 const declared: DomainManifest[] = [];
@@ -110,4 +113,9 @@ export function declareDomain(m: DomainManifest): DomainManifest {
 /** The manifests declared so far, in declaration order. */
 export function declaredDomains(): readonly DomainManifest[] {
   return [...declared];
+}
+
+/** A manifest's command groups as a list. */
+export function commandGroups(m: Pick<DomainManifest, 'commands'>): readonly CommandGroup[] {
+  return m.commands === undefined ? [] : Array.isArray(m.commands) ? m.commands : [m.commands as CommandGroup];
 }

@@ -14,7 +14,8 @@ import type { AnswerCache } from './answer-cache.js';
 import { bearerToken, errorAnswer, SERVER_ERROR_MESSAGE, type Answer, type Answerer, type RequestState } from './answer.js';
 import type { CreditStore } from './credits.js';
 import { RequestAbort } from './gate.js';
-import { acceptsGzip, ClientGoneError, dateHeader, parseTarget, type Target } from './http.js';
+import { acceptsGzip, ClientGoneError, dateHeader, etagMatches, parseTarget, type Target } from './http.js';
+import { isPagePath, PAGE_HEADERS, type PageSite } from '../pages/site.js';
 import { methodsOf } from './routing.js';
 
 const gzip = promisify(gzipCb);
@@ -59,6 +60,8 @@ export interface AdapterOptions {
   loopbackOnly?: boolean;
   /** Keyed mode: every answer depends on the key, so none may be kept by a shared cache. */
   keyed?: boolean;
+  /** The browser pages (`/`, `/docs`, `/area/…`, `/assets/…`; src/pages/site.ts); absent = none. */
+  pages?: PageSite;
 }
 
 /** A Host header naming this machine's loopback (localhost, a *.localhost name, 127.x.x.x, [::1]), port aside. */
@@ -194,6 +197,8 @@ export class HttpAdapter {
       return this.send(req, res, errorAnswer(400, 'bad_request', 'The request target is not a valid URL path.'), cors);
     }
     if (req.method === 'OPTIONS') return this.send(req, res, this.preflight(u, cors), cors);
+    // The pages: no key (they hold no data), their own headers; every other path is the API's as before.
+    if (this.o.pages && (req.method === 'GET' || req.method === 'HEAD') && isPagePath(u.pathname)) return this.sendPage(req, res, this.o.pages, u);
     let a: Answer;
     try {
       a = await this.answerer.answer(req, u, state);
@@ -236,6 +241,37 @@ export class HttpAdapter {
     // HEAD: node sends the headers (with the GET's length) and no body. A string body (an answer not
     // compressed and not from the cache) goes out as UTF-8 in the same write as the headers: node joins
     // a string to its header block (one write, not a writev of two buffers, and no Buffer made here).
+    res.end(req.method === 'HEAD' ? undefined : payload);
+  }
+
+  /** A page or one of its files: strict headers, ETag and 304, gzip when accepted. */
+  private async sendPage(req: IncomingMessage, res: ServerResponse, pages: PageSite, u: Target): Promise<void> {
+    const a = pages.answer(u.pathname, u.searchParams);
+    const headers: Record<string, string> = { Date: this.httpDate(this.o.now()), ...PAGE_HEADERS };
+    if (this.closing) headers.Connection = 'close';
+    if (a.status !== 200) {
+      if (a.status === 303) headers.Location = a.location;
+      const body = a.status === 404 ? JSON.stringify(errorEnvelope('not_found', `No page ${u.pathname}.`)) : '';
+      if (body) headers['Content-Type'] = 'application/json; charset=utf-8';
+      headers['Content-Length'] = String(Buffer.byteLength(body));
+      res.writeHead(a.status, headers);
+      res.end(req.method === 'HEAD' ? undefined : body);
+      return;
+    }
+    const f = a.file;
+    Object.assign(headers, { 'Content-Type': f.type, ETag: f.etag, Vary: 'Accept-Encoding' });
+    if (etagMatches(req.headers['if-none-match'], f.etag)) {
+      res.writeHead(304, headers);
+      res.end();
+      return;
+    }
+    let payload = f.body;
+    if (f.body.length >= GZIP_MIN_BYTES && acceptsGzip(req.headers['accept-encoding'])) {
+      payload = await pages.gzipped(f);
+      headers['Content-Encoding'] = 'gzip';
+    }
+    headers['Content-Length'] = String(payload.length);
+    res.writeHead(200, headers);
     res.end(req.method === 'HEAD' ? undefined : payload);
   }
 

@@ -172,6 +172,8 @@ export function openApiDocument(routes: readonly RouteSpec[], serverUrl: string,
       'x-datasets': (r.local?.datasets ?? []).map((d) => d.name),
     };
     if (r.notes) op.description = r.notes;
+    // a route of publicdata's own, not of the published API (spec 5-places.md): --source live cannot answer it
+    if (r.extension) op['x-publicdata-extension'] = r.extension;
     const rs = opts.responses?.get(r.id);
     if (rs) routeSchemas[r.id] = envelopeSchema(r, rs);
     const body = requestBody(r);

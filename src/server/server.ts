@@ -24,6 +24,7 @@ import { Executor } from './executor.js';
 import { answerClientError } from './http.js';
 import { keyMatcher, type KeyPlan } from './keys.js';
 import { RateLimiter } from './ratelimit.js';
+import { PageSite } from '../pages/site.js';
 
 import { isLoopback } from './routing.js';
 
@@ -67,6 +68,8 @@ export interface ServeOptions {
   debug?: boolean;
   /** Back-off of failed credit state writes (src/server/credits.ts; tests shorten it). */
   creditRetry?: CreditStoreOptions;
+  /** Serve the browser pages (`/`, `/docs`, `/area/{postcode}`; docs/serve.md "Pages"). Default true. */
+  pages?: boolean;
 }
 
 export interface RunningServer {
@@ -136,6 +139,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       debug: opts.debug === true,
       loopbackOnly: isLoopback(host),
       keyed,
+      ...(opts.pages === false ? {} : { pages: new PageSite(keyed) }),
     },
     answerer,
     cache,

@@ -348,3 +348,65 @@ export function readEntry(src: number | Buffer, entry: ZipEntry, zipName: string
   }
   return out;
 }
+
+/**
+ * Stream one member (found by `pick`) into `dest`, inflating as it goes: nothing of it is written to disk
+ * here (the postcode directory's 2.5 GB national CSV goes through a FIFO into DuckDB, sync/formats/fifo.ts).
+ * Its CRC-32 and size are checked at the end; a mismatch or a truncated zip rejects with ZipError (the
+ * reader of `dest` has then seen a short file: the caller must fail its load on this rejection).
+ */
+export async function pipeMember(zipPath: string, pick: (m: ZipMember) => boolean, dest: NodeJS.WritableStream): Promise<ZipMember> {
+  const zipName = basename(zipPath);
+  const zip = await openZip(zipPath);
+  try {
+    for await (const e of entries(zip, zipPath)) {
+      if (isJunkMember(e.fileName) || !pick(toMember(e))) continue;
+      if (!READABLE.has(e.compressionMethod) || (e.generalPurposeBitFlag & 1) !== 0) throw unreadable(zipName, e);
+      let crc = 0;
+      let bytes = 0;
+      const check = new Transform({
+        transform(chunk: Buffer, _enc, cb) {
+          crc = crc32(chunk, crc);
+          bytes += chunk.length;
+          cb(null, chunk);
+        },
+      });
+      try {
+        await pipeline(await zip.openReadStreamPromise(e), check, dest);
+      } catch (err) {
+        throw new ZipError(`${zipName}: member ${e.fileName} could not be read (${(err as Error).message}); the zip may be truncated or corrupt`);
+      }
+      if (bytes !== e.uncompressedSize || crc >>> 0 !== e.crc32 >>> 0) {
+        throw new ZipError(`${zipName}: member ${e.fileName} failed its CRC-32 check; the zip is corrupt, download it again`);
+      }
+      return toMember(e);
+    }
+    throw new ZipError(`${zipName}: no member to read`);
+  } finally {
+    zip.close();
+  }
+}
+
+/** The first bytes of a member (at most `max`, default 64 KiB, inflated): a CSV's header line, without reading the rest. */
+export async function memberHead(zipPath: string, name: string, max = 65536): Promise<Buffer> {
+  const zip = await openZip(zipPath);
+  try {
+    for await (const e of entries(zip, zipPath)) {
+      if (e.fileName !== name) continue;
+      if (!READABLE.has(e.compressionMethod) || (e.generalPurposeBitFlag & 1) !== 0) throw unreadable(basename(zipPath), e);
+      const stream: Readable = await zip.openReadStreamPromise(e);
+      const parts: Buffer[] = [];
+      let n = 0;
+      for await (const chunk of stream as AsyncIterable<Buffer>) {
+        parts.push(chunk);
+        n += chunk.length;
+        if (n >= max || chunk.includes(10)) break;
+      }
+      stream.destroy();
+      return Buffer.concat(parts).subarray(0, max);
+    }
+    throw new ZipError(`${basename(zipPath)}: no member ${name}`);
+  } finally {
+    zip.close();
+  }
+}

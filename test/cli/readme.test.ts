@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { json, runCli } from '../support/cli.js';
-import { DOMAINS } from '../../src/registry.js';
+import { commandGroups, DOMAINS } from '../../src/registry.js';
 
 const README = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
 
@@ -36,7 +36,7 @@ describe('README', () => {
 
   it('documents every exit code and every top-level command group', () => {
     for (const c of [0, 1, 2, 3, 4, 5, 6]) expect(README).toMatch(new RegExp(`^\\| ${c} \\|`, 'm'));
-    const groups = [...DOMAINS.flatMap((d) => (d.commands ? [d.commands.name] : [])), 'api', 'auth', 'completion', 'sync', 'serve'];
+    const groups = [...DOMAINS.flatMap((d) => commandGroups(d).map((g) => g.name)), 'api', 'auth', 'completion', 'sync', 'serve'];
     for (const g of groups) expect(README).toContain(`| \`${g}\``);
   });
 });

@@ -117,8 +117,9 @@ describe('single-user mode (no --keys)', () => {
     const s = await serve();
     const nf = await http(s, 'GET', '/v1/tax/nothing-here');
     expect([nf.status, nf.json.error.code, nf.json.error.documentation_url]).toEqual([404, 'not_found', 'https://docs.govdata.dev/errors/not_found']);
-    const root = await http(s, 'GET', '/');
-    expect([root.status, root.json.error.code]).toEqual([404, 'not_found']);
+    // `/` is the reference page (test/pages/); a path that is neither a page nor a route is still the API's 404
+    const other = await http(s, 'GET', '/nothing-here');
+    expect([other.status, other.json.error.code]).toEqual([404, 'not_found']);
     const wm = await http(s, 'GET', '/v1/tax/take-home/calculate');
     expect([wm.status, wm.json.error.code, wm.headers.allow]).toEqual([405, 'method_not_allowed', 'POST, OPTIONS']);
     const put = await http(s, 'PUT', '/v1/tax/years');

@@ -1,0 +1,22 @@
+/** The postcodes domain's mirror dataset: the ONS Postcode Directory (catalogue entry; see src/mirror/catalog.ts). */
+import { OGL } from '../../contract/types.js';
+import type { DatasetInfo } from '../../mirror/catalog.js';
+
+/** The three attribution lines the ONSPD user guide requires (all three in meta.licence). */
+export const ONSPD_ATTRIBUTION =
+  'Contains OS data © Crown copyright and database right {year}. Contains Royal Mail data © Royal Mail copyright and database right {year}. ' +
+  'Source: Office for National Statistics licensed under the Open Government Licence v.3.0.';
+
+export const POSTCODES_INFO: DatasetInfo = {
+  name: 'postcodes',
+  title: 'ONS Postcode Directory (every UK postcode, live and terminated, with its location and areas)',
+  file: 'postcodes.duckdb',
+  schema: 'postcodes',
+  publisher: 'Office for National Statistics (ONS Postcode Directory)',
+  sourceUrl: 'https://geoportal.statistics.gov.uk/search?q=PRD_ONSPD',
+  licence: `${OGL}. ${ONSPD_ATTRIBUTION}`,
+  attribution: ONSPD_ATTRIBUTION,
+  approxDownload: '250 MB',
+  cadence: 'quarterly',
+  staleAfterDays: 120,
+};

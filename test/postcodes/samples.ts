@@ -1,0 +1,36 @@
+/**
+ * The postcodes domain's conformance samples (test/server/conformance.test.ts, via test/support/route-samples.ts):
+ * the fixture mirror holds the generated August 2026 edition (its national CSV, test/fixtures/postcodes), whose
+ * postcodes sit where the other domains' fixtures hold records (the area tests count around them).
+ */
+import { join } from 'node:path';
+import { expect } from 'vitest';
+import { syncDataset } from '../../src/sync-runner.js';
+import type { DomainSamples } from '../support/samples-types.js';
+
+export const GENERATED_2026_CSV = join(__dirname, '..', 'fixtures', 'postcodes', 'GENERATED-ONSPD_AUG_2026', 'Data', 'ONSPD_AUG_2026_UK.csv');
+
+export const samples: DomainSamples = {
+  routes: [
+    { route: 'postcodes.detail', method: 'GET', path: '/v1/postcodes/LS8%203BS' },
+    { route: 'postcodes.lookup', method: 'POST', path: '/v1/postcodes/lookup', body: { postcodes: ['LS8 3BS', 'nonsense', 'ZZ1 1ZZ', 'bt15gs'] } },
+    { route: 'postcodes.nearest', method: 'GET', path: '/v1/postcodes?lat=53.8262&lng=-1.5215&radius_km=0.5&include_terminated=true' },
+  ],
+  errors: [
+    { route: 'postcodes.detail', method: 'GET', path: '/v1/postcodes/LS8%209QQ' },
+    { route: 'postcodes.detail', method: 'GET', path: '/v1/postcodes/not-a-postcode' },
+    { route: 'postcodes.nearest', method: 'GET', path: '/v1/postcodes?lat=53.8&lng=-1.5&radius_km=3' },
+  ],
+  datasets: ['postcodes'],
+  build: async ({ mirror, cacheDir }) => {
+    await syncDataset('postcodes', { mirrorDir: mirror, cacheDir, env: {}, from: [GENERATED_2026_CSV] });
+  },
+  lake: { datasets: ['postcodes'] },
+  wide: async ({ call }) => {
+    const pcs = ['LS8 3BS', 'LS8 3XX', 'LS8 9ZZ', 'EC2V 7HH', 'GU7 1HR', 'NE4 9DN', 'AB10 1AB', 'BT1 5GS'];
+    for (const p of pcs) await call('postcodes.detail', `/v1/postcodes/${encodeURIComponent(p)}`);
+    const many = await call('postcodes.lookup', '/v1/postcodes/lookup', { postcodes: [...pcs, 'x'] });
+    expect(many.data.filter((d: { result: unknown }) => d.result !== null)).toHaveLength(8);
+    await call('postcodes.nearest', '/v1/postcodes?lat=51.5155&lng=-0.0922&radius_km=2');
+  },
+};
