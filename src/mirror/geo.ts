@@ -4,8 +4,9 @@
  *
  * - Distance: the haversine formula on a sphere of the IUGG mean Earth radius, 6371.0088 km (Moritz,
  *   "Geodetic Reference System 1980", Bulletin Géodésique 54, 1980: R1 = (2a + b) / 3); within 0.5% of the
- *   ellipsoidal distance, well inside the anonymisation or rounding of the points it is used on. `asin` is
- *   guarded against rounding just above 1 (antipodal points) in JavaScript and in SQL alike.
+ *   ellipsoidal distance, well inside the anonymisation or rounding of the points it is used on. The
+ *   arcsine's argument is capped at 1 (rounding just above it near antipodal points) in JavaScript and in
+ *   SQL alike: the same formula twice, `haversineKm` and `haversineSql`.
  * - Prefilter: a latitude/longitude box certainly holding the circle (`boundingBox`), as BETWEEN conditions
  *   on the coordinate columns, which DuckDB's zone maps prune on when the table is stored in coordinate
  *   order; optionally a grid-cell range (`gridCell`) on a table ordered by that key. The exact distance
