@@ -4,13 +4,23 @@
  * 1 something newer (a scheduled job can act on it), 6 a publisher could not be asked and nothing else is
  * newer (README "Exit codes").
  */
-import { EXIT } from '../src/contract/errors.js';
+import { ApiError, EXIT } from '../src/contract/errors.js';
 import type { Context } from '../src/context.js';
 import type { GlobalOptions } from '../src/invoke.js';
 import type { Row } from '../src/output/records.js';
 import { writeRows } from './mirror-common.js';
 
-export async function syncCheck(ctx: Context, g: GlobalOptions, list: readonly string[]): Promise<number> {
+/** The sync options that download or load: meaningless with --check (usage error, exit 2). */
+const LOADING = ['from', 'force', 'replace', 'keepDownloads', 'allowShrink', 'limitRate'] as const;
+
+export async function syncCheck(ctx: Context, g: GlobalOptions, list: readonly string[], o: Partial<Record<(typeof LOADING)[number], unknown>> = {}): Promise<number> {
+  const bad = LOADING.filter((k) => o[k] !== undefined);
+  if (bad.length)
+    throw new ApiError(
+      400,
+      'usage_error',
+      `sync --check asks the publishers only (nothing is downloaded or loaded): ${bad.map((k) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`).join(', ')} cannot go with it.`,
+    );
   const { runCheck } = await import('../sync/check.js');
   const records = await runCheck(list, { env: ctx.env, now: () => ctx.now() });
   const rows: Row[] = records.map((r) => ({

@@ -90,7 +90,7 @@ export function registerSync(program: Command, ctx: Context): void {
         if (list.length === 0) throw new ApiError(400, 'usage_error', `sync: name one or more datasets (${DATASETS.join(', ')}) or --all.`);
         const unknown = list.filter((n) => !DATASETS.includes(n));
         if (unknown.length) throw new ApiError(400, 'usage_error', `sync: unknown dataset ${unknown.map((u) => `'${u}'`).join(', ')}. Datasets: ${DATASETS.join(', ')}.`);
-        if (o.check) return (await import('./sync-check.js')).syncCheck(ctx, g, list);
+        if (o.check) return (await import('./sync-check.js')).syncCheck(ctx, g, list, o);
         if (o.from && list.length !== 1) throw new ApiError(400, 'usage_error', 'sync: --from takes exactly one dataset.');
         if (o.replace && !o.from) throw new ApiError(400, 'usage_error', 'sync: --replace goes with --from (it says whether the file replaces the data or is added to it).');
         discoveryOnlyWithFrom(list[0]!, o);

@@ -73,5 +73,12 @@ describe('sync --check', () => {
     up.server.fault(PAGE, undefined);
     expect(gone.code).toBe(6);
     expect(json(gone).data[0]).toMatchObject({ sync_would_change: null, published: null });
+
+    // options that download or load do not go with --check: usage error, exit 2, nothing asked
+    before = up.server.requests.length;
+    const bad = await runCli(['sync', '--check', 'energy-price-cap', '--from', 'x.xlsx', '--format', 'json'], { env, now });
+    expect(bad.code).toBe(2);
+    expect(json(bad).error.message).toMatch(/--from cannot go with it/);
+    expect(up.server.requests.length).toBe(before);
   });
 });
