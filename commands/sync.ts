@@ -67,6 +67,7 @@ export function registerSync(program: Command, ctx: Context): void {
     )
     .argument('[dataset...]', DATASETS.join(', '))
     .option('--all', 'every dataset')
+    .option('--check', 'ask each publisher what is newest (no download): what the mirror holds, what is published, whether a sync would change it; exit 0 nothing newer, 1 something newer')
     .option('--from <file-or-url>', 'use this file, folder or URL (prefix ending in /) instead of discovering the upstream files; repeatable', (v: string, prev: string[] = []) => [...prev, v])
     .option('--force', 'full reload even when up to date (or when an update could be applied); with --from, replaces instead of adding')
     .option('--replace', 'with --from: replace the data of a dataset that accumulates (a --from file is added to what it holds: daily zips, yearly files) instead of adding to it')
@@ -78,14 +79,16 @@ export function registerSync(program: Command, ctx: Context): void {
   cmd
     .action((names: string[], o: {
       all?: boolean; from?: string[]; years?: string; days?: string; months?: string; force?: boolean; limitRate?: string;
-      replace?: boolean; keepDownloads?: boolean; allowShrink?: boolean;
+      replace?: boolean; keepDownloads?: boolean; allowShrink?: boolean; check?: boolean;
     }, self: Command) =>
       run(self, async () => {
         const g = globalOptions(self, ctx);
-        const list = o.all ? [...DATASETS] : names;
+        // --check: every dataset when none is named (commands/sync-check.ts)
+        const list = o.all || (o.check && names.length === 0) ? [...DATASETS] : names;
         if (list.length === 0) throw new ApiError(400, 'usage_error', `sync: name one or more datasets (${DATASETS.join(', ')}) or --all.`);
         const unknown = list.filter((n) => !DATASETS.includes(n));
         if (unknown.length) throw new ApiError(400, 'usage_error', `sync: unknown dataset ${unknown.map((u) => `'${u}'`).join(', ')}. Datasets: ${DATASETS.join(', ')}.`);
+        if (o.check) return (await import('./sync-check.js')).syncCheck(ctx, g, list, o);
         if (o.from && list.length !== 1) throw new ApiError(400, 'usage_error', 'sync: --from takes exactly one dataset.');
         if (o.replace && !o.from) throw new ApiError(400, 'usage_error', 'sync: --replace goes with --from (it says whether the file replaces the data or is added to it).');
         discoveryOnlyWithFrom(list[0]!, o);

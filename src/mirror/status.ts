@@ -1,4 +1,5 @@
 /** `publicdata mirror status` and `mirror path`: what each dataset file holds, how fresh, from where. */
+import { checkSummary, readChecks } from './check-record.js';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { attributionFor, type DatasetInfo } from './catalog.js';
@@ -32,6 +33,8 @@ export interface DatasetStatus {
   stale: boolean | null;
   /** Why it is stale (or not synced). */
   note: string;
+  /** What the last `publicdata sync --check` found upstream (null: never checked). */
+  upstream_check: string | null;
 }
 
 /**
@@ -45,6 +48,7 @@ export async function mirrorStatus(opts: { env: Env; mirrorDir?: string; cacheDi
   const cache = opts.cacheDir ?? defaultCacheDir(env);
   const now = (opts.now ?? (() => new Date()))();
   const out: DatasetStatus[] = [];
+  const checks = readChecks(dir);
   for (const info of opts.datasets) {
     const name = info.name;
     const path = datasetPath(info, dir);
@@ -53,6 +57,7 @@ export async function mirrorStatus(opts: { env: Env; mirrorDir?: string; cacheDi
       as_of: null, rows: null, rows_rejected: null, mode: null, source_url: null, publisher_url: info.sourceUrl,
       licence: info.licence, attribution: attributionFor(info, now.getUTCFullYear()),
       cadence: info.cadence, stale: null, note: `not synced: run 'publicdata sync ${name}' (about ${info.approxDownload})`,
+      upstream_check: checks[name] ? checkSummary(checks[name]) : null,
     };
     if (!isDatasetPresent(info, dir)) {
       out.push(base);

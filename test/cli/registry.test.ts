@@ -97,7 +97,7 @@ function layerOf(file: string): number {
   // context builds the backends; no backend knows the context) and the sync runner
   if (at('src/runner.ts')) return 3;
   if (f.startsWith('src/backends/')) return 3.1;
-  if (at('src/execute.ts', 'src/context.ts', 'src/create-context.ts', 'src/sync-runner.ts')) return 3.2;
+  if (at('src/execute.ts', 'src/context.ts', 'src/create-context.ts', 'src/sync-runner.ts', 'src/sync-check.ts')) return 3.2;
   if (f === 'src/output/renderers.ts') return 4;
   return 5;
 }

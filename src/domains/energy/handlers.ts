@@ -200,8 +200,8 @@ function mirrorPresent(ctx: HandlerContext): boolean {
 
 const metaCache = new WeakMap<EnergyState, Map<string, Meta>>();
 /** The calculator's meta for a state and origin (built once: a batch answers 100,000s of lines). */
-function calcMeta(s: EnergyState, origin: RateRow['origin'], notes: string[]): Meta {
-  const key = notes.length === 0 ? origin : `${origin}|${notes.join('|')}`;
+function calcMeta(s: EnergyState, origin: RateRow['origin'], notes: string[], vat: { electricity: string; gas: string }, tariff: RateRow['tariff']): Meta {
+  const key = `${origin}|${vat.electricity}|${vat.gas}|${tariff}${notes.length === 0 ? '' : `|${notes.join('|')}`}`;
   let byKey = metaCache.get(s);
   if (!byKey) metaCache.set(s, (byKey = new Map()));
   let m = byKey.get(key);
@@ -211,6 +211,9 @@ function calcMeta(s: EnergyState, origin: RateRow['origin'], notes: string[]): M
       energyMeta(s, {
         rounding: Object.freeze({ ...ROUNDING_RULES }),
         rates_origin: origin === 'published' ? 'published (shipped GB average)' : 'levels_model (synced)',
+        // the VAT each fuel's rates include in this period, and what set the rates (the cap or the guarantee)
+        vat_rate: Object.freeze({ electricity: Number(vat.electricity), gas: Number(vat.gas) }),
+        tariff,
         ...(notes.length ? { note: notes.join(' ') } : {}),
       }),
     );
@@ -297,7 +300,13 @@ function calculateWith(s: EnergyState, b: Record<string, unknown>, ctx: HandlerC
     // The answer's fields in the route's order; it writes its own JSON for a batch (calc.ts BillAnswer).
     data: new BillAnswer(headOf(r.period, region, payment, meter), ekwh, priced(er) ? parsed(er) : undefined, gkwh, priced(gr) ? parsed(gr) : undefined),
     // One meta object per state and origin, shared by the answers (nothing downstream writes to meta).
-    meta: calcMeta(s, (er ?? gr)!.origin, notes),
+    meta: calcMeta(
+      s,
+      (er ?? gr)!.origin,
+      notes,
+      { electricity: vatOn('electricity', r.period.start_date).rate, gas: vatOn('gas', r.period.start_date).rate },
+      isEpg ? 'energy_price_guarantee' : 'price_cap',
+    ),
   };
 }
 

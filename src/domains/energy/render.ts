@@ -26,7 +26,27 @@ const PAYMENT: Record<string, string> = { direct_debit: 'Direct Debit', standard
 const table = (rows: Array<[string, string, string?]>, bold: (s: string) => string, dim: (s: string) => string): string =>
   statementTable(rows, { bold, dim, isBold: (a) => a.startsWith('Total') || a === 'Monthly' });
 
-export function renderBill(d: BillData, opts: { color: boolean }): string {
+/** The closing line: the VAT the rates include (per fuel, from meta.vat_rate) and what set them. */
+function footer(d: BillData, meta: BillMeta | undefined): string {
+  const pct = (v: number | undefined) => (v === undefined ? '5%' : `${new Decimal(v).times(100).toFixed()}%`);
+  const fuels = [d.electricity ? 'electricity' : null, d.gas ? 'gas' : null].filter((f): f is 'electricity' | 'gas' => f !== null);
+  const rates = fuels.map((f) => pct(meta?.vat_rate?.[f]));
+  const vat =
+    rates.length === 2 && rates[0] !== rates[1]
+      ? fuels.map((f, i) => (rates[i] === '0%' ? `${f} without VAT` : `${f} incl. VAT at ${rates[i]}`)).join(', ')
+      : rates[0] === '0%'
+        ? 'no VAT'
+        : `incl. VAT at ${rates[0] ?? '5%'}`;
+  const set = meta?.tariff === 'energy_price_guarantee' ? "the Energy Price Guarantee's rates (what households paid)" : 'rates as the cap sets them (maximums)';
+  return `${vat}; ${set}`;
+}
+
+export interface BillMeta {
+  vat_rate?: { electricity: number; gas: number };
+  tariff?: string;
+}
+
+export function renderBill(d: BillData, opts: { color: boolean; meta?: BillMeta }): string {
   const bold = ansi('1', opts.color);
   const dim = ansi('2', opts.color);
   const rows: Array<[string, string, string?]> = [];
@@ -40,8 +60,8 @@ export function renderBill(d: BillData, opts: { color: boolean }): string {
   rows.push(['Total a year', money(d.total_annual)]);
   rows.push(['Monthly', money(d.monthly), 'a twelfth of the year']);
   const meter = d.meter === 'multi_register' ? ' · Economy 7' : '';
-  const title = bold(`Energy bill under the cap ${d.period_id} · ${d.region.name} · ${PAYMENT[d.payment_method] ?? d.payment_method}${meter}`);
-  return `${title}\n${table(rows, bold, dim)}\n  ${dim('incl. VAT at 5%; rates as the cap sets them (maximums)')}\n`;
+  const title = bold(`Energy bill under the ${opts.meta?.tariff === 'energy_price_guarantee' ? 'Energy Price Guarantee' : 'cap'} ${d.period_id} · ${d.region.name} · ${PAYMENT[d.payment_method] ?? d.payment_method}${meter}`);
+  return `${title}\n${table(rows, bold, dim)}\n  ${dim(footer(d, opts.meta))}\n`;
 }
 
 interface PeriodRow {
