@@ -230,7 +230,7 @@ async function main() {
     const known = Object.keys(KNOWN_LEAKS).sort();
     const runs = [{ name: 'every domain', removed: all }, ...(flag('--each') ? domains.map((d) => ({ name: d, removed: [d] })) : [])];
     const outcomes = await pool(runs.map((x) => async () => {
-      const dir = x.removed === all ? none : join(base, x.removed[0]);
+      const dir = x.removed === all ? none : existsSync(join(base, x.removed[0])) ? join(base, x.removed[0]) : scratch(base, x.removed[0], files, x.removed, counts);
       const expected = known.filter((f) => x.removed === all || KNOWN_LEAKS[f].includes('*') || KNOWN_LEAKS[f].includes(x.removed[0]));
       const r = await sharedRun(dir, shared, {});
       const ok = r.code === 0 && r.failed?.length === 0;

@@ -140,7 +140,7 @@ describe('warnings', () => {
 
 describe('the docs example stays true', () => {
   it('docs/tax-vat-return.md: the example body gives the example response', async () => {
-    const md = readFileSync(join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'docs', 'vat-return.md'), 'utf8');
+    const md = readFileSync(join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'docs', 'tax-vat-return.md'), 'utf8');
     const blocks = [...md.matchAll(/```json\n([\s\S]*?)\n```/g)].map((m) => JSON.parse(m[1]!));
     const [body, response, , error] = blocks;
     const r = await vatReturn(body, 'summary');

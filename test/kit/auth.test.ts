@@ -1,4 +1,5 @@
-/** auth login/status/logout and a malformed base URL, in process. */
+/** auth login/status/logout and a malformed base URL, in process (the live call is the test-only example domain's: test/kit/). */
+import '../support/example-domain/index.js';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -39,7 +40,7 @@ describe('auth', () => {
 
 it('a malformed PUBLICDATA_BASE_URL is a usage error at once, not a retried network error', async () => {
   const t = Date.now();
-  const r = await runCli(['calendar', 'regions', '--source', 'live'], { env: isolatedEnv({ PUBLICDATA_API_KEY: KEY, PUBLICDATA_BASE_URL: 'not-a-url' }) });
+  const r = await runCli(['example', 'notes', '--source', 'live'], { env: isolatedEnv({ PUBLICDATA_API_KEY: KEY, PUBLICDATA_BASE_URL: 'not-a-url' }) });
   expect([r.code, json(r).error.code]).toEqual([2, 'usage_error']);
   expect(json(r).error.message).toContain("got 'not-a-url'");
   expect(Date.now() - t).toBeLessThan(5000); // sanity: no retries with back-off

@@ -4,8 +4,9 @@
  *   retry budget (it took 11.8 s of silent retries before);
  * - on a terminal, without --verbose, each wait says what it waits for; piped, nothing is added;
  * - a 5xx carrying Retry-After is retried after that time instead of the back-off.
- * The client's sleep is injected: nothing here waits.
+ * The client's sleep is injected: nothing here waits. The call is the test-only example domain's (test/kit/).
  */
+import '../support/example-domain/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLiveBackend, DEFAULT_MAX_RETRIES, UNREACHABLE_MAX_RETRIES } from '../../src/backends/live.js';
 import type { LiveFactoryOptions } from '../../src/context.js';
@@ -23,7 +24,7 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 function cli(url: string, stderrTty: boolean, waits: number[], args: string[] = []) {
-  return runCli(['api', 'GET', '/v1/calendar/regions', '--source', 'live', ...args], {
+  return runCli(['api', 'GET', '/v1/example/notes', '--source', 'live', ...args], {
     stderrTty,
     env: { PUBLICDATA_API_KEY: TEST_KEY, PUBLICDATA_BASE_URL: url, PUBLICDATA_CONFIG_DIR: '/nonexistent' },
     liveBackend: async (o: LiveFactoryOptions) =>
