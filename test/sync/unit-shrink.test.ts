@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadDuckDB, query } from '../../src/mirror/db.js';
 import { syncDataset } from '../../sync/framework.js';
+import { shrinkAdvice } from '../../sync/integrity.js';
 import { runCli } from '../support/cli.js';
 import { CRIME_FIXTURES, FILES, rowsOf } from '../crime/fixture.js';
 import { GIAS_GENERATED, MI_REAL } from '../schools/fixture.js';
@@ -161,4 +162,14 @@ describe('food hygiene: an authority file replaces its rows only if whole; a rej
     await syncDataset('food-hygiene', opts(mirror, src, { allowShrink: true }));
     expect((await perAuthority(mirror))['314']).toBe(1);
   }, 60_000);
+});
+
+describe('the whole-table shrink error', () => {
+  it('names the files rejected whole and does not advise --allow-shrink for them; without any, it does', () => {
+    const reason = 'the new load has 57 rows, 51.3% fewer than the 117 of the previous load of the same file(s) (more than the 10% allowed)';
+    const bad = shrinkAdvice(reason, ['FHRS314en-GB.xml']);
+    expect(bad).toBe(`${reason}; 1 file(s) were rejected: FHRS314en-GB.xml: give them whole again (or leave them out): --allow-shrink would delete what they held`);
+    expect(bad).not.toContain('run again with --allow-shrink');
+    expect(shrinkAdvice(reason, [])).toBe(`${reason}; if the publisher really removed them, run again with --allow-shrink`);
+  });
 });
