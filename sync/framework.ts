@@ -18,7 +18,7 @@ import { REJECTS_DDL, SYNC_LOG_DDL } from '../src/mirror/schema.js';
 import { readSyncHistory, type SyncHistory } from '../src/mirror/sync-log.js';
 import { VERSION } from '../src/version.js';
 import { download, fetchText, remoteSize, sha256File, type RetryOptions } from './download.js';
-import { damagedReason, DEFAULT_MAX_SHRINK, incompleteReason, notCsvReason, shrinkReason, unitShrinkMessage, unitShrinks } from './integrity.js';
+import { damagedReason, DEFAULT_MAX_SHRINK, incompleteReason, notCsvReason, shrinkAdvice, shrinkReason, unitShrinkMessage, unitShrinks } from './integrity.js';
 import { acquireLock, cleanStaleTemps, fsyncPath, SyncError } from './lock.js';
 import { fmtBytes } from './progress.js';
 import {
@@ -438,13 +438,7 @@ async function verifyLoad(run: Run, result: LoadResult): Promise<number> {
       sameFiles: !!run.prev && names.join('\n') === [...run.prev.lastFullNames].sort().join('\n'),
       maxShrink,
     });
-    if (shrink) {
-      // a file rejected whole is the cause to fix (--allow-shrink would delete what it held), not a removal by the publisher
-      const bad = result.badFiles ?? [];
-      throw new Error(bad.length
-        ? `${shrink}; ${bad.length} file(s) were rejected: ${bad.slice(0, 5).join(', ')}${bad.length > 5 ? ', …' : ''}: give them whole again (or leave them out)`
-        : `${shrink}; if the publisher really removed them, run again with --allow-shrink`);
-    }
+    if (shrink) throw new Error(shrinkAdvice(shrink, result.badFiles ?? []));
     await mod.verify(conn, result);
   } catch (e) {
     throw new SyncError(`${name}: verification failed: ${(e as Error).message}; kept the previous data`, name);

@@ -239,3 +239,13 @@ export function unitShrinkMessage(what: string, shrinks: readonly UnitShrink[], 
   const more = shrinks.length > 5 ? `; and ${shrinks.length - 5} more ${what}s` : '';
   return `${shown}${more}: more than the ${(maxShrink * 100).toFixed(0)}% (or ${UNIT_SHRINK_SLACK} rows) one ${what} may lose, so the file looks cut short or empty`;
 }
+
+/**
+ * The whole-table shrink error with its advice: when the load rejected files whole, they are the cause to
+ * fix and are named (--allow-shrink would delete what they held); otherwise --allow-shrink for a real removal.
+ */
+export function shrinkAdvice(reason: string, badFiles: readonly string[]): string {
+  if (!badFiles.length) return `${reason}; if the publisher really removed them, run again with --allow-shrink`;
+  const shown = `${badFiles.slice(0, 5).join(', ')}${badFiles.length > 5 ? ', …' : ''}`;
+  return `${reason}; ${badFiles.length} file(s) were rejected: ${shown}: give them whole again (or leave them out): --allow-shrink would delete what they held`;
+}

@@ -19,12 +19,15 @@ export interface ReaderLimits {
   memberBytes: number;
   /** Bytes all members of a spreadsheet zip may unpack to together. */
   unpackedBytes: number;
+  /** Characters of XML text without markup (one field of an XML file: an FSA field is a few hundred). */
+  fieldChars: number;
 }
 
 export const READER_LIMITS: ReaderLimits = {
   lineBytes: 64 * 1024,
   memberBytes: 64 * 1024 * 1024,
   unpackedBytes: 256 * 1024 * 1024,
+  fieldChars: 1024 * 1024,
 };
 
 const mib = (n: number): string =>

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadDuckDB, query } from '../../src/mirror/db.js';
 import { syncDataset } from '../../src/sync-runner.js';
+import { shrinkAdvice } from '../../sync/integrity.js';
 import { runCli } from '../support/cli.js';
 import { CRIME_FIXTURES, FILES, rowsOf } from '../crime/fixture.js';
 import { GIAS_GENERATED, MI_REAL } from '../schools/fixture.js';
@@ -124,7 +125,7 @@ describe('food hygiene: an authority file replaces its rows only if whole; a rej
   const perAuthority = async (mirror: string) =>
     Object.fromEntries((await count(join(mirror, 'food_hygiene.duckdb'), 'SELECT source_code AS c, count(*)::INTEGER AS n FROM establishments GROUP BY 1')).map((r) => [r.c, r.n]));
 
-  it('a truncated and an empty file among good ones: both rejected by name, their authorities keep their previous rows', async () => {
+  it('a truncated, an empty and a sparse file among good ones: each rejected by name, their authorities keep their previous rows', async () => {
     const mirror = await first();
     const want = Object.fromEntries(codes.map((c) => [c, held(c)]));
     expect(await perAuthority(mirror)).toEqual(want);
@@ -133,12 +134,14 @@ describe('food hygiene: an authority file replaces its rows only if whole; a rej
     const t = xml('314');
     writeFileSync(join(src, 'FHRS314en-GB.xml'), t.slice(0, Math.floor(t.length / 2)));
     writeFileSync(join(src, 'FHRS760en-GB.xml'), '');
+    // a sparse file (zeros, as a disk-full copy leaves): 4 MB here
+    writeFileSync(join(src, 'FHRS648en-GB.xml'), Buffer.alloc(4 * 1024 * 1024));
     const r = await syncDataset('food-hygiene', opts(mirror, src));
     expect(r.status).toBe('synced');
-    expect(r.note).toContain('2 authority files rejected (FHRS314en-GB.xml, FHRS760en-GB.xml): the previous rows of 2 of them kept');
+    expect(r.note).toContain('3 authority files rejected (FHRS314en-GB.xml, FHRS648en-GB.xml, FHRS760en-GB.xml): the previous rows of 3 of them kept');
     expect(await perAuthority(mirror)).toEqual(want);
     const rejects = await count(join(mirror, 'food_hygiene.duckdb'), 'SELECT file FROM rejects ORDER BY file');
-    expect(rejects.map((x) => x.file)).toEqual(['FHRS314en-GB.xml', 'FHRS760en-GB.xml']);
+    expect(rejects.map((x) => x.file)).toEqual(['FHRS314en-GB.xml', 'FHRS648en-GB.xml', 'FHRS760en-GB.xml']);
   }, 60_000);
 
   it('a well-formed file with far fewer establishments is refused naming the file; --allow-shrink takes it', async () => {
@@ -159,4 +162,14 @@ describe('food hygiene: an authority file replaces its rows only if whole; a rej
     await syncDataset('food-hygiene', opts(mirror, src, { allowShrink: true }));
     expect((await perAuthority(mirror))['314']).toBe(1);
   }, 60_000);
+});
+
+describe('the whole-table shrink error', () => {
+  it('names the files rejected whole and does not advise --allow-shrink for them; without any, it does', () => {
+    const reason = 'the new load has 57 rows, 51.3% fewer than the 117 of the previous load of the same file(s) (more than the 10% allowed)';
+    const bad = shrinkAdvice(reason, ['FHRS314en-GB.xml']);
+    expect(bad).toBe(`${reason}; 1 file(s) were rejected: FHRS314en-GB.xml: give them whole again (or leave them out): --allow-shrink would delete what they held`);
+    expect(bad).not.toContain('run again with --allow-shrink');
+    expect(shrinkAdvice(reason, [])).toBe(`${reason}; if the publisher really removed them, run again with --allow-shrink`);
+  });
 });

@@ -11,6 +11,7 @@
  */
 import { createReadStream } from 'node:fs';
 import { SaxesParser } from 'saxes';
+import { READER_LIMITS, type ReaderLimits } from '../../../../sync/formats/bounds.js';
 
 /** One EstablishmentDetail: its leaf elements' text by name (`Scores.Hygiene`, `Geocode.Latitude` inside groups). */
 export type RawEstablishment = Record<string, string>;
@@ -73,6 +74,7 @@ export function own(s: string): string {
 export async function parseAuthorityFile(
   path: string,
   onEstablishment: (e: RawEstablishment, index: number) => void,
+  limits: Pick<ReaderLimits, 'fieldChars'> = READER_LIMITS,
 ): Promise<{ header: FileHeader; count: number }> {
   const parser = new SaxesParser({ position: true });
   const header: FileHeader = {};
@@ -136,8 +138,12 @@ export async function parseAuthorityFile(
 
   const stream = createReadStream(path, { encoding: 'utf8', highWaterMark: 256 * 1024 });
   let first = true;
+  // characters since the last '<': saxes holds a text until its next tag, so a run past the field limit is
+  // refused before it is written to the parser (memory bounded by the limit and a chunk; issue 37)
+  let run = 0;
   try {
     for await (const chunk of stream as AsyncIterable<string>) {
+      run = textRun(chunk, run, limits.fieldChars);
       parser.write(first && chunk.charCodeAt(0) === 0xfeff ? chunk.slice(1) : chunk);
       first = false;
     }
@@ -149,6 +155,33 @@ export async function parseAuthorityFile(
     throw new MalformedFileError(cleanMessage(err.message), parser.line, parser.column, count);
   }
   return { header, count };
+}
+
+/**
+ * The characters without markup at the end of `chunk`, given `run` before it; throws when a run (one that
+ * continues from the chunks before, or one inside the chunk when the chunk is longer than the limit) is
+ * longer than `limit`. With the default limit (1 Mi characters) over 256 KiB chunks only the ends are looked at.
+ */
+export function textRun(chunk: string, run: number, limit: number): number {
+  const fail = (): never => {
+    throw new Error(`a text of more than ${limit} characters without markup (the limit of a field): not an FSA file`);
+  };
+  const first = chunk.indexOf('<');
+  if (first < 0) {
+    if (run + chunk.length > limit) fail();
+    return run + chunk.length;
+  }
+  if (run + first > limit) fail();
+  let last = first;
+  if (chunk.length > limit) {
+    for (let q = chunk.indexOf('<', first + 1); q >= 0; q = chunk.indexOf('<', q + 1)) {
+      if (q - last - 1 > limit) fail();
+      last = q;
+    }
+  } else last = chunk.lastIndexOf('<');
+  const tail = chunk.length - last - 1;
+  if (tail > limit) fail();
+  return tail;
 }
 
 /** saxes prefixes its messages with `file:line:column: `; the caller names the file. */
