@@ -90,7 +90,7 @@ function layerOf(file: string): number {
   const at = (...xs: string[]) => xs.includes(f);
   if (f.startsWith('src/contract/') || f.startsWith('src/types/') || at('src/money.ts', 'src/version.ts', 'src/io.ts', 'src/amount.ts', 'src/pid.ts', 'src/uk-time.ts')) return 0;
   if (at('sync/framework.ts', 'sync/registry.ts')) return 3; // the sync runner: picks a domain's dataset module from the registry
-  if (f.startsWith('src/mirror/') || f.startsWith('sync/') || (f.startsWith('src/output/') && f !== 'src/output/renderers.ts') || at('src/data.ts', 'src/config.ts', 'src/fatal.ts')) return 1;
+  if (f.startsWith('src/mirror/') || f.startsWith('src/pages/') || f.startsWith('sync/') || (f.startsWith('src/output/') && f !== 'src/output/renderers.ts') || at('src/data.ts', 'src/config.ts', 'src/fatal.ts')) return 1;
   if (f.startsWith('src/domains/') || f === 'src/registry.ts') return 2;
   if (f.startsWith('src/backends/') || at('src/runner.ts', 'src/execute.ts', 'src/context.ts', 'src/create-context.ts')) return 3;
   if (f === 'src/output/renderers.ts') return 4;
