@@ -79,9 +79,12 @@ export function notAvailableLive(route: Route): ApiError {
 export async function chooseSource(ctx: Context, route: Route, source: Source): Promise<{ kind: 'local' } | { kind: 'live'; key: string }> {
   if (source === 'local') return { kind: 'local' };
   if (route.extension) {
-    // a publicdata extension: the published API has no such route, so there is no live call to make
-    if (source === 'live') throw notAvailableLive(route);
-    return { kind: 'local' };
+    // a publicdata extension: the published API has no such route, so there is no live call to make; a live
+    // client pointed elsewhere (PUBLICDATA_BASE_URL: another publicdata serve) may ask that server
+    if (source === 'auto' || !ctx.env.PUBLICDATA_BASE_URL) {
+      if (source === 'live') throw notAvailableLive(route);
+      return { kind: 'local' };
+    }
   }
   if (source === 'live') {
     const key = await apiKeyFor(ctx);

@@ -15,11 +15,13 @@ export const samples: DomainSamples = {
     { route: 'postcodes.detail', method: 'GET', path: '/v1/postcodes/LS8%203BS' },
     { route: 'postcodes.lookup', method: 'POST', path: '/v1/postcodes/lookup', body: { postcodes: ['LS8 3BS', 'nonsense', 'ZZ1 1ZZ', 'bt15gs'] } },
     { route: 'postcodes.nearest', method: 'GET', path: '/v1/postcodes?lat=53.8262&lng=-1.5215&radius_km=0.5&include_terminated=true' },
+    { route: 'area.profile', method: 'GET', path: '/v1/area/EC2V%207HH?sections=crime,schools,food_hygiene,energy,calendar' },
   ],
   errors: [
     { route: 'postcodes.detail', method: 'GET', path: '/v1/postcodes/LS8%209QQ' },
     { route: 'postcodes.detail', method: 'GET', path: '/v1/postcodes/not-a-postcode' },
     { route: 'postcodes.nearest', method: 'GET', path: '/v1/postcodes?lat=53.8&lng=-1.5&radius_km=3' },
+    { route: 'area.profile', method: 'GET', path: '/v1/area/LS8%203BS?radius_km=9' },
   ],
   datasets: ['postcodes'],
   build: async ({ mirror, cacheDir }) => {
@@ -32,5 +34,7 @@ export const samples: DomainSamples = {
     const many = await call('postcodes.lookup', '/v1/postcodes/lookup', { postcodes: [...pcs, 'x'] });
     expect(many.data.filter((d: { result: unknown }) => d.result !== null)).toHaveLength(8);
     await call('postcodes.nearest', '/v1/postcodes?lat=51.5155&lng=-0.0922&radius_km=2');
+    // every section of every postcode through the area's response schema
+    for (const p of pcs) await call('area.profile', `/v1/area/${encodeURIComponent(p)}?radius_km=5`);
   },
 };

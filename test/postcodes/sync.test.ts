@@ -123,6 +123,15 @@ describe('discovery and the zip (generated August 2026 edition: lad26cd)', () =>
     expect(String((ni.envelope.meta as { note?: string }).note)).toContain('Land & Property Services');
   });
 
+  it('a national CSV that fails inside the zip (corrupt deflate data) fails the load and keeps the previous data', async () => {
+    const zip = Buffer.from(await edition2026Zip());
+    for (let i = 200; i < 260; i++) zip[i] = zip[i]! ^ 0x5a; // inside the first member's compressed bytes
+    const bad = join(dir, 'ONSPD_AUG_2026.zip');
+    writeFileSync(bad, zip);
+    await expect(sync([bad])).rejects.toThrow(/ONSPD_AUG_2026_UK\.csv|CRC|could not be read|invalid/i);
+    expect((await get('LS8 3BS')).location.latitude).toBe(53.82621);
+  });
+
   it('refuses an edition without a needed column, naming it, and keeps the previous data', async () => {
     const bad = join(dir, 'ONSPD_NOV_2026_UK.csv');
     const text = rowsOf(REAL_NOV_2025);

@@ -338,7 +338,9 @@ export const profile: Handler = async (req, ctx) => {
   }
   const m: Meta = baseMeta({
     licence: String(pcEnv.meta?.licence ?? ''), source: 'publicdata area profile: each section from its own domain (section.source)', edition: pcEnv.meta?.edition ?? null,
-    as_of: asOf, missing, radius_km: radius, months,
+    // meta.as_of is a date in every envelope (the published meta schema): the postcode directory's; each
+    // section's own date is in meta.sections_as_of and in the section (docs/places.md)
+    as_of: pcEnv.meta?.as_of ?? null, sections_as_of: asOf, missing, radius_km: radius, months,
     note: [
       'Each section is computed from the synced open data of its own domain (docs/places.md says how, and what is approximate); source lists the request paths behind each figure.',
       ...(pcEnv.meta?.note ? [String(pcEnv.meta.note)] : []),

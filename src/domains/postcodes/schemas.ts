@@ -76,7 +76,7 @@ const areaSchema = obj({
 });
 
 export const responses: ResponseSchemas = {
-  'area.profile': { data: areaSchema, meta: ['licence', 'as_of', 'missing', 'radius_km', 'months'], source: AREA_SOURCE },
+  'area.profile': { data: areaSchema, meta: ['licence', 'as_of', 'sections_as_of', 'missing', 'radius_km', 'months'], source: AREA_SOURCE },
   'postcodes.detail': { data: postcodeSchema, meta: META, source: SOURCE },
   'postcodes.lookup': {
     data: arr(obj({
