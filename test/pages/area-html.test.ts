@@ -4,6 +4,10 @@
  * routes asked are the sections' circle and months, every page of them and no more than the cap.
  */
 import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runCli } from '../support/cli.js';
 import { describe, expect, it } from 'vitest';
 import { areaDocument, pointPaths, POINT_PAGES, renderAreaHtml, type AreaDocument } from '../../src/pages/area-html.js';
 
@@ -59,5 +63,15 @@ describe('area --html', () => {
     const hash = (t: string) => `'sha256-${createHash('sha256').update(t).digest('base64')}'`;
     const csp = /<meta http-equiv="Content-Security-Policy" content="([^"]+)">/.exec(html)![1]!;
     expect(csp).toBe(`default-src 'none'; script-src ${hash(script)}; style-src ${hash(style)}; img-src data:; base-uri 'none'; form-action 'none'`);
+  });
+
+  it('area --html with a string that cannot be a postcode: the 400 of the route, exit 2, no file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pd-area-bad-'));
+    const file = join(dir, 'report.html');
+    const r = await runCli(['area', 'hello', '--html', file], { env: { PUBLICDATA_DATA_DIR: dir, PUBLICDATA_CONFIG_DIR: dir, NO_COLOR: '1' } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/invalid_parameter/);
+    expect(existsSync(file)).toBe(false);
+    expect(readdirSync(dir).filter((f) => f.includes('report'))).toEqual([]);
   });
 });

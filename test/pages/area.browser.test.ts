@@ -12,7 +12,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { readFileSync } from 'node:fs';
 import { areaDocument, renderAreaHtml } from '../../src/pages/area-html.js';
+import { runCli } from '../support/cli.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { browserSkipReason, launchChromium, paints, screenshot, watch } from '../support/browser.js';
@@ -152,12 +154,14 @@ describe.skipIf(skip !== '')('/area/{postcode} in Chromium', () => {
 
   it('the --html file: the same page with the data embedded renders the same with the network off', async () => {
     const served = await open(CITY);
-    // the document the file embeds, gathered as `area --html` does (here over HTTP from the same server)
-    const areaPath = `/v1/area/${encodeURIComponent(CITY.postcode)}?radius_km=${CITY.radiusKm}`;
-    const doc = await areaDocument(async (p) => ({ status: 200, body: await get(p) }), areaPath);
+    // the command, in process, on the same fixture mirror
     const dir = mkdtempSync(join(tmpdir(), 'pd-area-html-'));
     const file = join(dir, 'report.html');
-    writeFileSync(file, renderAreaHtml(doc, 'Written by publicdata area --html (test)'));
+    const r = await runCli(['area', CITY.postcode, '--radius-km', String(CITY.radiusKm), '--html', file], { env: mirror.env() });
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    const embedded = JSON.parse(/<script type="application\/json" id="area-data">([\s\S]*?)<\/script>/.exec(readFileSync(file, 'utf8'))![1]!);
+    expect(embedded.area.data.sections.crime.total).toBe(served.answer.data.sections.crime.total);
+    expect(embedded.points.crime.records.length).toBe(crimesWithin(CITY.lat, CITY.lng, CITY.radiusKm).length);
     const ctx = await browser.newContext({ offline: true, viewport: { width: 1280, height: 1000 } });
     const page = await ctx.newPage();
     const w = watch(page, undefined);

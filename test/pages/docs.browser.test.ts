@@ -78,7 +78,7 @@ describe.skipIf(skip !== '')('/docs in Chromium', () => {
     const w = watch(page, origin);
     await page.goto(`${origin}/`);
     await page.getByRole('textbox', { name: 'Postcode' }).fill('LS8 3BS');
-    await Promise.all([page.waitForURL(`${origin}/area/LS8%203BS`), page.getByRole('button', { name: 'Area profile' }).click()]);
+    await Promise.all([page.waitForURL(`${origin}/area/LS8%203BS`), page.getByRole('button', { name: 'Area profile', exact: true }).click()]);
     expect(w.foreign).toEqual([]);
     await page.close();
   }, 60_000);
