@@ -3,10 +3,12 @@
  * the fixture mirror holds the generated August 2026 edition (its national CSV, test/fixtures/postcodes), whose
  * postcodes sit where the other domains' fixtures hold records (the area tests count around them).
  */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { syncDataset } from '../../src/sync-runner.js';
 import type { DomainSamples } from '../support/samples-types.js';
+import { edition2026Zip } from './fixture.js';
 
 export const GENERATED_2026_CSV = join(__dirname, '..', 'fixtures', 'postcodes', 'GENERATED-ONSPD_AUG_2026', 'Data', 'ONSPD_AUG_2026_UK.csv');
 
@@ -27,7 +29,22 @@ export const samples: DomainSamples = {
   build: async ({ mirror, cacheDir }) => {
     await syncDataset('postcodes', { mirrorDir: mirror, cacheDir, env: {}, from: [GENERATED_2026_CSV] });
   },
-  lake: { datasets: ['postcodes'] },
+  lake: {
+    datasets: ['postcodes'],
+    // the generated edition as its zip (Documents/ name lookups included, so every table has rows)
+    build: async ({ mirror, src }) => {
+      mkdirSync(src, { recursive: true });
+      const zip = join(src, 'ONSPD_AUG_2026.zip');
+      writeFileSync(zip, await edition2026Zip());
+      await syncDataset('postcodes', { mirrorDir: mirror, cacheDir: join(src, 'cache'), env: {}, from: [zip] });
+    },
+    check: async (lake) => {
+      // one row per data line of the national CSV (counted here), none from multi_csv/
+      const lines = readFileSync(GENERATED_2026_CSV, 'utf8').split(/\r?\n/).filter((l) => l !== '').length - 1;
+      expect(await lake.rows('postcodes', 'postcodes')).toHaveLength(lines);
+      expect((await lake.rows('postcodes', 'area_names')).find((r) => r.code === 'E08000035')?.name).toBe('Leeds');
+    },
+  },
   wide: async ({ call }) => {
     const pcs = ['LS8 3BS', 'LS8 3XX', 'LS8 9ZZ', 'EC2V 7HH', 'GU7 1HR', 'NE4 9DN', 'AB10 1AB', 'BT1 5GS'];
     for (const p of pcs) await call('postcodes.detail', `/v1/postcodes/${encodeURIComponent(p)}`);

@@ -19,4 +19,13 @@ export const POSTCODES_INFO: DatasetInfo = {
   approxDownload: '250 MB',
   cadence: 'quarterly',
   staleAfterDays: 120,
+  export: {
+    tables: [
+      // the load ends with ORDER BY lat NULLS LAST, pc_key (sync.ts): zone maps prune a radius query to its band
+      { name: 'postcodes', description: 'one row per postcode: display form and key, dates, grid reference and WGS84 point (null without one), area codes (null for pseudo codes), deprivation rank, rural-urban code', sortBy: ['lat', 'pc_key'], stored: true },
+      { name: 'postcode_index', description: 'postcode key and latitude, sorted by key: the lookup path into postcodes', sortBy: ['pc_key'], stored: true },
+      { name: 'area_names', description: "code-to-name lookups from the edition's Documents/ folder: code, name, kind (gss or ru), file", sortBy: ['kind', 'code'] },
+      { name: 'edition', description: 'the edition loaded: name, file, published stamp, the column found for each field (JSON), rows missing each area (JSON)' },
+    ],
+  },
 };
