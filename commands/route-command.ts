@@ -114,6 +114,18 @@ function valuesGiven(
   return values;
 }
 
+/**
+ * The call with `--near`'s point as its lat and lng (commands/near.ts: LAT,LNG, or a postcode looked up
+ * through the command's execute). A postcode's lookup error is returned as it is: that route's own words,
+ * not relabelled as this command's options.
+ */
+async function withNear(call: RouteCall, near: string, run: CommandRun): Promise<RouteCall | ApiError> {
+  const point = await resolveNear(near, { postcodes: hasPostcodeRoute(), execute: run.execute }).catch((e: unknown) => e);
+  if (point instanceof ApiError) return point;
+  if (point instanceof Error) throw point;
+  return { ...call, query: { ...call.query, ...(point as { lat: string; lng: string }) } };
+}
+
 export function addRouteCommand(parent: Command, spec: RouteCommandSpec, ctx: Context): Command {
   const route = routeById(spec.route);
   const alt = spec.withArg ? routeById(spec.withArg.route) : undefined;
@@ -215,13 +227,9 @@ export function addRouteCommand(parent: Command, spec: RouteCommandSpec, ctx: Co
       }
       const run = commandRun(ctx, g, opts);
       if (spec.near && opts.near !== undefined) {
-        // a postcode's lookup error is that route's own (its words, not relabelled as this command's options)
-        const point = await resolveNear(String(opts.near), { postcodes: hasPostcodeRoute(), execute: run.execute }).catch((e: unknown) => e);
-        if (point instanceof Error) {
-          if (point instanceof ApiError) return setExit(self, await printError(ctx, point, g));
-          throw point;
-        }
-        call = { ...call, query: { ...call.query, ...(point as { lat: string; lng: string }) } };
+        const near = await withNear(call, String(opts.near), run);
+        if (near instanceof ApiError) return setExit(self, await printError(ctx, near, g));
+        call = near;
       }
       if (spec.prepare) {
         const r = await spec.prepare(call, opts, run);

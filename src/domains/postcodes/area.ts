@@ -146,7 +146,12 @@ const SECTIONS: Record<AreaSection, (c: Calls, p: Place) => Promise<Section>> = 
     const newest = forces.map((f) => String(f.months?.to ?? '')).sort().at(-1);
     if (!newest) throw new NotSynced('publicdata sync crime');
     const from = monthMinus(newest, p.months - 1);
-    const d = (await c.get('/v1/crime/statistics', { lat: p.lat, lng: p.lng!, radius_km: p.radius, month_from: from, month_to: newest })).data;
+    const answer = await c.get('/v1/crime/statistics', { lat: p.lat, lng: p.lng!, radius_km: p.radius, month_from: from, month_to: newest });
+    const d = answer.data;
+    // no loaded force-month covers this place in the window: the statistics route answers null figures, not 0
+    if (d.total === null || d.total === undefined) {
+      return { status: 'no_coverage', note: String(answer.meta?.note ?? `No force loaded in the mirror covers this place for ${from} to ${newest}; 'publicdata sync crime' loads every force.`) };
+    }
     // every month of the window, a month without crimes as 0 (the statistics route lists months with crimes)
     const counts = new Map((d.by_month as Json[]).map((m) => [String(m.month), Number(m.count)]));
     const byMonth = Array.from({ length: p.months }, (_, i) => monthMinus(newest, p.months - 1 - i)).map((m) => ({ month: m, count: counts.get(m) ?? 0 }));
