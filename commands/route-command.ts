@@ -126,6 +126,25 @@ async function withNear(call: RouteCall, near: string, run: CommandRun): Promise
   return { ...call, query: { ...call.query, ...(point as { lat: string; lng: string }) } };
 }
 
+/** Automatic `--kebab-name` flags for every query and body parameter no argument or friendly flag maps. */
+function addAutoFlags(cmd: Command, params: ReadonlyMap<string, { spec: ParamSpec; where: 'path' | 'query' | 'body' }>, mapped: ReadonlySet<string>): Array<{ key: string; name: string }> {
+  const autoKeys: Array<{ key: string; name: string }> = [];
+  for (const [name, p] of params) {
+    if (mapped.has(name) || p.where === 'path') continue;
+    const flag = p.spec.type === 'boolean' ? `--${kebab(name)}` : `--${kebab(name)} <value>`;
+    // The default once: not appended when the description already says it (`test year (default 2025)`,
+    // `open (default), closed …`), which the OpenAPI document shows as written.
+    const saysDefault = /\bdefault\b/i.test(p.spec.description);
+    const desc = p.spec.description + (p.spec.default !== undefined && !saysDefault ? ` (default ${String(p.spec.default)})` : '');
+    const o = new Option(flag, desc);
+    // Enums are validated with the route (case-insensitive, the spec's error code); completion offers them.
+    if (p.spec.enum) COMPLETION_VALUES.set(o, p.spec.enum);
+    cmd.addOption(o);
+    autoKeys.push({ key: o.attributeName(), name });
+  }
+  return autoKeys;
+}
+
 export function addRouteCommand(parent: Command, spec: RouteCommandSpec, ctx: Context): Command {
   const route = routeById(spec.route);
   const alt = spec.withArg ? routeById(spec.withArg.route) : undefined;
@@ -155,21 +174,7 @@ export function addRouteCommand(parent: Command, spec: RouteCommandSpec, ctx: Co
     flagKeys.push({ key: o.attributeName(), f });
     mapped.add(f.param);
   }
-  // Automatic flags for the rest.
-  const autoKeys: Array<{ key: string; name: string }> = [];
-  for (const [name, p] of params) {
-    if (mapped.has(name) || p.where === 'path') continue;
-    const flag = p.spec.type === 'boolean' ? `--${kebab(name)}` : `--${kebab(name)} <value>`;
-    // The default once: not appended when the description already says it (`test year (default 2025)`,
-    // `open (default), closed …`), which the OpenAPI document shows as written.
-    const saysDefault = /\bdefault\b/i.test(p.spec.description);
-    const desc = p.spec.description + (p.spec.default !== undefined && !saysDefault ? ` (default ${String(p.spec.default)})` : '');
-    const o = new Option(flag, desc);
-    // Enums are validated with the route (case-insensitive, the spec's error code); completion offers them.
-    if (p.spec.enum) COMPLETION_VALUES.set(o, p.spec.enum);
-    cmd.addOption(o);
-    autoKeys.push({ key: o.attributeName(), name });
-  }
+  const autoKeys = addAutoFlags(cmd, params, mapped);
   const labels = new Map<string, string>();
   for (const a of spec.args ?? []) labels.set(a.param, `argument <${a.param}>`);
   for (const f of spec.flags ?? []) labels.set(f.param, `option ${f.flags.split(/[ ,]+/).find((x) => x.startsWith('--')) ?? f.flags}`);
