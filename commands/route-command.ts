@@ -116,11 +116,11 @@ function valuesGiven(
 
 /**
  * The call with `--near`'s point as its lat and lng (commands/near.ts: LAT,LNG, or a postcode looked up
- * through the command's execute). A postcode's lookup error is returned as it is: that route's own words,
+ * through `lookup`). A postcode's lookup error is returned as it is: that route's own words,
  * not relabelled as this command's options.
  */
-async function withNear(call: RouteCall, near: string, run: CommandRun): Promise<RouteCall | ApiError> {
-  const point = await resolveNear(near, { postcodes: hasPostcodeRoute(), execute: run.execute }).catch((e: unknown) => e);
+async function withNear(call: RouteCall, near: string, lookup: CommandRun['execute']): Promise<RouteCall | ApiError> {
+  const point = await resolveNear(near, { postcodes: hasPostcodeRoute(), execute: lookup }).catch((e: unknown) => e);
   if (point instanceof ApiError) return point;
   if (point instanceof Error) throw point;
   return { ...call, query: { ...call.query, ...(point as { lat: string; lng: string }) } };
@@ -232,7 +232,10 @@ export function addRouteCommand(parent: Command, spec: RouteCommandSpec, ctx: Co
       }
       const run = commandRun(ctx, g, opts);
       if (spec.near && opts.near !== undefined) {
-        const near = await withNear(call, String(opts.near), run);
+        // the postcode is placed from the local postcodes mirror whatever --source says (the published API
+        // has no postcode route: a publicdata extension, which 'auto' answers locally); the search itself
+        // then goes where --source sends it
+        const near = await withNear(call, String(opts.near), (c) => execute(c, ctx, { ...backendOptions(g), source: 'auto' }));
         if (near instanceof ApiError) return setExit(self, await printError(ctx, near, g));
         call = near;
       }
