@@ -207,7 +207,12 @@ export async function* extractMembers(zipPath: string, destDir: string, opts: Ex
   }
 }
 
-async function extractOne(zip: ZipFile, e: Entry, dest: string, zipName: string): Promise<void> {
+/**
+ * Inflate member `e` into `dest`, checking its size and CRC-32 at the end (ZipError on a mismatch or an
+ * unreadable member). With `destDir`, a failure on the writing side (a full disk, a quota, a read-only
+ * folder) is said as such, naming the folder: it is not the zip's fault.
+ */
+async function copyMember(zip: ZipFile, e: Entry, dest: NodeJS.WritableStream, zipName: string, destDir?: string): Promise<void> {
   let crc = 0;
   let bytes = 0;
   const check = new Transform({
@@ -218,23 +223,28 @@ async function extractOne(zip: ZipFile, e: Entry, dest: string, zipName: string)
     },
   });
   try {
-    const stream = await zip.openReadStreamPromise(e);
-    await pipeline(stream, check, createWriteStream(dest));
+    await pipeline(await zip.openReadStreamPromise(e), check, dest);
   } catch (err) {
-    rmSync(dest, { force: true });
     const x = err as NodeJS.ErrnoException;
-    // The disk side failed (full, quota, read-only, no permission), not the zip: say so, and where.
-    if (x.syscall === 'write' || x.syscall === 'open' || ['ENOSPC', 'EDQUOT', 'EROFS', 'EFBIG'].includes(x.code ?? '')) {
+    if (destDir !== undefined && (x.syscall === 'write' || x.syscall === 'open' || ['ENOSPC', 'EDQUOT', 'EROFS', 'EFBIG'].includes(x.code ?? ''))) {
       const why = x.code === 'ENOSPC' || x.code === 'EDQUOT' ? 'the disk is full' : `${x.code ?? x.message}`;
       throw new Error(
-        `${zipName}: could not write member ${e.fileName} (${(e.uncompressedSize / 1e6).toFixed(1)} MB unpacked) to ${dirname(dest)}: ${why} (${x.code ?? x.message}); free space there or point PUBLICDATA_CACHE_DIR at a larger disk. The zip itself is not at fault.`,
+        `${zipName}: could not write member ${e.fileName} (${(e.uncompressedSize / 1e6).toFixed(1)} MB unpacked) to ${destDir}: ${why} (${x.code ?? x.message}); free space there or point PUBLICDATA_CACHE_DIR at a larger disk. The zip itself is not at fault.`,
       );
     }
     throw new ZipError(`${zipName}: member ${e.fileName} could not be read (${x.message}); the zip may be truncated or corrupt`);
   }
   if (bytes !== e.uncompressedSize || crc >>> 0 !== e.crc32 >>> 0) {
-    rmSync(dest, { force: true });
     throw new ZipError(`${zipName}: member ${e.fileName} failed its CRC-32 check; the zip is corrupt, download it again`);
+  }
+}
+
+async function extractOne(zip: ZipFile, e: Entry, dest: string, zipName: string): Promise<void> {
+  try {
+    await copyMember(zip, e, createWriteStream(dest), zipName, dirname(dest));
+  } catch (err) {
+    rmSync(dest, { force: true });
+    throw err;
   }
 }
 
@@ -362,23 +372,7 @@ export async function pipeMember(zipPath: string, pick: (m: ZipMember) => boolea
     for await (const e of entries(zip, zipPath)) {
       if (isJunkMember(e.fileName) || !pick(toMember(e))) continue;
       if (!READABLE.has(e.compressionMethod) || (e.generalPurposeBitFlag & 1) !== 0) throw unreadable(zipName, e);
-      let crc = 0;
-      let bytes = 0;
-      const check = new Transform({
-        transform(chunk: Buffer, _enc, cb) {
-          crc = crc32(chunk, crc);
-          bytes += chunk.length;
-          cb(null, chunk);
-        },
-      });
-      try {
-        await pipeline(await zip.openReadStreamPromise(e), check, dest);
-      } catch (err) {
-        throw new ZipError(`${zipName}: member ${e.fileName} could not be read (${(err as Error).message}); the zip may be truncated or corrupt`);
-      }
-      if (bytes !== e.uncompressedSize || crc >>> 0 !== e.crc32 >>> 0) {
-        throw new ZipError(`${zipName}: member ${e.fileName} failed its CRC-32 check; the zip is corrupt, download it again`);
-      }
+      await copyMember(zip, e, dest, zipName);
       return toMember(e);
     }
     throw new ZipError(`${zipName}: no member to read`);
