@@ -227,8 +227,21 @@ async function attachPrevious(conn: DuckDBConnection, path: string | undefined):
   return n === 3;
 }
 
+/**
+ * Timing spans of the load's phases, reported as log messages (`crime: <phase> done in N.N s`): where a
+ * sync's time goes, for `--verbose` and the bench (docs/performance.md, "Crime load").
+ */
+function spans(ctx: Pick<LoadContext, 'log'>): (phase: string) => void {
+  let t = performance.now();
+  return (phase) => {
+    const now = performance.now();
+    ctx.log?.(`crime: ${phase} done in ${((now - t) / 1000).toFixed(1)} s`);
+    t = now;
+  };
+}
+
 /** The final tables: this sync's months, plus the live file's months it does not replace, sorted. */
-async function buildTables(conn: DuckDBConnection, keepPrevious: boolean): Promise<void> {
+async function buildTables(conn: DuckDBConnection, keepPrevious: boolean, span: (phase: string) => void = () => undefined): Promise<void> {
   const kept = (t: string, cols: string) =>
     keepPrevious ? `UNION ALL SELECT ${cols} FROM prev.${t} p ANTI JOIN loaded l ON p.month = l.month AND p.force = l.force` : '';
   // the spatial key: 0.01-degree latitude bands (about 1.1 km), longitude within a band; no location last
@@ -236,7 +249,9 @@ async function buildTables(conn: DuckDBConnection, keepPrevious: boolean): Promi
     `CREATE TABLE street AS SELECT ${STREET_OUT} FROM (${STREET_SELECT} ${kept('street', STREET_OUT)})
      ORDER BY ${SPATIAL_KEY} NULLS LAST`,
   );
+  span('street table (category join, spatial sort)');
   await conn.run(`CREATE TABLE outcomes AS SELECT ${OUTCOMES_OUT} FROM (${OUTCOMES_SELECT} ${kept('outcomes', OUTCOMES_OUT)}) ORDER BY crime_id`);
+  span('outcomes table (sort by crime_id)');
   await conn.run(
     `CREATE TABLE loads AS SELECT * FROM (SELECT month, force, source FROM loaded
        ${keepPrevious ? 'UNION ALL SELECT p.month, p.force, p.source FROM prev.loads p ANTI JOIN loaded l ON p.month = l.month AND p.force = l.force' : ''})
@@ -268,6 +283,7 @@ async function buildTables(conn: DuckDBConnection, keepPrevious: boolean): Promi
     `CREATE TABLE unmapped_categories AS SELECT category_label AS label, count(*) AS rows, min(month) AS month_from, max(month) AS month_to
      FROM street WHERE category IS NULL GROUP BY category_label ORDER BY category_label`,
   );
+  span('summary tables (loads, coverage, force_months, lsoa_bbox, forces, unmapped_categories)');
 }
 
 /**
@@ -349,12 +365,15 @@ export const crime: DatasetModule = {
     const plans = await planMonths(ctx.files, months, ctx.options.lists?.forces);
     if (!plans.length) throw new Error('no month with a street file in the archive');
     ctx.log?.(`crime: months ${plans[0]!.month} to ${plans.at(-1)!.month} (${plans.length}) from ${[...new Set(plans.map((p) => p.source))].join(', ')}`);
+    const span = spans(ctx);
     await createStaging(conn);
     await loadMonths(ctx, plans);
+    span('reading the members into the staging tables (zip, read_csv, checks)');
     const structural = await storeStructuralRejects(conn);
     const rejected = structural + (await storeRejects(conn));
+    span('rejects');
     const keepPrevious = await attachPrevious(conn, ctx.previousPath);
-    await buildTables(conn, keepPrevious);
+    await buildTables(conn, keepPrevious, span);
     const kept = keepPrevious ? await keptRows(conn) : 0;
     if (keepPrevious) {
       await recordMonths(conn);
@@ -368,6 +387,7 @@ export const crime: DatasetModule = {
     const rows = (await count(conn, 'SELECT count(*) AS n FROM street_stage WHERE ok')) + (await count(conn, 'SELECT count(*) AS n FROM outcomes_stage WHERE ok'));
     ctx.progress(rows);
     const newest = await queryOne<{ m: string | null }>(conn, 'SELECT max(month) AS m FROM coverage');
+    span('counts for the report');
     const result: CrimeLoadResult = {
       rows, rejected, kept, mode: kept > 0 ? 'incremental' : 'full', replaced: replacedUnits(plans),
       ...(kept > 0 ? { note: await mergeNote(conn, rows, kept) } : {}),
