@@ -12,7 +12,7 @@
  *  (b) `publicdata crime street --near LAT,LNG --radius-km 1` over the 12 months and (c) `publicdata crime
  *      stats --lsoa CODE` over the 12 months, each as a process vs a node process that only opens the
  *      mirror and runs SELECT 1, 10 pairs. Target <= 1.5x. BENCH_CRIME_QUERIES_ONLY=1 measures these on the
- *      mirror a previous run left, without the load.
+ *      mirror a previous run left, without the load; BENCH_CRIME_LOAD_ONLY=1 measures the load alone.
  *
  * Input: a GENERATED archive in the real layout (`YYYY-MM/YYYY-MM-<force>-street.csv` and `-outcomes.csv`
  * for 12 months x 45 forces, the published headers, 64-hex Crime IDs, 6-dp coordinates clustered around
@@ -228,6 +228,8 @@ if (!(process.env.BENCH_CRIME_QUERIES_ONLY && existsSync(join(mirrorDir, 'crime.
 }
 
 // (b), (c): queries through the CLI, against a node process that opens the mirror and runs SELECT 1
+// (BENCH_CRIME_LOAD_ONLY=1: the load line only, e.g. to profile the load at a reduced BENCH_CRIME_ROWS)
+if (process.env.BENCH_CRIME_LOAD_ONLY) process.exit();
 const env = { PUBLICDATA_DATA_DIR: dirname(mirrorDir), PUBLICDATA_CACHE_DIR: cacheDir, NO_COLOR: '1' };
 const bin = join(repo, 'bin', 'publicdata.cjs');
 const { result: probe } = runNode(`

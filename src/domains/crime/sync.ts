@@ -119,12 +119,12 @@ async function extractMonth(plan: MonthPlan, dir: string): Promise<Array<{ membe
  */
 async function createStaging(conn: DuckDBConnection): Promise<void> {
   await conn.run(
-    `CREATE TEMP TABLE street_stage (crime_id VARCHAR, month VARCHAR, force VARCHAR, reported_by VARCHAR, falls_within VARCHAR,
+    `CREATE TABLE stage.street_stage (crime_id VARCHAR, month VARCHAR, force VARCHAR, reported_by VARCHAR, falls_within VARCHAR,
        longitude DOUBLE, latitude DOUBLE, location VARCHAR, lsoa_code VARCHAR, lsoa_name VARCHAR, category_label VARCHAR,
        last_outcome VARCHAR, ok BOOLEAN, raw VARCHAR, file VARCHAR)`,
   );
   await conn.run(
-    `CREATE TEMP TABLE outcomes_stage (crime_id VARCHAR, month VARCHAR, force VARCHAR, reported_by VARCHAR, falls_within VARCHAR,
+    `CREATE TABLE stage.outcomes_stage (crime_id VARCHAR, month VARCHAR, force VARCHAR, reported_by VARCHAR, falls_within VARCHAR,
        longitude DOUBLE, latitude DOUBLE, location VARCHAR, lsoa_code VARCHAR, lsoa_name VARCHAR, outcome VARCHAR, ok BOOLEAN, raw VARCHAR, file VARCHAR)`,
   );
   await conn.run('CREATE TEMP TABLE stage_files (path VARCHAR, force VARCHAR, name VARCHAR)');
@@ -141,8 +141,8 @@ const OUTCOMES_OK = `coalesce(${MONTH_OK} AND ${COORDS_OK} AND r.crime_id IS NOT
 const rawText = (cols: readonly string[]) => `concat_ws(',', ${cols.map((c) => `coalesce(r.${c}, '')`).join(', ')})`;
 const COMMON = 'r.crime_id, r.month, f.force, r.reported_by, r.falls_within, TRY_CAST(r.longitude AS DOUBLE), TRY_CAST(r.latitude AS DOUBLE), r.location, r.lsoa_code, r.lsoa_name';
 const STAGE_SELECT = {
-  street: `SELECT ${COMMON}, r.crime_type, r.last_outcome, ${STREET_OK}, CASE WHEN NOT ${STREET_OK} THEN ${rawText(STREET_COLUMNS)} END, f.name`,
-  outcomes: `SELECT ${COMMON}, r.outcome, ${OUTCOMES_OK}, CASE WHEN NOT ${OUTCOMES_OK} THEN ${rawText(OUTCOMES_COLUMNS)} END, f.name`,
+  street: `SELECT ${COMMON}, r.crime_type, r.last_outcome, ${STREET_OK}, CASE WHEN NOT ${STREET_OK} THEN ${rawText(STREET_COLUMNS)} END, CASE WHEN NOT ${STREET_OK} THEN f.name END`,
+  outcomes: `SELECT ${COMMON}, r.outcome, ${OUTCOMES_OK}, CASE WHEN NOT ${OUTCOMES_OK} THEN ${rawText(OUTCOMES_COLUMNS)} END, CASE WHEN NOT ${OUTCOMES_OK} THEN f.name END`,
 };
 
 /** Load one month's extracted members into the staging tables (header checked first). */
@@ -160,7 +160,7 @@ async function insertMonth(conn: DuckDBConnection, plan: MonthPlan, files: Array
     for (const f of paths) await conn.run('INSERT INTO stage_files VALUES (?, ?, ?)', [f.path, f.member.force, basename(f.member.name)]);
     const cols = kind === 'street' ? STREET_COLUMNS : OUTCOMES_COLUMNS;
     await conn.run(
-      `INSERT INTO ${kind}_stage ${STAGE_SELECT[kind]} FROM ${readCsv(paths.length, cols)} r JOIN stage_files f ON f.path = r.filename`,
+      `INSERT INTO stage.${kind}_stage ${STAGE_SELECT[kind]} FROM ${readCsv(paths.length, cols)} r JOIN stage_files f ON f.path = r.filename`,
       paths.map((f) => f.path),
     );
   }
@@ -168,8 +168,8 @@ async function insertMonth(conn: DuckDBConnection, plan: MonthPlan, files: Array
 }
 
 /** Extract and load every planned month; month i+1 is extracted while DuckDB reads month i. */
-async function loadMonths(ctx: LoadContext, plans: MonthPlan[]): Promise<void> {
-  const work = ctx.workDir ?? join(tmpdir(), `publicdata-crime-extract-${process.pid}`);
+async function loadMonths(ctx: LoadContext, plans: MonthPlan[], scratch: string): Promise<void> {
+  const work = join(scratch, 'months');
   const dirOf = (p: MonthPlan) => join(work, p.month);
   let next: Promise<Array<{ member: CrimeMember; path: string }>> | undefined = extractMonth(plans[0]!, dirOf(plans[0]!));
   try {
@@ -180,7 +180,7 @@ async function loadMonths(ctx: LoadContext, plans: MonthPlan[]): Promise<void> {
       ctx.log?.(`crime: loading ${plans[i]!.month} (${files.length} files from ${plans[i]!.source})`);
       await insertMonth(ctx.conn, plans[i]!, files);
       if (plans[i]!.zip) rmSync(dirOf(plans[i]!), { recursive: true, force: true });
-      ctx.progress((await count(ctx.conn, 'SELECT count(*) AS n FROM street_stage')) + (await count(ctx.conn, 'SELECT count(*) AS n FROM outcomes_stage')));
+      ctx.progress((await count(ctx.conn, 'SELECT count(*) AS n FROM stage.street_stage')) + (await count(ctx.conn, 'SELECT count(*) AS n FROM stage.outcomes_stage')));
     }
   } finally {
     await next?.catch(() => undefined);
@@ -192,11 +192,11 @@ async function loadMonths(ctx: LoadContext, plans: MonthPlan[]): Promise<void> {
 async function storeRejects(conn: DuckDBConnection): Promise<number> {
   let n = 0;
   for (const kind of ['street', 'outcomes'] as const) {
-    n += await count(conn, `SELECT count(*) AS n FROM ${kind}_stage WHERE NOT ok`);
+    n += await count(conn, `SELECT count(*) AS n FROM stage.${kind}_stage WHERE NOT ok`);
     await conn.run(
       `INSERT INTO rejects (file, line, raw, reason)
        SELECT file, NULL, raw, '${kind}: month not YYYY-MM, coordinates not numbers, or no ${kind === 'street' ? 'Crime type' : 'Crime ID or Outcome type'}'
-       FROM ${kind}_stage WHERE NOT ok LIMIT ${MAX_STORED_REJECTS}`,
+       FROM stage.${kind}_stage WHERE NOT ok LIMIT ${MAX_STORED_REJECTS}`,
     );
   }
   return n;
@@ -204,9 +204,9 @@ async function storeRejects(conn: DuckDBConnection): Promise<number> {
 
 const STREET_SELECT = `SELECT s.crime_id, s.month, s.force, s.reported_by, s.falls_within, s.longitude, s.latitude, s.location, s.lsoa_code,
     s.lsoa_name, c.category, s.category_label, s.last_outcome
-  FROM street_stage s LEFT JOIN categories c ON c.label = s.category_label WHERE s.ok`;
+  FROM stage.street_stage s LEFT JOIN categories c ON c.label = s.category_label WHERE s.ok`;
 const OUTCOMES_SELECT = `SELECT crime_id, month, force, reported_by, falls_within, longitude, latitude, location, lsoa_code, lsoa_name, outcome
-  FROM outcomes_stage WHERE ok`;
+  FROM stage.outcomes_stage WHERE ok`;
 /**
  * The spatial key of the street table: 0.01-degree latitude band (about 1.1 km), then longitude to 0.001
  * degree, as one BIGINT (one sort key sorts faster than several); rows without a point last.
@@ -296,7 +296,7 @@ async function buildTables(conn: DuckDBConnection, keepPrevious: boolean, span: 
 async function recordMonths(conn: DuckDBConnection): Promise<void> {
   const log = await count(conn, "SELECT count(*) AS n FROM duckdb_tables() WHERE database_name = 'prev' AND table_name = 'sync_log'");
   if (!log) return;
-  await recordChangedKeys(conn, 'street', ['month'], 'SELECT month FROM loaded UNION SELECT month FROM street_stage WHERE ok', 'prev.sync_log');
+  await recordChangedKeys(conn, 'street', ['month'], 'SELECT month FROM loaded UNION SELECT month FROM stage.street_stage WHERE ok', 'prev.sync_log');
 }
 
 /** What load returns: `kept` = rows copied from the live file (its months and forces this sync did not load). */
@@ -341,6 +341,39 @@ function replacedUnits(plans: readonly MonthPlan[]): Array<{ unit: string; file:
   );
 }
 
+/** The load proper, with the scratch database attached as `stage`. */
+async function loadStaged(ctx: LoadContext, plans: MonthPlan[], scratch: string, span: (phase: string) => void): Promise<LoadResult> {
+  const conn = ctx.conn;
+  await createStaging(conn);
+  await loadMonths(ctx, plans, scratch);
+  span('reading the members into the staging tables (zip, read_csv, checks)');
+  const structural = await storeStructuralRejects(conn);
+  const rejected = structural + (await storeRejects(conn));
+  span('rejects');
+  const keepPrevious = await attachPrevious(conn, ctx.previousPath);
+  await buildTables(conn, keepPrevious, span);
+  const kept = keepPrevious ? await keptRows(conn) : 0;
+  if (keepPrevious) {
+    await recordMonths(conn);
+    await conn.run('DETACH prev');
+  }
+  for (const u of await query<{ label: string; rows: number }>(conn, 'SELECT label, rows FROM unmapped_categories')) {
+    ctx.log?.(`crime: ${u.rows} rows with Crime type '${u.label}', which data/crime/categories.json does not map: kept with category null`);
+  }
+  // the rows this sync loaded (not the table's): the framework checks them against the tables for a full
+  // load; a merge (rows of the live file kept) is reported as an update and checked in verify
+  const rows = (await count(conn, 'SELECT count(*) AS n FROM stage.street_stage WHERE ok')) + (await count(conn, 'SELECT count(*) AS n FROM stage.outcomes_stage WHERE ok'));
+  ctx.progress(rows);
+  const newest = await queryOne<{ m: string | null }>(conn, 'SELECT max(month) AS m FROM coverage');
+  span('counts for the report');
+  const result: CrimeLoadResult = {
+    rows, rejected, kept, mode: kept > 0 ? 'incremental' : 'full', replaced: replacedUnits(plans),
+    ...(kept > 0 ? { note: await mergeNote(conn, rows, kept) } : {}),
+    ...(newest?.m ? { asOf: monthEnd(newest.m) } : {}),
+  };
+  return result;
+}
+
 export const crime: DatasetModule = {
   ...catalogFields(CRIME_INFO),
   defaultBaseUrl: 'https://data.police.uk/data/archive',
@@ -366,35 +399,24 @@ export const crime: DatasetModule = {
     if (!plans.length) throw new Error('no month with a street file in the archive');
     ctx.log?.(`crime: months ${plans[0]!.month} to ${plans.at(-1)!.month} (${plans.length}) from ${[...new Set(plans.map((p) => p.source))].join(', ')}`);
     const span = spans(ctx);
-    await createStaging(conn);
-    await loadMonths(ctx, plans);
-    span('reading the members into the staging tables (zip, read_csv, checks)');
-    const structural = await storeStructuralRejects(conn);
-    const rejected = structural + (await storeRejects(conn));
-    span('rejects');
-    const keepPrevious = await attachPrevious(conn, ctx.previousPath);
-    await buildTables(conn, keepPrevious, span);
-    const kept = keepPrevious ? await keptRows(conn) : 0;
-    if (keepPrevious) {
-      await recordMonths(conn);
-      await conn.run('DETACH prev');
+    // the staging tables live in a scratch database file beside the extracted months (the load's work
+    // folder, emptied by the framework before and after): DuckDB writes their row groups compressed to it
+    // as they fill, so the 9 million staged rows of a year do not sit in memory uncompressed as TEMP tables
+    // did (docs/performance.md, "Crime load"); it is detached and deleted when the load ends.
+    const scratch = ctx.workDir ?? join(tmpdir(), `publicdata-crime-extract-${process.pid}`);
+    mkdirSync(scratch, { recursive: true });
+    const stageDb = join(scratch, 'stage.duckdb');
+    for (const f of [stageDb, `${stageDb}.wal`]) rmSync(f, { force: true });
+    await conn.run(`ATTACH '${stageDb.replace(/'/g, "''")}' AS stage`);
+    try {
+      return await loadStaged(ctx, plans, scratch, span);
+    } finally {
+      await conn.run('DETACH stage').catch(() => undefined);
+      for (const f of [stageDb, `${stageDb}.wal`]) rmSync(f, { force: true });
+      if (!ctx.workDir) rmSync(scratch, { recursive: true, force: true });
     }
-    for (const u of await query<{ label: string; rows: number }>(conn, 'SELECT label, rows FROM unmapped_categories')) {
-      ctx.log?.(`crime: ${u.rows} rows with Crime type '${u.label}', which data/crime/categories.json does not map: kept with category null`);
-    }
-    // the rows this sync loaded (not the table's): the framework checks them against the tables for a full
-    // load; a merge (rows of the live file kept) is reported as an update and checked in verify
-    const rows = (await count(conn, 'SELECT count(*) AS n FROM street_stage WHERE ok')) + (await count(conn, 'SELECT count(*) AS n FROM outcomes_stage WHERE ok'));
-    ctx.progress(rows);
-    const newest = await queryOne<{ m: string | null }>(conn, 'SELECT max(month) AS m FROM coverage');
-    span('counts for the report');
-    const result: CrimeLoadResult = {
-      rows, rejected, kept, mode: kept > 0 ? 'incremental' : 'full', replaced: replacedUnits(plans),
-      ...(kept > 0 ? { note: await mergeNote(conn, rows, kept) } : {}),
-      ...(newest?.m ? { asOf: monthEnd(newest.m) } : {}),
-    };
-    return result;
   },
+
 
   async verify(conn, result): Promise<void> {
     const kept = (result as CrimeLoadResult).kept ?? 0;
