@@ -62,9 +62,10 @@ const fmt = (x, d = 2) => (Math.abs(x) >= 100 ? x.toFixed(1) : x.toFixed(d));
  * added. When any of them is above the core count the line was measured on a busy machine: it prints
  * `BUSY` (with whether the target was met) instead of PASS or FAIL, since neither can be trusted then.
  * `minPairs` (3 for a load line): with fewer pairs the line says why (`fewPairsWhy`) and prints
- * `UNCONFIRMED` where it would print PASS.
+ * `UNCONFIRMED` where it would print PASS. `now`, `cores`, `print`: the load average now, the core count and
+ * the output (tests give them).
  */
-export function pairLine({ measure, unit, a, b, ratios, what, target, cmp = '<=', extraTarget, extraPass = true, decimals = 2, loads = [], minPairs = 1, fewPairsWhy }) {
+export function pairLine({ measure, unit, a, b, ratios, what, target, cmp = '<=', extraTarget, extraPass = true, decimals = 2, loads = [], minPairs = 1, fewPairsWhy, now = loadNow(), cores = CORES, print = console.log }) {
   const r = stats(ratios);
   const av = stats(a).median;
   const bv = stats(b).median;
@@ -72,17 +73,17 @@ export function pairLine({ measure, unit, a, b, ratios, what, target, cmp = '<='
   // target null: the ratio is shown but an absolute target (extraTarget/extraPass) decides.
   const ratioOk = target == null || (cmp === '<' ? r.median < target : cmp === '>=' ? r.median >= target : r.median <= target);
   const met = ratioOk && extraPass;
-  const la = stats([...loads, loadNow()]);
-  const busy = la.max > CORES;
+  const la = stats([...loads, now]);
+  const busy = la.max > cores;
   const few = r.n < minPairs;
   const spread = r.n > 1 ? ` (pairwise median; IQR ${r.p25.toFixed(d)}–${r.p75.toFixed(d)}, range ${r.min.toFixed(d)}–${r.max.toFixed(d)}, n=${r.n})` : ' (one pair)';
   const fewNote = few ? ` [only ${r.n} pair${r.n === 1 ? '' : 's'}, fewer than ${minPairs}: ${fewPairsWhy ?? 'BENCH_LOAD_PAIRS is set below 3'}]` : '';
-  const load = ` | load avg ${la.min.toFixed(2)}–${la.max.toFixed(2)} on ${CORES} cores`;
-  const verdict = busy ? `BUSY (load average above ${CORES} cores: target ${met ? 'met' : 'missed'}, not a pass)` : !met ? 'FAIL' : few ? 'UNCONFIRMED (target met)' : 'PASS';
+  const load = ` | load avg ${la.min.toFixed(2)}–${la.max.toFixed(2)} on ${cores} cores`;
+  const verdict = busy ? `BUSY (load average above ${cores} cores: target ${met ? 'met' : 'missed'}, not a pass)` : !met ? 'FAIL' : few ? 'UNCONFIRMED (target met)' : 'PASS';
   const line = `${measure}: ${fmt(av)} ${unit} | baseline ${what}: ${fmt(bv)} ${unit} | ratio ${r.median.toFixed(d)}x${spread}${fewNote}${load} | target ${[target == null ? '' : `${cmp} ${target}x`, extraTarget ?? ''].filter(Boolean).join(' and ')} | ${verdict}`;
-  console.log(line);
+  print(line);
   if (!busy && !met) process.exitCode = 1;
-  return { pass: !busy && met && !few, ratio: r.median, busy };
+  return { pass: !busy && met && !few, ratio: r.median, busy, line };
 }
 
 /** Wall time (ms) of one child process; rejects on a non-zero exit. */
