@@ -383,7 +383,10 @@ export const crime: DatasetModule = {
   tables: ['street', 'outcomes'],
   units: CRIME_UNITS,
   rejectThreshold: 0.01,
-  memoryLimit: 'auto',
+  // 1 GB, not 'auto' (up to 3 GB): with 3 GB the street table's spatial sort took the process to 2.4 GB and
+  // the outcomes sort to 2.7 GB at a year of every force; at 1 GB the sorts spill to the temp folder and
+  // the process stayed near 1.1 GB (docs/performance.md, "Crime load"). PUBLICDATA_SYNC_MEMORY overrides.
+  memoryLimit: '1GB',
   fromNames: /^(\d{4}-\d{2}|latest)\.zip$|^\d{4}-\d{2}-[a-z0-9-]+-(street|outcomes)\.csv$/,
 
   async discover(ctx: DiscoverContext): Promise<UpstreamFile[]> {
@@ -414,7 +417,11 @@ export const crime: DatasetModule = {
     try {
       return await loadStaged(ctx, plans, scratch, span);
     } finally {
+      // dropped first: a DETACH checkpoints the attached file, which rewrote the staged rows (~30-45 s at
+      // full scale on the shared machine) only for the file to be deleted
+      for (const t of ['street_stage', 'outcomes_stage']) await conn.run(`DROP TABLE IF EXISTS stage.${t}`).catch(() => undefined);
       await conn.run('DETACH stage').catch(() => undefined);
+      span('dropping the staging file');
       for (const f of [stageDb, `${stageDb}.wal`]) rmSync(f, { force: true });
       if (!ctx.workDir) rmSync(scratch, { recursive: true, force: true });
     }
