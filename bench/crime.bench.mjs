@@ -23,7 +23,6 @@
  * stdout: one line per measure (bench/README.md format); details on stderr.
  */
 import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import yazl from 'yazl';
@@ -190,8 +189,9 @@ function syncLoad() {
 mkdirSync(work, { recursive: true });
 await generate();
 log(`archive ${fmt(statSync(zipPath).size / 1e6, 1)} MB, threads ${THREADS}`);
-const { defaultSyncMemory } = await import(url(join(dist, 'sync', 'framework.js')));
-const memLimit = defaultSyncMemory(totalmem());
+// the load's DuckDB memory limit (the module's own unless PUBLICDATA_SYNC_MEMORY is set)
+const { crime: crimeModule } = await import(url(SYNC_JS));
+const memLimit = process.env.PUBLICDATA_SYNC_MEMORY ?? crimeModule.memoryLimit ?? "DuckDB's default";
 
 // BENCH_CRIME_QUERIES_ONLY=1: measure (b) and (c) on the mirror a previous run left (no load line)
 if (!(process.env.BENCH_CRIME_QUERIES_ONLY && existsSync(join(mirrorDir, 'crime.duckdb')))) {
