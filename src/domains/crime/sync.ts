@@ -5,7 +5,8 @@
  * of months, each `YYYY-MM/YYYY-MM-<force>-street.csv`, `-outcomes.csv`, `-stop-and-search.csv` (not loaded).
  * The newest 12 months carried (`--months N`) are read straight from the zip with the project's zip reader
  * (sync/formats/zip.ts): one month's members are extracted at a time into the sync's scratch directory
- * (the next month's while DuckDB loads this one), read with read_csv and deleted; the archive is never
+ * (the next month's while DuckDB loads this one), read with read_csv into staging tables in a scratch
+ * database file beside them (stage.duckdb, deleted when the load ends) and deleted; the archive is never
  * unpacked whole. A lone member CSV given with --from is read as it is.
  *
  * Tables (docs/crime.md):
