@@ -22,7 +22,7 @@ import { spawnSync } from 'node:child_process';
 import { appendFileSync, copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { paired, pairLine, timeProcess as timeChild } from './lib/pairs.mjs';
+import { LOAD_PAIRS, paired, pairLine, timeProcess as timeChild } from './lib/pairs.mjs';
 import { bareLoad, RSS, runNode } from './lib/child.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -32,7 +32,6 @@ const dist = join(repo, 'dist');
 const ROWS = Number(process.env.BENCH_COMPANIES_ROWS ?? 5_700_000);
 const LINES = Number(process.env.BENCH_PSC_LINES ?? 16_000_000);
 const THREADS = process.env.BENCH_THREADS ?? '2';
-const LOAD_PAIRS = Number(process.env.BENCH_LOAD_PAIRS ?? 2);
 mkdirSync(work, { recursive: true });
 
 const log = (...a) => console.error('[companies bench]', ...a);
@@ -172,7 +171,7 @@ async function loadPairs(label, dataset, from, bareFrom, target, what) {
   const peak = (xs) => Math.max(...xs.map((x) => x.rss));
   // CPU seconds (all threads), median: the steadier figure on a shared machine, shown beside the wall times.
   const cpu = (xs) => fmt(xs.map((x) => x.cpu).sort((p, q) => p - q)[Math.floor(xs.length / 2)], 1);
-  pairLine({
+  pairLine({ minPairs: 3,
     measure: `${label} (peak RSS ${peak(fulls)} MB, CPU ${cpu(fulls)} s)`, unit: 's',
     what: `${what} (peak RSS ${peak(bares)} MB, CPU ${cpu(bares)} s)`, target, ...r,
   });

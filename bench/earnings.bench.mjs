@@ -10,7 +10,7 @@
  *      reader reaches. Two information lines follow from the same runs: the load against SheetJS alone reading
  *      the same workbooks on the same number of threads (how near the sync is to its reader), and that reader
  *      alone against the DuckDB baseline (the floor of any load through SheetJS: were all else free, the load
- *      line could go no lower). Target <= 2x (the issue's), BENCH_LOAD_PAIRS pairs (default 2).
+ *      line could go no lower). Target <= 2x (the issue's), BENCH_LOAD_PAIRS pairs (default 3).
  *  (b) `publicdata earnings rank 42000 --region "North West"` and `earnings regions --level region` as
  *      processes vs a node process that only opens the mirror and runs SELECT 1, 10 pairs. Target <= 1.5x.
  *
@@ -25,7 +25,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as XLSX from '@e965/xlsx';
 import { unzipSync } from 'fflate';
-import { paired, pairLine, timeProcess as timeChild } from './lib/pairs.mjs';
+import { LOAD_PAIRS, paired, pairLine, timeProcess as timeChild } from './lib/pairs.mjs';
 import { RSS, runNode } from './lib/child.mjs';
 import { asheZip, industryRows, occupationRows, zipName } from '../test/earnings/ashe-gen.mjs';
 
@@ -159,7 +159,6 @@ const zips = readdirSync(input).filter((f) => f.endsWith('.zip'));
 const bytes = zips.reduce((s, f) => s + statSync(join(input, f)).size, 0);
 log(`input ${zips.length} zips, ${fmt(bytes / 1e6, 1)} MB; ${readdirSync(csvDir).length} CSV sheets for the baseline; threads ${THREADS}`);
 
-const LOAD_PAIRS = Number(process.env.BENCH_LOAD_PAIRS ?? 2);
 let rows = 0;
 let peak = 0;
 const syncTimes = [];
@@ -180,7 +179,7 @@ const loads = await paired(
     return b.s;
   },
 );
-pairLine({
+pairLine({ minPairs: 3,
   measure: `earnings generated full set via sync (4 tables x 5 years x 3 measures x 9 sheets, ${rows.toLocaleString('en-GB')} rows, peak RSS ${peak} MB)`,
   unit: 's',
   what: 'DuckDB read_csv of the same cells as one CSV per sheet (no excel extension to read .xls/.xlsx)',

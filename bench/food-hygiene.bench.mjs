@@ -7,7 +7,7 @@
  *      --from <folder>`: sha256, saxes streaming parse, normalisations, staging CSV, DuckDB load sorted by
  *      grid cell, verify, checkpoint, atomic rename) vs the baseline the issue names: a bare saxes pass
  *      over the same files with no handlers, plus DuckDB's own read_csv of the staged rows into a table.
- *      Pairs: BENCH_LOAD_PAIRS (default 2). Target <= 2x. Peak RSS of the sync is also measured at a
+ *      Pairs: BENCH_LOAD_PAIRS (default 3). Target <= 2x. Peak RSS of the sync is also measured at a
  *      quarter of the files (same establishments per file): flat in the number of files.
  *  (b) `publicdata food-hygiene search --near … --radius-km 1` and `food-hygiene show <id>` as processes
  *      vs a node process that only opens the mirror and runs SELECT 1, 10 pairs each. Target <= 1.5x.
@@ -17,7 +17,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { paired, pairLine, timeProcess as timeChild } from './lib/pairs.mjs';
+import { LOAD_PAIRS, paired, pairLine, timeProcess as timeChild } from './lib/pairs.mjs';
 import { bareLoad, RSS, runNode } from './lib/child.mjs';
 import { generateFoodHygiene } from './lib/food-hygiene-gen.mjs';
 
@@ -112,7 +112,6 @@ const columns = `{${COLUMNS.map(([c, t]) => `'${c}': '${t}'`).join(', ')}}`;
 
 const mirrorDir = join(work, 'fh-mirror', 'mirror');
 const cacheDir = join(work, 'fh-cache');
-const LOAD_PAIRS = Number(process.env.BENCH_LOAD_PAIRS ?? 2);
 const peaks = { a: 0, b: 0 };
 let rows = 0;
 const loads = await paired(
@@ -138,7 +137,7 @@ const small = ensureSet(quarterFiles, Math.round((N / FILES) * quarterFiles));
 const q = syncLoad(small, join(work, 'fh-mirror-q', 'mirror'), cacheDir);
 rmSync(join(work, 'fh-mirror-q'), { recursive: true, force: true });
 log(`sync of ${quarterFiles} files: ${fmt(q.s)} s, peak RSS ${q.rss} MB`);
-pairLine({
+pairLine({ minPairs: 3,
   measure: `food-hygiene national set via sync (${xml.length} files, ${rows.toLocaleString('en-GB')} establishments, ${fmt(bytes / 1e6, 0)} MB; peak RSS ${peaks.a} MB, ${q.rss} MB at ${quarterFiles} files)`,
   unit: 's',
   what: `bare saxes pass over the files + DuckDB read_csv of the staged rows (peak RSS ${peaks.b} MB)`,

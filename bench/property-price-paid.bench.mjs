@@ -17,7 +17,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { paired, pairLine, stats, timeProcess as timeChild } from './lib/pairs.mjs';
+import { LOAD_PAIRS, paired, pairLine, stats, timeProcess as timeChild } from './lib/pairs.mjs';
 import { bareLoad, RSS, runNode } from './lib/child.mjs';
 import { generateCode, ROW, WITH_H } from './lib/pp-gen.mjs';
 
@@ -135,8 +135,7 @@ async function searchBench() {
 generate();
 log(`input ${fmt(statSync(csv).size / 1e9)} GB, ${ROWS.toLocaleString('en-GB')} rows, threads ${THREADS}`);
 
-// Loads in pairs (BENCH_LOAD_PAIRS, default 2): the bare read_csv, then the sync of the same file.
-const LOAD_PAIRS = Number(process.env.BENCH_LOAD_PAIRS ?? 2);
+// Loads in pairs (BENCH_LOAD_PAIRS, default 3): the bare read_csv, then the sync of the same file.
 const bares = [];
 const fulls = [];
 const loads = await paired(
@@ -158,7 +157,7 @@ const loads = await paired(
 const peak = (xs) => Math.max(...xs.map((x) => x.rss));
 const size = statSync(join(mirrorDir, 'price_paid.duckdb')).size;
 log(`mirror file ${fmt(size / 1e9)} GB`);
-pairLine({
+pairLine({ minPairs: 3,
   measure: `price-paid full load via sync (${(ROWS / 1e6).toFixed(ROWS % 1e6 ? 1 : 0)}M rows, peak RSS ${peak(fulls)} MB)`,
   unit: 's',
   what: `bare DuckDB read_csv into a table (peak RSS ${peak(bares)} MB)`,

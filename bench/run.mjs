@@ -1,10 +1,15 @@
 #!/usr/bin/env node
 // Runs every bench/*.bench.mjs in its own node process, one after another, and prints their lines.
 // Each bench prints one line per measure with its ratio to a baseline measured in the same run.
+// A line measured while the 1-minute load average was above the core count (the line says BUSY itself,
+// or the load average sampled before or after its bench file was above) gets a warning, and never PASS:
+// a figure from a busy machine is not a pass (bench/README.md, "How a line is measured").
 import { readdirSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CORES } from './lib/pairs.mjs';
 
 const dir = dirname(fileURLToPath(import.meta.url));
 const only = process.argv.slice(2);
@@ -16,14 +21,24 @@ let failed = 0;
 const started = Date.now();
 for (const f of files) {
   const t = Date.now();
+  const before = loadavg()[0];
   const r = spawnSync(process.execPath, ['--expose-gc', join(dir, f)], { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
+  const after = loadavg()[0];
+  const busyFile = Math.max(before, after) > CORES;
   const out = (r.stdout ?? '').trim();
-  if (out) console.log(out);
+  for (const line of out ? out.split('\n') : []) {
+    const busy = busyFile || line.includes('| BUSY');
+    // a bench line ends in its verdict; one measured on a busy machine must not say PASS
+    console.log(busy ? line.replace(/\| PASS$/, `| BUSY (load average ${before.toFixed(2)} before, ${after.toFixed(2)} after, above ${CORES} cores: not a pass)`) : line);
+    if (busy && / \| /.test(line)) {
+      console.log(`  WARNING: measured while the load average was above the ${CORES} cores (${before.toFixed(2)} before this bench, ${after.toFixed(2)} after): the timing is not trustworthy`);
+    }
+  }
   if (r.status !== 0) {
     failed++;
     console.log(`${f}: exited ${r.status ?? r.signal}`);
   }
-  if (out.includes('| FAIL')) failed++;
+  if (!busyFile && out.includes('| FAIL')) failed++;
   console.error(`# ${f}: ${((Date.now() - t) / 1000).toFixed(1)} s`);
 }
 console.error(`# ${files.length} bench files in ${((Date.now() - started) / 1000).toFixed(1)} s`);

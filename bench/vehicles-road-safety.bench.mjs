@@ -5,7 +5,7 @@
  *  (a) five years loaded through the sync path (`sync road-safety --from <folder>`: sha256, header alias
  *      map, typed casts, labels joined from the code list, sort on collision_index, verify, checkpoint,
  *      atomic rename) vs bare DuckDB `CREATE TABLE t AS SELECT * FROM read_csv(file)` of the same 15 files,
- *      in pairs (BENCH_LOAD_PAIRS, default 2). Target <= 2x.
+ *      in pairs (BENCH_LOAD_PAIRS, default 3). Target <= 2x.
  *  (b) `publicdata vehicles collisions <index>` as a process vs a node process that only opens the mirror
  *      and runs SELECT 1, 10 pairs. Target <= 1.5x.
  *
@@ -17,7 +17,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { paired, pairLine, timeProcess as timeChild } from './lib/pairs.mjs';
+import { LOAD_PAIRS, paired, pairLine, timeProcess as timeChild } from './lib/pairs.mjs';
 import { RSS, runNode } from './lib/child.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -124,7 +124,6 @@ const files = readdirSync(input).filter((f) => f.endsWith('.csv')).sort().map((f
 const bytes = files.reduce((s, f) => s + statSync(f).size, 0);
 log(`input ${files.length} files, ${fmt(bytes / 1e6, 1)} MB, threads ${THREADS}`);
 
-const LOAD_PAIRS = Number(process.env.BENCH_LOAD_PAIRS ?? 2);
 const peaks = { a: 0, b: 0 };
 let rows = 0;
 const loads = await paired(
@@ -144,7 +143,7 @@ const loads = await paired(
     return b.s;
   },
 );
-pairLine({
+pairLine({ minPairs: 3,
   measure: `road-safety five years via sync (${(PER_YEAR * YEARS.length).toLocaleString('en-GB')} collisions, ${rows.toLocaleString('en-GB')} rows, peak RSS ${peaks.a} MB)`,
   unit: 's',
   what: `bare DuckDB read_csv of the ${files.length} files into tables (peak RSS ${peaks.b} MB)`,

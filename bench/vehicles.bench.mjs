@@ -5,7 +5,7 @@
  *  (a) vehicle-licensing load (`sync vehicle-licensing --from df_VEH0120_GB.csv`: header check, UNPIVOT of
  *      the quarter columns, marker/zero filter, rejects, makes and coverage tables, verify, checkpoint,
  *      rename) vs a bare DuckDB `CREATE TABLE t AS SELECT * FROM read_csv(file)` of the same wide file, in
- *      pairs (BENCH_LOAD_PAIRS, default 2). Target <= 4x. Input: VEH0120_GB at full width (85 quarter
+ *      pairs (BENCH_LOAD_PAIRS, default 3). Target <= 4x. Input: VEH0120_GB at full width (85 quarter
  *      columns, 2026 Q1 back to 1994 Q4), BENCH_VEH_ROWS wide rows (default 245,043, the real file's count).
  *  (b) mot, one test year at BENCH_MOT_SCALE of 2025's size (default 0.1: ~4.3M results, ~9.2M items) in the
  *      2025 layout (comma, 15 columns, backslash-escaped quotes): the whole sync from the two member CSVs
@@ -23,7 +23,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writ
 import { totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { paired, pairLine, timeProcess as timeChild } from './lib/pairs.mjs';
+import { LOAD_PAIRS, paired, pairLine, timeProcess as timeChild } from './lib/pairs.mjs';
 import { RSS, runNode as runChild } from './lib/child.mjs';
 const runNode = (code) => runChild(code).result;
 
@@ -191,7 +191,7 @@ generateVeh();
   const bares = [];
   const fulls = [];
   const r = await paired(
-    Number(process.env.BENCH_LOAD_PAIRS ?? 2),
+    LOAD_PAIRS,
     () => {
       const f = sync('vehicle-licensing', [vehFile], vehMirror);
       fulls.push(f);
@@ -205,7 +205,7 @@ generateVeh();
       return b.s;
     },
   );
-  pairLine({
+  pairLine({ minPairs: 3,
     measure: `vehicle-licensing load, VEH0120 GB ${VEH_ROWS.toLocaleString('en-GB')} wide rows × 85 quarters (peak RSS ${peak(fulls)} MB)`,
     unit: 's',
     what: `bare DuckDB read_csv of the same file (peak RSS ${peak(bares)} MB)`,

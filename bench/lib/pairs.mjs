@@ -3,6 +3,19 @@
 // decides PASS/FAIL is the median of the pairwise ratios A_i / B_i, printed with its spread.
 // See bench/README.md ("How a line is measured").
 import { spawn } from 'node:child_process';
+import { availableParallelism, cpus, loadavg } from 'node:os';
+
+/** The cores this machine has (what the 1-minute load average is compared with). */
+export const CORES = typeof availableParallelism === 'function' ? availableParallelism() : cpus().length;
+
+/** The 1-minute load average now (os.loadavg(): /proc/loadavg's first figure on Linux). */
+export const loadNow = () => loadavg()[0];
+
+/**
+ * Pairs of a load line (a sync against its bare baseline): BENCH_LOAD_PAIRS, default 3. Fewer than 3 is
+ * allowed for quick runs, and the line then says so and cannot print PASS (pairLine's `minPairs`).
+ */
+export const LOAD_PAIRS = Number(process.env.BENCH_LOAD_PAIRS ?? 3);
 
 /** Median, quartiles and extremes of a list of numbers. */
 export function stats(xs) {
@@ -28,34 +41,49 @@ export async function paired(n, a, b, { warmup = 0 } = {}) {
   }
   const as = [];
   const bs = [];
+  const loads = [];
   for (let i = 0; i < n; i++) {
+    loads.push(loadNow());
     bs.push(await b());
     as.push(await a());
+    loads.push(loadNow());
   }
-  return { a: as, b: bs, ratios: as.map((x, i) => x / bs[i]) };
+  return { a: as, b: bs, ratios: as.map((x, i) => x / bs[i]), loads };
 }
 
 const fmt = (x, d = 2) => (Math.abs(x) >= 100 ? x.toFixed(1) : x.toFixed(d));
 
 /**
  * One bench line (bench/README.md format):
- *   <measure>: <A> <unit> | baseline <what>: <B> <unit> | ratio <r>x (pairs: IQR lo–hi, n=N) | target <= t | PASS
+ *   <measure>: <A> <unit> | baseline <what>: <B> <unit> | ratio <r>x (pairs: IQR lo–hi, n=N) | load avg lo–hi on C cores | target <= t | PASS
  * `ratios` decides: the median pairwise ratio is compared with the target (`<=`, `<` or `>=`).
  * `value`/`base` are the medians of the two series (or given directly for single-run measures).
+ * `loads`: the 1-minute load averages sampled around the pairs (paired() returns them); the load now is
+ * added. When any of them is above the core count the line was measured on a busy machine: it prints
+ * `BUSY` (with whether the target was met) instead of PASS or FAIL, since neither can be trusted then.
+ * `minPairs` (3 for a load line): with fewer pairs the line says why (`fewPairsWhy`) and prints
+ * `UNCONFIRMED` where it would print PASS. `now`, `cores`, `print`: the load average now, the core count and
+ * the output (tests give them).
  */
-export function pairLine({ measure, unit, a, b, ratios, what, target, cmp = '<=', extraTarget, extraPass = true, decimals = 2 }) {
+export function pairLine({ measure, unit, a, b, ratios, what, target, cmp = '<=', extraTarget, extraPass = true, decimals = 2, loads = [], minPairs = 1, fewPairsWhy, now = loadNow(), cores = CORES, print = console.log }) {
   const r = stats(ratios);
   const av = stats(a).median;
   const bv = stats(b).median;
   const d = r.median < 0.1 ? 3 : decimals;
   // target null: the ratio is shown but an absolute target (extraTarget/extraPass) decides.
   const ratioOk = target == null || (cmp === '<' ? r.median < target : cmp === '>=' ? r.median >= target : r.median <= target);
-  const pass = ratioOk && extraPass;
+  const met = ratioOk && extraPass;
+  const la = stats([...loads, now]);
+  const busy = la.max > cores;
+  const few = r.n < minPairs;
   const spread = r.n > 1 ? ` (pairwise median; IQR ${r.p25.toFixed(d)}–${r.p75.toFixed(d)}, range ${r.min.toFixed(d)}–${r.max.toFixed(d)}, n=${r.n})` : ' (one pair)';
-  const line = `${measure}: ${fmt(av)} ${unit} | baseline ${what}: ${fmt(bv)} ${unit} | ratio ${r.median.toFixed(d)}x${spread} | target ${[target == null ? '' : `${cmp} ${target}x`, extraTarget ?? ''].filter(Boolean).join(' and ')} | ${pass ? 'PASS' : 'FAIL'}`;
-  console.log(line);
-  if (!pass) process.exitCode = 1;
-  return { pass, ratio: r.median };
+  const fewNote = few ? ` [only ${r.n} pair${r.n === 1 ? '' : 's'}, fewer than ${minPairs}: ${fewPairsWhy ?? 'BENCH_LOAD_PAIRS is set below 3'}]` : '';
+  const load = ` | load avg ${la.min.toFixed(2)}–${la.max.toFixed(2)} on ${cores} cores`;
+  const verdict = busy ? `BUSY (load average above ${cores} cores: target ${met ? 'met' : 'missed'}, not a pass)` : !met ? 'FAIL' : few ? 'UNCONFIRMED (target met)' : 'PASS';
+  const line = `${measure}: ${fmt(av)} ${unit} | baseline ${what}: ${fmt(bv)} ${unit} | ratio ${r.median.toFixed(d)}x${spread}${fewNote}${load} | target ${[target == null ? '' : `${cmp} ${target}x`, extraTarget ?? ''].filter(Boolean).join(' and ')} | ${verdict}`;
+  print(line);
+  if (!busy && !met) process.exitCode = 1;
+  return { pass: !busy && met && !few, ratio: r.median, busy, line };
 }
 
 /** Wall time (ms) of one child process; rejects on a non-zero exit. */

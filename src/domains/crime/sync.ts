@@ -5,7 +5,8 @@
  * of months, each `YYYY-MM/YYYY-MM-<force>-street.csv`, `-outcomes.csv`, `-stop-and-search.csv` (not loaded).
  * The newest 12 months carried (`--months N`) are read straight from the zip with the project's zip reader
  * (sync/formats/zip.ts): one month's members are extracted at a time into the sync's scratch directory
- * (the next month's while DuckDB loads this one), read with read_csv and deleted; the archive is never
+ * (the next month's while DuckDB loads this one), read with read_csv into staging tables in a scratch
+ * database file beside them (stage.duckdb, deleted when the load ends) and deleted; the archive is never
  * unpacked whole. A lone member CSV given with --from is read as it is.
  *
  * Tables (docs/crime.md):
@@ -15,7 +16,7 @@
  *   coordinates as DOUBLE, null for "No Location"; empty Crime ID (ASB) null. Ordered by a spatial key
  *   (0.01-degree latitude band, then longitude), so a point-and-radius query, or an LSOA's query through its
  *   bounding box (`lsoa_bbox`), reads few row groups.
- * - `outcomes`: one row per outcome row (Month = month of the outcome), ordered by crime_id.
+ * - `outcomes`: one row per outcome row (Month = month of the outcome), ordered by crime_id's first 8 characters.
  * - `loads` (month, force, source: the file each month of each force came from), `coverage` (month,
  *   street_rows, outcome_rows, sources), `forces`, `lsoa_bbox`, `categories`, `unmapped_categories`.
  * - `sync_changes_keys__street`: the months this sync loaded, for `mirror export --since` (`recordMonths`).
@@ -119,12 +120,12 @@ async function extractMonth(plan: MonthPlan, dir: string): Promise<Array<{ membe
  */
 async function createStaging(conn: DuckDBConnection): Promise<void> {
   await conn.run(
-    `CREATE TEMP TABLE street_stage (crime_id VARCHAR, month VARCHAR, force VARCHAR, reported_by VARCHAR, falls_within VARCHAR,
+    `CREATE TABLE stage.street_stage (crime_id VARCHAR, month VARCHAR, force VARCHAR, reported_by VARCHAR, falls_within VARCHAR,
        longitude DOUBLE, latitude DOUBLE, location VARCHAR, lsoa_code VARCHAR, lsoa_name VARCHAR, category_label VARCHAR,
        last_outcome VARCHAR, ok BOOLEAN, raw VARCHAR, file VARCHAR)`,
   );
   await conn.run(
-    `CREATE TEMP TABLE outcomes_stage (crime_id VARCHAR, month VARCHAR, force VARCHAR, reported_by VARCHAR, falls_within VARCHAR,
+    `CREATE TABLE stage.outcomes_stage (crime_id VARCHAR, month VARCHAR, force VARCHAR, reported_by VARCHAR, falls_within VARCHAR,
        longitude DOUBLE, latitude DOUBLE, location VARCHAR, lsoa_code VARCHAR, lsoa_name VARCHAR, outcome VARCHAR, ok BOOLEAN, raw VARCHAR, file VARCHAR)`,
   );
   await conn.run('CREATE TEMP TABLE stage_files (path VARCHAR, force VARCHAR, name VARCHAR)');
@@ -141,8 +142,8 @@ const OUTCOMES_OK = `coalesce(${MONTH_OK} AND ${COORDS_OK} AND r.crime_id IS NOT
 const rawText = (cols: readonly string[]) => `concat_ws(',', ${cols.map((c) => `coalesce(r.${c}, '')`).join(', ')})`;
 const COMMON = 'r.crime_id, r.month, f.force, r.reported_by, r.falls_within, TRY_CAST(r.longitude AS DOUBLE), TRY_CAST(r.latitude AS DOUBLE), r.location, r.lsoa_code, r.lsoa_name';
 const STAGE_SELECT = {
-  street: `SELECT ${COMMON}, r.crime_type, r.last_outcome, ${STREET_OK}, CASE WHEN NOT ${STREET_OK} THEN ${rawText(STREET_COLUMNS)} END, f.name`,
-  outcomes: `SELECT ${COMMON}, r.outcome, ${OUTCOMES_OK}, CASE WHEN NOT ${OUTCOMES_OK} THEN ${rawText(OUTCOMES_COLUMNS)} END, f.name`,
+  street: `SELECT ${COMMON}, r.crime_type, r.last_outcome, ${STREET_OK}, CASE WHEN NOT ${STREET_OK} THEN ${rawText(STREET_COLUMNS)} END, CASE WHEN NOT ${STREET_OK} THEN f.name END`,
+  outcomes: `SELECT ${COMMON}, r.outcome, ${OUTCOMES_OK}, CASE WHEN NOT ${OUTCOMES_OK} THEN ${rawText(OUTCOMES_COLUMNS)} END, CASE WHEN NOT ${OUTCOMES_OK} THEN f.name END`,
 };
 
 /** Load one month's extracted members into the staging tables (header checked first). */
@@ -160,7 +161,7 @@ async function insertMonth(conn: DuckDBConnection, plan: MonthPlan, files: Array
     for (const f of paths) await conn.run('INSERT INTO stage_files VALUES (?, ?, ?)', [f.path, f.member.force, basename(f.member.name)]);
     const cols = kind === 'street' ? STREET_COLUMNS : OUTCOMES_COLUMNS;
     await conn.run(
-      `INSERT INTO ${kind}_stage ${STAGE_SELECT[kind]} FROM ${readCsv(paths.length, cols)} r JOIN stage_files f ON f.path = r.filename`,
+      `INSERT INTO stage.${kind}_stage ${STAGE_SELECT[kind]} FROM ${readCsv(paths.length, cols)} r JOIN stage_files f ON f.path = r.filename`,
       paths.map((f) => f.path),
     );
   }
@@ -168,8 +169,8 @@ async function insertMonth(conn: DuckDBConnection, plan: MonthPlan, files: Array
 }
 
 /** Extract and load every planned month; month i+1 is extracted while DuckDB reads month i. */
-async function loadMonths(ctx: LoadContext, plans: MonthPlan[]): Promise<void> {
-  const work = ctx.workDir ?? join(tmpdir(), `publicdata-crime-extract-${process.pid}`);
+async function loadMonths(ctx: LoadContext, plans: MonthPlan[], scratch: string): Promise<void> {
+  const work = join(scratch, 'months');
   const dirOf = (p: MonthPlan) => join(work, p.month);
   let next: Promise<Array<{ member: CrimeMember; path: string }>> | undefined = extractMonth(plans[0]!, dirOf(plans[0]!));
   try {
@@ -180,7 +181,7 @@ async function loadMonths(ctx: LoadContext, plans: MonthPlan[]): Promise<void> {
       ctx.log?.(`crime: loading ${plans[i]!.month} (${files.length} files from ${plans[i]!.source})`);
       await insertMonth(ctx.conn, plans[i]!, files);
       if (plans[i]!.zip) rmSync(dirOf(plans[i]!), { recursive: true, force: true });
-      ctx.progress((await count(ctx.conn, 'SELECT count(*) AS n FROM street_stage')) + (await count(ctx.conn, 'SELECT count(*) AS n FROM outcomes_stage')));
+      ctx.progress((await count(ctx.conn, 'SELECT count(*) AS n FROM stage.street_stage')) + (await count(ctx.conn, 'SELECT count(*) AS n FROM stage.outcomes_stage')));
     }
   } finally {
     await next?.catch(() => undefined);
@@ -192,11 +193,11 @@ async function loadMonths(ctx: LoadContext, plans: MonthPlan[]): Promise<void> {
 async function storeRejects(conn: DuckDBConnection): Promise<number> {
   let n = 0;
   for (const kind of ['street', 'outcomes'] as const) {
-    n += await count(conn, `SELECT count(*) AS n FROM ${kind}_stage WHERE NOT ok`);
+    n += await count(conn, `SELECT count(*) AS n FROM stage.${kind}_stage WHERE NOT ok`);
     await conn.run(
       `INSERT INTO rejects (file, line, raw, reason)
        SELECT file, NULL, raw, '${kind}: month not YYYY-MM, coordinates not numbers, or no ${kind === 'street' ? 'Crime type' : 'Crime ID or Outcome type'}'
-       FROM ${kind}_stage WHERE NOT ok LIMIT ${MAX_STORED_REJECTS}`,
+       FROM stage.${kind}_stage WHERE NOT ok LIMIT ${MAX_STORED_REJECTS}`,
     );
   }
   return n;
@@ -204,9 +205,9 @@ async function storeRejects(conn: DuckDBConnection): Promise<number> {
 
 const STREET_SELECT = `SELECT s.crime_id, s.month, s.force, s.reported_by, s.falls_within, s.longitude, s.latitude, s.location, s.lsoa_code,
     s.lsoa_name, c.category, s.category_label, s.last_outcome
-  FROM street_stage s LEFT JOIN categories c ON c.label = s.category_label WHERE s.ok`;
+  FROM stage.street_stage s LEFT JOIN categories c ON c.label = s.category_label WHERE s.ok`;
 const OUTCOMES_SELECT = `SELECT crime_id, month, force, reported_by, falls_within, longitude, latitude, location, lsoa_code, lsoa_name, outcome
-  FROM outcomes_stage WHERE ok`;
+  FROM stage.outcomes_stage WHERE ok`;
 /**
  * The spatial key of the street table: 0.01-degree latitude band (about 1.1 km), then longitude to 0.001
  * degree, as one BIGINT (one sort key sorts faster than several); rows without a point last.
@@ -227,8 +228,21 @@ async function attachPrevious(conn: DuckDBConnection, path: string | undefined):
   return n === 3;
 }
 
+/**
+ * Timing spans of the load's phases, reported as log messages (`crime: <phase> done in N.N s`): where a
+ * sync's time goes, for `--verbose` and the bench (docs/performance.md, "Crime load").
+ */
+function spans(ctx: Pick<LoadContext, 'log'>): (phase: string) => void {
+  let t = performance.now();
+  return (phase) => {
+    const now = performance.now();
+    ctx.log?.(`crime: ${phase} done in ${((now - t) / 1000).toFixed(1)} s`);
+    t = now;
+  };
+}
+
 /** The final tables: this sync's months, plus the live file's months it does not replace, sorted. */
-async function buildTables(conn: DuckDBConnection, keepPrevious: boolean): Promise<void> {
+async function buildTables(conn: DuckDBConnection, keepPrevious: boolean, span: (phase: string) => void = () => undefined): Promise<void> {
   const kept = (t: string, cols: string) =>
     keepPrevious ? `UNION ALL SELECT ${cols} FROM prev.${t} p ANTI JOIN loaded l ON p.month = l.month AND p.force = l.force` : '';
   // the spatial key: 0.01-degree latitude bands (about 1.1 km), longitude within a band; no location last
@@ -236,7 +250,12 @@ async function buildTables(conn: DuckDBConnection, keepPrevious: boolean): Promi
     `CREATE TABLE street AS SELECT ${STREET_OUT} FROM (${STREET_SELECT} ${kept('street', STREET_OUT)})
      ORDER BY ${SPATIAL_KEY} NULLS LAST`,
   );
-  await conn.run(`CREATE TABLE outcomes AS SELECT ${OUTCOMES_OUT} FROM (${OUTCOMES_SELECT} ${kept('outcomes', OUTCOMES_OUT)}) ORDER BY crime_id`);
+  span('street table (category join, spatial sort)');
+  // ordered by the first 8 characters of crime_id, not the whole 64: DuckDB's string zone maps keep an
+  // 8-byte prefix of a row group's min and max, so a lookup by crime_id skips the same row groups, and the
+  // sort compares inlined 8-byte strings instead of 64-byte ones (docs/performance.md, "Crime load")
+  await conn.run(`CREATE TABLE outcomes AS SELECT ${OUTCOMES_OUT} FROM (${OUTCOMES_SELECT} ${kept('outcomes', OUTCOMES_OUT)}) ORDER BY left(crime_id, 8)`);
+  span('outcomes table (sort by crime_id prefix)');
   await conn.run(
     `CREATE TABLE loads AS SELECT * FROM (SELECT month, force, source FROM loaded
        ${keepPrevious ? 'UNION ALL SELECT p.month, p.force, p.source FROM prev.loads p ANTI JOIN loaded l ON p.month = l.month AND p.force = l.force' : ''})
@@ -268,6 +287,7 @@ async function buildTables(conn: DuckDBConnection, keepPrevious: boolean): Promi
     `CREATE TABLE unmapped_categories AS SELECT category_label AS label, count(*) AS rows, min(month) AS month_from, max(month) AS month_to
      FROM street WHERE category IS NULL GROUP BY category_label ORDER BY category_label`,
   );
+  span('summary tables (loads, coverage, force_months, lsoa_bbox, forces, unmapped_categories)');
 }
 
 /**
@@ -280,7 +300,7 @@ async function buildTables(conn: DuckDBConnection, keepPrevious: boolean): Promi
 async function recordMonths(conn: DuckDBConnection): Promise<void> {
   const log = await count(conn, "SELECT count(*) AS n FROM duckdb_tables() WHERE database_name = 'prev' AND table_name = 'sync_log'");
   if (!log) return;
-  await recordChangedKeys(conn, 'street', ['month'], 'SELECT month FROM loaded UNION SELECT month FROM street_stage WHERE ok', 'prev.sync_log');
+  await recordChangedKeys(conn, 'street', ['month'], 'SELECT month FROM loaded UNION SELECT month FROM stage.street_stage WHERE ok', 'prev.sync_log');
 }
 
 /** What load returns: `kept` = rows copied from the live file (its months and forces this sync did not load). */
@@ -325,13 +345,49 @@ function replacedUnits(plans: readonly MonthPlan[]): Array<{ unit: string; file:
   );
 }
 
+/** The load proper, with the scratch database attached as `stage`. */
+async function loadStaged(ctx: LoadContext, plans: MonthPlan[], scratch: string, span: (phase: string) => void): Promise<LoadResult> {
+  const conn = ctx.conn;
+  await createStaging(conn);
+  await loadMonths(ctx, plans, scratch);
+  span('reading the members into the staging tables (zip, read_csv, checks)');
+  const structural = await storeStructuralRejects(conn);
+  const rejected = structural + (await storeRejects(conn));
+  span('rejects');
+  const keepPrevious = await attachPrevious(conn, ctx.previousPath);
+  await buildTables(conn, keepPrevious, span);
+  const kept = keepPrevious ? await keptRows(conn) : 0;
+  if (keepPrevious) {
+    await recordMonths(conn);
+    await conn.run('DETACH prev');
+  }
+  for (const u of await query<{ label: string; rows: number }>(conn, 'SELECT label, rows FROM unmapped_categories')) {
+    ctx.log?.(`crime: ${u.rows} rows with Crime type '${u.label}', which data/crime/categories.json does not map: kept with category null`);
+  }
+  // the rows this sync loaded (not the table's): the framework checks them against the tables for a full
+  // load; a merge (rows of the live file kept) is reported as an update and checked in verify
+  const rows = (await count(conn, 'SELECT count(*) AS n FROM stage.street_stage WHERE ok')) + (await count(conn, 'SELECT count(*) AS n FROM stage.outcomes_stage WHERE ok'));
+  ctx.progress(rows);
+  const newest = await queryOne<{ m: string | null }>(conn, 'SELECT max(month) AS m FROM coverage');
+  span('counts for the report');
+  const result: CrimeLoadResult = {
+    rows, rejected, kept, mode: kept > 0 ? 'incremental' : 'full', replaced: replacedUnits(plans),
+    ...(kept > 0 ? { note: await mergeNote(conn, rows, kept) } : {}),
+    ...(newest?.m ? { asOf: monthEnd(newest.m) } : {}),
+  };
+  return result;
+}
+
 export const crime: DatasetModule = {
   ...catalogFields(CRIME_INFO),
   defaultBaseUrl: 'https://data.police.uk/data/archive',
   tables: ['street', 'outcomes'],
   units: CRIME_UNITS,
   rejectThreshold: 0.01,
-  memoryLimit: 'auto',
+  // 1 GB, not 'auto' (up to 3 GB): with 3 GB the street table's spatial sort took the process to 2.4 GB and
+  // the outcomes sort to 2.7 GB at a year of every force; at 1 GB the sorts spill to the temp folder and
+  // the process stayed near 1.1 GB (docs/performance.md, "Crime load"). PUBLICDATA_SYNC_MEMORY overrides.
+  memoryLimit: '1GB',
   fromNames: /^(\d{4}-\d{2}|latest)\.zip$|^\d{4}-\d{2}-[a-z0-9-]+-(street|outcomes)\.csv$/,
 
   async discover(ctx: DiscoverContext): Promise<UpstreamFile[]> {
@@ -349,32 +405,29 @@ export const crime: DatasetModule = {
     const plans = await planMonths(ctx.files, months, ctx.options.lists?.forces);
     if (!plans.length) throw new Error('no month with a street file in the archive');
     ctx.log?.(`crime: months ${plans[0]!.month} to ${plans.at(-1)!.month} (${plans.length}) from ${[...new Set(plans.map((p) => p.source))].join(', ')}`);
-    await createStaging(conn);
-    await loadMonths(ctx, plans);
-    const structural = await storeStructuralRejects(conn);
-    const rejected = structural + (await storeRejects(conn));
-    const keepPrevious = await attachPrevious(conn, ctx.previousPath);
-    await buildTables(conn, keepPrevious);
-    const kept = keepPrevious ? await keptRows(conn) : 0;
-    if (keepPrevious) {
-      await recordMonths(conn);
-      await conn.run('DETACH prev');
+    const span = spans(ctx);
+    // the staging tables live in a scratch database file beside the extracted months (the load's work
+    // folder, emptied by the framework before and after): DuckDB writes their row groups compressed to it
+    // as they fill, so the 9 million staged rows of a year do not sit in memory uncompressed as TEMP tables
+    // did (docs/performance.md, "Crime load"); it is detached and deleted when the load ends.
+    const scratch = ctx.workDir ?? join(tmpdir(), `publicdata-crime-extract-${process.pid}`);
+    mkdirSync(scratch, { recursive: true });
+    const stageDb = join(scratch, 'stage.duckdb');
+    for (const f of [stageDb, `${stageDb}.wal`]) rmSync(f, { force: true });
+    await conn.run(`ATTACH '${stageDb.replace(/'/g, "''")}' AS stage`);
+    try {
+      return await loadStaged(ctx, plans, scratch, span);
+    } finally {
+      // dropped first: a DETACH checkpoints the attached file, which rewrote the staged rows (~30-45 s at
+      // full scale on the shared machine) only for the file to be deleted
+      for (const t of ['street_stage', 'outcomes_stage']) await conn.run(`DROP TABLE IF EXISTS stage.${t}`).catch(() => undefined);
+      await conn.run('DETACH stage').catch(() => undefined);
+      span('dropping the staging file');
+      for (const f of [stageDb, `${stageDb}.wal`]) rmSync(f, { force: true });
+      if (!ctx.workDir) rmSync(scratch, { recursive: true, force: true });
     }
-    for (const u of await query<{ label: string; rows: number }>(conn, 'SELECT label, rows FROM unmapped_categories')) {
-      ctx.log?.(`crime: ${u.rows} rows with Crime type '${u.label}', which data/crime/categories.json does not map: kept with category null`);
-    }
-    // the rows this sync loaded (not the table's): the framework checks them against the tables for a full
-    // load; a merge (rows of the live file kept) is reported as an update and checked in verify
-    const rows = (await count(conn, 'SELECT count(*) AS n FROM street_stage WHERE ok')) + (await count(conn, 'SELECT count(*) AS n FROM outcomes_stage WHERE ok'));
-    ctx.progress(rows);
-    const newest = await queryOne<{ m: string | null }>(conn, 'SELECT max(month) AS m FROM coverage');
-    const result: CrimeLoadResult = {
-      rows, rejected, kept, mode: kept > 0 ? 'incremental' : 'full', replaced: replacedUnits(plans),
-      ...(kept > 0 ? { note: await mergeNote(conn, rows, kept) } : {}),
-      ...(newest?.m ? { asOf: monthEnd(newest.m) } : {}),
-    };
-    return result;
   },
+
 
   async verify(conn, result): Promise<void> {
     const kept = (result as CrimeLoadResult).kept ?? 0;

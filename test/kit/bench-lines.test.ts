@@ -1,0 +1,57 @@
+/**
+ * bench/lib/pairs.mjs `pairLine` (issue 38): a line measured on a busy machine never says PASS, a load
+ * line with fewer than its pairs says why, and every line prints the load average beside the ratio.
+ * The load average and core count are given, so the verdicts do not depend on this machine's load.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+// @ts-expect-error: a plain ES module of the bench, without types
+import { pairLine } from '../../bench/lib/pairs.mjs';
+
+const lines: string[] = [];
+const base = { measure: 'load', unit: 's', what: 'bare read', target: 2, print: (l: string) => lines.push(l), cores: 2 };
+const saved = process.exitCode;
+afterEach(() => {
+  lines.length = 0;
+  process.exitCode = saved;
+});
+
+describe('pairLine', () => {
+  it('passes a quiet run of 3 pairs within the target, with the load average on the line', () => {
+    // ratios 1.5, 1.8, 1.6: median 1.6 <= 2
+    const r = pairLine({ ...base, a: [3, 3.6, 3.2], b: [2, 2, 2], ratios: [1.5, 1.8, 1.6], loads: [0.5, 1.25], now: 0.75, minPairs: 3 });
+    expect(r.pass).toBe(true);
+    expect(lines[0]).toContain('ratio 1.60x');
+    expect(lines[0]).toContain('| load avg 0.50–1.25 on 2 cores |');
+    expect(lines[0].endsWith('| PASS')).toBe(true);
+  });
+
+  it('prints BUSY, not PASS, when any sampled load average is above the cores', () => {
+    const r = pairLine({ ...base, a: [3], b: [2], ratios: [1.5], loads: [1, 2.5], now: 1 });
+    expect(r.pass).toBe(false);
+    expect(r.busy).toBe(true);
+    expect(lines[0]).not.toContain('PASS');
+    expect(lines[0]).toContain('| load avg 1.00–2.50 on 2 cores |');
+    expect(lines[0]).toContain('| BUSY (load average above 2 cores: target met, not a pass)');
+  });
+
+  it('prints BUSY with the target missed on a busy machine, and leaves the exit code alone', () => {
+    process.exitCode = 0;
+    pairLine({ ...base, a: [9], b: [2], ratios: [4.5], loads: [25.1], now: 24 });
+    expect(lines[0]).toContain('| BUSY (load average above 2 cores: target missed, not a pass)');
+    expect(process.exitCode).toBe(0);
+  });
+
+  it('a load line with fewer pairs than it needs says why and prints UNCONFIRMED, not PASS', () => {
+    const r = pairLine({ ...base, a: [3], b: [2], ratios: [1.5], now: 0.5, minPairs: 3, fewPairsWhy: 'BENCH_LOAD_PAIRS=1' });
+    expect(r.pass).toBe(false);
+    expect(lines[0]).toContain('(one pair) [only 1 pair, fewer than 3: BENCH_LOAD_PAIRS=1]');
+    expect(lines[0].endsWith('| UNCONFIRMED (target met)')).toBe(true);
+  });
+
+  it('fails a quiet run over the target and sets the exit code', () => {
+    process.exitCode = 0;
+    pairLine({ ...base, a: [5, 5, 5], b: [2, 2, 2], ratios: [2.5, 2.5, 2.5], now: 1, minPairs: 3 });
+    expect(lines[0].endsWith('| FAIL')).toBe(true);
+    expect(process.exitCode).toBe(1);
+  });
+});
