@@ -155,8 +155,11 @@ export function recordView(cols: readonly string[], body: readonly string[][], r
   const blocks = body.map((row) =>
     cols
       .map((c, i) => {
-        const [first = '', ...rest] = wrapValue(row[i]!, vw);
         const label = paint.bold(`${c}:`, rc.color) + ' '.repeat(kw - displayWidth(c) + 1);
+        // a one-line value too long beside its label but not for a line of its own (a 64-character id): under it, whole
+        const v = row[i]!;
+        if (!v.includes('\n') && displayWidth(v) > vw && displayWidth(v) <= rc.columns - 2) return `${label.trimEnd()}\n  ${v}`;
+        const [first = '', ...rest] = wrapValue(v, vw);
         return [`${label}${first}`, ...rest.map((l) => `${' '.repeat(kw + 2)}${l}`)].join('\n');
       })
       .join('\n'),

@@ -80,13 +80,14 @@ export function millionsTableRenderer(): Renderer {
     name: 'vehicle-miles-millions',
     canRender: (_o, rc) => !rc.fields && !rc.wide,
     render: async (out, rc) => {
-      const { recordsTable } = await import('../../output/view.js');
+      const { recordsTable, wrapWords } = await import('../../output/view.js');
       const rows = ((out.envelope.data ?? []) as Rec[]).map((r) => {
         const { vehicle_miles: vm, ...rest } = r;
         const m = Object.fromEntries(Object.entries((vm ?? {}) as Record<string, number | null>).map(([k, v]) => [k, v === null ? null : Math.round(v / 1e6)]));
         return { ...rest, ...m };
       });
-      return `${await recordsTable(rows, rc)}vehicle miles in millions, rounded to the nearest million (--format json for the published values)\n`;
+      const said = 'vehicle miles in millions, rounded to the nearest million (--format json for the published values)';
+      return `${await recordsTable(rows, rc)}${rc.columns > 0 ? wrapWords(said, rc.columns) : said}\n`;
     },
   };
 }
