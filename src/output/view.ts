@@ -19,8 +19,10 @@
 import { cell, flatten, getPath, type Row } from './records.js';
 import { fitWidths, paint, table } from './render.js';
 import type { RenderContext } from './types.js';
+import { displayWidth, wrapWords } from './wrap.js';
 
-const displayWidth = (s: string): number => [...s.replace(/\u001b\[[0-9;]*m/g, '')].length;
+export { wrapWords } from './wrap.js';
+
 const cellWidth = (s: string): number => Math.max(0, ...s.split('\n').map(displayWidth));
 
 /** Columns that identify a record: kept whole whatever the width. */
@@ -28,43 +30,6 @@ export const isKeyColumn = (c: string): boolean => /^(id|entity|entity_id|compan
 
 /** Widest an identifier column is shown (ellipsis included) when the table does not fit. */
 export const KEY_MAX = 14;
-
-/**
- * Wrap text to `width` display characters a line at word boundaries (spaces); a word longer than the
- * width is broken. Existing line breaks are kept; `indent` starts every line after the first.
- */
-export function wrapWords(text: string, width: number, indent = ''): string {
-  if (width <= 0) return text;
-  const out: string[] = [];
-  for (const para of text.split('\n')) {
-    let line = '';
-    const room = () => Math.max(1, width - (out.length ? displayWidth(indent) : 0));
-    const push = () => {
-      out.push(out.length ? `${indent}${line}` : line);
-      line = '';
-    };
-    const words = para.split(' ');
-    if (para === '') push();
-    for (const word of words) {
-      let w = word;
-      const candidate = line === '' ? w : `${line} ${w}`;
-      if (displayWidth(candidate) <= room()) {
-        line = candidate;
-        continue;
-      }
-      if (line !== '') push();
-      while (displayWidth(w) > room()) {
-        const chars = [...w];
-        line = chars.slice(0, room()).join('');
-        w = chars.slice(room()).join('');
-        push();
-      }
-      line = w;
-    }
-    if (line !== '') push();
-  }
-  return out.join('\n');
-}
 
 /** A non-key column may wrap down to this width before it is dropped instead. */
 const WRAP_MIN = 12;
@@ -95,9 +60,13 @@ export function chooseColumns(cols: readonly string[], natural: readonly number[
   if (wide) return { shown: [...cols], hidden: [], widths: fitWidths([...natural], columns) };
   const keep = new Map<number, number>();
   const capped = (i: number) => Math.min(natural[i]!, Math.max(SOFT_MAX, displayWidth(cols[i]!) + 2));
-  cols.forEach((c, i) => {
-    if (isKeyColumn(c)) keep.set(i, Math.min(natural[i]!, KEY_MAX + 2));
-  });
+  // Identifiers whole, unless that leaves the answer columns less than their header's width: then a long
+  // one (a 64-character crime id) is shortened to KEY_MAX (its cells cut, said under the table).
+  const keys = cols.map((_, i) => i).filter((i) => isKeyColumn(cols[i]!));
+  const headerMin = (j: number) => Math.min(natural[j]!, displayWidth(cols[j]!) + 2);
+  const answerMin = cols.reduce((a, c, j) => a + (!isKeyColumn(c) && measures.includes(c) ? headerMin(j) + 1 : 0), 0);
+  const shorten = total(keys.map((i) => natural[i]!)) + answerMin > columns;
+  for (const i of keys) keep.set(i, shorten ? Math.min(natural[i]!, KEY_MAX + 2) : natural[i]!);
   const isMeasure = (i: number) => !keep.has(i) && measures.includes(cols[i]!);
   // Measures: room is shared out in turn, each at most its capped width, leaving the later ones their
   // header's width; on a terminal too narrow even for that, a measure keeps MEASURE_MIN (header cut).

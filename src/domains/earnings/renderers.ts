@@ -8,6 +8,7 @@
  * 'not published' (a blank cell).
  */
 import type { Renderer } from '../../output/types.js';
+import { wrapWords } from '../../output/wrap.js';
 import { markerOf } from './codes.js';
 
 interface Reference {
@@ -119,8 +120,7 @@ function title(a: Answer): string {
 export const rankTable: Renderer = {
   name: 'earnings-rank',
   canRender: (out, rc) => !rc.fields && !rc.wide && typeof (out.envelope.data as Answer | undefined)?.amount === 'number',
-  render: async (out, rc) => {
-    const { wrapWords } = await import('../../output/view.js');
+  render: (out, rc) => {
     const wrap = (t: string) => (rc.columns > 0 ? wrapWords(t, rc.columns) : t);
     const a = out.envelope.data as Answer;
     const dp = (UNIT[a.reference.measure ?? ''] ?? { dp: 2 }).dp;
@@ -157,8 +157,7 @@ interface SeriesRecord extends Reference {
 export const seriesTable: Renderer = {
   name: 'earnings-series',
   canRender: (out, rc) => !rc.fields && !rc.wide && Array.isArray(out.envelope.data),
-  render: async (out, rc) => {
-    const { wrapWords } = await import('../../output/view.js');
+  render: (out, rc) => {
     const wrap = (t: string) => (rc.columns > 0 ? wrapWords(t, rc.columns) : t);
     const rows = out.envelope.data as SeriesRecord[];
     const note = typeof out.envelope.meta.note === 'string' ? `${wrap(out.envelope.meta.note)}\n` : '';

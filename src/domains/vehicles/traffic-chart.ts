@@ -6,6 +6,7 @@
  */
 import { fit, plot } from '../../output/chart.js';
 import type { Renderer } from '../../output/types.js';
+import { wrapWords } from '../../output/wrap.js';
 
 type Rec = Record<string, any>;
 
@@ -80,7 +81,7 @@ export function millionsTableRenderer(): Renderer {
     name: 'vehicle-miles-millions',
     canRender: (_o, rc) => !rc.fields && !rc.wide,
     render: async (out, rc) => {
-      const { recordsTable, wrapWords } = await import('../../output/view.js');
+      const { recordsTable } = await import('../../output/view.js');
       const rows = ((out.envelope.data ?? []) as Rec[]).map((r) => {
         const { vehicle_miles: vm, ...rest } = r;
         const m = Object.fromEntries(Object.entries((vm ?? {}) as Record<string, number | null>).map(([k, v]) => [k, v === null ? null : Math.round(v / 1e6)]));
