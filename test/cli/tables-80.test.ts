@@ -157,3 +157,14 @@ describe('the commands issue 37 names, at 80 columns', () => {
     }
   });
 });
+
+describe('counts in words', () => {
+  it('a one-record answer says "1 record", not "1 records"', async () => {
+    const { table, answer } = await both(['api', 'GET', '/v1/energy/price-cap/rates?period=2025-10&fuel=gas']);
+    expect(answer.data as unknown[]).toHaveLength(1);
+    expect(table.stdout).toMatch(/(^|\n)1 record · source: local/);
+    const two = await both(['api', 'GET', '/v1/energy/price-cap/rates?period=2025-10']);
+    expect((two.answer.data as unknown[]).length).toBe(2);
+    expect(two.table.stdout).toMatch(/(^|\n)2 records · source: local/);
+  });
+});
