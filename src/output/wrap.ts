@@ -42,4 +42,3 @@ export function wrapWords(text: string, width: number, indent = ''): string {
   }
   return out.join('\n');
 }
-
