@@ -221,7 +221,7 @@ function morePagesHint(ctx: Context, g: GlobalOptions, route: Route, result: Cal
   if (g.quiet || (g.format !== 'csv' && g.format !== 'ndjson') || !route.pagination || isErrorEnvelope(result.envelope)) return;
   const info = pageInfo(result.envelope, route);
   if (!info || info.page >= info.totalPages) return;
-  ctx.io.stderr.write(`publicdata: page ${info.page} of ${info.totalPages} (${info.total} records); add --all for every record, or --page N\n`);
+  ctx.io.stderr.write(`publicdata: page ${info.page} of ${info.totalPages} (${info.total} record${info.total === 1 ? '' : 's'}); add --all for every record, or --page N\n`);
 }
 
 /** Run one call end to end and return the exit code. */

@@ -97,9 +97,12 @@ export interface RouteSpec {
   /** Dotted path (inside `data`) of the main record list, for table/ndjson/csv output. */
   records?: string;
   /**
-   * Record fields the terminal table always shows (the measure the route exists for: a count, a rate, a
-   * price, an address), after the identifier columns and before any other; a long text measure is cut
-   * with an ellipsis rather than dropped. Other columns shrink or go first.
+   * The answer columns: record fields the terminal table always shows, at any width from 80 columns (the
+   * measure the route exists for: a count, a rate, a price, an address, and what labels it where rows
+   * differ only there: energy rates' fuel, meter and payment method; a school's latest inspection date
+   * and outcome), after the identifier columns (`isKeyColumn` in src/output/view.ts) and before any other;
+   * a long one is cut with an ellipsis rather than dropped. Other columns shrink or go first.
+   * test/cli/tables-80.test.ts renders every route's sample at 80 columns against this declaration.
    */
   measures?: readonly string[];
   /** Error codes this route can answer with (besides auth, credits, rate limit). */

@@ -49,6 +49,9 @@ export interface Footer {
   credits?: number;
 }
 
+/** `1 record`, `2 records`, `0 records`. */
+export const records = (n: number): string => `${n} record${n === 1 ? '' : 's'}`;
+
 export function footerLine(env: SuccessEnvelope, route: RouteSpec | undefined, count: number | undefined, f: Footer): string {
   const parts: string[] = [];
   const p = env.pagination ?? (getInner(env) as SuccessEnvelope['pagination']);
@@ -56,8 +59,8 @@ export function footerLine(env: SuccessEnvelope, route: RouteSpec | undefined, c
   else if (p) {
     const totalPages = p.total_pages ?? Math.max(1, Math.ceil(p.total / p.per_page));
     parts.push(`page ${p.page} of ${totalPages}`);
-    parts.push(`${p.total} records`);
-  } else if (count !== undefined) parts.push(`${count} records`);
+    parts.push(records(p.total));
+  } else if (count !== undefined) parts.push(records(count));
   parts.push(`source: ${f.source}`);
   if (f.credits !== undefined) parts.push(`credits left ${f.credits}`);
   const asOf = env.meta?.as_of;

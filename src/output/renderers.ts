@@ -21,7 +21,7 @@ import type { IO } from '../io.js';
 import { cell, csvLine, flatten, getPath, pick, recordsOf, toCsv, type Row } from './records.js';
 import { errorLine, footerLine, paint } from './render.js';
 import type { Format, Output, RenderContext, Renderer, RendererMap } from './types.js';
-import { terminalView } from './view.js';
+import { terminalView, wrapWords } from './view.js';
 
 export type { Output, RenderContext, Renderer, RendererMap } from './types.js';
 
@@ -163,10 +163,16 @@ export async function writeOutput(io: IO, out: Output, rc: RenderContext): Promi
   // What the answer says about itself, in words (meta.warnings, warning, note, caveat), on stderr under
   // the table (JSON carries it in meta); a note the answer's own renderer already printed is not repeated.
   const meta = (o.envelope.meta ?? {}) as Record<string, unknown>;
-  const said = (v: unknown): v is string => typeof v === 'string' && v !== '' && !text.includes(v);
+  const flat = (t: string) => t.replace(/\s+/g, ' ');
+  const said = (v: unknown): v is string => typeof v === 'string' && v !== '' && !flat(text).includes(flat(v));
   const warnings = [...(Array.isArray(meta.warnings) ? meta.warnings.map(cell) : []), ...(said(meta.warning) ? [meta.warning] : [])];
-  for (const w of warnings) io.stderr.write(`${paint.yellow('warning', rc.color)} ${w}\n`);
-  for (const k of ['note', 'caveat'] as const) if (said(meta[k])) io.stderr.write(`${paint.dim(k, rc.color)} ${meta[k]}\n`);
+  // Each wrapped at word boundaries to the width, later lines indented under the first.
+  const say = (label: string, painted: string, text: string) => {
+    const lines = rc.columns > 0 ? wrapWords(`${label} ${text}`, rc.columns, '  ') : `${label} ${text}`;
+    io.stderr.write(`${painted}${lines.slice(label.length)}\n`);
+  };
+  for (const w of warnings) say('warning', paint.yellow('warning', rc.color), w);
+  for (const k of ['note', 'caveat'] as const) if (said(meta[k])) say(k, paint.dim(k, rc.color), meta[k]);
   if (o.source) {
     const recs = recordsFor(o);
     io.stdout.write(`${paint.dim(footerLine(o.envelope, o.route, recs?.length, { source: o.source, ...(o.credits !== undefined ? { credits: o.credits } : {}) }), rc.color)}\n`);

@@ -2,11 +2,15 @@
  * The table format: what a person reads on a terminal, at 80 columns or more.
  *
  * - A record list prints as a table of the columns that fit the terminal, in their order; identifier
- *   columns (`id`, `*_id`, `entity`) are never dropped or wrapped, so what `... show ID` needs is always
- *   whole. Next come the route's measures (RouteSpec.measures: the count, rate, price or address it
- *   answers with), never dropped: a long one is cut with an ellipsis. The columns left out are named
+ *   columns (`id`, `*_id`, `entity`) are never dropped or wrapped; one longer than KEY_MAX (a 64-character
+ *   crime id) is shortened with an ellipsis when the table does not fit, and a line under the table says
+ *   so (the full id in `--wide` and `--format json`). Next come the route's answer columns
+ *   (RouteSpec.measures: the count, rate, price, date or label it answers with), never dropped: a long
+ *   one is cut with an ellipsis. A table that does not fit heads a dotted column by its last part where
+ *   that is unique (`start_date` for `latest_inspection.start_date`). The columns left out are named
  *   under the table; `--wide` shows every column, as a table when they fit the terminal, else as a
  *   record view (one `field: value` block per record, values wrapped); `--format json` everything.
+ * - Every line fits the width: notes under a table wrap at word boundaries (`wrapWords`).
  * - The answer's own fields beside the records (a total, a rate, the year) print under the table as a
  *   key-value list: the headline answer (income-tax total, student-loan total, employer cost).
  * - An object prints as a key-value list of its scalar fields; each list of objects inside it (NI bands,
@@ -15,12 +19,17 @@
 import { cell, flatten, getPath, type Row } from './records.js';
 import { fitWidths, paint, table } from './render.js';
 import type { RenderContext } from './types.js';
+import { displayWidth, wrapWords } from './wrap.js';
 
-const displayWidth = (s: string): number => [...s.replace(/\u001b\[[0-9;]*m/g, '')].length;
+export { wrapWords } from './wrap.js';
+
 const cellWidth = (s: string): number => Math.max(0, ...s.split('\n').map(displayWidth));
 
 /** Columns that identify a record: kept whole whatever the width. */
 export const isKeyColumn = (c: string): boolean => /^(id|entity|entity_id|company_number|registration_number)$|(^|\.)id$|_id$/.test(c);
+
+/** Widest an identifier column is shown (ellipsis included) when the table does not fit. */
+export const KEY_MAX = 14;
 
 /** A non-key column may wrap down to this width before it is dropped instead. */
 const WRAP_MIN = 12;
@@ -51,9 +60,13 @@ export function chooseColumns(cols: readonly string[], natural: readonly number[
   if (wide) return { shown: [...cols], hidden: [], widths: fitWidths([...natural], columns) };
   const keep = new Map<number, number>();
   const capped = (i: number) => Math.min(natural[i]!, Math.max(SOFT_MAX, displayWidth(cols[i]!) + 2));
-  cols.forEach((c, i) => {
-    if (isKeyColumn(c)) keep.set(i, natural[i]!);
-  });
+  // Identifiers whole, unless that leaves the answer columns less than their header's width: then a long
+  // one (a 64-character crime id) is shortened to KEY_MAX (its cells cut, said under the table).
+  const keys = cols.map((_, i) => i).filter((i) => isKeyColumn(cols[i]!));
+  const headerMin = (j: number) => Math.min(natural[j]!, displayWidth(cols[j]!) + 2);
+  const answerMin = cols.reduce((a, c, j) => a + (!isKeyColumn(c) && measures.includes(c) ? headerMin(j) + 1 : 0), 0);
+  const shorten = total(keys.map((i) => natural[i]!)) + answerMin > columns;
+  for (const i of keys) keep.set(i, shorten ? Math.min(natural[i]!, KEY_MAX + 2) : natural[i]!);
   const isMeasure = (i: number) => !keep.has(i) && measures.includes(cols[i]!);
   // Measures: room is shared out in turn, each at most its capped width, leaving the later ones their
   // header's width; on a terminal too narrow even for that, a measure keeps MEASURE_MIN (header cut).
@@ -111,8 +124,11 @@ export function recordView(cols: readonly string[], body: readonly string[][], r
   const blocks = body.map((row) =>
     cols
       .map((c, i) => {
-        const [first = '', ...rest] = wrapValue(row[i]!, vw);
         const label = paint.bold(`${c}:`, rc.color) + ' '.repeat(kw - displayWidth(c) + 1);
+        // a one-line value too long beside its label but not for a line of its own (a 64-character id): under it, whole
+        const v = row[i]!;
+        if (!v.includes('\n') && displayWidth(v) > vw && displayWidth(v) <= rc.columns - 2) return `${label.trimEnd()}\n  ${v}`;
+        const [first = '', ...rest] = wrapValue(v, vw);
         return [`${label}${first}`, ...rest.map((l) => `${' '.repeat(kw + 2)}${l}`)].join('\n');
       })
       .join('\n'),
@@ -133,20 +149,33 @@ export async function recordsTable(rows: readonly Row[], rc: TableContext): Prom
   if (!rc.wide && rows.length > 1) cols = cols.filter((c) => flat.some((r) => cell(r[c]) !== ''));
   if (cols.length === 0) cols.push('value');
   let body = flat.map((r) => cols.map((c) => cell(r[c])));
-  const natural = cols.map((c, i) => Math.max(displayWidth(c), ...body.map((row) => cellWidth(row[i]!))) + 2);
-  const fullWidth = natural.reduce((a, b) => a + b, 0) + natural.length + 1;
+  const widthOf = (heads: readonly string[]) => heads.map((c, i) => Math.max(displayWidth(c), ...body.map((row) => cellWidth(row[i]!))) + 2);
+  const sum = (ws: readonly number[]) => ws.reduce((a, b) => a + b, 0) + ws.length + 1;
+  let labels = cols;
+  let natural = widthOf(labels);
+  const fullWidth = sum(natural);
   if (rc.wide && rc.columns > 0 && fullWidth > rc.columns) return recordView(cols, body, rc);
+  if (!rc.wide && rc.columns > 0 && fullWidth > rc.columns) {
+    // Too wide: a dotted column headed by its last part where no other column ends the same way.
+    const last = (c: string) => c.slice(c.lastIndexOf('.') + 1);
+    labels = cols.map((c) => (cols.filter((o) => last(o) === last(c)).length === 1 ? last(c) : c));
+    natural = widthOf(labels);
+  }
   const choice = chooseColumns(cols, natural, rc.columns, rc.wide, rc.measures ?? []);
   const index = choice.shown.map((c) => cols.indexOf(c));
-  // A measure narrower than its values is cut with an ellipsis (one line a record), never dropped.
+  // A measure narrower than its values is cut with an ellipsis (one line a record), never dropped; so is
+  // a long identifier (said under the table).
   const cutAt = new Map<number, number>();
+  const shortened: string[] = [];
   choice.shown.forEach((c, j) => {
     const w = choice.widths?.[j];
-    if (w !== undefined && rc.measures?.includes(c) && !isKeyColumn(c) && w < natural[index[j]!]!) cutAt.set(index[j]!, w - 2);
+    if (w === undefined || w >= natural[index[j]!]!) return;
+    if (isKeyColumn(c)) (cutAt.set(index[j]!, w - 2), shortened.push(c));
+    else if (rc.measures?.includes(c)) cutAt.set(index[j]!, w - 2);
   });
   if (cutAt.size) body = body.map((row) => row.map((v, i) => (cutAt.has(i) ? cut(v, cutAt.get(i)!) : v)));
   const t = new Table({
-    head: choice.shown.map((c) => paint.bold(c, rc.color)),
+    head: index.map((i) => paint.bold(labels[i]!, rc.color)),
     style: { head: [], border: [] },
     chars: COMPACT,
     wordWrap: true,
@@ -154,12 +183,13 @@ export async function recordsTable(rows: readonly Row[], rc: TableContext): Prom
   });
   for (const row of body) t.push(index.map((i) => row[i]));
   let out = `${t.toString()}\n`;
+  const notes: string[] = [];
+  if (shortened.length) notes.push(`${shortened.join(', ')} shortened (--wide or --format json for the full value)`);
   if (choice.hidden.length) {
     const n = choice.hidden.length;
-    let note = `${n} more column${n === 1 ? '' : 's'} (--wide or --format json): ${choice.hidden.join(', ')}`;
-    if (rc.columns > 0 && displayWidth(note) > rc.columns) note = `${note.slice(0, Math.max(10, rc.columns - 1))}…`;
-    out += `${paint.dim(note, rc.color)}\n`;
+    notes.push(`${n} more column${n === 1 ? '' : 's'} (--wide or --format json): ${choice.hidden.join(', ')}`);
   }
+  for (const note of notes) out += `${paint.dim(rc.columns > 0 ? wrapWords(note, rc.columns, '  ') : note, rc.color)}\n`;
   return out;
 }
 
@@ -169,13 +199,17 @@ export async function keyValueTable(entries: ReadonlyArray<[string, string]>, rc
   const kw = Math.max(...entries.map(([k]) => displayWidth(k))) + 2;
   const vw = Math.max(...entries.map(([, v]) => cellWidth(v))) + 2;
   const fits = rc.columns <= 0 || kw + vw + 3 <= rc.columns;
+  // Not fitting: the key column takes at most 40% of the width (a long dotted key breaks after a dot),
+  // the value column the rest, so the table is never wider than the terminal.
+  const keyW = fits ? kw : Math.max(WRAP_MIN, Math.min(kw, Math.min(vw, Math.floor(rc.columns * 0.4))));
+  const valW = Math.max(WRAP_MIN, rc.columns - keyW - 3);
   const t = new Table({
     style: { head: [], border: [] },
     wordWrap: true,
     chars: COMPACT,
-    ...(fits ? {} : { colWidths: [kw, Math.max(WRAP_MIN, rc.columns - kw - 3)] }),
+    ...(fits ? {} : { colWidths: [keyW, valW] }),
   });
-  for (const [k, v] of entries) t.push([paint.bold(k, rc.color), v]);
+  for (const [k, v] of entries) t.push([paint.bold(fits ? k : wrapWords(k.replace(/\./g, '. '), keyW - 2).replace(/\. /g, '.'), rc.color), v]);
   return `${t.toString()}\n`;
 }
 

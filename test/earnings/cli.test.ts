@@ -38,7 +38,7 @@ describe('earnings commands', () => {
     expect(lines[at - 1]).toMatch(/median\s+£25,886/);
     expect(lines[at + 1]).toMatch(/p60\s+£30,350/);
     expect(lines[at]).toMatch(/▓+\s+◀ this amount/);
-    const below = await runCli(['earnings', 'rank', '5000', '--population', 'all'], { env, tty: true });
+    const below = await runCli(['earnings', 'rank', '5000', '--population', 'all'], { env, tty: true, columns: 200 });
     expect(below.stdout.split('\n')[1]).toMatch(/^▶ below p10\s+£5,000/);
   });
 
@@ -70,7 +70,7 @@ describe('earnings commands', () => {
   it('rank: blank percentiles read "not published", never suppressed (Isles of Scilly, part-time)', async () => {
     const pts = realPoints('Part-Time', 'E06000053');
     expect(pts.every((p) => p.cell === undefined)).toBe(true); // the real row: every point blank, no marker
-    const r = await runCli(['earnings', 'rank', '10000', '--region', 'isles of scilly', '--population', 'part_time'], { env: { ...env, NO_COLOR: '1' }, tty: true });
+    const r = await runCli(['earnings', 'rank', '10000', '--region', 'isles of scilly', '--population', 'part_time'], { env: { ...env, NO_COLOR: '1' }, tty: true, columns: 200 });
     expect(r.code, r.stderr).toBe(0);
     const lines = r.stdout.split('\n');
     expect(lines[0]).toMatch(/^£10,000 a year: not placed \(no percentile published\) among part-time employee jobs, Isles of Scilly \(E06000053\)/);
@@ -88,18 +88,18 @@ describe('earnings commands', () => {
     const [lowest, highest] = [published[0]!, published.at(-1)!];
     const missingBelow = pts.slice(0, pts.indexOf(lowest)).map((p) => p.label);
     const missingAbove = pts.slice(pts.indexOf(highest) + 1).map((p) => p.label);
-    const tty = { env: { ...env, NO_COLOR: '1' }, tty: true };
+    const tty = { env: { ...env, NO_COLOR: '1' }, tty: true, columns: 200 };
     const below = (await runCli(['earnings', 'rank', '10000', '--region', 'E06000002'], tty)).stdout.split('\n');
     expect(below[0]).toMatch(new RegExp(`^£10,000 a year: not placed \\(below ${lowest.label}, the lowest published\\) among full-time employee jobs, Middlesbrough UA`));
     const at = below.findIndex((l) => l.startsWith('▶'));
     expect(below[at]).toMatch(/^▶ not placed\s+£10,000/);
     expect(at + 1).toBe(lineOf(below, lowest.label));
     for (const p of pts) expect(below[lineOf(below, p.label)]).toMatch(new RegExp(`\\s${shown(p.cell)}$`));
-    expect(below.join('\n')).toMatch(new RegExp(`Not placed: below ${lowest.label}, .*\\(${missingBelow.join(', ')} suppressed\\)`));
+    expect(below.join(' ')).toMatch(new RegExp(`Not placed: below ${lowest.label}, .*\\(${missingBelow.join(', ')} suppressed\\)`));
     const above = (await runCli(['earnings', 'rank', '40000', '--region', 'E06000002'], tty)).stdout.split('\n');
     expect(above[0]).toMatch(new RegExp(`not placed \\(above ${highest.label}, the highest published\\) among`));
     expect(above.findIndex((l) => l.startsWith('▶'))).toBe(lineOf(above, highest.label) + 1);
-    expect(above.join('\n')).toMatch(new RegExp(`\\(${missingAbove.join(', ')} suppressed\\)`));
+    expect(above.join(' ')).toMatch(new RegExp(`\\(${missingAbove.join(', ')} suppressed\\)`));
   });
 
   it('rank: an annual amount with pence shows two decimals', async () => {
@@ -118,7 +118,8 @@ describe('earnings commands', () => {
   });
 
   it('regions on a terminal: the figures first, markers as ONS prints them', async () => {
-    const r = await runCli(['earnings', 'regions', '--basis', 'residence', '--population', 'all', '--per-page', '10'], { env, tty: true });
+    // wide enough for every column (at 80 the table keeps name and median first: test/cli/tables-80.test.ts)
+    const r = await runCli(['earnings', 'regions', '--basis', 'residence', '--population', 'all', '--per-page', '10'], { env, tty: true, columns: 200 });
     const lines = r.stdout.split('\n');
     expect(lines[0]).toBe('annual gross (a year), all employee jobs, by place of residence, April 2020 (revised)');
     // All!D6 25886, F6 31646, H6 8628, J6 16338, O6 39093, Q6 55798, C6 22341

@@ -16,7 +16,9 @@ describe('schools output', () => {
     expect([table.code, json.code]).toEqual([0, 0]);
     const meta = JSON.parse(json.stdout).meta as Record<string, unknown>;
     expect(typeof meta.warning).toBe('string');
-    expect(table.stderr.split(`warning ${meta.warning as string}\n`).length - 1).toBe(1);
+    // wrapped at word boundaries to the width, later lines indented (issue 37)
+    expect(table.stderr.replace(/\n  /g, ' ').split(`warning ${meta.warning as string}\n`).length - 1).toBe(1);
+    expect(Math.max(...table.stderr.split('\n').map((l) => l.length))).toBeLessThanOrEqual(200);
   });
 
   it('--near 40,-1.5: invalid_parameter naming --near (exit 2), before data access', async () => {

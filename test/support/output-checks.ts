@@ -64,8 +64,10 @@ export function measureTests(cases: readonly MeasureCase[], env: () => Record<st
         expect(widest(r.stdout)).toBeLessThanOrEqual(columns);
         const header = lines(r.stdout).find((l) => l.includes('│'))!;
         const cells = header.split('│').map((s) => s.trim());
-        expect(cells).toContain(c.measure);
-        const col = cells.indexOf(c.measure);
+        // a table too wide for the terminal heads a dotted column by its last part when that is unique
+        const shortLabel = c.measure.slice(c.measure.lastIndexOf('.') + 1);
+        expect(cells.includes(c.measure) || cells.includes(shortLabel), header).toBe(true);
+        const col = cells.includes(c.measure) ? cells.indexOf(c.measure) : cells.indexOf(shortLabel);
         // One line a record (the measure is cut, not wrapped): row i's measure cell is record i's value,
         // whole, or its beginning followed by an ellipsis.
         const body = lines(r.stdout).filter((l) => l.startsWith('│') && l !== header);

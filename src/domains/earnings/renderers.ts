@@ -8,6 +8,7 @@
  * 'not published' (a blank cell).
  */
 import type { Renderer } from '../../output/types.js';
+import { wrapWords } from '../../output/wrap.js';
 import { markerOf } from './codes.js';
 
 interface Reference {
@@ -120,11 +121,13 @@ export const rankTable: Renderer = {
   name: 'earnings-rank',
   canRender: (out, rc) => !rc.fields && !rc.wide && typeof (out.envelope.data as Answer | undefined)?.amount === 'number',
   render: (out, rc) => {
+    const wrap = (t: string) => (rc.columns > 0 ? wrapWords(t, rc.columns) : t);
     const a = out.envelope.data as Answer;
     const dp = (UNIT[a.reference.measure ?? ''] ?? { dp: 2 }).dp;
     const lines = rankLines(a);
     const max = Math.max(...lines.map((l) => l.value ?? 0));
-    const width = Math.max(10, Math.min(50, (rc.columns || 80) - 36));
+    // a line: 2 + label 11 + value 13 + ' ' + bar + '  ◀ this amount' (16): the bar takes what is left
+    const width = Math.max(4, Math.min(50, (rc.columns || 80) - 43));
     const body = lines.map((l) => {
       const v = l.value === null ? (l.missing ?? 'not published') : pounds(l.value, dp);
       const bar = rc.options.chart && l.value !== null ? ` ${(l.mark ? '▓' : '█').repeat(Math.max(1, Math.round((l.value / max) * width)))}` : '';
@@ -132,10 +135,13 @@ export const rankTable: Renderer = {
     });
     const marked = [...new Set(lines.flatMap((l) => (l.missing && markerOf(l.missing) ? [l.missing] : [])))];
     const key = marked.map((m) => `\n${m} = ${markerOf(m)!.meaning} (ONS key)`).join('');
-    const note = typeof out.envelope.meta.note === 'string' ? `\n${out.envelope.meta.note}` : '';
-    return `${title(a)}\n${body.join('\n')}${key}\nLinear interpolation between the published percentiles (ONS ASHE); none beyond p10 or p90.${note}\n`;
+    const note = typeof out.envelope.meta.note === 'string' ? `\n${wrap(out.envelope.meta.note)}` : '';
+    return `${wrap(title(a))}\n${body.join('\n')}${wrap(key)}\n${wrap('Linear interpolation between the published percentiles (ONS ASHE); none beyond p10 or p90.')}${note}\n`;
   },
 };
+
+/** The series table's columns in the order they leave a narrow terminal (name and median never do). */
+const DROP = ['level', 'code', 'jobs (k)', 'p10', 'p90', 'mean', 'p25', 'p75'];
 
 interface SeriesRecord extends Reference {
   industry?: { code: string; name: string; level: string };
@@ -151,9 +157,10 @@ interface SeriesRecord extends Reference {
 export const seriesTable: Renderer = {
   name: 'earnings-series',
   canRender: (out, rc) => !rc.fields && !rc.wide && Array.isArray(out.envelope.data),
-  render: (out) => {
+  render: (out, rc) => {
+    const wrap = (t: string) => (rc.columns > 0 ? wrapWords(t, rc.columns) : t);
     const rows = out.envelope.data as SeriesRecord[];
-    const note = typeof out.envelope.meta.note === 'string' ? `${out.envelope.meta.note}\n` : '';
+    const note = typeof out.envelope.meta.note === 'string' ? `${wrap(out.envelope.meta.note)}\n` : '';
     if (rows.length === 0) return `${note}no records\n`;
     const r0 = rows[0]!;
     const dp = (UNIT[r0.measure ?? ''] ?? { dp: 2 }).dp;
@@ -172,14 +179,27 @@ export const seriesTable: Renderer = {
       ['p90', (r) => cell(r, 'percentiles.p90', r.percentiles?.p90), true],
       ['jobs (k)', (r) => (r.jobs_thousands == null ? (r.markers?.jobs_thousands ?? '') : String(r.jobs_thousands)), true],
     ];
-    const cells = rows.map((r) => cols.map(([, f]) => f(r)));
-    const widths = cols.map(([h], i) => Math.min(i === 0 ? 34 : 40, Math.max(h.length, ...cells.map((c) => c[i]!.length))));
-    const fmtRow = (c: string[]) => c.map((v, i) => (cols[i]![2] ? v.padStart(widths[i]!) : v.slice(0, widths[i]).padEnd(widths[i]!))).join('  ');
+    const all = rows.map((r) => cols.map(([, f]) => f(r)));
+    const allWidths = cols.map(([h], i) => Math.min(i === 0 ? 34 : 40, Math.max(h.length, ...all.map((c) => c[i]!.length))));
+    // Fitted to the width, the answer first: name and median always; the others leave in DROP order
+    // (named under the table), then the name is cut (to 12 at least) with an ellipsis.
+    const keep = cols.map(() => true);
+    const used = () => allWidths.reduce((a, w, i) => a + (keep[i] ? w + 2 : 0), -2);
+    const room = rc.columns > 0 ? rc.columns : Infinity;
+    for (const h of DROP) if (used() > room) keep[cols.findIndex(([c]) => c === h)] = false;
+    if (used() > room) allWidths[0] = Math.max(12, allWidths[0]! - (used() - room));
+    const shown = cols.map((_, i) => i).filter((i) => keep[i]);
+    const hidden = cols.filter((_, i) => !keep[i]).map(([h]) => h);
+    const cells = all.map((c) => shown.map((i) => c[i]!));
+    const widths = shown.map((i) => allWidths[i]!);
+    const fit = (v: string, w: number) => (v.length > w ? `${v.slice(0, w - 1)}…` : v);
+    const fmtRow = (c: string[]) => c.map((v, j) => (cols[shown[j]!]![2] ? v.padStart(widths[j]!) : fit(v, widths[j]!).padEnd(widths[j]!))).join('  ').trimEnd();
     const unit = UNIT[r0.measure ?? '']?.per ?? '';
     const basis = r0.basis ? `, by ${r0.basis === 'workplace' ? 'place of work' : 'place of residence'}` : '';
     const title = `${(r0.measure ?? '').replace(/_/g, ' ')} (${unit}), ${(r0.population ?? '').replace(/_/g, '-')} employee jobs${basis}, April ${r0.year} (${r0.status})`;
     const p = out.envelope.pagination;
     const more = p && p.total > rows.length ? `\n${rows.length} of ${p.total} records (page ${p.page} of ${p.total_pages}; --page, --per-page or --all)` : '';
-    return `${note}${title}\n${fmtRow(cols.map(([h]) => h))}\n${cells.map(fmtRow).join('\n')}${more}\nx: suppressed by ONS (unreliable), ..: disclosive\n`;
+    const less = hidden.length ? `\n${wrap(`${hidden.length} more column${hidden.length === 1 ? '' : 's'} (--wide or --format json): ${hidden.join(', ')}`)}` : '';
+    return `${note}${wrap(title)}\n${fmtRow(shown.map((i) => cols[i]![0]))}\n${cells.map(fmtRow).join('\n')}${less}${more ? `\n${wrap(more.slice(1))}` : ''}\nx: suppressed by ONS (unreliable), ..: disclosive\n`;
   },
 };

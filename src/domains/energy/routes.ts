@@ -99,6 +99,8 @@ export const energyRoutes: RouteSpec[] = [
     query: paging,
     cost: GET_COST,
     pagination: 'top',
+    // the typical bill a period is known by (Direct Debit: the one Ofgem headlines)
+    measures: ['typical_annual_bill.direct_debit'],
     errors: ['invalid_parameter'],
   },
   {
@@ -131,7 +133,7 @@ export const energyRoutes: RouteSpec[] = [
   },
   {
     id: 'energy.price-cap.rates',
-    measures: ['unit_rate', 'standing_charge'],
+    measures: ['fuel', 'payment_method', 'meter', 'unit_rate', 'standing_charge'],
     method: 'GET',
     path: '/v1/energy/price-cap/rates',
     domain: 'energy',

@@ -74,8 +74,9 @@ export const schoolRoutes: RouteSpec[] = [
     ],
     cost: GET_COST,
     pagination: 'top',
-    // with lat/lng: the distance the search is about (absent from other searches' records)
-    measures: ['distance_km'],
+    // the school, its latest inspection's date and outcome (Ofsted: never an outcome without its date);
+    // with lat/lng the distance the search is about (absent from other searches' records)
+    measures: ['name', 'latest_inspection.start_date', 'latest_inspection.overall_effectiveness', 'latest_inspection.outcome', 'distance_km'],
     errors: ['invalid_parameter', 'dataset_not_synced'],
     notes: 'With lat/lng each school has distance_km and the list is nearest first; otherwise by name, then URN.',
   },

@@ -6,6 +6,7 @@
  */
 import { fit, plot } from '../../output/chart.js';
 import type { Renderer } from '../../output/types.js';
+import { wrapWords } from '../../output/wrap.js';
 
 type Rec = Record<string, any>;
 
@@ -86,7 +87,8 @@ export function millionsTableRenderer(): Renderer {
         const m = Object.fromEntries(Object.entries((vm ?? {}) as Record<string, number | null>).map(([k, v]) => [k, v === null ? null : Math.round(v / 1e6)]));
         return { ...rest, ...m };
       });
-      return `${await recordsTable(rows, rc)}vehicle miles in millions, rounded to the nearest million (--format json for the published values)\n`;
+      const said = 'vehicle miles in millions, rounded to the nearest million (--format json for the published values)';
+      return `${await recordsTable(rows, rc)}${rc.columns > 0 ? wrapWords(said, rc.columns) : said}\n`;
     },
   };
 }
