@@ -3,6 +3,7 @@
 // decides PASS/FAIL is the median of the pairwise ratios A_i / B_i, printed with its spread.
 // See bench/README.md ("How a line is measured").
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg } from 'node:os';
 
 /** The cores this machine has (what the 1-minute load average is compared with). */
@@ -10,6 +11,36 @@ export const CORES = typeof availableParallelism === 'function' ? availableParal
 
 /** The 1-minute load average now (os.loadavg(): /proc/loadavg's first figure on Linux). */
 export const loadNow = () => loadavg()[0];
+
+/**
+ * The machine's CPU time (non-idle, and in all) and this process's own with its waited-for children's, now,
+ * in clock ticks (Linux: /proc/stat and /proc/self/stat); undefined elsewhere. Two samples give the CPU
+ * other processes used in between (`othersCores`), which, unlike the load average, leaves out the bench's
+ * own work: a sync keeping both cores busy does not make its own line look measured on a busy machine.
+ */
+export function cpuSample() {
+  try {
+    const c = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+    const idle = c[3] + (c[4] ?? 0);
+    const total = c.slice(0, 8).reduce((x, y) => x + (y || 0), 0);
+    const st = readFileSync('/proc/self/stat', 'utf8');
+    const f = st.slice(st.lastIndexOf(')') + 2).split(' ');
+    // after the name: state ppid ... utime stime cutime cstime are the 12th to 15th fields (index 11 to 14)
+    const own = Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]);
+    return { busy: total - idle, total, own };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Cores' worth of CPU other processes used between two samples (0 when it cannot be told). */
+export function othersCores(s0, s1, cores = CORES) {
+  if (!s0 || !s1 || s1.total <= s0.total) return 0;
+  return Math.max(0, (s1.busy - s0.busy - (s1.own - s0.own)) / ((s1.total - s0.total) / cores));
+}
+
+/** Other processes using more than this many cores on average during a pair make the line BUSY. */
+export const OTHERS_MAX_CORES = 0.5;
 
 /**
  * Pairs of a load line (a sync against its bare baseline): BENCH_LOAD_PAIRS, default 3. Fewer than 3 is
@@ -42,13 +73,16 @@ export async function paired(n, a, b, { warmup = 0 } = {}) {
   const as = [];
   const bs = [];
   const loads = [];
+  const others = [];
   for (let i = 0; i < n; i++) {
     loads.push(loadNow());
+    const s0 = cpuSample();
     bs.push(await b());
     as.push(await a());
     loads.push(loadNow());
+    if (s0) others.push(othersCores(s0, cpuSample()));
   }
-  return { a: as, b: bs, ratios: as.map((x, i) => x / bs[i]), loads };
+  return { a: as, b: bs, ratios: as.map((x, i) => x / bs[i]), loads, others };
 }
 
 const fmt = (x, d = 2) => (Math.abs(x) >= 100 ? x.toFixed(1) : x.toFixed(d));
@@ -65,7 +99,7 @@ const fmt = (x, d = 2) => (Math.abs(x) >= 100 ? x.toFixed(1) : x.toFixed(d));
  * `UNCONFIRMED` where it would print PASS. `now`, `cores`, `print`: the load average now, the core count and
  * the output (tests give them).
  */
-export function pairLine({ measure, unit, a, b, ratios, what, target, cmp = '<=', extraTarget, extraPass = true, decimals = 2, loads = [], minPairs = 1, fewPairsWhy, now = loadNow(), cores = CORES, print = console.log }) {
+export function pairLine({ measure, unit, a, b, ratios, what, target, cmp = '<=', extraTarget, extraPass = true, decimals = 2, loads = [], others = [], minPairs = 1, fewPairsWhy, now = loadNow(), cores = CORES, print = console.log }) {
   const r = stats(ratios);
   const av = stats(a).median;
   const bv = stats(b).median;
@@ -74,12 +108,16 @@ export function pairLine({ measure, unit, a, b, ratios, what, target, cmp = '<='
   const ratioOk = target == null || (cmp === '<' ? r.median < target : cmp === '>=' ? r.median >= target : r.median <= target);
   const met = ratioOk && extraPass;
   const la = stats([...loads, now]);
-  const busy = la.max > cores;
+  // the CPU other processes used during the pairs when it was measured (Linux); else the load average,
+  // which also counts the bench's own work
+  const othersMax = others.length ? Math.max(...others) : undefined;
+  const busy = othersMax !== undefined ? othersMax > OTHERS_MAX_CORES : la.max > cores;
   const few = r.n < minPairs;
   const spread = r.n > 1 ? ` (pairwise median; IQR ${r.p25.toFixed(d)}–${r.p75.toFixed(d)}, range ${r.min.toFixed(d)}–${r.max.toFixed(d)}, n=${r.n})` : ' (one pair)';
   const fewNote = few ? ` [only ${r.n} pair${r.n === 1 ? '' : 's'}, fewer than ${minPairs}: ${fewPairsWhy ?? 'BENCH_LOAD_PAIRS is set below 3'}]` : '';
-  const load = ` | load avg ${la.min.toFixed(2)}–${la.max.toFixed(2)} on ${cores} cores`;
-  const verdict = busy ? `BUSY (load average above ${cores} cores: target ${met ? 'met' : 'missed'}, not a pass)` : !met ? 'FAIL' : few ? 'UNCONFIRMED (target met)' : 'PASS';
+  const load = `${othersMax !== undefined ? ` | other processes' CPU up to ${othersMax.toFixed(2)} cores` : ''} | load avg ${la.min.toFixed(2)}–${la.max.toFixed(2)} on ${cores} cores`;
+  const why = othersMax !== undefined ? `other processes used up to ${othersMax.toFixed(2)} cores, over ${OTHERS_MAX_CORES}` : `load average above ${cores} cores`;
+  const verdict = busy ? `BUSY (${why}: target ${met ? 'met' : 'missed'}, not a pass)` : !met ? 'FAIL' : few ? 'UNCONFIRMED (target met)' : 'PASS';
   const line = `${measure}: ${fmt(av)} ${unit} | baseline ${what}: ${fmt(bv)} ${unit} | ratio ${r.median.toFixed(d)}x${spread}${fewNote}${load} | target ${[target == null ? '' : `${cmp} ${target}x`, extraTarget ?? ''].filter(Boolean).join(' and ')} | ${verdict}`;
   print(line);
   if (!busy && !met) process.exitCode = 1;

@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain ES module of the bench, without types
-import { pairLine } from '../../bench/lib/pairs.mjs';
+import { othersCores, pairLine } from '../../bench/lib/pairs.mjs';
 
 const lines: string[] = [];
 const base = { measure: 'load', unit: 's', what: 'bare read', target: 2, print: (l: string) => lines.push(l), cores: 2 };
@@ -39,6 +39,26 @@ describe('pairLine', () => {
     pairLine({ ...base, a: [9], b: [2], ratios: [4.5], loads: [25.1], now: 24 });
     expect(lines[0]).toContain('| BUSY (load average above 2 cores: target missed, not a pass)');
     expect(process.exitCode).toBe(0);
+  });
+
+  it("other processes' CPU decides where it was measured: the bench's own load average does not make it BUSY", () => {
+    // a sync keeping both cores busy raises the load average to 3.1 by itself; others used 0.1 cores
+    const quiet = pairLine({ ...base, a: [3, 3.2, 3.1], b: [2, 2, 2], ratios: [1.5, 1.6, 1.55], loads: [0.4, 3.1], others: [0.05, 0.1, 0.02], now: 2.9, minPairs: 3 });
+    expect(quiet.pass).toBe(true);
+    expect(lines[0]).toContain("| other processes' CPU up to 0.10 cores | load avg 0.40–3.10 on 2 cores |");
+    expect(lines[0].endsWith('| PASS')).toBe(true);
+    // another process used 0.8 cores during one pair: BUSY whatever the load average says
+    const busy = pairLine({ ...base, a: [3], b: [2], ratios: [1.5], loads: [0.2], others: [0.8], now: 0.3 });
+    expect(busy.busy).toBe(true);
+    expect(lines[1]).toContain('| BUSY (other processes used up to 0.80 cores, over 0.5: target met, not a pass)');
+  });
+
+  it('othersCores: the machine busy time less our own, in cores (values in clock ticks, counted by hand)', () => {
+    // 2 cores, 200 ticks in all (100 a core); 150 busy ticks, 120 of them ours: others 30 ticks = 0.3 cores
+    expect(othersCores({ busy: 1000, total: 5000, own: 10 }, { busy: 1150, total: 5200, own: 130 }, 2)).toBeCloseTo(0.3, 10);
+    // everything busy was ours
+    expect(othersCores({ busy: 0, total: 0, own: 0 }, { busy: 200, total: 200, own: 200 }, 2)).toBe(0);
+    expect(othersCores(undefined, { busy: 1, total: 1, own: 0 }, 2)).toBe(0);
   });
 
   it('a load line with fewer pairs than it needs says why and prints UNCONFIRMED, not PASS', () => {
