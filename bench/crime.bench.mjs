@@ -11,7 +11,7 @@
  *      (issue 38).
  *  (b) `publicdata crime street --near LAT,LNG --radius-km 1` over the 12 months and (c) `publicdata crime
  *      stats --lsoa CODE` over the 12 months, each as a process vs a node process that only opens the
- *      mirror and runs SELECT 1, 10 pairs. Target <= 1.5x. BENCH_CRIME_QUERIES_ONLY=1 measures these on the
+ *      mirror and runs SELECT 1, 10 pairs. Target <= 1.3x for the radius query (issue 38), 1.5x for the LSOA one. BENCH_CRIME_QUERIES_ONLY=1 measures these on the
  *      mirror a previous run left, without the load; BENCH_CRIME_LOAD_ONLY=1 measures the load alone.
  *
  * Input: a GENERATED archive in the real layout (`YYYY-MM/YYYY-MM-<force>-street.csv` and `-outcomes.csv`
@@ -252,10 +252,12 @@ const queries = [
   ['crime street --near … --radius-km 1 over 12 months', ['crime', 'street', '--near', `${probe.latitude},${probe.longitude}`, '--radius-km', '1', ...months]],
   ['crime stats --lsoa … over 12 months', ['crime', 'stats', '--lsoa', probe.lsoa_code, ...months]],
 ];
+// the radius query has the headroom issue 38 asks for (1.3x); the LSOA statistics keep the spec's 1.5x
+const queryTargets = { 'crime street --near … --radius-km 1 over 12 months': 1.3 };
 for (const [label, a] of queries) {
   const args = [bin, ...a, '--source', 'local', '--format', 'json'];
   const out = JSON.parse((await timeProcess(args, { env, cwd: repo })).out);
   log(`${label}: ${out.pagination ? `${out.pagination.total} crimes` : `${out.data.total} crimes`}`);
   const r = await paired(10, async () => (await timeProcess(args, { env, cwd: repo })).ms, async () => (await timeProcess([base], { env, cwd: repo })).ms, { warmup: 1 });
-  pairLine({ measure: `${label} process (median of 10)`, unit: 'ms', what: 'node process opening the mirror + SELECT 1 (median of 10)', target: 1.5, ...r });
+  pairLine({ measure: `${label} process (median of 10)`, unit: 'ms', what: 'node process opening the mirror + SELECT 1 (median of 10)', target: queryTargets[label] ?? 1.5, ...r });
 }
