@@ -119,16 +119,19 @@ describe('--near POSTCODE', () => {
     );
   });
 
-  const hasPostcodes = ROUTES.some((r) => r.method === 'GET' && r.path === '/v1/postcodes/{postcode}');
-  it.skipIf(hasPostcodes).each(NEAR_COMMANDS)('%j --near "LS8 3BS" under --source live, no postcode route: exit 2 and no request', async (words) => {
+  // The no-route case runs above on resolveNear itself: a command test of it could only run without the
+  // postcodes domain, which this registry always has (it was skipped, a test that could not fail). With the
+  // route registered and nothing synced, the postcode is looked up locally whatever --source says: the
+  // mirror's not-synced answer, and no live request.
+  it.each(NEAR_COMMANDS)('%j --near "LS8 3BS" under --source live, postcodes not synced: the local not-synced error, no request', async (words) => {
     const fake = new FakeLive();
     const r = await runCli([...words, '--near', 'LS8 3BS', '--source', 'live', '--format', 'json'], {
       env: isolatedEnv({ PUBLICDATA_API_KEY: fakeKey('test', 'nearpostcode00000000000000000000') }),
       liveBackend: fake.factory,
     });
     expect(fake.requests).toEqual([]);
-    expect(r.code).toBe(2);
-    expect(json(r).error.code).toBe('invalid_parameter');
-    expect(json(r).error.message).toContain('or a postcode once `publicdata sync postcodes` has run');
+    expect(json(r).error.code).toBe('dataset_not_synced');
+    expect(json(r).error.message).toContain('publicdata sync postcodes');
+    expect(r.code).toBe(1); // README exit codes: dataset_not_synced is 1
   });
 });
