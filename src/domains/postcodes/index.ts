@@ -4,15 +4,13 @@
  * dataset (its route is not answered without it, and `serve` queues it on that file), while each of its sections comes
  * from the owning domain's routes through the handler context's `call`, so it imports no other domain.
  */
-import { declareDomain, type DomainManifest, type LocalSpec } from '../manifest.js';
+import { declareDomain, handlers, type DomainManifest } from '../manifest.js';
 import { POSTCODES_INFO } from './datasets.js';
 import { areaRoutes, postcodeRoutes } from './routes.js';
 
-const handlers = () => import('./handlers.js');
-const local = (name: 'detail' | 'lookup' | 'nearest'): LocalSpec => ({
-  handler: () => handlers().then((m) => m[name]),
-  datasets: [POSTCODES_INFO],
-});
+// the manifest's one handler helper (src/domains/manifest.ts), not a dialect of this domain's own
+const local = handlers(() => import('./handlers.js'), { datasets: [POSTCODES_INFO] });
+const area = handlers(() => import('./area.js'), { datasets: [POSTCODES_INFO] });
 
 export const manifest: DomainManifest = declareDomain({
   name: 'postcodes',
@@ -21,7 +19,7 @@ export const manifest: DomainManifest = declareDomain({
     'postcodes.detail': local('detail'),
     'postcodes.lookup': local('lookup'),
     'postcodes.nearest': local('nearest'),
-    'area.profile': { handler: () => import('./area.js').then((m) => m.profile), datasets: [POSTCODES_INFO] },
+    'area.profile': area('profile'),
   },
   renderers: { 'area.profile': () => import('./area-render.js').then((m) => m.areaReport) },
   datasets: [{ info: POSTCODES_INFO, sync: () => import('./sync.js').then((m) => m.postcodes) }],
