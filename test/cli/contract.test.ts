@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { normalisePath } from '../../src/contract/router.js';
-import { ROUTES, matchRoute } from '../../src/registry.js';
+import { matchRoute } from '../../src/registry.js';
+import { PRODUCTION_ROUTES as ROUTES } from '../support/production.js';
 import { validateCall, isValidTaxYear, isValidDate } from '../../src/contract/validate.js';
 import { ApiError, EXIT, exitCodeFor } from '../../src/contract/errors.js';
 import { specEndpoints } from '../support/spec-routes.js';

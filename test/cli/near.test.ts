@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/contract/errors.js';
 import type { CallResult, RouteCall } from '../../src/contract/types.js';
-import { ROUTES } from '../../src/registry.js';
+import { PRODUCTION_ROUTES as ROUTES } from '../support/production.js';
 import { latLngOf, looksLikePostcode, resolveNear } from '../../commands/near.js';
 import { isolatedEnv, json, runCli } from '../support/cli.js';
 import { FakeLive } from '../support/fake-live.js';

@@ -60,7 +60,7 @@ describe('--fields', () => {
     // 20000: tax 1486, NI 594.40; 30000: tax 3486, NI 1394.40
     expect(json(sweep).data).toEqual([{ gross_income: 20000, net_annual: 17919.6 }, { gross_income: 30000, net_annual: 25119.6 }]);
     const list = await runCli(['api', '--list', '--fields', 'id', '--format', 'ndjson']);
-    expect(list.stdout.split('\n')[0]).toBe('{"id":"property.listed-buildings.list"}');
+    expect(list.stdout.split('\n')[0]).toBe('{"id":"example.items"}');
     const st = await runCli(['mirror', 'status', 'hpi', '--fields', 'dataset,present', '--format', 'csv']);
     expect(st.stdout).toBe('dataset,present\r\nhpi,false\r\n');
     const sql = await runCli(['sql', 'SELECT 1 AS a, 2 AS b', '--fields', 'b', '--format', 'csv']);

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { json, runCli } from '../support/cli.js';
-import { commandGroups, DOMAINS } from '../../src/registry.js';
+import { commandGroups } from '../../src/registry.js';
+import { PRODUCTION_DOMAINS as DOMAINS } from '../support/production.js';
 
 const README = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
 

@@ -66,7 +66,7 @@ describe('built binary', () => {
         void child.then((r) => reject(new Error(`serve exited: ${r.stderr}`)));
       });
       const doc = (await (await fetch(`${url}/openapi.json`)).json()) as { components: { schemas: Record<string, any> }; paths: Record<string, any> };
-      const { ROUTES } = await import('../../src/registry.js');
+      const { PRODUCTION_ROUTES: ROUTES } = await import('../support/production.js');
       expect(ROUTES.filter((r) => !doc.components.schemas[r.id]).map((r) => r.id)).toEqual([]);
       expect(doc.components.schemas['tax.take-home.calculate'].properties.data.required).toContain('net_annual');
     } finally {

@@ -1,10 +1,9 @@
 /**
  * `example`, the test-only domain: what the shared tests use as their example, so that removing any real
  * domain leaves them passing (`npm run check:domains`). Importing this module declares it (declareDomain),
- * as src/registry.ts's lines declare the real ones; the production registry never lists it. A test file
- * that uses it imports this module FIRST, before anything that imports src/registry.ts, and runs in the
- * `isolated` vitest project (vitest.config.ts: test/kit/), where each file has its own module graph, so
- * the example domain is in that file's registry and in no other file's.
+ * as src/registry.ts's lines declare the real ones; the production registry never lists it. Every test file
+ * has it declared: vitest's setup file (test/support/example-setup.ts) imports this module before the file's
+ * own imports, so it is the first domain of the registry the tests see (docs/testing.md).
  */
 import type { Handler } from '../../../src/contract/types.js';
 import { declareDomain, type DomainManifest, type LocalSpec } from '../../../src/domains/manifest.js';
