@@ -44,6 +44,13 @@ export interface ParamSpec {
    * the canonical spelling is passed on. Kept as documentation where the spec says "case-insensitive".
    */
   caseInsensitive?: boolean;
+  /**
+   * Enumerations: also match a value written as its publisher writes it, compared after lower-casing and
+   * removing spaces, underscores and hyphens (`Pass and Eat Safe`, `AwaitingInspection` for
+   * `pass_and_eat_safe`, `awaiting_inspection`); the canonical spelling is passed on. Only where no two
+   * values fold to the same letters (checked when the lookup is built).
+   */
+  publishedSpellings?: boolean;
   /** Error code when the value is invalid (default: invalid_parameter for query/path, bad_request for body). */
   error?: ParamErrorCode;
   /** HTTP status for that error when it differs from the code's usual status (collisions dates: 422). */

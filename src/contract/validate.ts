@@ -181,6 +181,11 @@ function enumLookup(spec: ParamSpec): Map<string, string> {
     const fold = folded.size === values.length;
     m = new Map(values.map((e) => [e, e]));
     if (fold) for (const e of values) m.set(e.toLowerCase(), e);
+    if (spec.publishedSpellings) {
+      const loose = new Set(values.map(squash));
+      if (loose.size !== values.length) throw new Error(`${spec.name}: publishedSpellings, but two values fold to the same letters`);
+      for (const e of values) m.set(`~${squash(e)}`, e);
+    }
     enumMaps.set(spec, m);
   }
   return m;
@@ -189,8 +194,11 @@ function enumLookup(spec: ParamSpec): Map<string, string> {
 /** The canonical spelling of an enum value (exact first, then without case), or undefined. */
 export function enumValue(spec: ParamSpec, s: string): string | undefined {
   const m = enumLookup(spec);
-  return m.get(s) ?? m.get(s.toLowerCase());
+  return m.get(s) ?? m.get(s.toLowerCase()) ?? (spec.publishedSpellings ? m.get(`~${squash(s)}`) : undefined);
 }
+
+/** A value as a publisher may write it, folded: lower case, no spaces, underscores or hyphens. */
+const squash = (s: string): string => s.toLowerCase().replace(/[\s_-]+/g, '');
 
 function checkArray(spec: ParamSpec, items: unknown[], where: Where): unknown[] {
   if (spec.min !== undefined && items.length < spec.min)

@@ -74,6 +74,14 @@ describe('GET /v1/food-hygiene/establishments', () => {
     expect((await get('/v1/food-hygiene/establishments', { min_rating: '4' })).pagination.total).toBe(r45.length);
     const improvement = all.filter((e) => SPEC_VALUE[e.rating] === 'improvement_required' || SPEC_VALUE[e.rating] === 'awaiting_inspection');
     expect((await get('/v1/food-hygiene/establishments', { rating: 'Improvement_Required,awaiting_inspection' })).pagination.total).toBe(improvement.length);
+    // The FSA's own spellings, as the files write them, are accepted for the spec's values (issue 37).
+    const eatSafe = all.filter((e) => e.rating === 'Pass and Eat Safe');
+    expect(eatSafe.length).toBeGreaterThan(0);
+    const bySpelling = await get('/v1/food-hygiene/establishments', { rating: 'Pass and Eat Safe', per_page: '100' });
+    expect(ids(bySpelling)).toEqual(sorted(eatSafe.map((e) => e.id)));
+    expect(bySpelling.data.every((e: any) => e.rating.value === 'pass_and_eat_safe')).toBe(true);
+    const awaiting = all.filter((e) => e.rating === 'AwaitingInspection' || e.rating === 'Awaiting Inspection');
+    expect((await get('/v1/food-hygiene/establishments', { rating: 'AwaitingInspection' })).pagination.total).toBe(awaiting.length);
     const fhis = readXml('FHRS760en-GB.xml');
     expect((await get('/v1/food-hygiene/establishments', { scheme: 'fhis' })).pagination.total).toBe(fhis.length);
     expect((await get('/v1/food-hygiene/establishments', { scheme: 'fhis', min_rating: '0' })).pagination.total).toBe(0);
@@ -121,6 +129,7 @@ describe('bad input: 400 invalid_parameter naming the parameter, before the mirr
     ['/v1/food-hygiene/establishments/1.5', {}, /fhrs_id/],
     ['/v1/food-hygiene/establishments', { rating: 'excellent' }, /'rating'/],
     ['/v1/food-hygiene/establishments', { rating: '4,six' }, /'rating'/],
+    ['/v1/food-hygiene/establishments', { rating: 'Pass and Eat' }, /'rating'/],
     ['/v1/food-hygiene/establishments', { lat: '51.2' }, /'lat': needs 'lng'/],
     ['/v1/food-hygiene/establishments', { lng: '-0.7' }, /'lng': needs 'lat'/],
     ['/v1/food-hygiene/establishments', { radius_km: '2' }, /'radius_km': needs 'lat'/],

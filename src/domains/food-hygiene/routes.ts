@@ -41,7 +41,7 @@ export const foodHygieneRoutes: RouteSpec[] = [
       postcode,
       localAuthority,
       businessTypeId,
-      { name: 'rating', type: 'string[]', enum: RATING_VALUES, caseInsensitive: true, min: 1, max: RATING_VALUES.length, description: `one rating value or a comma-separated list: ${RATING_VALUES.join(', ')}` },
+      { name: 'rating', type: 'string[]', enum: RATING_VALUES, caseInsensitive: true, publishedSpellings: true, min: 1, max: RATING_VALUES.length, description: `one rating value or a comma-separated list: ${RATING_VALUES.join(', ')}; the FSA's own spellings are accepted too ("Pass and Eat Safe", "AwaitingInspection")` },
       { name: 'min_rating', type: 'integer', min: 0, max: 5, description: 'FHRS numeric ratings of at least this (0 to 5); FHIS results never match' },
       { name: 'scheme', type: 'string', enum: SCHEMES, caseInsensitive: true, description: 'fhrs (England, Wales, Northern Ireland) or fhis (Scotland)' },
       ...pointParams(FOOD_HYGIENE_POINT),
