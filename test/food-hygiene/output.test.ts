@@ -29,10 +29,16 @@ describe('food hygiene output', () => {
     const scotland = await one(['--authority', '760']); // a Scottish authority (FHIS): other rating keys, no scores
     expect(Object.keys(scotland.data.by_rating)).not.toEqual(Object.keys(all.data.by_rating));
     expect(scotland.header).toEqual(all.header);
+    // one column per rating value, as the table shows them (issue 37), empty where the scheme has no such value
+    const RATINGS = ['0', '1', '2', '3', '4', '5', 'exempt', 'awaiting_inspection', 'awaiting_publication', 'pass', 'pass_and_eat_safe', 'improvement_required', 'none'];
+    expect(all.header.filter((h) => h.startsWith('by_rating'))).toEqual(RATINGS.map((r) => `by_rating.${r}`));
+    expect(scotland.rows[0]!['by_rating.5']).toBeNull(); // an empty cell read back
+    expect(scotland.rows[0]!['by_rating.pass']).toBe(text(scotland.data.by_rating.pass));
     for (const x of [all, scotland]) {
       expect(x.rows.length).toBe(1);
       const row = x.rows[0]!;
-      expect([row.establishment_count, JSON.parse(row.by_rating!)]).toEqual([text(x.data.establishment_count), x.data.by_rating]);
+      expect(row.establishment_count).toBe(text(x.data.establishment_count));
+      for (const r of RATINGS) expect(row[`by_rating.${r}`], r).toBe(r in x.data.by_rating ? text(x.data.by_rating[r]) : null);
       expect(row['average_scores.hygiene']).toBe(text(x.data.average_scores?.hygiene));
     }
   });
@@ -40,7 +46,8 @@ describe('food hygiene output', () => {
   it('table: the caveat every answer carries is printed once, on stderr', async () => {
     const { table, meta } = await tableAndMeta(['food-hygiene', 'search', '--per-page', '3']);
     expect(typeof meta.caveat).toBe('string');
-    expect(table.stderr.split(`caveat ${meta.caveat as string}\n`).length - 1).toBe(1);
+    // printed wrapped at word boundaries (two-space continuation lines): read back unwrapped
+    expect(table.stderr.replace(/\n  (?=\S)/g, ' ').split(`caveat ${meta.caveat as string}\n`).length - 1).toBe(1);
     expect(table.stdout).not.toContain(meta.caveat as string);
   });
 

@@ -111,7 +111,8 @@ describe('the other routes', () => {
 
   it('statistics of an FHIS authority: no numeric share, no scores; of a postcode district', async () => {
     const s = await get('/v1/food-hygiene/statistics', { local_authority: '760' });
-    expect(s.data).toMatchObject({ area: '760', share_4_or_5: null, average_scores: null });
+    expect(s.data).toMatchObject({ area: 'Aberdeen City', share_4_or_5: null, average_scores: null });
+    expect((await get('/v1/food-hygiene/statistics', { local_authority: 'er' })).data.area).toBe('Aberdeen City, River Tees, Waverley'); // each authority a name matches
     const tees = readXml('FHRS648en-GB.xml');
     const t = await get('/v1/food-hygiene/statistics', { postcode: 'TS6' });
     expect(t.data.establishment_count).toBe(tees.filter((e) => e.lines.some((l) => /^TS6 /.test(l)) || /^TS6 /.test(e.postcode ?? '')).length);

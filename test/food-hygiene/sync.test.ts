@@ -68,6 +68,11 @@ describe('the FSA per-authority files: the direct URL, and backing off when rate
   });
 });
 
+const SCHEME_VALUES = {
+  fhrs: ['0', '1', '2', '3', '4', '5', 'exempt', 'awaiting_inspection', 'awaiting_publication'],
+  fhis: ['exempt', 'awaiting_inspection', 'awaiting_publication', 'pass', 'pass_and_eat_safe', 'improvement_required'],
+};
+
 describe('sync food-hygiene from the authorities list', () => {
   it('loads every establishment of the four real files, counted per rating as the XML says', async () => {
     serveAll();
@@ -81,10 +86,13 @@ describe('sync food-hygiene from the authorities list', () => {
     expect(r.as_of).toBe(AUTHORITIES.map((a) => extractDate(fileName(a.code))).sort().pop()); // the newest ExtractDate
     for (const a of AUTHORITIES) {
       const xml = readXml(fileName(a.code));
-      const expected: Record<string, number> = {};
+      // every value of the authority's scheme (the FSA Readme's lists), 0 where the file has none
+      const expected: Record<string, number> = Object.fromEntries(SCHEME_VALUES[a.scheme === 1 ? 'fhrs' : 'fhis'].map((v) => [v, 0]));
       for (const e of xml) expected[SPEC_VALUE[e.rating]!] = (expected[SPEC_VALUE[e.rating]!] ?? 0) + 1;
       const stats = await get(o.mirrorDir, '/v1/food-hygiene/statistics', { local_authority: a.code });
       expect(stats.data.by_rating).toEqual(expected);
+      expect(stats.data.area).toBe(a.name); // the authority as people know it, not its code
+      expect(stats.meta.caveat).toContain(`file of ${a.name} (extracted ${extractDate(fileName(a.code))})`);
       expect(stats.data.establishment_count).toBe(xml.length);
     }
     const auths = await get(o.mirrorDir, '/v1/food-hygiene/authorities');

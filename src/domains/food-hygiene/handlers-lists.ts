@@ -1,13 +1,15 @@
 /**
  * Local handlers of /v1/food-hygiene/authorities, /business-types and /statistics.
  *
- * Statistics: `by_rating` counts every rating value present (spec order: 5 to 0, then the other values);
+ * Statistics: `by_rating` counts every rating value of the schemes the area's establishments are rated
+ * under, 0 where none has it (spec order: 5 to 0, then the other values; `none` for a file without one);
  * `share_4_or_5` is FHRS numeric ratings of 4 or 5 over all FHRS numeric ratings, rounded to 4 decimal
  * places, null when there are none (FHIS areas); `average_scores` are the means of the published scores
  * (lower is better), rounded to 2 decimal places, null when no establishment has scores (FHIS).
  */
 import { pagination } from '../../contract/envelope.js';
 import type { Handler } from '../../contract/types.js';
+import { loadJsonFile } from '../../data.js';
 import { openDataset, query, queryOne, Where } from '../../mirror/db.js';
 import { FOOD_HYGIENE_INFO } from './datasets.js';
 import { RATING_VALUES } from './routes.js';
@@ -63,6 +65,10 @@ export const listBusinessTypes: Handler = async (_req, ctx) => {
   return { data, meta: await foodMeta(conn) };
 };
 
+/** The rating values and the schemes that use each (data/food-hygiene/rating-values.json). */
+let schemesOf: readonly { value: string; schemes: readonly string[] }[] | undefined;
+const ratingSchemes = () => (schemesOf ??= loadJsonFile<{ values: { value: string; schemes: string[] }[] }>('food-hygiene/rating-values.json').values);
+
 const round = (n: number, dp: number): number => Math.round(n * 10 ** dp) / 10 ** dp;
 
 export const statistics: Handler = async (req, ctx) => {
@@ -71,17 +77,22 @@ export const statistics: Handler = async (req, ctx) => {
   let area = 'all';
   if (typeof q.local_authority === 'string') {
     addAuthorityFilter(where, q.local_authority);
-    area = q.local_authority;
   } else if (typeof q.postcode === 'string') {
     addPostcodeFilter(where, q.postcode);
     area = q.postcode;
   }
   if (q.business_type_id !== undefined) where.add('business_type_id = ?', Number(q.business_type_id));
   const conn = await openDataset(DATASET, ctx.mirrorDir);
-  if (typeof q.local_authority === 'string') await knownAuthority(conn, q.local_authority);
+  // The authority named as the user knows it: its name, not its code (several that a name matches: each)
+  const authorities = typeof q.local_authority === 'string' ? await knownAuthority(conn, q.local_authority) : undefined;
+  if (authorities) area = authorities.map((a) => a.name ?? a.code).join(', ');
   const counts = await query<{ rating_value: string | null; n: number }>(
     conn, `SELECT rating_value, count(*) AS n FROM establishments ${where.sql} GROUP BY rating_value`, where.params,
   );
+  // Every value of the schemes the area's establishments are rated under, 0 where none has it, so a CSV
+  // or table has one column per rating whatever the area holds (an FHIS value is absent for an FHRS area).
+  const schemes = (await query<{ scheme: string }>(conn, `SELECT DISTINCT scheme FROM establishments ${where.sql}`, where.params)).map((r) => r.scheme);
+  for (const v of ratingSchemes()) if (v.schemes.some((sc) => schemes.includes(sc)) && !counts.some((c) => c.rating_value === v.value)) counts.push({ rating_value: v.value, n: 0 });
   const agg = (await queryOne<{ n: number; numeric: number; top: number; scored: number; h: number | null; s: number | null; c: number | null }>(
     conn,
     `SELECT count(*) AS n, count(rating_numeric) AS numeric, count(*) FILTER (WHERE rating_numeric >= 4) AS top,
@@ -108,6 +119,6 @@ export const statistics: Handler = async (req, ctx) => {
       share_4_or_5: Number(agg.numeric) > 0 ? round(Number(agg.top) / Number(agg.numeric), 4) : null,
       average_scores: Number(agg.scored) > 0 ? { hygiene: avg(agg.h), structural: avg(agg.s), confidence_in_management: avg(agg.c) } : null,
     },
-    meta: await foodMeta(conn),
+    meta: await foodMeta(conn, {}, authorities),
   };
 };

@@ -17,7 +17,7 @@ import { openDataset, query, queryOne, Where } from '../../mirror/db.js';
 import { radiusSearch, type RadiusSearch } from '../../mirror/geo.js';
 import { FOOD_HYGIENE_INFO } from './datasets.js';
 import { FOOD_HYGIENE_POINT } from './routes.js';
-import { addAuthorityFilter, addPostcodeFilter, foodMeta, knownAuthority, toDetail, toEstablishment } from './shape.js';
+import { addAuthorityFilter, addPostcodeFilter, foodMeta, knownAuthority, matchingAuthorities, toDetail, toEstablishment } from './shape.js';
 
 export { listAuthorities, listBusinessTypes, statistics } from './handlers-lists.js';
 
@@ -57,7 +57,7 @@ export const searchEstablishments: Handler = async (req, ctx) => {
   const page = Number(req.query.page ?? 1);
   const perPage = Number(req.query.per_page ?? 25);
   const conn = await openDataset(FOOD_HYGIENE_INFO, ctx.mirrorDir);
-  if (typeof req.query.local_authority === 'string') await knownAuthority(conn, req.query.local_authority);
+  const authorities = typeof req.query.local_authority === 'string' ? await knownAuthority(conn, req.query.local_authority) : undefined;
   const total = (await queryOne<{ n: number }>(conn, `SELECT count(*) AS n FROM establishments ${where.sql}`, where.params))?.n ?? 0;
   const offset = (page - 1) * perPage;
   const distance = near ? `, ${near.select}` : '';
@@ -67,7 +67,7 @@ export const searchEstablishments: Handler = async (req, ctx) => {
     ])
     : [];
   const extra = near ? { distance: near.method } : {};
-  return { data: rows.map(toEstablishment), meta: await foodMeta(conn, extra), pagination: pagination(total, page, perPage) };
+  return { data: rows.map(toEstablishment), meta: await foodMeta(conn, extra, authorities), pagination: pagination(total, page, perPage) };
 };
 
 export const getEstablishment: Handler = async (req, ctx) => {
@@ -75,5 +75,6 @@ export const getEstablishment: Handler = async (req, ctx) => {
   const conn = await openDataset(FOOD_HYGIENE_INFO, ctx.mirrorDir);
   const row = await queryOne(conn, 'SELECT * FROM establishments WHERE fhrs_id = ?', [id]);
   if (!row) throw errors.notFound(`No establishment with FHRS id ${id} in the mirror.`);
-  return { data: toDetail(row), meta: await foodMeta(conn) };
+  // the caveat gives the extract date of the authority file this record came from
+  return { data: toDetail(row), meta: await foodMeta(conn, {}, await matchingAuthorities(conn, String(row.source_code))) };
 };

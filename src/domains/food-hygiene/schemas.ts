@@ -13,6 +13,8 @@ const NONE = 'null where the FSA file has none';
 
 const RATING_VALUES = ['0', '1', '2', '3', '4', '5', 'exempt', 'awaiting_inspection', 'awaiting_publication', 'pass', 'pass_and_eat_safe', 'improvement_required'];
 const SCHEME = oneOf(['fhrs', 'fhis']);
+// JSON objects keep integer-like keys in ascending order, whatever order they are written in: 0 to 5 first
+const BY_RATING_ORDER = RATING_VALUES;
 const score = (): JsonSchema => orNull(int('lower is better'), NONE);
 
 const rating = {
@@ -74,7 +76,11 @@ const avgScore = (): JsonSchema => nullable(num());
 const statistics = obj({
   area: str('the filter echoed, or "all"'),
   establishment_count: int(),
-  by_rating: record(int(), 'rating value -> count (none: no rating value in the file)'),
+  // declared value by value, so a CSV has one column per rating
+  by_rating: obj(Object.fromEntries([...BY_RATING_ORDER, 'none'].map((v) => [v, int()])), {
+    optional: [...BY_RATING_ORDER, 'none'],
+    description: "rating value -> count: every value of the schemes the area's establishments are rated under, 0 where none has it; none: establishments whose file gives no rating value",
+  }),
   share_4_or_5: orNull({ ...num('0 to 1'), minimum: 0, maximum: 1 }, 'null when there are no FHRS numeric ratings'),
   average_scores: orNull(obj({ hygiene: avgScore(), structural: avgScore(), confidence_in_management: avgScore() }), 'null when no establishment has scores'),
 });

@@ -5,7 +5,7 @@
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { ApiError } from '../../contract/errors.js';
 import type { Meta } from '../../contract/types.js';
-import { provenanceMeta, queryOne, type Row, type Where } from '../../mirror/db.js';
+import { provenanceMeta, query, queryOne, type Row, type Where } from '../../mirror/db.js';
 import { postcodeCondition } from '../../mirror/postcode.js';
 import { FOOD_HYGIENE_INFO } from './datasets.js';
 
@@ -72,21 +72,43 @@ const scopes = new WeakMap<DuckDBConnection, string>();
  * meta of a food-hygiene answer: provenance (as_of: the newest extract date of the files loaded), the
  * caveat the FSA's terms ask for, and a note when the mirror holds only some authorities.
  */
-export async function foodMeta(conn: DuckDBConnection, extra: Record<string, unknown> = {}): Promise<Meta> {
+export async function foodMeta(conn: DuckDBConnection, extra: Record<string, unknown> = {}, authorities?: readonly AuthorityRef[]): Promise<Meta> {
   let scope = scopes.get(conn);
   if (scope === undefined) {
     scope = (await queryOne<{ a: string }>(conn, 'SELECT authorities AS a FROM scope').catch(() => undefined))?.a ?? '*';
     scopes.set(conn, scope);
   }
   const m = await provenanceMeta(FOOD_HYGIENE_INFO, conn, extra);
-  const asOf = m.as_of ? ` of ${m.as_of}` : '';
   return {
     ...m,
-    caveat: `From the Food Standards Agency's daily open data files${asOf} (a static copy, not the live service): ratings.food.gov.uk is the authoritative current rating.`,
+    caveat: `From the Food Standards Agency's open data ${await extractDates(conn, authorities)} (a static copy, not the live service): ratings.food.gov.uk is the authoritative current rating.`,
     attribution: FOOD_HYGIENE_INFO.attribution,
     ...(scope !== '*' ? { note: `The mirror holds only the authorities ${scope} (synced with --authorities); run 'publicdata sync food-hygiene' for all of them.` } : {}),
   };
 }
+
+/**
+ * When the files were extracted: each authority publishes its own file with its own ExtractDate, so an
+ * answer about named authorities gives theirs ("of Waverley extracted 2020-11-13"), and one about all of
+ * them the range ("extracted 2020-09-15 to 2020-11-13, by authority: ...").
+ */
+async function extractDates(conn: DuckDBConnection, authorities?: readonly AuthorityRef[]): Promise<string> {
+  if (authorities?.length) {
+    const each = authorities.slice(0, 5).map((a) => `${a.name ?? a.code} (extracted ${a.extract_date ?? 'on an unknown date'})`);
+    const more = authorities.length > 5 ? ` and ${authorities.length - 5} more (publicdata food-hygiene authorities gives each one's date)` : '';
+    return `${authorities.length === 1 ? 'file' : 'files'} of ${each.join(', ')}${more}`;
+  }
+  let range = ranges.get(conn);
+  if (range === undefined) {
+    const r = await queryOne<{ lo: string | null; hi: string | null }>(
+      conn, "SELECT strftime(min(extract_date), '%Y-%m-%d') AS lo, strftime(max(extract_date), '%Y-%m-%d') AS hi FROM authorities",
+    ).catch(() => undefined);
+    range = !r?.lo ? 'files' : r.lo === r.hi ? `files extracted ${r.lo}` : `files extracted ${r.lo} to ${r.hi}, by authority (publicdata food-hygiene authorities gives each one's date)`;
+    ranges.set(conn, range);
+  }
+  return range;
+}
+const ranges = new WeakMap<DuckDBConnection, string>();
 
 /**
  * The postcode filter (already checked against the route's pattern), by the rule every domain shares
@@ -106,18 +128,35 @@ export function addPostcodeFilter(where: Where, raw: string): void {
  * An authority filter that matches no authority loaded (by code, name or an establishment's LocalAuthorityName)
  * is 404 naming the command that lists them (issue 37: `stats --authority Nowhere` answered a real-looking 0).
  */
-export async function knownAuthority(conn: DuckDBConnection, raw: string): Promise<void> {
+export interface AuthorityRef {
+  code: string;
+  name: string | null;
+  extract_date: string | null;
+}
+
+/** The authorities loaded that an authority filter selects (the same rule as addAuthorityFilter), by name. */
+export async function matchingAuthorities(conn: DuckDBConnection, raw: string): Promise<AuthorityRef[]> {
   const q = raw.trim();
-  const hit = /^\d+$/.test(q)
-    ? await queryOne(conn, 'SELECT 1 AS x FROM authorities WHERE code = ?', [String(Number(q))])
-    : await queryOne(
+  const cols = "code, name, strftime(extract_date, '%Y-%m-%d') AS extract_date";
+  const rows = /^\d+$/.test(q)
+    ? await query(conn, `SELECT ${cols} FROM authorities WHERE code = ?`, [String(Number(q))])
+    : await query(
       conn,
-      'SELECT 1 AS x FROM authorities WHERE contains(lower(name), lower(?)) UNION ALL SELECT 1 FROM (SELECT 1 FROM establishments WHERE contains(lower(la_name), lower(?)) LIMIT 1) LIMIT 1',
+      `SELECT ${cols} FROM authorities
+       WHERE contains(lower(name), lower(?)) OR code IN (SELECT DISTINCT source_code FROM establishments WHERE contains(lower(la_name), lower(?)))
+       ORDER BY lower(name), CAST(code AS INTEGER)`,
       [q, q],
     );
-  if (!hit) {
+  return rows.map((r) => ({ code: String(r.code), name: (r.name as string | null) ?? null, extract_date: (r.extract_date as string | null) ?? null }));
+}
+
+export async function knownAuthority(conn: DuckDBConnection, raw: string): Promise<AuthorityRef[]> {
+  const q = raw.trim();
+  const hits = await matchingAuthorities(conn, q);
+  if (!hits.length) {
     throw new ApiError(404, 'not_found', `No local authority loaded matches '${q}': 'publicdata food-hygiene authorities' lists those loaded (GET /v1/food-hygiene/authorities), by code (314) or name; 'publicdata sync food-hygiene --authorities CODE' loads another.`);
   }
+  return hits;
 }
 
 export function addAuthorityFilter(where: Where, raw: string): void {
