@@ -389,7 +389,7 @@ async function loadFiles(run: Run, incremental: boolean): Promise<LoadResult> {
       mode: incremental ? 'incremental' : 'full',
       env: run.env,
       log: (text) => emit({ type: 'message', dataset: name, text }),
-      status: (text) => emit({ type: 'status', dataset: name, text }),
+      status: (text, share) => emit({ type: 'status', dataset: name, text, ...(share ? { share } : {}) }),
       workDir,
       ...(run.warm ? { warm: run.warm } : {}),
       ...(run.opts.sleep ? { sleep: run.opts.sleep } : {}),

@@ -86,9 +86,13 @@ export function createProgressReporter(o: ProgressReporterOptions): ProgressSink
         else if (o.verbose) o.stream.write(`${text}\n`);
         break;
       }
-      case 'status':
-        if (tty) draw(`${e.dataset}: ${e.text}`, true);
+      case 'status': {
+        if (!tty) break;
+        const share = e.share && e.share.total > 0 ? Math.min(1, Math.max(0, e.share.done / e.share.total)) : undefined;
+        const barW = 24;
+        draw(`${e.dataset}: ${share === undefined ? '' : `[${'#'.repeat(Math.round(share * barW)).padEnd(barW, '.')}] ${(share * 100).toFixed(0)}% `}${e.text}`, true);
         break;
+      }
       case 'message':
         // A dataset's warnings (`warning: …` from ctx.log) show without --verbose; other messages with it.
         if (!o.quiet && (o.verbose || e.text.startsWith('warning:'))) {

@@ -102,8 +102,11 @@ export interface LoadContext {
   mode?: 'full' | 'incremental';
   /** Free-text progress messages (shown with --verbose / in the TTY progress). */
   log?(message: string): void;
-  /** A transient progress line drawn on a terminal only (food-hygiene: files and bytes so far). */
-  status?(text: string): void;
+  /**
+   * A transient progress line drawn on a terminal only (food-hygiene: files and bytes so far); with
+   * `share` (done of total units, e.g. files) it is drawn behind a bar that fills as they are done.
+   */
+  status?(text: string, share?: { done: number; total: number }): void;
   /** The sync's environment (its thread setting, src/workers/settings.ts `syncThreads`, for modules that run worker threads). */
   env?: Readonly<Record<string, string | undefined>>;
   /** A scratch directory in the cache for this dataset (zip members are extracted here, one at a time). */
@@ -235,7 +238,7 @@ export type SyncEvent =
   | { type: 'load'; dataset: string; percentage: number }
   | { type: 'message'; dataset: string; text: string }
   /** A module's transient progress line (drawn on a terminal, dropped otherwise). */
-  | { type: 'status'; dataset: string; text: string }
+  | { type: 'status'; dataset: string; text: string; share?: { done: number; total: number } }
   /** A request failed and will be tried again after `delayMs` (see RetryNotice in sync/download.ts). */
   | { type: 'retry'; dataset: string; url: string; attempt: number; attempts: number; delayMs: number; reason: string }
   | { type: 'done'; dataset: string; report: SyncReport }

@@ -78,7 +78,10 @@ describe('sync food-hygiene from the authorities list', () => {
     serveAll();
     const o = up.syncOptions();
     const status: string[] = [];
-    const r = await syncDataset('food-hygiene', { ...o, progress: (e) => void (e.type === 'status' && status.push(e.text)) });
+    const shares: string[] = [];
+    const r = await syncDataset('food-hygiene', { ...o, progress: (e) => void (e.type === 'status' && (status.push(e.text), shares.push(`${e.share?.done}/${e.share?.total}`))) });
+    // the bar moves file by file (issue 37: it stood still through a food hygiene load)
+    expect(shares).toEqual(['1/4', '2/4', '3/4', '4/4', '4/4']);
     expect(r.status).toBe('synced');
     expect(r.rows_loaded).toBe(all.length);
     expect(status.at(-1)).toMatch(new RegExp(`^files 4/4, [0-9.]+ [KM]B read, ${all.length} establishments$`));

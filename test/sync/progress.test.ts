@@ -35,6 +35,18 @@ describe('progress reporter', () => {
     expect(out).toMatch(/\rprice-paid: synced \(incremental update\) 43 rows loaded, 1 rejected, 327 in the mirror; 7.8 KB downloaded in 1.5s; as of 2026-03-31\n$/);
   });
 
+  it('a status line with a share of units done fills its bar as they are done (a food hygiene load: files of the total)', () => {
+    const s = sink(true);
+    s.report({ type: 'status', dataset: 'example', text: 'files 1/4, 3 KB read', share: { done: 1, total: 4 } });
+    s.report({ type: 'status', dataset: 'example', text: 'files 3/4, 9 KB read', share: { done: 3, total: 4 } });
+    s.report({ type: 'status', dataset: 'example', text: 'no share' });
+    // 24 cells: 1/4 is 6 filled, 3/4 is 18
+    expect(s.out()).toContain(`\rexample: [${'#'.repeat(6)}${'.'.repeat(18)}] 25% files 1/4, 3 KB read`);
+    expect(s.out()).toContain(`\rexample: [${'#'.repeat(18)}${'.'.repeat(6)}] 75% files 3/4, 9 KB read`);
+    expect(s.out()).toContain('\rexample: no share');
+    expect(sink(false).out()).toBe('');
+  });
+
   it('prints only the summary line (or the failure) when not a TTY', () => {
     const s = sink(false);
     s.report({ type: 'phase', dataset: 'price-paid', phase: 'download' });

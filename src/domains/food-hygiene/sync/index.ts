@@ -340,7 +340,7 @@ const foodHygiene: DatasetModule = {
     const slots = new ParseSlots(join(dir, `staged-${process.pid}`), fetch.length, ctx.env);
     if (fetch.length) ctx.log?.(`parsing ${slots.workers ? `in ${slots.workers} worker thread${slots.workers === 1 ? '' : 's'}` : 'on the main thread'}`);
     try {
-      const results = await fetchAndStage(fetch, { dir, slots, ...(ctx.sleep ? { sleep: ctx.sleep } : {}), ...(ctx.log ? { log: ctx.log } : {}), ...(ctx.status ? { status: ctx.status } : {}), progress: ctx.progress });
+      const results = await fetchAndStage(fetch, { dir, slots, ...(ctx.sleep ? { sleep: ctx.sleep } : {}), ...(ctx.log ? { log: ctx.log } : {}), ...(ctx.status ? { status: ctx.status } : {}) });
       const ok = results.filter((r): r is FileSuccess => r.ok);
       const failed = results.filter((r): r is FileFailure => !r.ok);
       let rejected = await storeRejects(ctx, ok, failed);

@@ -31,8 +31,8 @@ export interface FetchOptions {
   concurrency?: number;
   log?(message: string): void;
   /** The transient terminal line: files and bytes so far. */
-  status?(text: string): void;
-  progress?(rows: number): void;
+  /** The progress line: files done of the total (drawn as a bar), bytes read, establishments staged. */
+  status?(text: string, share?: { done: number; total: number }): void;
   /** How to wait before a retry (tests record the delay and return at once). */
   sleep?: (ms: number) => Promise<void>;
 }
@@ -108,7 +108,7 @@ export async function fetchAndStage(plans: readonly PlannedFile[], o: FetchOptio
   let lastLog = 0;
   const report = (force = false) => {
     const text = `files ${done}/${plans.length}, ${fmtBytes(bytesIn)} read, ${rows.toLocaleString('en-GB')} establishments`;
-    o.status?.(text);
+    o.status?.(text, { done, total: plans.length });
     const now = Date.now();
     if (!force && now - lastLog < 5000) return;
     lastLog = now;
@@ -145,7 +145,6 @@ export async function fetchAndStage(plans: readonly PlannedFile[], o: FetchOptio
     if (results[i]!.ok) rows += (results[i] as FileSuccess).rows;
     if (!plan.localPath) rmSync(path, { force: true });
     done++;
-    o.progress?.(rows);
     report();
   };
   const pool = Math.min(Math.max(o.concurrency ?? 4, o.slots.slots.length), plans.length);
