@@ -77,11 +77,26 @@ export const EXPORT_MEMORY = '512MB';
 /** A request the exporter refuses before writing anything (the command maps it to a usage error). */
 export class ExportUsageError extends Error {}
 
-/** Provenance of the sync (sync_log), exported with every dataset. */
+/**
+ * Provenance of the sync (sync_log), exported with every dataset. A file loaded with `--from` is logged by
+ * its local path, which names a folder of the machine that synced (a user name, a project): the lake, made
+ * to be shared, keeps only its file name, as `local:<name>` (in `source_url` and in each `files` entry's
+ * `url`); upstream URLs are kept whole.
+ */
 const SYNC_LOG: ExportTableSpec = {
   name: 'sync_log',
-  description: 'one row per successful sync of the dataset: upstream files, checksums, rows, as-of date',
+  description: 'one row per successful sync of the dataset: upstream files (a local file by its name only), checksums, rows, as-of date',
   sortBy: ['synced_at'],
+  // A local path starts with /, . or a drive letter (an upstream URL with its scheme). In `files` (JSON as
+  // the sync wrote it) only each url's value is rewritten, the rest of the text kept byte for byte;
+  // `source_url` is those urls joined by spaces (as the sync wrote it), so it is rebuilt from them (a
+  // path may itself hold spaces: ONS's spreadsheet names do).
+  select: `WITH l AS (SELECT *, regexp_replace(files, '"url":"(?:/|\\.|[A-Za-z]:)[^"]*?([^"/\\\\]*)"', '"url":"local:\\1"', 'g') AS lake_files FROM sync_log)
+  SELECT * EXCLUDE (lake_files) REPLACE (
+    CASE WHEN lake_files IS NULL OR json_array_length(lake_files) = 0 THEN source_url
+         ELSE array_to_string(json_extract_string(lake_files, '$[*].url'), ' ') END AS source_url,
+    lake_files AS files
+  ) FROM l`,
 };
 
 /** The pid in a `.staging-<pid>`, `.spill-<pid>`, `.old-<pid>[-<table>]` name when that process is gone (a killed export). */

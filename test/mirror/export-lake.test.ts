@@ -118,9 +118,12 @@ describe('mirror export: every dataset, read back by two readers', () => {
     const file = join(mirror, INFO[name]!.file);
     for (const t of manifest.datasets[name]!.tables) {
       const parts = t.partition_columns;
-      const cols = [...t.columns, ...parts];
+      // sync_log's source_url and files name a --from file by its name only in the lake (checked against
+      // the local paths below and in test/food-hygiene/export-sync-log.test.ts); every other column equal
+      const local = t.name === 'sync_log' ? ['source_url', 'files'] : [];
+      const cols = [...t.columns.filter((c) => !local.includes(c.name)), ...parts];
       const lakeFrom = `read_parquet('${join(lake, t.path)}/${'*/'.repeat(parts.length)}*.parquet'${parts.length ? `, hive_partitioning = true, hive_types = {${parts.map((p) => `'${p.name}': ${p.type}`).join(', ')}}` : ''})`;
-      const mirrorSel = `SELECT ${[...t.columns.map((c) => `CAST(s.${q(c.name)} AS ${c.type}) AS ${q(c.name)}`), ...parts.map((p) => `(${p.expr}) AS ${q(p.name)}`)].join(', ')} FROM ${mirrorRows(name, t.name)} s`;
+      const mirrorSel = `SELECT ${[...t.columns.filter((c) => !local.includes(c.name)).map((c) => `CAST(s.${q(c.name)} AS ${c.type}) AS ${q(c.name)}`), ...parts.map((p) => `(${p.expr}) AS ${q(p.name)}`)].join(', ')} FROM ${mirrorRows(name, t.name)} s`;
       const list = cols.map((c) => q(c.name)).join(', ');
       // USE m: the declarations name the mirror's tables unqualified
       const [both] = await coldDuck<{ a: string; b: string }>(
@@ -129,6 +132,21 @@ describe('mirror export: every dataset, read back by two readers', () => {
         [`ATTACH '${file}' AS m (READ_ONLY)`, 'USE m'],
       );
       expect([Number(both!.a), Number(both!.b)], `${name}/${t.name}`).toEqual([0, 0]);
+      if (local.length) {
+        // each source of the mirror's log, as the lake gives it: an upstream URL whole, a local path by its name
+        const pairs = await coldDuck<{ m: string | null; f: string | null; l: string | null }>(
+          `SELECT s.source_url AS m, s.files AS f, l.source_url AS l FROM sync_log s JOIN ${lakeFrom} l USING (synced_at)`,
+          [`ATTACH '${file}' AS m (READ_ONLY)`, 'USE m'],
+        );
+        expect(pairs.length).toBeGreaterThan(0);
+        const asLake = (u: string) => (/^[a-z]+:\/\//.test(u) ? u : `local:${u.split('/').pop()}`);
+        // source_url is the files' urls joined by spaces (a path may hold spaces: read them from the file list)
+        for (const p of pairs) {
+          const urls = p.f ? (JSON.parse(p.f) as Array<{ url: string }>).map((x) => x.url) : [];
+          if (urls.length) expect(p.m, name).toBe(urls.join(' '));
+          expect(p.l, name).toBe(urls.length ? urls.map(asLake).join(' ') : p.m);
+        }
+      }
     }
   });
 
