@@ -75,12 +75,12 @@ export async function mirrorStatus(opts: { env: Env; mirrorDir?: string; cacheDi
       base.rows_rejected = last.rows_rejected as number;
       base.mode = String(last.mode);
       base.source_url = (last.source_url as string | null) ?? null;
-      const ref = base.published ?? base.synced_at.slice(0, 10);
+      const { ref, since } = ageFrom(base);
       const ageDays = Math.floor((now.getTime() - Date.parse(`${ref.slice(0, 10)}T00:00:00Z`)) / 86_400_000);
       base.stale = ageDays > info.staleAfterDays;
       base.note = base.stale
-        ? `stale: ${ageDays} days since ${base.published ? 'the upstream publication' : 'the last sync'} (updated ${info.cadence}); run 'publicdata sync ${name}'`
-        : `fresh: ${ageDays} days since ${base.published ? 'the upstream publication' : 'the last sync'} (updated ${info.cadence})`;
+        ? `stale: ${ageDays} days since ${since} (updated ${info.cadence}); run 'publicdata sync ${name}'`
+        : `fresh: ${ageDays} days since ${since} (updated ${info.cadence})`;
       const notes = prev.state.module as Array<{ note: string | null }> | undefined;
       for (const n of notes ?? []) if (n.note) base.note += `; ${n.note}`;
     } else if (prev.damaged && !/sync_log/.test(prev.damaged)) {
@@ -93,6 +93,18 @@ export async function mirrorStatus(opts: { env: Env; mirrorDir?: string; cacheDi
     out.push(base);
   }
   return out;
+}
+
+/**
+ * The date a dataset's age counts from: the upstream publication it was synced from; for files loaded with
+ * `--from` (a local path, not a URL: no publication date) the data's own date (`as_of`), since a file
+ * years old loaded today is not fresh; the sync itself only when neither is known.
+ */
+function ageFrom(s: DatasetStatus): { ref: string; since: string } {
+  if (s.published) return { ref: s.published, since: 'the upstream publication' };
+  const local = s.source_url !== null && s.source_url !== '' && !/^[a-z]+:\/\//i.test(s.source_url);
+  if (local && s.as_of) return { ref: s.as_of, since: `the data's date, ${s.as_of.slice(0, 10)} (loaded from a local file)` };
+  return { ref: s.synced_at!, since: 'the last sync' };
 }
 
 /** Total size of the files under `dir` (0 when it does not exist). */

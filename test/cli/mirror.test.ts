@@ -25,7 +25,8 @@ beforeAll(async () => {
 describe('mirror commands', () => {
   it('sync reports a full load of every row', async () => {
     const st = json(await runCli(['mirror', 'status', 'price-paid', '--format', 'json'], { env }));
-    expect(st.data[0]).toMatchObject({ dataset: 'price-paid', present: true, rows: ppRows().length, stale: false });
+    // stale: a fixture of old transactions loaded with --from is as old as its data, not as its sync
+    expect(st.data[0]).toMatchObject({ dataset: 'price-paid', present: true, rows: ppRows().length, stale: true });
   });
 
   it('answers price-paid search from the mirror, with provenance', async () => {

@@ -1,7 +1,9 @@
 /**
- * `mirror export` of a dataset loaded with `--from` (issue 37): the lake's sync_log names the files it was
- * built from by their names only (`local:<name>`), never by the folder they sat in on the machine that
- * synced; `mirror status` on that machine keeps the whole path.
+ * A dataset loaded with `--from` (issue 37), shown by the four real FSA files of 2020:
+ *  - `mirror status` counts its age from the data's date (the newest ExtractDate), not from the sync: a
+ *    file years old loaded today is stale;
+ *  - `mirror export`: the lake's sync_log names the files it was built from by their names only
+ *    (`local:<name>`), never by the folder they sat in on the machine that synced.
  */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -9,10 +11,11 @@ import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeAll } from '../../src/mirror/db.js';
 import { exportMirror } from '../../src/mirror/export.js';
+import { mirrorStatus } from '../../src/mirror/status.js';
 import { DATASETS } from '../../src/registry.js';
 import { syncDataset } from '../../src/sync-runner.js';
 import { cleanup, tempDir } from '../support/mirror-helper.js';
-import { AUTHORITIES, fileName, FIXTURE_DIR } from './fixture.js';
+import { AUTHORITIES, extractDate, fileName, FIXTURE_DIR } from './fixture.js';
 
 let dir: string;
 beforeAll(async () => {
@@ -22,6 +25,17 @@ beforeAll(async () => {
 afterAll(async () => {
   await closeAll();
   await cleanup([dir]);
+});
+
+describe('mirror status of a --from load', () => {
+  it("counts the age from the data's date, the newest extract date of the files", async () => {
+    const newest = AUTHORITIES.map((a) => extractDate(fileName(a.code))).sort().pop()!;
+    const now = new Date('2026-11-29T12:00:00Z');
+    const days = Math.floor((now.getTime() - Date.parse(`${newest}T00:00:00Z`)) / 86_400_000);
+    const [st] = await mirrorStatus({ env: {}, mirrorDir: join(dir, 'mirror'), cacheDir: join(dir, 'cache'), now: () => now, datasets: DATASETS.filter((d) => d.name === 'food-hygiene') });
+    expect(st).toMatchObject({ as_of: newest, published: null, stale: true });
+    expect(st!.note).toMatch(new RegExp(`^stale: ${days} days since the data's date, ${newest} \\(loaded from a local file\\)`));
+  });
 });
 
 describe('the lake of a --from load', () => {
