@@ -79,7 +79,8 @@ describe('sync earnings', () => {
       population: 'full_time', measure: 'annual_gross', jobs_thousands: 576, median: 27906, mean: 32723,
       percentiles: { p10: 17326, p90: 52026 }, status: 'revised', suppressed: [],
     });
-    expect(env.meta).toMatchObject({ source: 'Office for National Statistics', reference_period: 'April 2020', ons_table: 'ASHE Table 8 (place of residence)' });
+    // as_of: the month of the data answered from (ASHE's April reference period), not the day of the sync
+    expect(env.meta).toMatchObject({ source: 'Office for National Statistics', reference_period: 'April 2020', as_of: '2020-04', ons_table: 'ASHE Table 8 (place of residence)' });
     const regions = (await getRoute('/v1/earnings/regions', { basis: 'residence', year: '2020', level: 'region', per_page: '100' }, ctx())).envelope;
     expect(regions.data.map((d: any) => d.geography.code)).toEqual(geo.filter((g) => g.code.startsWith('E12')).map((g) => g.code));
     expect(regions.pagination.total).toBe(9);
@@ -114,6 +115,7 @@ describe('sync earnings', () => {
     // All!D6 25886 (median), M6 30350 (p60): 50 + (28000 - 25886) x 10 / 4464 = 54.7
     const env = (await postRoute('/v1/earnings/percentile', { amount: 28000, population: 'all', basis: 'residence', year: 2020 }, ctx())).envelope;
     expect(env.data).toMatchObject({ amount: 28000, percentile: 54.7, percentile_bound: null, reference: { geography: { code: 'K02000001' }, median: 25886 } });
+    expect(env.meta.as_of).toBe('2020-04');
     const low = (await postRoute('/v1/earnings/percentile', { amount: 5000, population: 'all', basis: 'residence', year: 2020 }, ctx())).envelope;
     expect(low.data).toMatchObject({ percentile: null, percentile_bound: 'below_p10' });
     const high = (await postRoute('/v1/earnings/percentile', { amount: 70000, basis: 'residence', year: 2020 }, ctx())).envelope;

@@ -4,8 +4,8 @@
  *    records filtered by year (default the newest loaded for the table and measure), code or name
  *    substring, level, population and measure; ONS's row order; paged.
  *  - percentile: where an amount sits among the published percentiles of one record (percentile.ts).
- * meta: licence, source, source_url, as_of (sync_log), `ons_table`, `reference_period` (April of the
- * year), and `note` where the data cannot give what was asked.
+ * meta: licence, source, source_url, as_of (the month of the reference period answered from, `2025-04`),
+ * `ons_table`, `reference_period` (April of the year), and `note` where the data cannot give what was asked.
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { pagination } from '../../contract/envelope.js';
@@ -17,6 +17,12 @@ import { missingOf, placeAmount } from './percentile.js';
 import { EARNINGS_INFO } from './datasets.js';
 import { COLUMNS, loadedYears, resolveYear, toRecord, type EarningsRow } from './records.js';
 import type { Basis, Measure } from './routes.js';
+
+/**
+ * meta.as_of: the date of the data answered from (spec doc 4: months `YYYY-MM`), which for ASHE is its
+ * April reference period, not the day it was synced (issue 37).
+ */
+export const asOf = (year: number): string => `${year}-04`;
 
 const TABLE_NAMES: Record<string, string> = {
   '7': 'ASHE Table 7 (place of work)',
@@ -52,8 +58,10 @@ function listHandler(spec: ListSpec): Handler {
     const perPage = q.per_page as number;
     const extra: Record<string, unknown> = { ons_table: TABLE_NAMES[table] };
     if (year === undefined) {
+      const newest = (await queryOne<{ y: number | null }>(conn, 'SELECT max(year) AS y FROM earnings'))?.y;
       const m = await provenanceMeta(EARNINGS_INFO, conn, {
         ...extra,
+        ...(newest !== null && newest !== undefined ? { as_of: asOf(Number(newest)) } : {}),
         note: `No ${TABLE_NAMES[table]} ${measure} data is loaded; 'publicdata sync earnings' loads it from the ONS pages.`,
       });
       return { data: [], meta: m, pagination: pagination(0, page, perPage) };
@@ -72,6 +80,7 @@ function listHandler(spec: ListSpec): Handler {
     if (typeof q.level === 'string') where.add('level = ?', q.level);
     const { rows, total } = await pagedQuery<EarningsRow>(conn, { from: 'earnings', columns: COLUMNS, where, orderBy: 'seq', page, perPage });
     extra.reference_period = `April ${year}`;
+    extra.as_of = asOf(year);
     if (spec.family === 'occupation' && socVersion(year) !== 'SOC 2020') extra.note = socNote(year);
     const m = await provenanceMeta(EARNINGS_INFO, conn, extra);
     return { data: rows.map(toRecord), meta: m, pagination: pagination(total, page, perPage) };
@@ -132,6 +141,7 @@ export const percentile: Handler = async (req, ctx) => {
   const m = await provenanceMeta(EARNINGS_INFO, conn, {
     ons_table: TABLE_NAMES[table],
     reference_period: `April ${year}`,
+    as_of: asOf(year),
     method: 'linear interpolation between the adjacent published percentiles (p10 ... p90, median as p50); nothing beyond p10 or p90; one decimal place, half up',
     ...(notes.length ? { note: notes.join(' ') } : {}),
   });
