@@ -225,6 +225,17 @@ function morePagesHint(ctx: Context, g: GlobalOptions, route: Route, result: Cal
 }
 
 /** Run one call end to end and return the exit code. */
+/**
+ * An error answer (a local handler's or the live API's) names the flag typed, as a validation error does:
+ * `Invalid option --year: ...`, not `Invalid parameter 'year'` (issue 37); the code and details unchanged.
+ */
+function relabelResult(r: CallResult, relabel: (e: ApiError) => ApiError): CallResult {
+  if (!isErrorEnvelope(r.envelope)) return r;
+  const err = r.envelope.error;
+  const message = relabel(new ApiError(r.status, err.code, err.message)).message;
+  return message === err.message ? r : { ...r, envelope: { ...r.envelope, error: { ...err, message } } };
+}
+
 export async function invoke(
   ctx: Context,
   call: RouteCall,
@@ -254,7 +265,7 @@ export async function invoke(
     const slow = backend.kind === 'live' || (route.local?.datasets?.length ?? 0) > 0;
     const label = `${call.method} ${call.path}`;
     if (g.all) return await withSpinner(ctx, g, label, slow, () => callAll(ctx, backend, call, route, g, render));
-    const result = await withSpinner(ctx, g, label, slow, () => callBackend(backend, call, p));
+    const result = relabelResult(await withSpinner(ctx, g, label, slow, () => callBackend(backend, call, p)), relabel);
     await writeResult(ctx.io, result, route, render);
     morePagesHint(ctx, g, route, result);
     return resultExit(result);

@@ -64,7 +64,20 @@ describe('earnings commands', () => {
   it('rank: a year not loaded names Table 7 first (none of it loaded here) and the years Table 8 has', async () => {
     const r = await runCli(['earnings', 'rank', '42000', '--year', '2019', '--format', 'json'], { env });
     expect(r.code).toBe(2);
-    expect(json(r).error.message).toMatch(/^Invalid parameter 'year': 2019 is not loaded for ASHE Table 7 \(place of work\) annual_gross .*Table 8: 2020\.$/);
+    // the handler's error names the flag typed (issue 37), as a validation error does
+    expect(json(r).error.message).toMatch(/^Invalid option --year: 2019 is not loaded for ASHE Table 7 \(place of work\) annual_gross .*Table 8: 2020\.$/);
+  });
+
+  it('errors name the flag typed: a region no record is named like, a year not loaded for a list', async () => {
+    const r = await runCli(['earnings', 'rank', '42000', '--region', 'nowhere', '--format', 'json'], { env });
+    expect(r.code).toBe(2);
+    expect(json(r).error).toMatchObject({ code: 'invalid_parameter', message: "Invalid option --region: no area named like 'nowhere' in the data loaded; 'publicdata earnings regions' lists them." });
+    const y = await runCli(['earnings', 'regions', '--basis', 'residence', '--year', '2019', '--format', 'json'], { env });
+    expect(y.code).toBe(2);
+    expect(json(y).error.message).toMatch(/^Invalid option --year: /);
+    // the same errors through the API keep the API's words (serve, api): parameter 'year'
+    const api = await runCli(['api', 'GET', '/v1/earnings/regions', '-f', 'basis=residence', '-f', 'year=2019', '--format', 'json'], { env });
+    expect(json(api).error.message).toMatch(/^Invalid parameter 'year': /);
   });
 
   it('rank: blank percentiles read "not published", never suppressed (Isles of Scilly, part-time)', async () => {

@@ -138,3 +138,27 @@ function wbWith(name: string): XLSX.WorkBook {
   XLSX.utils.book_append_sheet(wb, XLSX.utils.aoa_to_sheet([['x']]), name);
   return wb;
 }
+
+describe('a file that is not an ASHE table (issue 37: no JavaScript internals in the message)', () => {
+  it('says what the file is, and what to give instead', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pd-ashe-bad-'));
+    const cases: Array<[string, string | Buffer, RegExp]> = [
+      ['renamed.xls', '<?xml version="1.0"?><FHRSEstablishment><Header/></FHRSEstablishment>', /^renamed\.xls: not a spreadsheet: it is XML text; give an ONS ASHE table/],
+      ['page.xls', '<!DOCTYPE html><html><body>Not found</body></html>', /^page\.xls: not a spreadsheet: it is an HTML page; give an ONS ASHE table/],
+      ['garbage.xlsx', Buffer.from([0x50, 0x4b, 0x03, 0x04, 1, 2, 3, 4, 5, 6, 7, 8]), /^garbage\.xlsx: a zip that is not a readable \.xlsx workbook/],
+    ];
+    for (const [name, body, want] of cases) {
+      const path = join(dir, name);
+      writeFileSync(path, body);
+      let message = '';
+      try {
+        readAsheFile(path);
+      } catch (e) {
+        message = (e as Error).message;
+      }
+      expect(message, name).toMatch(want);
+      expect(message, name).not.toMatch(/Cannot read properties|undefined|TypeError/);
+    }
+  });
+});
+

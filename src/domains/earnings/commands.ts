@@ -54,7 +54,10 @@ async function prepareRank(call: RouteCall, _opts: Record<string, unknown>, run:
     let code = await resolveName(run, kind, v, q);
     // Names of areas: the workplace table by default, the residence table when the name matches nothing there (or only it is loaded).
     if (code === undefined && kind === 'geography' && b.basis === undefined) code = await resolveName(run, kind, v, { ...scope, basis: 'residence' });
-    if (code === undefined) throw usage(`no ${NOUN[kind][0]} named like '${v}' in the data`);
+    // named as the flag typed (relabelled by the command kit: `Invalid option --region: ...`)
+    if (code === undefined) {
+      throw new ApiError(400, 'invalid_parameter', `Invalid parameter '${kind}': no ${NOUN[kind][0]} named like '${v}' in the data loaded; 'publicdata earnings ${kind === 'geography' ? 'regions' : 'occupations'}' lists them.`);
+    }
     if (typeof code === 'number') return code;
     b[kind] = code;
   }

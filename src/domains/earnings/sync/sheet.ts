@@ -184,6 +184,23 @@ const READ_OPTS: XLSX.ParsingOptions = {
   dense: true, cellText: false, cellHTML: false, cellFormula: false, cellNF: false, cellStyles: false, bookVBA: false, sheetStubs: false,
 };
 
+/**
+ * Why SheetJS could not read a file, in words: what the file is by its first bytes, and SheetJS's own
+ * message only when it is one meant for people (a password, a bounds refusal), never a JavaScript
+ * internal such as "Cannot read properties of undefined" (issue 37).
+ */
+function unreadable(bytes: Uint8Array, e: Error): string {
+  const head = Buffer.from(bytes.subarray(0, 512));
+  const own = !(e instanceof TypeError || e instanceof RangeError || e instanceof ReferenceError);
+  const why = own && e.message ? ` (${e.message})` : '';
+  if (head.subarray(0, 8).equals(Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]))) return `an Excel .xls workbook that cannot be read${why}`;
+  if (head[0] === 0x50 && head[1] === 0x4b) return `a zip that is not a readable .xlsx workbook${why}`;
+  const text = head.toString('latin1').replace(/^\uFEFF|^\xEF\xBB\xBF/, '').trimStart();
+  if (text.startsWith('<')) return `not a spreadsheet: it is ${/^<(!doctype html|html)/i.test(text) ? 'an HTML page' : 'XML text'}`;
+  if (head.length === 0) return 'an empty file';
+  return `not a spreadsheet${why}`;
+}
+
 /** Read one ASHE table file. Throws when it is not an ASHE estimates table this dataset loads. */
 export function readAsheFile(path: string, fileName = basename(path)): AsheFile {
   return readAsheBytes(readFileSync(path), fileName);
@@ -198,7 +215,7 @@ export function readAsheBytes(bytes: Uint8Array, fileName: string): AsheFile {
     checkWorkbookMembers(buf, fileName);
     wb = XLSX.read(buf, { type: 'buffer', ...READ_OPTS });
   } catch (e) {
-    throw new Error(`${fileName}: not a readable spreadsheet (${(e as Error).message})`);
+    throw new Error(`${fileName}: ${unreadable(bytes, e as Error)}; give an ONS ASHE table (Table 4, 7, 8 or 14 as .xls, .xlsx or the ONS zip)`);
   }
   const firstData = wb.SheetNames.find((s) => populationOfSheet(s));
   if (!firstData) throw new Error(`${fileName}: no sheet named like All, Male, Full-Time ... (sheets: ${wb.SheetNames.join(', ')})`);
