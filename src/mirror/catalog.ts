@@ -101,5 +101,5 @@ export interface DatasetInfo {
 
 /** The attribution line with the year filled in. */
 export function attributionFor(info: DatasetInfo, year: number): string {
-  return info.attribution.replace('{year}', String(year));
+  return info.attribution.replaceAll('{year}', String(year));
 }
