@@ -195,11 +195,23 @@ export class Where {
  * same SQL without LIMIT, from this page's offset to the end, streamed from DuckDB chunk by chunk
  * (each mapped and awaited by the sink, so memory stays flat); no count query. It returns no rows and,
  * as `total`, the offset plus the rows streamed.
+ *
+ * `totalInPage`, for a query whose matches are few by construction (a point-and-radius search: the rows
+ * within a few km): one query, the page with `count(*) OVER ()` beside each row, instead of a count and
+ * then the page. One scan instead of two, and no late materialisation: DuckDB answers `ORDER BY … LIMIT`
+ * straight over a table scan by sorting row ids and then scanning every column of the row groups those
+ * rows lie in again (a whole row group of 64-character crime ids for 25 rows), where the window's input
+ * is only the matching rows (docs/performance.md, "The radius query"). A page past the end has no row to
+ * carry the total: the count is then asked for as without the option. Never for an unbounded filter: the
+ * window holds every match.
  */
 export async function pagedQuery<T extends Row = Row>(
   conn: DuckDBConnection,
   o: {
     from: string; columns?: string; where: Where; orderBy: string; page: number; perPage: number;
+    /** Parameters of `columns` (bound before the WHERE's), e.g. a radius search's distance. */
+    columnParams?: Param[];
+    totalInPage?: boolean;
     /**
      * `record`: the record `map` makes, as an SQL select list over `from` (`<expr> AS <key>, …`, keys in
      * the record's order, values of the types the converter turns into what `map` gives): with it, a sink
@@ -212,18 +224,36 @@ export async function pagedQuery<T extends Row = Row>(
   const tail = `FROM ${o.from} ${o.where.sql} ORDER BY ${o.orderBy}`;
   const select = `SELECT ${o.columns ?? '*'} ${tail}`;
   const sink = o.stream?.sink;
+  const columnParams = o.columnParams ?? [];
   if (sink) {
-    const params = [...o.where.params, offset];
     const rendered = sink.rendered && o.stream!.record !== undefined
-      ? await streamRendered(conn, `SELECT ${o.stream!.record} ${tail} OFFSET ?`, params, sink)
+      ? await streamRendered(conn, `SELECT ${o.stream!.record} ${tail} OFFSET ?`, [...o.where.params, offset], sink)
       : undefined;
-    const n = rendered ?? (await streamRows<T>(conn, `${select} OFFSET ?`, params, sink, o.stream!.map));
+    const n = rendered ?? (await streamRows<T>(conn, `${select} OFFSET ?`, [...columnParams, ...o.where.params, offset], sink, o.stream!.map));
     return { rows: [], total: offset + n };
   }
-  const total = (await queryOne<{ n: number }>(conn, `SELECT count(*) AS n FROM ${o.from} ${o.where.sql}`, o.where.params))?.n ?? 0;
-  const rows = total > offset ? await query<T>(conn, `${select} LIMIT ? OFFSET ?`, [...o.where.params, o.perPage, offset]) : [];
+  const countAll = async () => (await queryOne<{ n: number }>(conn, `SELECT count(*) AS n FROM ${o.from} ${o.where.sql}`, o.where.params))?.n ?? 0;
+  if (o.totalInPage) {
+    const withTotal = await query<T & { [TOTAL_COLUMN]: number }>(
+      conn,
+      `SELECT ${o.columns ?? '*'}, count(*) OVER () AS ${TOTAL_COLUMN} ${tail} LIMIT ? OFFSET ?`,
+      [...columnParams, ...o.where.params, o.perPage, offset],
+    );
+    if (!withTotal.length) return { rows: [], total: offset > 0 ? await countAll() : 0 };
+    const total = Number(withTotal[0]![TOTAL_COLUMN]);
+    const rows = withTotal.map((r) => {
+      const { [TOTAL_COLUMN]: _, ...rest } = r;
+      return rest as unknown as T;
+    });
+    return { rows, total };
+  }
+  const total = await countAll();
+  const rows = total > offset ? await query<T>(conn, `${select} LIMIT ? OFFSET ?`, [...columnParams, ...o.where.params, o.perPage, offset]) : [];
   return { rows, total };
 }
+
+/** The column `pagedQuery`'s `totalInPage` carries the total in (taken off the rows it returns). */
+const TOTAL_COLUMN = '__paged_total';
 
 /**
  * DuckDB memory_limit while a result streams to the end (`sql`, local `--all`): enough for the scan and

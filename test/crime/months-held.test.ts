@@ -8,6 +8,7 @@ import { copyFileSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { DuckDBInstance } from '@duckdb/node-api';
 import type { SuccessEnvelope } from '../../src/contract/types.js';
 import { syncDataset } from '../../src/sync-runner.js';
 import { ctxFor } from '../support/mirror-helper.js';
@@ -188,5 +189,24 @@ describe('crime --months agrees with sync --months (1 to 240)', () => {
     const e = errorOf(await getRoute('/v1/crime/forces', {}, ctxFor(join(root, 'none', 'mirror'))));
     expect(e.code).toBe('dataset_not_synced');
     expect(e.message).toContain('to download it (about 1.7 GB: the whole rolling archive of 36 months, of which the newest 12 are loaded)');
+  });
+});
+
+describe('a file synced before force_months existed', () => {
+  it('answers the months held from the street table itself', async () => {
+    // a copy of mirror A without the table (files written by a sync before it was added)
+    const old = join(root, 'old', 'mirror');
+    mkdirSync(old, { recursive: true });
+    copyFileSync(join(mirrorA, 'crime.duckdb'), join(old, 'crime.duckdb'));
+    const db = await DuckDBInstance.create(join(old, 'crime.duckdb'));
+    const c = await db.connect();
+    await c.run('DROP TABLE force_months');
+    await c.run('CHECKPOINT');
+    c.closeSync();
+    db.closeSync();
+    const e = await ok(old, '/v1/crime/statistics', { force: 'surrey', month_from: '2024-01', month_to: '2025-05' });
+    expect(e.data.total).toBe(surrey2401().length);
+    expect(e.data.by_month).toEqual([{ month: '2024-01', count: surrey2401().length }]);
+    expect(String(e.meta.note)).toContain("No street file of force 'surrey' is loaded for 2024-02 to 2025-05 (16 of the 17 months asked)");
   });
 });

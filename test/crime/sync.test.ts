@@ -139,7 +139,18 @@ describe('sync crime from the archive (local HTTP server)', () => {
       const d = list.map((c) => c.distance_km);
       expect(d).toEqual([...d].sort((a, b) => a - b));
       expect(Math.max(...d)).toBeLessThanOrEqual(radius);
+      // the total rides on the page's query (pagedQuery totalInPage); a page past the end asks for the count
+      const q = { lat: String(lat), lng: String(lng), radius_km: String(radius), month: '2025-05', per_page: '3' };
+      const p2 = await ok('/v1/crime/street', { ...q, page: '2' });
+      expect(p2.pagination!.total).toBe(want.length);
+      expect(p2.data.map((c: any) => c.distance_km)).toEqual(d.slice(3, 6));
+      const past = await ok('/v1/crime/street', { ...q, page: String(Math.ceil(want.length / 3) + 1) });
+      expect(past.pagination!.total).toBe(want.length);
+      expect(past.data).toEqual([]);
     }
+    const none = await ok('/v1/crime/street', { lat: '58.5', lng: '-3', radius_km: '1', month: '2025-05' });
+    expect(none.pagination!.total).toBe(0);
+    expect(none.data).toEqual([]);
   });
 
   it('a category filter keeps the rows of those slugs only', async () => {

@@ -7,6 +7,7 @@ import {
   cacheDir, closeAll, dataDir, datasetNotSynced, datasetPath, isDatasetPresent, mirrorDir, openDataset,
   provenanceMeta, query, SYNC_LOG_DDL, REJECTS_DDL,
 } from '../../src/mirror/index.js';
+import { pagedQuery, Where } from '../../src/mirror/db.js';
 import { ApiError } from '../../src/contract/errors.js';
 import { ds } from '../support/datasets.js';
 
@@ -23,6 +24,7 @@ beforeAll(async () => {
   await c.run(`INSERT INTO sync_log (dataset, rows_loaded, rows_rejected, duration_ms, mode, as_of, synced_at)
      VALUES ('price-paid', 1, 0, 5, 'full', DATE '2026-10-31', TIMESTAMP '2026-11-20 08:00:00'),
             ('price-paid', 1, 0, 5, 'full', DATE '2026-09-30', TIMESTAMP '2026-10-20 08:00:00')`);
+  await c.run('CREATE TABLE p AS SELECT range::INTEGER AS x FROM range(1, 8)');
   await c.run('CHECKPOINT');
   c.closeSync();
   db.closeSync();
@@ -79,5 +81,25 @@ describe('openDataset / query', () => {
       api_version: 'v1', licence: 'Open Government Licence v3.0', source: 'HM Land Registry',
       source_url: 'https://www.gov.uk/government/collections/price-paid-data', as_of: '2026-10-31',
     });
+  });
+});
+
+describe('pagedQuery totalInPage: the page carries its total (one query)', () => {
+  // table p holds x = 1..7
+  const page = async (n: number, where = new Where(), totalInPage = true) => {
+    const conn = await openDataset(ds('price-paid'), dir);
+    return pagedQuery(conn, { from: 'p', columns: 'x, x * ? AS y', columnParams: [10], where, orderBy: 'x DESC', page: n, perPage: 3, totalInPage });
+  };
+  it('pages 1 to 3 of 7 rows: the rows of each page, total 7, no extra column', async () => {
+    expect(await page(1)).toEqual({ rows: [{ x: 7, y: 70 }, { x: 6, y: 60 }, { x: 5, y: 50 }], total: 7 });
+    expect(await page(3)).toEqual({ rows: [{ x: 1, y: 10 }], total: 7 });
+  });
+  it('a page past the end: no rows, the total from a count; nothing matching: total 0', async () => {
+    expect(await page(4)).toEqual({ rows: [], total: 7 });
+    expect(await page(1, new Where().add('x > ?', 5))).toEqual({ rows: [{ x: 7, y: 70 }, { x: 6, y: 60 }], total: 2 });
+    expect(await page(1, new Where().add('x > ?', 99))).toEqual({ rows: [], total: 0 });
+  });
+  it('the same answer as the count and the page asked for apart', async () => {
+    for (const n of [1, 2, 3, 4]) expect(await page(n)).toEqual(await page(n, new Where(), false));
   });
 });

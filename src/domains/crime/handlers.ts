@@ -6,7 +6,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { meta, pagination } from '../../contract/envelope.js';
 import { ApiError } from '../../contract/errors.js';
 import type { Handler, Meta } from '../../contract/types.js';
-import { openDataset, provenanceMeta, query, queryOne, type Row, streamRows, Where } from '../../mirror/db.js';
+import { openDataset, pagedQuery, provenanceMeta, query, queryOne, type Row, Where } from '../../mirror/db.js';
 import { addArea, addMonths, type Area, areaEcho, areaOf, type Coverage, monthsOf, radiusOf } from './area.js';
 import { CRIME_INFO } from './datasets.js';
 import { areaMonths, forceStreetMonths, monthRuns } from './months.js';
@@ -115,17 +115,12 @@ export const street: Handler = async (req, ctx) => {
   const selectParams = radius ? radius.selectParams : [];
   const then = 'force, lsoa_code NULLS LAST, location, category_label, crime_id NULLS LAST, last_outcome NULLS LAST';
   const order = `month DESC, ${radius ? radius.orderBy(then) : then}`;
-  const select = `SELECT ${columns} FROM street ${where.sql} ORDER BY ${order}`;
-  const offset = (page - 1) * perPage;
-  let rows: Row[] = [];
-  let total: number;
-  if (ctx.sink) {
-    // --all on the local backend: one streamed query from this page on
-    total = offset + (await streamRows(conn, `${select} OFFSET ?`, [...selectParams, ...where.params, offset], ctx.sink, streetRecord));
-  } else {
-    total = (await queryOne<{ n: number }>(conn, `SELECT count(*) AS n FROM street ${where.sql}`, where.params))?.n ?? 0;
-    if (total > offset) rows = await query(conn, `${select} LIMIT ? OFFSET ?`, [...selectParams, ...where.params, perPage, offset]);
-  }
+  // --all on the local backend: one streamed query from this page on; a radius's matches are few (at
+  // most 5 km around a point): their total rides on the page's query (pagedQuery's totalInPage)
+  const { rows, total } = await pagedQuery(conn, {
+    from: 'street', columns, columnParams: selectParams, where, orderBy: order, page, perPage,
+    totalInPage: radius !== null, stream: { sink: ctx.sink, map: streetRecord },
+  });
   const note = outsideNote(months, cov) ?? (await areaMonths(conn, area, months, cov, 'list')).note;
   const m = await crimeMeta(conn, { months, area: areaEcho(area), ...(note ? { note } : {}) });
   return { data: rows.map(streetRecord), meta: m, pagination: pagination(total, page, perPage) };

@@ -28,13 +28,13 @@
  * leaves the live file answering (the framework's new-file-and-rename).
  */
 import { mkdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { recordChangedKeys } from '../../mirror/changes.js';
 import { queryOne, query } from '../../mirror/db.js';
 import { catalogFields, count, csvHeader, MAX_STORED_REJECTS, storeStructuralRejects } from '../../../sync/common.js';
 import { extractMembers, isZipFile, listZip } from '../../../sync/formats/zip.js';
+import { withStaging } from '../../../sync/staging.js';
 import type { DatasetModule, DiscoverContext, LoadContext, LoadResult, UpstreamFile } from '../../../sync/types.js';
 import {
   type CrimeMember, headerMatches, monthEnd, monthsCarried, newestMonths, OUTCOMES_COLUMNS, OUTCOMES_HEADER,
@@ -406,25 +406,14 @@ export const crime: DatasetModule = {
     if (!plans.length) throw new Error('no month with a street file in the archive');
     ctx.log?.(`crime: months ${plans[0]!.month} to ${plans.at(-1)!.month} (${plans.length}) from ${[...new Set(plans.map((p) => p.source))].join(', ')}`);
     const span = spans(ctx);
-    // the staging tables live in a scratch database file beside the extracted months (the load's work
-    // folder, emptied by the framework before and after): DuckDB writes their row groups compressed to it
-    // as they fill, so the 9 million staged rows of a year do not sit in memory uncompressed as TEMP tables
-    // did (docs/performance.md, "Crime load"); it is detached and deleted when the load ends.
-    const scratch = ctx.workDir ?? join(tmpdir(), `publicdata-crime-extract-${process.pid}`);
-    mkdirSync(scratch, { recursive: true });
-    const stageDb = join(scratch, 'stage.duckdb');
-    for (const f of [stageDb, `${stageDb}.wal`]) rmSync(f, { force: true });
-    await conn.run(`ATTACH '${stageDb.replace(/'/g, "''")}' AS stage`);
+    // the staging tables live in the load's staging database (sync/staging.ts: a scratch file beside the
+    // extracted months, attached as `stage`, its tables dropped before it is detached and deleted): its row
+    // groups are written compressed as they fill, so the 9 million staged rows of a year do not sit in
+    // memory uncompressed as TEMP tables did (docs/performance.md, "Crime load")
     try {
-      return await loadStaged(ctx, plans, scratch, span);
+      return await withStaging(ctx, 'crime', (scratch) => loadStaged(ctx, plans, scratch, span));
     } finally {
-      // dropped first: a DETACH checkpoints the attached file, which rewrote the staged rows (~30-45 s at
-      // full scale on the shared machine) only for the file to be deleted
-      for (const t of ['street_stage', 'outcomes_stage']) await conn.run(`DROP TABLE IF EXISTS stage.${t}`).catch(() => undefined);
-      await conn.run('DETACH stage').catch(() => undefined);
       span('dropping the staging file');
-      for (const f of [stageDb, `${stageDb}.wal`]) rmSync(f, { force: true });
-      if (!ctx.workDir) rmSync(scratch, { recursive: true, force: true });
     }
   },
 

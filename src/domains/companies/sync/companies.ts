@@ -21,6 +21,7 @@ import { queryOne } from '../../../mirror/db.js';
 import { NAME_INDEX, NAME_INDEX_COLUMNS, NAME_INDEX_SELECT, normNameSql, sqlLiteral, statusSql, typeSql } from '../register-values.js';
 import { count, csvHeader, quoteIdent, snapshotDataset, storeStructuralRejects, MAX_STORED_REJECTS } from '../../../../sync/common.js';
 import { dataFiles, isZipFile, listZip } from '../../../../sync/formats/zip.js';
+import { STAGE_DB, withStaging } from '../../../../sync/staging.js';
 import type { DatasetModule, DiscoverContext, LoadContext, LoadResult, UpstreamFile } from '../../../../sync/types.js';
 import { COMPANIES_INFO } from '../datasets.js';
 import { pickSnapshotFiles } from './snapshot.js';
@@ -112,7 +113,11 @@ export function checkHeader(path: string, name: string): void {
   if (got.length !== CSV_COLUMNS.length) throw new Error(`${name} has ${got.length} columns, expected ${CSV_COLUMNS.length}`);
 }
 
-const STAGE = '_companies_stage';
+/**
+ * The staged rows, in the load's staging database (sync/staging.ts: a scratch file, not a TEMP table held
+ * uncompressed in memory beside the sort that follows; docs/performance.md, "Staging in a scratch file").
+ */
+const STAGE = `${STAGE_DB}._companies_stage`;
 
 /** How many CSVs the downloaded files hold (zips are counted from their central directory). */
 async function countCsvs(files: LoadContext['files']): Promise<number> {
@@ -137,7 +142,7 @@ async function loadCompanies(ctx: LoadContext): Promise<LoadResult> {
     const select = `SELECT ${typedSelect()}
       FROM (SELECT *, upper(regexp_replace(${col('RegAddress.PostCode')}, '\\s', '', 'g')) AS _pc FROM ${readCsv()})`;
     if (single) await conn.run(`CREATE TABLE companies AS ${select} ORDER BY company_number`, [f.path]);
-    else await conn.run(first ? `CREATE TEMP TABLE ${STAGE} AS ${select}` : `INSERT INTO ${STAGE} ${select}`, [f.path]);
+    else await conn.run(first ? `CREATE TABLE ${STAGE} AS ${select}` : `INSERT INTO ${STAGE} ${select}`, [f.path]);
     first = false;
     structural += await storeStructuralRejects(conn);
     const n = await count(conn, `SELECT count(*) AS n FROM ${single ? 'companies' : STAGE}`);
@@ -288,7 +293,7 @@ const companies: DatasetModule = {
   rejectThreshold: 0.001,
   tables: ['companies'],
 
-  load: loadCompanies,
+  load: (ctx) => withStaging(ctx, 'companies', () => loadCompanies(ctx)),
 
   async verify(conn: DuckDBConnection): Promise<void> {
     const total = await count(conn, 'SELECT count(*) AS n FROM companies');

@@ -19,6 +19,7 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { query, queryOne } from '../../../mirror/db.js';
 import { count, snapshotDataset, MAX_STORED_REJECTS } from '../../../../sync/common.js';
 import { dataFiles } from '../../../../sync/formats/zip.js';
+import { STAGE_DB, withStaging } from '../../../../sync/staging.js';
 import type { DatasetModule, DiscoverContext, LoadContext, LoadResult, UpstreamFile } from '../../../../sync/types.js';
 import { PSC_INFO } from '../datasets.js';
 import { pickSnapshotFiles } from './snapshot.js';
@@ -117,7 +118,11 @@ function stageSelect(): string {
   )`;
 }
 
-const STAGE = '_psc_stage';
+/**
+ * The staged rows, in the load's staging database (sync/staging.ts: a scratch file, not a TEMP table held
+ * uncompressed in memory beside the sort that follows; docs/performance.md, "Staging in a scratch file").
+ */
+const STAGE = `${STAGE_DB}._psc_stage`;
 
 /** The stored columns of `psc` (no addresses, no dates of birth). */
 const PSC_COLUMNS = `company_number, kind, record_type, psc_type, name, nationality, country_of_residence, natures_of_control,
@@ -131,7 +136,7 @@ async function loadPsc(ctx: LoadContext): Promise<LoadResult> {
   for await (const f of dataFiles(ctx.files, workDir, isData)) {
     const t = Date.now();
     const sql = stageSelect();
-    await conn.run(first ? `CREATE TEMP TABLE ${STAGE} AS ${sql}` : `INSERT INTO ${STAGE} ${sql}`, [f.from === f.name ? f.name : `${f.from}:${f.name}`, f.path]);
+    await conn.run(first ? `CREATE TABLE ${STAGE} AS ${sql}` : `INSERT INTO ${STAGE} ${sql}`, [f.from === f.name ? f.name : `${f.from}:${f.name}`, f.path]);
     first = false;
     const n = await count(conn, `SELECT count(*) AS n FROM ${STAGE}`);
     ctx.progress(n);
@@ -238,7 +243,7 @@ const psc: DatasetModule = {
   rejectThreshold: 1,
   tables: ['psc'],
 
-  load: loadPsc,
+  load: (ctx) => withStaging(ctx, 'psc', () => loadPsc(ctx)),
 
   async verify(conn: DuckDBConnection): Promise<void> {
     const total = await count(conn, 'SELECT count(*) AS n FROM psc');

@@ -35,6 +35,7 @@ import { ageBandSql, caseMap, firstUseBandSql, motCodes } from '../mot-codes.js'
 import { query, queryOne } from '../../../mirror/db.js';
 import { catalogFields, count, firstLine, MAX_STORED_REJECTS, quoteIdent, storeStructuralRejects } from '../../../../sync/common.js';
 import { extractMembers, isZipFile } from '../../../../sync/formats/zip.js';
+import { STAGE_DB, withStaging } from '../../../../sync/staging.js';
 import type { DatasetModule, DiscoverContext, LoadContext, LoadResult, UpstreamFile } from '../../../../sync/types.js';
 import { MOT_INFO } from '../datasets.js';
 import { keepPreviousLookups, mergePreviousYears, setAsidePrevious } from './mot-merge.js';
@@ -152,57 +153,8 @@ const mot: DatasetModule = {
     );
   },
 
-  async load(ctx: LoadContext): Promise<LoadResult> {
-    const { conn } = ctx;
-    const byKind = (k: MotFileKind) => ctx.files.filter((f) => classifyMotFile(f.name).kind === k);
-    const other = ctx.files.filter((f) => classifyMotFile(f.name).kind === 'other');
-    if (other.length) throw new Error(`not MOT data file names: ${other.map((f) => f.name).join(', ')} (keep the publisher's names)`);
-    const resultFiles = byKind('results');
-    const itemFiles = byKind('items');
-    if (!resultFiles.length) throw new Error('no test results file (dft_test_result_extracts_YYYY.zip or its members)');
-    const work = mkdtempSync(join(tmpdir(), 'publicdata-mot-'));
-    // `--from` files added to the years there (mot-merge.ts): the previous tables are set aside
-    const adding = ctx.mode === 'incremental';
-    try {
-      if (adding) await setAsidePrevious(conn);
-      await conn.run(STAGE_DDL);
-      await conn.run(ITEMS_DDL);
-      // 1. lookups
-      await loadLookups(ctx, work);
-      if (adding) await keepPreviousLookups(conn);
-      const haveLookups = (await count(conn, 'SELECT count(*) AS n FROM mot_item_detail')) > 0;
-      if (itemFiles.length && !haveLookups) {
-        throw new Error('the test items need the lookup files to be described: add lookup.zip (or item_detail.csv and item_group.csv) with --from');
-      }
-      // 2. results, member by member
-      let structural = 0;
-      for (const f of resultFiles) {
-        for await (const m of members(f, work)) {
-          const r = await loadResults(ctx, m.path, m.name);
-          structural += r.structural;
-          ctx.progress(await count(conn, 'SELECT count(*) AS n FROM mot_stage'));
-        }
-      }
-      // 3. items
-      for (const f of itemFiles) {
-        for await (const m of members(f, work)) {
-          const r = await loadItems(ctx, m.path, m.name);
-          structural += r.structural;
-        }
-      }
-      // 4. typed, sorted table; rejects
-      const rejected = structural + (await finish(ctx));
-      const rows = await count(conn, 'SELECT count(*) AS n FROM mot_tests');
-      // 5. aggregates
-      await aggregate(ctx);
-      const kept = adding ? await mergePreviousYears(conn) : [];
-      const a = await queryOne<{ d: string | null }>(conn, "SELECT strftime(max(test_date), '%Y-%m-%d') AS d FROM mot_tests");
-      const note = kept.length ? `kept the years already there: ${kept.join(', ')}` : undefined;
-      return { rows, rejected, mode: adding ? 'incremental' : 'full', ...(a?.d ? { asOf: a.d } : {}), ...(note ? { note } : {}) };
-    } finally {
-      rmSync(work, { recursive: true, force: true });
-    }
-  },
+  // the results and items are staged in the load's staging database (sync/staging.ts), not TEMP tables
+  load: (ctx: LoadContext) => withStaging(ctx, 'mot', () => loadMot(ctx)),
 
   async verify(conn): Promise<void> {
     const n = await count(conn, 'SELECT count(*) AS n FROM mot_tests');
@@ -213,6 +165,58 @@ const mot: DatasetModule = {
     if (cols.length) throw new Error('mot: a vehicle_id column was stored');
   },
 };
+
+async function loadMot(ctx: LoadContext): Promise<LoadResult> {
+  const { conn } = ctx;
+  const byKind = (k: MotFileKind) => ctx.files.filter((f) => classifyMotFile(f.name).kind === k);
+  const other = ctx.files.filter((f) => classifyMotFile(f.name).kind === 'other');
+  if (other.length) throw new Error(`not MOT data file names: ${other.map((f) => f.name).join(', ')} (keep the publisher's names)`);
+  const resultFiles = byKind('results');
+  const itemFiles = byKind('items');
+  if (!resultFiles.length) throw new Error('no test results file (dft_test_result_extracts_YYYY.zip or its members)');
+  const work = mkdtempSync(join(tmpdir(), 'publicdata-mot-'));
+  // `--from` files added to the years there (mot-merge.ts): the previous tables are set aside
+  const adding = ctx.mode === 'incremental';
+  try {
+    if (adding) await setAsidePrevious(conn);
+    await conn.run(STAGE_DDL);
+    await conn.run(ITEMS_DDL);
+    // 1. lookups
+    await loadLookups(ctx, work);
+    if (adding) await keepPreviousLookups(conn);
+    const haveLookups = (await count(conn, 'SELECT count(*) AS n FROM mot_item_detail')) > 0;
+    if (itemFiles.length && !haveLookups) {
+      throw new Error('the test items need the lookup files to be described: add lookup.zip (or item_detail.csv and item_group.csv) with --from');
+    }
+    // 2. results, member by member
+    let structural = 0;
+    for (const f of resultFiles) {
+      for await (const m of members(f, work)) {
+        const r = await loadResults(ctx, m.path, m.name);
+        structural += r.structural;
+        ctx.progress(await count(conn, `SELECT count(*) AS n FROM ${STAGE}`));
+      }
+    }
+    // 3. items
+    for (const f of itemFiles) {
+      for await (const m of members(f, work)) {
+        const r = await loadItems(ctx, m.path, m.name);
+        structural += r.structural;
+      }
+    }
+    // 4. typed, sorted table; rejects
+    const rejected = structural + (await finish(ctx));
+    const rows = await count(conn, 'SELECT count(*) AS n FROM mot_tests');
+    // 5. aggregates
+    await aggregate(ctx);
+    const kept = adding ? await mergePreviousYears(conn) : [];
+    const a = await queryOne<{ d: string | null }>(conn, "SELECT strftime(max(test_date), '%Y-%m-%d') AS d FROM mot_tests");
+    const note = kept.length ? `kept the years already there: ${kept.join(', ')}` : undefined;
+    return { rows, rejected, mode: adding ? 'incremental' : 'full', ...(a?.d ? { asOf: a.d } : {}), ...(note ? { note } : {}) };
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
 
 function range(a: number, b: number): number[] {
   const out: number[] = [];
@@ -271,20 +275,23 @@ function readCsv(l: Layout): string {
 }
 const lit = (s: string) => `'${s.replace(/'/g, "''")}'`;
 
-const STAGE_DDL = `CREATE TEMP TABLE mot_stage (
+/** The staged result and item rows: tables of the load's staging database (sync/staging.ts). */
+const STAGE = `${STAGE_DB}.mot_stage`;
+const ITEMS = `${STAGE_DB}.mot_items`;
+const STAGE_DDL = `CREATE TABLE ${STAGE} (
   test_id BIGINT, test_date DATE, test_class VARCHAR, test_type VARCHAR, result VARCHAR, mileage INTEGER,
   postcode_area VARCHAR, make VARCHAR, model VARCHAR, colour VARCHAR, fuel_code VARCHAR, cylinder_capacity_cc INTEGER,
   first_use_date DATE, _reject VARCHAR, _raw VARCHAR, _file VARCHAR)`;
-const ITEMS_DDL = `CREATE TEMP TABLE mot_items (test_id BIGINT, rfr_id INTEGER, rfr_type VARCHAR, dangerous_mark VARCHAR)`;
+const ITEMS_DDL = `CREATE TABLE ${ITEMS} (test_id BIGINT, rfr_id INTEGER, rfr_type VARCHAR, dangerous_mark VARCHAR)`;
 
 async function loadResults(ctx: LoadContext, path: string, name: string): Promise<{ structural: number }> {
   const { conn } = ctx;
   const l = await layoutOf(path, name, RESULT_COLUMNS);
   const c = (col: string) => `nullif(trim(${quoteIdent(col)}), '')`;
   const unknownFirstUse = motCodes().unknown_first_use_date;
-  const before = await count(conn, 'SELECT count(*) AS n FROM mot_stage');
+  const before = await count(conn, `SELECT count(*) AS n FROM ${STAGE}`);
   await conn.run(
-    `INSERT INTO mot_stage
+    `INSERT INTO ${STAGE}
      SELECT test_id, test_date, test_class, test_type, result, mileage, postcode_area, make, model, colour, fuel_code, cc, first_use,
        CASE WHEN test_id IS NULL THEN 'invalid test_id' WHEN test_date IS NULL THEN 'invalid test_date' END AS _reject,
        CASE WHEN test_id IS NULL OR test_date IS NULL THEN concat_ws('|', r_id, r_date, result, make, model) END AS _raw,
@@ -304,7 +311,7 @@ async function loadResults(ctx: LoadContext, path: string, name: string): Promis
     [name, path],
   );
   const structural = await storeStructuralRejects(conn);
-  ctx.log?.(`${name}: ${(await count(conn, 'SELECT count(*) AS n FROM mot_stage')) - before} result rows (${l.delim === '|' ? 'pipe' : 'comma'}, ${l.header.length} columns)`);
+  ctx.log?.(`${name}: ${(await count(conn, `SELECT count(*) AS n FROM ${STAGE}`)) - before} result rows (${l.delim === '|' ? 'pipe' : 'comma'}, ${l.header.length} columns)`);
   return { structural };
 }
 
@@ -312,15 +319,15 @@ async function loadItems(ctx: LoadContext, path: string, name: string): Promise<
   const { conn } = ctx;
   const l = await layoutOf(path, name, ['test_id', 'rfr_id', 'rfr_type_code']);
   const c = (col: string) => (l.header.includes(col) ? `nullif(trim(${quoteIdent(col)}), '')` : 'NULL');
-  const before = await count(conn, 'SELECT count(*) AS n FROM mot_items');
+  const before = await count(conn, `SELECT count(*) AS n FROM ${ITEMS}`);
   await conn.run(
-    `INSERT INTO mot_items
+    `INSERT INTO ${ITEMS}
      SELECT TRY_CAST(${c('test_id')} AS BIGINT), TRY_CAST(${c('rfr_id')} AS INTEGER), upper(${c('rfr_type_code')}), upper(${c('dangerous_mark')})
      FROM ${readCsv(l)} WHERE test_id IS DISTINCT FROM 'test_id'`,
     [path],
   );
   const structural = await storeStructuralRejects(conn);
-  ctx.log?.(`${name}: ${(await count(conn, 'SELECT count(*) AS n FROM mot_items')) - before} item rows`);
+  ctx.log?.(`${name}: ${(await count(conn, `SELECT count(*) AS n FROM ${ITEMS}`)) - before} item rows`);
   return { structural };
 }
 
@@ -388,9 +395,9 @@ async function loadLookups(ctx: LoadContext, work: string): Promise<void> {
 async function finish(ctx: LoadContext): Promise<number> {
   const { conn } = ctx;
   const codes = motCodes();
-  const typed = await count(conn, 'SELECT count(*) AS n FROM mot_stage WHERE _reject IS NOT NULL');
+  const typed = await count(conn, `SELECT count(*) AS n FROM ${STAGE} WHERE _reject IS NOT NULL`);
   if (typed > 0) {
-    await conn.run(`INSERT INTO rejects (file, line, raw, reason) SELECT _file, NULL, _raw, _reject FROM mot_stage WHERE _reject IS NOT NULL LIMIT ${MAX_STORED_REJECTS}`);
+    await conn.run(`INSERT INTO rejects (file, line, raw, reason) SELECT _file, NULL, _raw, _reject FROM ${STAGE} WHERE _reject IS NOT NULL LIMIT ${MAX_STORED_REJECTS}`);
   }
   const known = Object.keys(codes.results.codes).map(lit).join(', ');
   await conn.run(`CREATE TABLE mot_tests AS
@@ -400,14 +407,14 @@ async function finish(ctx: LoadContext): Promise<number> {
       mileage, postcode_area, make, model, colour,
       ${caseMap('fuel_code', codes.fuel_types.codes, lit(codes.fuel_types.unknown))} AS fuel_type,
       cylinder_capacity_cc, first_use_date, test_type AS test_type_code -- the DVSA code (NT, RT, ...)
-    FROM mot_stage WHERE _reject IS NULL AND result IN (${known})
+    FROM ${STAGE} WHERE _reject IS NULL AND result IN (${known})
     ORDER BY test_year, make, model, test_date, test_id`);
   await conn.run(`CREATE TABLE mot_years AS
     SELECT CAST(year(test_date) AS SMALLINT) AS test_year, count(*) FILTER (WHERE result IN (${known})) AS tests,
       count(*) FILTER (WHERE result NOT IN (${known}) OR result IS NULL) AS excluded_outcomes,
       min(test_date) AS first_test_date, max(test_date) AS last_test_date
-    FROM mot_stage WHERE _reject IS NULL GROUP BY ALL ORDER BY test_year`);
-  await conn.run('DROP TABLE mot_stage');
+    FROM ${STAGE} WHERE _reject IS NULL GROUP BY ALL ORDER BY test_year`);
+  await conn.run(`DROP TABLE ${STAGE}`);
   return typed;
 }
 
@@ -429,7 +436,7 @@ async function aggregate(ctx: LoadContext): Promise<void> {
       c.defect_category, d.rfr_desc AS defect_description,
       coalesce(d.rfr_deficiency_category = 'Dangerous', false) AS dangerous,
       count(*) AS failures, count(DISTINCT i.test_id) AS affected_tests
-    FROM mot_items i
+    FROM ${ITEMS} i
     JOIN mot_tests t ON t.test_id = i.test_id
     LEFT JOIN (SELECT DISTINCT ON (rfr_id, test_class_id) * FROM mot_item_detail ORDER BY rfr_id, test_class_id) d
       ON d.rfr_id = i.rfr_id AND d.test_class_id = t.test_class
@@ -438,7 +445,7 @@ async function aggregate(ctx: LoadContext): Promise<void> {
   ctx.log?.(`failure reasons aggregated in ${((Date.now() - t) / 1000).toFixed(1)} s`);
   await conn.run('ALTER TABLE mot_years ADD COLUMN items BIGINT');
   await conn.run('UPDATE mot_years SET items = (SELECT coalesce(sum(failures), 0) FROM mot_failures f WHERE f.test_year = mot_years.test_year)');
-  await conn.run('DROP TABLE mot_items');
+  await conn.run(`DROP TABLE ${ITEMS}`);
 }
 
 export default mot;
