@@ -161,3 +161,22 @@ describe('bad input, --source live, the command', () => {
     expect(json(r).data).toMatchObject({ collisions: want.length, by_severity: severities(want), years: { from: 2021, to: 2022 } });
   });
 });
+
+describe('a mirror synced before the radius routes', () => {
+  it('has no collision_points: 503 dataset_not_synced naming the sync, not an internal error', async () => {
+    const { copyFileSync, mkdirSync } = await import('node:fs');
+    const { DuckDBInstance } = await import('@duckdb/node-api');
+    const old = join(tempDir('pd-stats19-old-'), 'mirror');
+    mkdirSync(old, { recursive: true });
+    copyFileSync(join(mirror, 'road_safety.duckdb'), join(old, 'road_safety.duckdb'));
+    const db = await DuckDBInstance.create(join(old, 'road_safety.duckdb'));
+    const c = await db.connect();
+    await c.run('DROP TABLE collision_points');
+    c.closeSync();
+    db.closeSync();
+    const r = await getRoute('/v1/vehicles/road-safety/nearby/summary', { lat: String(HULL.lat), lng: String(HULL.lng) }, ctxFor(old));
+    expect(r.status).toBe(503);
+    expect((r.envelope as any).error).toMatchObject({ code: 'dataset_not_synced' });
+    expect((r.envelope as any).error.message).toContain("'publicdata sync road-safety'");
+  });
+});

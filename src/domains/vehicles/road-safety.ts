@@ -118,6 +118,7 @@ export const collisionGet: Handler = async (req, ctx) => {
  * is a 404 naming the years held.
  */
 async function nearYears(conn: DuckDBConnection, q: Record<string, unknown>): Promise<{ from: number; to: number; clipped: boolean }> {
+  await hasPoints(conn);
   const cov = (await datasetFacts(conn)).coverage as { from: number | null; to: number | null };
   if (cov.from === null || cov.to === null) throw new ApiError(404, 'not_found', 'The mirror holds no collisions.');
   const askedTo = q.year_to === undefined ? cov.to : Number(q.year_to);
@@ -127,6 +128,21 @@ async function nearYears(conn: DuckDBConnection, q: Record<string, unknown>): Pr
   if (from > to) throw new ApiError(404, 'not_found', `No collisions of ${askedFrom}–${askedTo} in the mirror (it holds ${cov.from}–${cov.to}).`);
   const clipped = (q.year_from !== undefined && from !== askedFrom) || (q.year_to !== undefined && to !== askedTo);
   return { from, to, clipped };
+}
+
+const pointsCache = new WeakMap<DuckDBConnection, Promise<void>>();
+/** A mirror synced before the radius routes has no `collision_points`: the sync that adds it is named (503, as an unsynced dataset). */
+function hasPoints(conn: DuckDBConnection): Promise<void> {
+  let p = pointsCache.get(conn);
+  if (!p) {
+    p = queryOne<{ n: number }>(conn, "SELECT count(*)::INTEGER AS n FROM duckdb_tables() WHERE table_name = 'collision_points'").then((r) => {
+      if (!r?.n) {
+        throw new ApiError(503, 'dataset_not_synced', "This road-safety mirror was synced before the radius routes existed (no collision_points table): run 'publicdata sync road-safety' again.");
+      }
+    });
+    pointsCache.set(conn, p);
+  }
+  return p;
 }
 
 /** The newest years a radius answer covers when no year range is given (spec 5-places.md: "the newest five loaded"). */
