@@ -45,11 +45,13 @@ export async function prepareAreaData({ work, repo, dist, threads, log, env = pr
   const link = (file, from) => {
     if (!existsSync(from)) return false;
     try {
-      if (lstatSync(join(mirror, file)).isSymbolicLink()) rmSync(join(mirror, file));
+      // a file built here earlier stays (its .scale says what it is); a link is renewed
+      if (!lstatSync(join(mirror, file)).isSymbolicLink()) return false;
+      rmSync(join(mirror, file));
     } catch {
       /* not there */
     }
-    if (!present(file)) symlinkSync(from, join(mirror, file));
+    symlinkSync(from, join(mirror, file));
     return true;
   };
   /** Sync a dataset into the area mirror through the real sync path (in a child: DuckDB's memory is its own). */
