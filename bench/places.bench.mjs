@@ -10,6 +10,12 @@
  *  (b) `publicdata postcode LS8 3BS` and (c) `publicdata area "LS8 3BS" --sections calendar` (one section; the
  *      postcode lookup through the area's sub-call) as processes vs a node process that opens the postcodes mirror
  *      and runs SELECT 1, 10 pairs each. Target <= 1.3x.
+ *  (d) `publicdata area <postcode>` (one where the generated crime, collisions and food files have records) with every section (radius 1 km, 12 months) over full-size mirrors (bench/lib/area-data.mjs:
+ *      the 2.7M-row postcodes of (a), crime 12 months of every force, price paid 30M rows, food hygiene 500k, five years
+ *      of collisions, the companies register where a bench left them; fixtures for the datasets small nationally) as a
+ *      process vs a node process that opens the same dataset files and runs SELECT 1 on each, BENCH_AREA_PAIRS pairs
+ *      (default 10). Target <= 3x (issue 34; docs/performance.md says why). BENCH_PLACES_AREA_ONLY=1 measures (d) alone on
+ *      the postcodes mirror an earlier run left.
  * Inputs are generated with DuckDB into bench/.work/ (cached). stdout: one line per measure; details on stderr.
  */
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, createReadStream } from 'node:fs';
@@ -17,6 +23,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { bareLoad, runNode, RSS } from './lib/child.mjs';
 import { LOAD_PAIRS, paired, pairLine, timeProcess } from './lib/pairs.mjs';
+import { prepareAreaData } from './lib/area-data.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repo = join(here, '..');
@@ -106,7 +113,9 @@ function syncLoad() {
 }
 
 mkdirSync(work, { recursive: true });
-await generate();
+const AREA_ONLY = process.env.BENCH_PLACES_AREA_ONLY === '1';
+if (!AREA_ONLY) await generate();
+if (!AREA_ONLY) {
 let rows = 0;
 const loads = await paired(
   LOAD_PAIRS,
@@ -145,3 +154,59 @@ pairLine({ measure: 'postcode LS8 3BS process (median of 10)', unit: 'ms', what:
 const areaArgs = [bin, 'area', 'LS8 3BS', '--sections', 'calendar', '--format', 'json'];
 const b2 = await paired(10, async () => (await timeProcess(areaArgs, { env, cwd: repo })).ms, async () => (await timeProcess([base], { env, cwd: repo })).ms, { warmup: 1 });
 pairLine({ measure: 'area "LS8 3BS" --sections calendar process (median of 10)', unit: 'ms', what: 'node process opening the postcodes mirror + SELECT 1 (median of 10)', target: 1.3, ...b2 });
+}
+
+// (d) every section over full-size mirrors
+{
+  const bin = join(repo, JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')).bin.publicdata);
+  const { dataDir, mirror, scale } = await prepareAreaData({ work, repo, dist, threads: THREADS, log });
+  for (const [d, w] of Object.entries(scale)) log(`area data: ${d}: ${w}`);
+  const env = { PUBLICDATA_DATA_DIR: dataDir, PUBLICDATA_CACHE_DIR: join(dataDir, 'cache'), PUBLICDATA_CONFIG_DIR: join(dataDir, 'config'), NO_COLOR: '1' };
+  // The postcode: where the generated national files all have records (the crime archive clusters its points
+  // around each force's centre; collisions cover 51-55 N, 3 W-1 E): the postcode nearest a street crime in that
+  // box (BENCH_AREA_POSTCODE overrides).
+  let postcode = process.env.BENCH_AREA_POSTCODE;
+  if (!postcode) {
+    const { result: at } = runNode(`
+      import { openDataset, query } from '${url(join(dist, 'src', 'mirror', 'db.js'))}';
+      import { CRIME_INFO } from '${url(join(dist, 'src', 'domains', 'crime', 'datasets.js'))}';
+      const c = await openDataset(CRIME_INFO, '${mirror}');
+      const r = await query(c, 'SELECT latitude, longitude FROM street WHERE latitude BETWEEN 51.3 AND 54.7 AND longitude BETWEEN -2.7 AND 0.7 ORDER BY latitude LIMIT 1');
+      console.log(JSON.stringify(r[0]));`);
+    const near = JSON.parse((await timeProcess([bin, 'postcode', '--near', `${at.latitude},${at.longitude}`, '--radius-km', '2', '--format', 'json'], { env, cwd: repo })).out);
+    postcode = near.data?.[0]?.postcode;
+    if (!postcode) throw new Error(`no postcode within 2 km of a crime at ${at.latitude},${at.longitude}`);
+  }
+  log(`area postcode: ${postcode}`);
+  const args = [bin, 'area', postcode, '--format', 'json'];
+  const answer = JSON.parse((await timeProcess(args, { env, cwd: repo })).out);
+  const secs = answer.data?.sections ?? {};
+  for (const [name, s] of Object.entries(secs)) {
+    const { status, source, as_of, ...fig } = s;
+    log(`area section ${name}: ${status}${status === 'ok' ? ` ${JSON.stringify(fig).slice(0, 160)}` : ` ${JSON.stringify(fig).slice(0, 160)}`}`);
+  }
+  const notOk = Object.entries(secs).filter(([, s]) => s.status !== 'ok').map(([n, s]) => `${n} ${s.status}`);
+  if (Object.keys(secs).length !== 10 || notOk.length) throw new Error(`every section should answer: ${notOk.join(', ') || JSON.stringify(answer).slice(0, 300)}`);
+  // the baseline: the same dataset files opened, SELECT 1 on each (the work every answer has to do anyway)
+  const infos = [
+    ['postcodes', 'POSTCODES_INFO'], ['property', 'PRICE_PAID_INFO'], ['property', 'HPI_INFO'], ['crime', 'CRIME_INFO'], ['schools', 'SCHOOLS_INFO'],
+    ['food-hygiene', 'FOOD_HYGIENE_INFO'], ['earnings', 'EARNINGS_INFO'], ['companies', 'COMPANIES_INFO'], ['energy', 'ENERGY_PRICE_CAP_INFO'],
+  ];
+  const base = join(work, 'area-select1.mjs');
+  writeFileSync(base, `
+  import { openDataset, query } from '${url(join(dist, 'src', 'mirror', 'db.js'))}';
+  ${infos.map(([d, n], i) => `import { ${n} as I${i} } from '${url(join(dist, 'src', 'domains', d, 'datasets.js'))}';`).join('\n  ')}
+  import { ROAD_SAFETY_INFO, ROAD_TRAFFIC_INFO } from '${url(join(dist, 'src', 'domains', 'vehicles', 'traffic-datasets.js'))}';
+  const out = [];
+  for (const info of [${infos.map((_, i) => `I${i}`).join(', ')}, ROAD_SAFETY_INFO, ROAD_TRAFFIC_INFO]) {
+    const conn = await openDataset(info, '${mirror}');
+    out.push((await query(conn, 'SELECT 1 AS one'))[0].one);
+  }
+  process.stdout.write(JSON.stringify(out) + '\\n');`);
+  const n = Number(process.env.BENCH_AREA_PAIRS ?? 10);
+  const r = await paired(n, async () => (await timeProcess(args, { env, cwd: repo })).ms, async () => (await timeProcess([base], { env, cwd: repo })).ms, { warmup: 1 });
+  pairLine({
+    measure: `area "${postcode}" every section process (median of ${n}; ${Object.values(scale).filter((w) => !w.startsWith('fixture')).length} of ${Object.keys(scale).length} datasets at national scale)`,
+    unit: 'ms', what: `node process opening the same ${infos.length + 2} dataset files + SELECT 1 on each (median of ${n})`, target: 3, ...r,
+  });
+}

@@ -80,6 +80,17 @@ export function gridCell(lat: number, lng: number): number {
   return band(lat, 90) * LNG_BANDS + Math.min(band(lng, 180), LNG_BANDS - 1);
 }
 
+/**
+ * SQL: `gridCell` of the row's `latCol`/`lngCol` (the same numbering, for a table sorted in the load; NULL
+ * where either is NULL). The 1e-9 nudge and the last-band cap are gridCell's.
+ */
+export function gridCellSql(latCol: string, lngCol: string): string {
+  return (
+    `(floor((${latCol} + 90) / ${GRID_CELL_DEG} + 1e-9)::BIGINT * ${LNG_BANDS} + ` +
+    `least(floor((${lngCol} + 180) / ${GRID_CELL_DEG} + 1e-9)::BIGINT, ${LNG_BANDS - 1}))`
+  );
+}
+
 /** The cell range a box's latitude bands cover (every cell of a band between). */
 export function cellRange(box: Box): { minCell: number; maxCell: number } {
   return { minCell: band(box.minLat, 90) * LNG_BANDS, maxCell: band(box.maxLat, 90) * LNG_BANDS + LNG_BANDS - 1 };

@@ -59,18 +59,19 @@ export function pointPaths(data: any): LayerPaths {
 }
 
 /**
- * The collisions route has no point search: the road safety section reads its authority's collisions
- * year by year (its `source`, one path per page); the map asks the same requests without their paging.
+ * The road safety section's figures come from `/v1/vehicles/road-safety/nearby/summary` (its `source`); the
+ * map asks the records behind them, the same query on `/v1/vehicles/road-safety/nearby` (same circle, same
+ * default years), without paging.
  */
 function collisionPaths(source: unknown): string[] {
   const list = Array.isArray(source) ? source : typeof source === 'string' ? [source] : [];
   const out = new Set<string>();
   for (const p of list as string[]) {
-    if (!p.startsWith('/v1/vehicles/road-safety/collisions?') || !p.includes('year=')) continue;
+    if (!p.startsWith('/v1/vehicles/road-safety/nearby/summary?')) continue;
     const q = new URLSearchParams(p.slice(p.indexOf('?') + 1));
     q.delete('per_page');
     q.delete('page');
-    out.add(`/v1/vehicles/road-safety/collisions?${q}`);
+    out.add(`/v1/vehicles/road-safety/nearby?${q}`);
   }
   return [...out];
 }
@@ -95,7 +96,7 @@ export async function areaDocument(get: GetJson, areaPath: string): Promise<Area
   const points: AreaDocument['points'] = {};
   for (const [name, p] of Object.entries(single) as [Layer, string][]) points[name] = await allPages(get, p);
   if (collisions) {
-    // the authority's collisions of each year, only those in the circle kept (the file stays small)
+    // the collisions of the circle (the route's own radius search; the circle test below keeps the drawing honest)
     const loc = data.postcode.location;
     const radius = Number(data.sections.road_safety.radius_km);
     const layers = [];

@@ -6,7 +6,7 @@
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { query, Where } from '../../src/mirror/db.js';
-import { boundingBox, cellRange, EARTH_RADIUS_KM, gridCell, haversineKm, haversineSql, radiusSearch } from '../../src/mirror/geo.js';
+import { boundingBox, cellRange, EARTH_RADIUS_KM, gridCell, gridCellSql, haversineKm, haversineSql, radiusSearch } from '../../src/mirror/geo.js';
 
 const R = 6371.0088;
 const rad = (d: number) => (d * Math.PI) / 180;
@@ -95,6 +95,18 @@ describe('radiusSearch over a table', () => {
     await query(conn, `INSERT INTO pts SELECT * FROM (VALUES ${values}) ORDER BY 4, 1`);
   });
   afterAll(() => conn.closeSync());
+
+  it('gridCellSql numbers a row as gridCell does (the band edges, the last longitude band, NULL)', async () => {
+    // 53.8 / -1.55: a band edge in decimal, just under it in binary (the 1e-9 nudge); 179.999: the last band
+    const cases: Array<[number, number, number]> = [[53.8, -1.55, 14380 * 36000 + 17845], [53.79999, -1.55001, 14379 * 36000 + 17844], [-89.999, 179.999, 0 * 36000 + 35999]];
+    for (const [lat, lng, cell] of cases) {
+      expect(gridCell(lat, lng)).toBe(cell);
+      const r = await query<{ c: bigint | number }>(conn, `SELECT ${gridCellSql('a', 'b')} AS c FROM (SELECT ?::DOUBLE AS a, ?::DOUBLE AS b)`, [lat, lng]);
+      expect(Number(r[0]!.c)).toBe(cell);
+    }
+    const n = await query<{ c: unknown }>(conn, `SELECT ${gridCellSql('a', 'b')} AS c FROM (SELECT NULL::DOUBLE AS a, 1.0::DOUBLE AS b)`);
+    expect(n[0]!.c).toBeNull();
+  });
 
   it.each([
     [53.8, -1.55, 1],

@@ -81,6 +81,45 @@ describe('area sections against independent counts', () => {
     expect(s.lowest_rated.length).toBe(Math.min(5, numeric.filter((e) => Number(e.rating) <= 2).length));
   });
 
+  it('road safety: the 2022 collisions (the years held) within 5 km of EC2V 7HH, by severity, casualties', async () => {
+    const s = json(await area(['EC2V 7HH', '--radius-km', '5', '--sections', 'road_safety'])).data.sections.road_safety;
+    // the fixture mirror holds the 2022 file (old layout): its rows counted here, each by its own distance
+    const rows = parseCsv(readFileSync(join(FIX, 'vehicles', 'stats19', 'dft-road-casualty-statistics-collision-2022-pre2024-layout.csv'), 'utf8'))
+      .filter((x) => x.latitude !== '' && km(at('EC2V 7HH'), [Number(x.latitude), Number(x.longitude)]) <= 5);
+    expect(rows.length).toBeGreaterThan(3);
+    // none of them is in the City of London's own district: counting by authority would have found none
+    expect(rows.filter((x) => x.local_authority_ons_district === 'E09000001')).toEqual([]);
+    const sev = (n: string) => rows.filter((x) => x.accident_severity === n).length;
+    expect(s).toMatchObject({
+      status: 'ok', radius_km: 5, years: { from: 2022, to: 2022 }, collisions: rows.length,
+      by_severity: { fatal: sev('1'), serious: sev('2'), slight: sev('3') },
+      casualties: rows.reduce((n, x) => n + Number(x.number_of_casualties), 0),
+    });
+    expect(s.source).toEqual(['/v1/vehicles/road-safety/nearby/summary?lat=51.5155&lng=-0.0922&radius_km=5']);
+    // the source path runs as it is and gives the figure; the records behind it are the same circle on /nearby
+    const again = json(await runCli(['api', 'GET', s.source[0], '--format', 'json'], { env: fx.env() }));
+    expect(again.data.collisions).toBe(s.collisions);
+    const list = json(await runCli(['api', 'GET', `${s.source[0].replace('/nearby/summary?', '/nearby?')}&per_page=100`, '--format', 'json'], { env: fx.env() }));
+    expect(list.data.map((x: any) => x.collision_index).sort()).toEqual(rows.map((x) => x.accident_index).sort());
+  });
+
+  it('traffic: the 3 count points nearest LS8 3BS within 2 km, each with its latest year and that year\'s all-motor-vehicle flow', async () => {
+    const s = json(await area(['LS8 3BS', '--radius-km', '2', '--sections', 'traffic'])).data.sections.traffic;
+    // the Leeds AADF file: per count point its newest year's row (position and flow of that year)
+    const latest = new Map<string, Record<string, string>>();
+    for (const r of parseCsv(readFileSync(join(FIX, 'vehicles', 'dft-road-traffic', 'dft_aadf_local_authority_id_63.csv'), 'utf8'))) {
+      const cur = latest.get(r.count_point_id!);
+      if (!cur || Number(r.year) > Number(cur.year)) latest.set(r.count_point_id!, r);
+    }
+    const near = [...latest.values()]
+      .map((r) => ({ id: Number(r.count_point_id), road: r.road_name, year: Number(r.year), amv: Number(r.all_motor_vehicles), d: Math.round(km(at('LS8 3BS'), [Number(r.latitude), Number(r.longitude)]) * 1000) / 1000 }))
+      .filter((x) => x.d <= 2)
+      .sort((a, b) => a.d - b.d || a.id - b.id);
+    expect(near.length).toBeGreaterThan(3);
+    expect(s.status).toBe('ok');
+    expect(s.count_points).toEqual(near.slice(0, 3).map((x) => ({ count_point_id: x.id, road_name: x.road, distance_km: x.d, year: x.year, all_motor_vehicles: x.amv })));
+  });
+
   it('calendar and energy: the next bank holiday of the division after the fixed date; no price cap in Northern Ireland', async () => {
     const d = json(await area(['BT1 5GS', '--sections', 'calendar,energy'])).data.sections;
     const events = JSON.parse(readFileSync(join(__dirname, '..', '..', 'data', 'calendar', 'bank-holidays.json'), 'utf8'))['northern-ireland'].events as Array<{ date: string; title: string }>;

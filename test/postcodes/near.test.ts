@@ -23,6 +23,8 @@ describe('--near takes a postcode', () => {
     ['schools', ['schools', '--radius-km', '5'], 'LS8 3BS'],
     ['traffic count points', ['vehicles', 'traffic', 'count-points', '--radius-km', '5'], 'LS8 3BS'],
     ['postcode', ['postcode', '--radius-km', '1', '--include-terminated'], 'LS8 3BS'],
+    ['collisions near', ['vehicles', 'collisions-near', '--radius-km', '5', '--per-page', '100'], 'EC2V 7HH'],
+    ['collisions summary', ['vehicles', 'collisions-summary', '--radius-km', '5'], 'EC2V 7HH'],
   ];
   for (const [name, args, pc] of cases) {
     it(`${name} --near "${pc}" answers as --near with its coordinates`, async () => {
@@ -35,6 +37,9 @@ describe('--near takes a postcode', () => {
   }
   it('crime stats --near "EC2V 7HH" counts the crimes around it (not an empty answer)', async () => {
     expect(json(await run(['crime', 'stats', '--radius-km', '1', '--near', 'ec2v7hh'])).data.total).toBeGreaterThan(0);
+  });
+  it('vehicles collisions-summary --near "EC2V 7HH" counts the collisions around it (not an empty answer)', async () => {
+    expect(json(await run(['vehicles', 'collisions-summary', '--radius-km', '5', '--near', 'EC2V 7HH'])).data.collisions).toBeGreaterThan(0);
   });
   it('a postcode not in the directory is its 404; one without a location is a 400', async () => {
     expect((await run(['crime', 'stats', '--near', 'ZZ1 1ZZ'])).code).toBe(1);

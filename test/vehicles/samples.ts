@@ -22,6 +22,8 @@ export const samples: DomainSamples = {
     { route: 'vehicles.mot-failures', method: 'GET', path: '/v1/vehicles/mot-failures?make=FORD&dangerous_only=true' },
     { route: 'vehicles.collisions', method: 'GET', path: '/v1/vehicles/road-safety/collisions?year=2022&per_page=5' },
     { route: 'vehicles.collisions.get', method: 'GET', path: '/v1/vehicles/road-safety/collisions/2022010352073' },
+    { route: 'vehicles.road-safety.nearby', method: 'GET', path: '/v1/vehicles/road-safety/nearby?lat=51.5155&lng=-0.0922&radius_km=3&per_page=5' },
+    { route: 'vehicles.road-safety.nearby.summary', method: 'GET', path: '/v1/vehicles/road-safety/nearby/summary?lat=51.5155&lng=-0.0922&radius_km=3' },
     { route: 'vehicles.traffic.count-points', method: 'GET', path: '/v1/vehicles/traffic/count-points?per_page=5' },
     { route: 'vehicles.traffic.aadf', method: 'GET', path: '/v1/vehicles/traffic/aadf?count_point=6009' },
     { route: 'vehicles.traffic.regional', method: 'GET', path: '/v1/vehicles/traffic/regional?region=East%20Midlands' },

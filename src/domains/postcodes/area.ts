@@ -185,28 +185,10 @@ const SECTIONS: Record<AreaSection, (c: Calls, p: Place) => Promise<Section>> = 
 
   async road_safety(c, p) {
     if (p.lat === null) return noLocation();
-    const la = p.pc.local_authority?.code;
-    const probe = await c.get('/v1/vehicles/road-safety/collisions', { per_page: 1 });
-    const to = Number(probe.meta?.coverage?.to);
-    const from = Math.max(Number(probe.meta?.coverage?.from ?? to), to - 4);
-    const near: Json[] = [];
-    if (la && Number.isFinite(to)) {
-      for (let y = from; y <= to; y++) {
-        const { records } = await c.all('/v1/vehicles/road-safety/collisions', { year: y, local_authority: la });
-        for (const r of records) {
-          const lat = Number(r.latitude);
-          const lng = Number(r.longitude);
-          if (r.latitude !== null && Number.isFinite(lat) && Number.isFinite(lng) && haversineKm(p.lat, p.lng!, lat, lng) <= p.radius) near.push(r);
-        }
-      }
-    }
-    const sev = countBy(near.map((r) => String(r.collision_severity_label ?? '').toLowerCase()));
-    return {
-      status: 'ok', radius_km: p.radius, years: { from, to }, collisions: near.length,
-      by_severity: { fatal: sev.fatal ?? 0, serious: sev.serious ?? 0, slight: sev.slight ?? 0 },
-      casualties: near.reduce((n, r) => n + Number(r.number_of_casualties ?? 0), 0),
-      note: "Collisions recorded in the postcode's local authority within the radius: a collision across the authority's boundary is not counted (the collisions route filters by authority, not by point).",
-    };
+    // the vehicles domain's radius summary over the newest five years held (the route's default years);
+    // the records behind it: the same query on /v1/vehicles/road-safety/nearby
+    const d = (await c.get('/v1/vehicles/road-safety/nearby/summary', { lat: p.lat, lng: p.lng!, radius_km: p.radius })).data;
+    return { status: 'ok', radius_km: d.radius_km, years: d.years, collisions: d.collisions, by_severity: d.by_severity, casualties: d.casualties };
   },
 
   async traffic(c, p) {

@@ -40,6 +40,24 @@ export function register(program: Command, kit: CommandKit): void {
     ],
     examples: ['publicdata vehicles collisions --year 2023', 'publicdata vehicles collisions --local-authority E08000035 --from 2023-01-01 --to 2023-03-31', 'publicdata vehicles collisions 2023010419171'],
   });
+  kit.route(v, {
+    name: 'collisions-near',
+    route: 'vehicles.road-safety.nearby',
+    near: 'collisions around this point, nearest first; with --radius-km (default 1, 0.1 to 25) and --year-from/--year-to (default the newest five years held)',
+    examples: [
+      'publicdata vehicles collisions-near --near "LS8 3BS" --radius-km 1',
+      'publicdata vehicles collisions-near --near 53.8,-1.55 --year-from 2023 --severity 1',
+    ],
+  });
+  kit.route(v, {
+    name: 'collisions-summary',
+    route: 'vehicles.road-safety.nearby.summary',
+    near: 'collisions around this point: counts by severity and casualties, per year; with --radius-km (default 1, 0.1 to 25)',
+    examples: [
+      'publicdata vehicles collisions-summary --near "LS8 3BS"',
+      'publicdata vehicles collisions-summary --near 53.8,-1.55 --radius-km 2 --year-from 2021 --year-to 2023',
+    ],
+  });
   const t = v.command('traffic').summary('DfT road traffic statistics').description(kit.help('Road traffic counts and estimates.', [
     'publicdata vehicles traffic aadf --local-authority Leeds --year-from 2019',
     'publicdata vehicles traffic regional --breakdown vehicle_type',

@@ -13,6 +13,9 @@ import { pagination } from '../../contract/envelope.js';
 import { ApiError } from '../../contract/errors.js';
 import type { Handler, Meta } from '../../contract/types.js';
 import { lastSync, openDataset, pagedQuery, provenanceMeta, query, queryOne, Where } from '../../mirror/db.js';
+import { pointOf } from '../../contract/point.js';
+import { radiusSearch, type GeoColumns } from '../../mirror/geo.js';
+import { COLLISION_POINT } from './routes.js';
 import { ROAD_SAFETY_INFO } from './traffic-datasets.js';
 import { ukLocalToUtc } from '../../uk-time.js';
 
@@ -107,4 +110,138 @@ export const collisionGet: Handler = async (req, ctx) => {
   const local = row.collision_time === null ? null : `${String(row.collision_date)}T${String(row.collision_time)}`;
   const utc = row.collision_time === null ? null : ukLocalToUtc(String(row.collision_date), String(row.collision_time));
   return { data: { ...row, collision_time: utc, collision_local_time: local, vehicles, casualties }, meta: await collisionsMeta(conn) };
+};
+
+/**
+ * The years a radius answer covers: `year_from`..`year_to` as asked, within the years held; without them
+ * the newest five years held (the area profile's road safety section). A range the mirror holds none of
+ * is a 404 naming the years held.
+ */
+async function nearYears(conn: DuckDBConnection, q: Record<string, unknown>): Promise<{ from: number; to: number; clipped: boolean }> {
+  await hasPoints(conn);
+  const cov = (await datasetFacts(conn)).coverage as { from: number | null; to: number | null };
+  if (cov.from === null || cov.to === null) throw new ApiError(404, 'not_found', 'The mirror holds no collisions.');
+  const askedTo = q.year_to === undefined ? cov.to : Number(q.year_to);
+  const askedFrom = q.year_from === undefined ? Math.min(askedTo, cov.to) - (NEAR_DEFAULT_YEARS - 1) : Number(q.year_from);
+  const from = Math.max(askedFrom, cov.from);
+  const to = Math.min(askedTo, cov.to);
+  if (from > to) throw new ApiError(404, 'not_found', `No collisions of ${askedFrom}–${askedTo} in the mirror (it holds ${cov.from}–${cov.to}).`);
+  const clipped = (q.year_from !== undefined && from !== askedFrom) || (q.year_to !== undefined && to !== askedTo);
+  return { from, to, clipped };
+}
+
+const pointsCache = new WeakMap<DuckDBConnection, Promise<void>>();
+/** A mirror synced before the radius routes has no `collision_points`: the sync that adds it is named (503, as an unsynced dataset). */
+function hasPoints(conn: DuckDBConnection): Promise<void> {
+  let p = pointsCache.get(conn);
+  if (!p) {
+    p = queryOne<{ n: number }>(conn, "SELECT count(*)::INTEGER AS n FROM duckdb_tables() WHERE table_name = 'collision_points'").then((r) => {
+      if (!r?.n) {
+        throw new ApiError(503, 'dataset_not_synced', "This road-safety mirror was synced before the radius routes existed (no collision_points table): run 'publicdata sync road-safety' again.");
+      }
+    });
+    pointsCache.set(conn, p);
+  }
+  return p;
+}
+
+/** The newest years a radius answer covers when no year range is given (spec 5-places.md: "the newest five loaded"). */
+export const NEAR_DEFAULT_YEARS = 5;
+
+/** `collision_points` (sync/road-safety.ts): DOUBLE positions, stored in grid-cell order (the latitude box prunes). */
+const COLLISION_POINT_COLUMNS: GeoColumns = { lat: 'lat', lng: 'lng' };
+
+/** The located collisions of the years within the circle: FROM with the distance column, and its WHERE. */
+function nearQuery(q: Record<string, unknown>, years: { from: number; to: number }): { from: string; where: Where; orderBy: string; method: string } {
+  const near = radiusSearch(pointOf(q, COLLISION_POINT)!, COLLISION_POINT_COLUMNS);
+  const where = new Where();
+  where.params.push(...near.selectParams);
+  near.within(where);
+  where.add('collision_year BETWEEN ? AND ?', years.from, years.to);
+  if (q.severity !== undefined) where.add('collision_severity = ?', Number(q.severity));
+  return { from: `(SELECT *, ${near.select} FROM collision_points)`, where, orderBy: near.orderBy('collision_index'), method: near.method };
+}
+
+async function nearMeta(conn: DuckDBConnection, years: { from: number; to: number; clipped: boolean }, method: string): Promise<Meta> {
+  const y = await queryOne<{ collisions: number | null; located: number | null }>(
+    conn,
+    'SELECT sum(collisions)::BIGINT AS collisions, sum(located)::BIGINT AS located FROM collision_years WHERE collision_year BETWEEN ? AND ?',
+    [years.from, years.to],
+  );
+  const unplaced = Number(y?.collisions ?? 0) - Number(y?.located ?? 0);
+  const notes = [
+    `Collisions of ${years.from}–${years.to} whose recorded position is within the radius (${method}).`,
+    ...(unplaced > 0 ? [`${unplaced} collisions of these years have no position in the file and cannot be placed: they are not counted.`] : []),
+    ...(years.clipped ? ['The years asked for were narrowed to the years the mirror holds (years says which).'] : []),
+  ];
+  return collisionsMeta(conn).then((m) => ({ ...m, years: { from: years.from, to: years.to }, without_location: unplaced, distance: method, note: notes.join(' ') }));
+}
+
+/** GET /v1/vehicles/road-safety/nearby: the collision list items within the circle, nearest first, with distance_km. */
+export const collisionsNearby: Handler = async (req, ctx) => {
+  const q = req.query;
+  const conn = await openDataset(DATASET, ctx.mirrorDir);
+  const years = await nearYears(conn, q);
+  const nq = nearQuery(q, years);
+  const page = Number(q.page ?? 1);
+  const perPage = Number(q.per_page ?? 25);
+  const { rows, total } = await pagedQuery(conn, { from: nq.from, columns: `${LIST_COLUMNS}, distance_km`, where: nq.where, orderBy: nq.orderBy, page, perPage });
+  return {
+    data: rows.map((r) => ({ ...r, distance_km: Number(r.distance_km) })),
+    meta: await nearMeta(conn, years, nq.method),
+    pagination: pagination(total, page, perPage),
+  };
+};
+
+interface YearFigures {
+  year: number;
+  collisions: number;
+  by_severity: { fatal: number; serious: number; slight: number };
+  casualties: number;
+}
+
+/**
+ * GET /v1/vehicles/road-safety/nearby/summary: the collisions within the circle over the years, by severity
+ * (STATS19 collision_severity 1 fatal, 2 serious, 3 slight, as reported) and their casualties
+ * (number_of_casualties summed), in all and per year. One aggregate over the pruned row groups.
+ */
+export const collisionsNearbySummary: Handler = async (req, ctx) => {
+  const q = req.query;
+  const conn = await openDataset(DATASET, ctx.mirrorDir);
+  const years = await nearYears(conn, q);
+  const nq = nearQuery(q, years);
+  const rows = await query<{ collision_year: number; n: bigint | number; fatal: bigint | number; serious: bigint | number; slight: bigint | number; casualties: bigint | number | null }>(
+    conn,
+    `SELECT collision_year, count(*) AS n, count(*) FILTER (WHERE collision_severity = 1) AS fatal,
+            count(*) FILTER (WHERE collision_severity = 2) AS serious, count(*) FILTER (WHERE collision_severity = 3) AS slight,
+            sum(number_of_casualties) AS casualties
+     FROM ${nq.from} ${nq.where.sql} GROUP BY collision_year ORDER BY collision_year`,
+    nq.where.params,
+  );
+  const byYear = new Map(rows.map((r) => [Number(r.collision_year), r]));
+  const perYear: YearFigures[] = [];
+  for (let y = years.from; y <= years.to; y++) {
+    const r = byYear.get(y);
+    perYear.push({
+      year: y,
+      collisions: Number(r?.n ?? 0),
+      by_severity: { fatal: Number(r?.fatal ?? 0), serious: Number(r?.serious ?? 0), slight: Number(r?.slight ?? 0) },
+      casualties: Number(r?.casualties ?? 0),
+    });
+  }
+  const sum = (f: (x: YearFigures) => number) => perYear.reduce((n, x) => n + f(x), 0);
+  const point = pointOf(q, COLLISION_POINT)!;
+  return {
+    data: {
+      lat: point.lat,
+      lng: point.lng,
+      radius_km: point.radiusKm,
+      years: { from: years.from, to: years.to },
+      collisions: sum((x) => x.collisions),
+      by_severity: { fatal: sum((x) => x.by_severity.fatal), serious: sum((x) => x.by_severity.serious), slight: sum((x) => x.by_severity.slight) },
+      casualties: sum((x) => x.casualties),
+      by_year: perYear,
+    },
+    meta: await nearMeta(conn, years, nq.method),
+  };
 };

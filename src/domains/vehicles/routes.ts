@@ -18,6 +18,19 @@ const TRAFFIC_ERRORS = ['invalid_parameter'] as const;
 /** Count points near a point: lat and lng (each requires the other), radius_km default 5, at most 100 (spec doc 3 and doc 1 §limits). */
 export const TRAFFIC_POINT: PointSpec = { defaultKm: 5, minKm: 0, maxKm: 100, declareDefault: true };
 
+/**
+ * Collisions near a point (the radius routes, publicdata extensions): lat and lng required, radius_km
+ * default 1 (the area profile's), 0.1 to 25 km. STATS19 covers Great Britain; a point elsewhere just finds none.
+ */
+export const COLLISION_POINT: PointSpec = { defaultKm: 1, minKm: 0.1, maxKm: 25, declareDefault: true, required: true, what: 'the point' };
+/** The published collisions route takes no point: the radius routes are publicdata's own (docs/vehicles.md "Road safety near a point"). */
+export const ROAD_SAFETY_NEAR_EXTENSION = 'docs/vehicles.md "Road safety near a point" (publicdata extension; spec 5-places.md road_safety section)';
+const nearYears = [
+  { ...int('year_from', 'first year, inclusive (default: the newest year held less 4)'), min: 1979 },
+  { ...int('year_to', 'last year, inclusive (default: the newest year held)'), min: 1979 },
+];
+const nearSeverity: ParamSpec = { name: 'severity', type: 'integer', min: 1, max: 3, description: '1 fatal, 2 serious, 3 slight' };
+
 function vehicles(id: string, path: string, summary: string, query: ParamSpec[], extra: Partial<RouteSpec> = {}): RouteSpec {
   return {
     id,
@@ -91,6 +104,22 @@ export const vehiclesRoutes: RouteSpec[] = [
     pathParams: [str('collision_index', 'collision index, e.g. 2023010419171')],
     cost: GET_COST,
     errors: ['not_found'],
+  },
+  vehicles('vehicles.road-safety.nearby', '/v1/vehicles/road-safety/nearby', 'Road collisions (STATS19) within a radius of a point, nearest first (publicdata extension)', [
+    ...pointParams(COLLISION_POINT),
+    ...nearYears,
+    nearSeverity,
+  ], { errors: ['invalid_parameter', 'not_found', 'dataset_not_synced'], measures: ['distance_km'], extension: ROAD_SAFETY_NEAR_EXTENSION }),
+  {
+    id: 'vehicles.road-safety.nearby.summary',
+    method: 'GET',
+    path: '/v1/vehicles/road-safety/nearby/summary',
+    domain: 'vehicles',
+    summary: 'Road collisions (STATS19) within a radius of a point over a year range: counts by severity, casualties, per year (publicdata extension)',
+    query: [...pointParams(COLLISION_POINT), ...nearYears, nearSeverity],
+    cost: GET_COST,
+    errors: ['invalid_parameter', 'not_found', 'dataset_not_synced'],
+    extension: ROAD_SAFETY_NEAR_EXTENSION,
   },
   vehicles('vehicles.traffic.count-points', '/v1/vehicles/traffic/count-points', 'Traffic count points', [
     int('count_point', 'count point id'),

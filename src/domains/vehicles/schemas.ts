@@ -179,6 +179,22 @@ const laRecord = obj({
   vehicle_miles: obj({ cars_and_taxis: num(), all_motor_vehicles: num() }),
 });
 
+// The radius routes (publicdata extensions: docs/vehicles.md "Road safety near a point")
+const NEAR_SOURCE = 'publicdata extension (docs/vehicles.md "Road safety near a point"); the figures of 5-places.md road_safety';
+const severityCounts = obj({ fatal: int('collision_severity 1'), serious: int('collision_severity 2'), slight: int('collision_severity 3') });
+const nearbyItem = obj({ ...collisionFields, distance_km: ext(num(), 'km from the point, rounded to the metre (nearest first)') });
+const nearbySummary = obj({
+  lat: ext(num(), 'the point, as asked'),
+  lng: ext(num(), 'the point, as asked'),
+  radius_km: num(),
+  years: obj({ from: int(), to: int() }),
+  collisions: int('located collisions within the radius in the years'),
+  by_severity: severityCounts,
+  casualties: int('number_of_casualties summed over those collisions'),
+  by_year: ext(arr(obj({ year: int(), collisions: int(), by_severity: severityCounts, casualties: int() })), 'the same figures for each year of the range (0 where none)'),
+});
+const NEAR_META = ['licence', 'source', 'coverage', 'years', 'without_location', 'distance'];
+
 const at = (what: string) => `${DOC} §2 Vehicles "${what}", §4 Vehicles`;
 const COLLISION_META = ['licence', 'source', 'source_url', 'last_updated', 'coverage', 'date_coverage', 'geography', 'cadence', 'caveat'];
 
@@ -198,6 +214,8 @@ export const responses: ResponseSchemas = {
   },
   'vehicles.collisions': { data: arr(obj(collisionFields)), meta: COLLISION_META, source: at('Collision (list item)') },
   'vehicles.collisions.get': { data: collisionDetail, meta: COLLISION_META, source: at('Collision (detail)') },
+  'vehicles.road-safety.nearby': { data: arr(nearbyItem), meta: NEAR_META, source: NEAR_SOURCE },
+  'vehicles.road-safety.nearby.summary': { data: nearbySummary, meta: NEAR_META, source: NEAR_SOURCE },
   'vehicles.traffic.count-points': { data: arr(countPoint), meta: ['licence', 'source', 'coverage'], source: at('Count point') },
   'vehicles.traffic.aadf': { data: arr(aadfRecord), meta: ['licence', 'source', 'unit'], source: at('Annual average daily flow record') },
   'vehicles.traffic.regional': { data: arr(regionalRecord), meta: ['licence', 'unit', 'presentation'], source: at('Regional traffic record') },

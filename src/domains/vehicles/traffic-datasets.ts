@@ -13,6 +13,16 @@ export const ROAD_SAFETY_YEARS = {
 
 const DFT_ATTRIBUTION = 'Contains public sector information licensed under the Open Government Licence v3.0 (Department for Transport).';
 
+/**
+ * The columns of `collisions` a collision list item is made of (src/domains/vehicles/road-safety.ts): the
+ * sync copies them into `collision_points`, the located collisions stored in grid-cell order for the
+ * radius routes.
+ */
+export const COLLISION_LIST_COLUMNS = `collision_index, collision_year, collision_ref_no, longitude, latitude,
+  collision_severity, collision_severity_label, number_of_vehicles, number_of_casualties, collision_date, collision_time,
+  police_force, local_authority_ons_district, speed_limit, road_type, road_type_label, urban_or_rural_area,
+  urban_or_rural_area_label, lsoa_of_accident_location`;
+
 export const ROAD_SAFETY_INFO: DatasetInfo = {
   name: 'road-safety',
   title: 'Road safety data: STATS19 personal-injury road collisions, vehicles and casualties (Great Britain)',

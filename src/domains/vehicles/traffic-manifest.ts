@@ -12,6 +12,8 @@ const traffic = handlers(() => import('./traffic.js'), { datasets: [ROAD_TRAFFIC
 export const trafficLocal: Record<string, LocalSpec> = {
   'vehicles.collisions': safety('collisionsList'),
   'vehicles.collisions.get': safety('collisionGet'),
+  'vehicles.road-safety.nearby': safety('collisionsNearby'),
+  'vehicles.road-safety.nearby.summary': safety('collisionsNearbySummary'),
   'vehicles.traffic.count-points': traffic('countPoints'),
   'vehicles.traffic.aadf': traffic('aadf'),
   'vehicles.traffic.regional': traffic('regional'),

@@ -116,17 +116,17 @@
     return out;
   }
   /**
-   * The collisions route has no point search: the road safety section reads its authority's collisions
-   * year by year and keeps those in the circle; its `source` names those requests (one per page). The
-   * map asks the same ones, every page, and keeps the points inside the circle it draws.
+   * The road safety section's figures come from /v1/vehicles/road-safety/nearby/summary (its source); the
+   * map asks the records behind them, the same query on /v1/vehicles/road-safety/nearby (same circle, same
+   * default years), every page, and keeps the points inside the circle it draws.
    */
   function collisionPaths(sources) {
     var seen = {}, out = [];
     sources.forEach(function (p) {
-      if (p.indexOf('/v1/vehicles/road-safety/collisions?') !== 0 || p.indexOf('year=') < 0) return;
+      if (p.indexOf('/v1/vehicles/road-safety/nearby/summary?') !== 0) return;
       var q = new URLSearchParams(p.slice(p.indexOf('?') + 1));
       q.delete('per_page'); q.delete('page');
-      var b = '/v1/vehicles/road-safety/collisions?' + q;
+      var b = '/v1/vehicles/road-safety/nearby?' + q;
       if (!seen[b]) { seen[b] = true; out.push(b); }
     });
     return out;

@@ -26,12 +26,13 @@
 import { basename, join } from 'node:path';
 import { DATA_DIR } from '../../../data.js';
 import { queryOne } from '../../../mirror/db.js';
+import { gridCellSql } from '../../../mirror/geo.js';
 import { catalogFields, csvHeader, quoteIdent } from '../../../../sync/common.js';
 import {
   type ColumnKind, type ColumnSpec, mapHeader, normaliseHeader, parsesExpr, readCsvAllText, sqlString, sqlType, typedExpr,
 } from './header-alias.js';
 import type { DatasetModule, DiscoverContext, LoadContext, LoadResult, UpstreamFile } from '../../../../sync/types.js';
-import { ROAD_SAFETY_INFO, ROAD_SAFETY_YEARS } from '../traffic-datasets.js';
+import { COLLISION_LIST_COLUMNS, ROAD_SAFETY_INFO, ROAD_SAFETY_YEARS } from '../traffic-datasets.js';
 
 export type Stats19Kind = 'collision' | 'vehicle' | 'casualty';
 export const STATS19_KINDS: readonly Stats19Kind[] = ['collision', 'vehicle', 'casualty'];
@@ -290,6 +291,7 @@ const roadSafety: DatasetModule = {
       await conn.run(`ALTER TABLE ${table} DROP COLUMN ok`);
       ctx.progress(good);
     }
+    await buildCollisionPoints(conn);
     // the years and dates held, for every answer's meta (computed once here, not per request)
     await conn.run(
       `CREATE TABLE coverage AS SELECT min(collision_year) AS year_from, max(collision_year) AS year_to,
@@ -310,6 +312,32 @@ const roadSafety: DatasetModule = {
     }
   },
 };
+
+/**
+ * `collision_points`: the collisions that have a position, as the list's columns plus `lat`/`lng` (DOUBLE),
+ * stored in grid-cell order (src/mirror/geo.ts gridCellSql, 0.01-degree latitude bands first) so that a
+ * radius search's latitude box prunes to the row groups of its band (DuckDB zone maps) instead of reading
+ * five years of the country. `collision_years`: per year, the collisions and how many have a position (the
+ * radius answers say how many could not be placed). A position is kept when both coordinates parse and lie
+ * on the globe; the text values of the file stay as they are in `latitude`/`longitude`.
+ */
+async function buildCollisionPoints(conn: LoadContext['conn']): Promise<void> {
+  const lat = 'TRY_CAST(latitude AS DOUBLE)';
+  const lng = 'TRY_CAST(longitude AS DOUBLE)';
+  await conn.run(
+    `CREATE TABLE collision_points AS
+     SELECT * FROM (SELECT ${COLLISION_LIST_COLUMNS}, ${lat} AS lat, ${lng} AS lng FROM collisions)
+     WHERE lat BETWEEN -90 AND 90 AND lng BETWEEN -180 AND 180
+     ORDER BY ${gridCellSql('lat', 'lng')}, collision_index`,
+  );
+  await conn.run(
+    `CREATE TABLE collision_years AS
+     SELECT c.collision_year, c.collisions, coalesce(p.located, 0) AS located
+     FROM (SELECT collision_year, count(*) AS collisions FROM collisions GROUP BY collision_year) c
+     LEFT JOIN (SELECT collision_year, count(*) AS located FROM collision_points GROUP BY collision_year) p USING (collision_year)
+     ORDER BY c.collision_year`,
+  );
+}
 
 /** Rejected rows of one table, with their line and raw text (the files are read again: the rare path). */
 async function storeRejects(ctx: LoadContext, kind: Stats19Kind): Promise<void> {
