@@ -16,17 +16,18 @@ afterAll(async () => {
   await server.close();
 });
 
-const LINES = [30000, 40000, 50000, 60000, 70000, 80000, 90000].map((g) => JSON.stringify({ gross_income: g })).join('\n');
+// example calculate (test/support/example-domain/calculate.ts): a POST, 10 credits; each answer echoes its amount
+const LINES = [30000, 40000, 50000, 60000, 70000, 80000, 90000].map((g) => JSON.stringify({ amount: g })).join('\n');
 
 describe('live --batch out of credits', () => {
   it.each([402, 429] as const)('insufficient_credits as %i: two answers, the third refused, nothing more sent, exit 3', async (status) => {
     const s = await startApiServer({ credits: 25, insufficientStatus: status });
     try {
       const env = isolatedEnv({ PUBLICDATA_BASE_URL: s.url, PUBLICDATA_API_KEY: TEST_KEY });
-      const r = await runCli(['tax', 'take-home', '--batch', '--source', 'live', '--format', 'ndjson'], { env, stdin: `${LINES}\n` });
+      const r = await runCli(['example', 'calculate', '--batch', '--source', 'live', '--format', 'ndjson'], { env, stdin: `${LINES}\n` });
       expect(r.code).toBe(3);
       const out = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
-      expect(out.map((e) => (e.error ? e.error.code : e.data.gross_income))).toEqual([30000, 40000, 'insufficient_credits']);
+      expect(out.map((e) => (e.error ? e.error.code : e.data.amount))).toEqual([30000, 40000, 'insufficient_credits']);
       expect(s.requests.filter((q) => q.method === 'POST')).toHaveLength(3);
       expect(r.stderr).toContain('out of credits at input line 3; the lines after it were not sent');
     } finally {
@@ -37,8 +38,8 @@ describe('live --batch out of credits', () => {
   it('with credits enough, every line is answered in order (exit 0)', async () => {
     server.setCredits(1000);
     const env = isolatedEnv({ PUBLICDATA_BASE_URL: server.url, PUBLICDATA_API_KEY: TEST_KEY });
-    const r = await runCli(['tax', 'take-home', '--batch', '--source', 'live', '--format', 'ndjson'], { env, stdin: `${LINES}\n` });
+    const r = await runCli(['example', 'calculate', '--batch', '--source', 'live', '--format', 'ndjson'], { env, stdin: `${LINES}\n` });
     expect(r.code).toBe(0);
-    expect(r.stdout.trim().split('\n').map((l) => JSON.parse(l).data.gross_income)).toEqual([30000, 40000, 50000, 60000, 70000, 80000, 90000]);
+    expect(r.stdout.trim().split('\n').map((l) => JSON.parse(l).data.amount)).toEqual([30000, 40000, 50000, 60000, 70000, 80000, 90000]);
   });
 });

@@ -20,7 +20,7 @@ beforeAll(async () => {
     req.on('end', () => {
       if (req.method === 'POST') posts++;
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000', 'x-credits-cost': '10', 'x-credits-remaining': '990' });
-      res.write('{"data":{"gross_income":');
+      res.write('{"data":{"amount":');
       setImmediate(() => req.socket.destroy());
     });
   });
@@ -33,9 +33,9 @@ afterAll(async () => {
 
 describe('a body cut off after the headers charged', () => {
   it('--max-credits counts the charge: the second line is refused unsent and the batch stops (exit 6: the first failed line)', async () => {
-    const stdin = ['30000', '40000', '50000'].map((g) => JSON.stringify({ gross_income: Number(g) })).join('\n');
+    const stdin = ['30000', '40000', '50000'].map((g) => JSON.stringify({ amount: Number(g) })).join('\n');
     const env = isolatedEnv({ PUBLICDATA_BASE_URL: url, PUBLICDATA_API_KEY: KEY });
-    const r = await runCli(['tax', 'take-home', '--batch', '--source', 'live', '--format', 'ndjson', '--max-credits', '15'], { env, stdin: `${stdin}\n` });
+    const r = await runCli(['example', 'calculate', '--batch', '--source', 'live', '--format', 'ndjson', '--max-credits', '15'], { env, stdin: `${stdin}\n` });
     expect(posts).toBe(1);
     const out = r.stdout.trim().split('\n').map((l) => JSON.parse(l).error);
     expect(out.map((e) => e.code)).toEqual(['network_error', 'credit_budget_exceeded']);

@@ -14,7 +14,7 @@ let server: Server;
 let url: string;
 beforeAll(async () => {
   server = createServer((req, res) => {
-    const body = req.url?.startsWith('/v1/tax/years')
+    const body = req.url?.startsWith('/v1/example/summary')
       ? { status: 401, json: { error: { code: 'unauthorized', message: `Invalid API key ${req.headers.authorization ?? ''}` } } }
       : { status: 500, json: { error: { message: 'An unexpected error occurred on our end.' } } };
     res.writeHead(body.status, { 'content-type': 'application/json', 'retry-after': '0' });
@@ -29,7 +29,7 @@ afterAll(async () => {
 
 describe('error answers from the API', () => {
   it.each(['json', 'table'])('a key echoed in a 401 message is masked (--format %s)', async (format) => {
-    const r = await runCli(['tax', 'years', '--source', 'live', '--format', format], { env: isolatedEnv({ PUBLICDATA_BASE_URL: url, PUBLICDATA_API_KEY: KEY }) });
+    const r = await runCli(['example', 'summary', '--source', 'live', '--format', format], { env: isolatedEnv({ PUBLICDATA_BASE_URL: url, PUBLICDATA_API_KEY: KEY }) });
     expect(r.code).toBe(4);
     const tail = KEY.slice('gd_live_'.length);
     for (const out of [r.stdout, r.stderr]) for (let i = 0; i + 8 <= tail.length; i++) expect(out).not.toContain(tail.slice(i, i + 8));
@@ -37,7 +37,7 @@ describe('error answers from the API', () => {
   });
 
   it('a 500 without a code prints its message (exit 6), not "undefined"', async () => {
-    const r = await runCli(['tax', 'income-tax', '50000', '--source', 'live', '--format', 'table', '--max-wait', '0'], { env: isolatedEnv({ PUBLICDATA_BASE_URL: url, PUBLICDATA_API_KEY: KEY }) });
+    const r = await runCli(['example', 'calculate', '50000', '--source', 'live', '--format', 'table', '--max-wait', '0'], { env: isolatedEnv({ PUBLICDATA_BASE_URL: url, PUBLICDATA_API_KEY: KEY }) });
     expect(r.code).toBe(6);
     expect(r.stderr).not.toContain('undefined');
     expect(r.stderr).toMatch(/error(: | \w+: )An unexpected error occurred on our end\./);

@@ -24,7 +24,7 @@ describe('429 and Retry-After', () => {
     const { backend, waits, logs } = harness(server);
     server.setRetryAfter('seconds');
     server.force429(2, 3);
-    const r = await backend.call(GET('/v1/calendar/regions'));
+    const r = await backend.call(GET('/v1/example/summary'));
     expect(r.status).toBe(200);
     expect(r.attempts).toBe(3);
     expect(waits).toHaveLength(2);
@@ -40,7 +40,7 @@ describe('429 and Retry-After', () => {
     const { backend, waits } = harness(server);
     server.setRetryAfter('http-date');
     server.force429(1, 5);
-    const r = await backend.call(GET('/v1/calendar/regions'));
+    const r = await backend.call(GET('/v1/example/summary'));
     server.setRetryAfter('seconds');
     expect(r.status).toBe(200);
     const seen = server.requests.filter((x) => x.status === 429).at(-1)!;
@@ -54,7 +54,7 @@ describe('429 and Retry-After', () => {
   test('past the retry budget the 429 envelope is returned as received (exit 5)', async () => {
     const { backend, waits } = harness(server, { maxRetries: 2 });
     server.force429(10, 1);
-    const r = await backend.call(GET('/v1/calendar/regions'));
+    const r = await backend.call(GET('/v1/example/summary'));
     server.force429(0, 1);
     expect(r.status).toBe(429);
     expect(r.envelope).toEqual(RATE_LIMIT_BODY);
@@ -66,9 +66,9 @@ describe('429 and Retry-After', () => {
   test('a used-up window whose reset is beyond --max-wait: rate_limit_exceeded without sending', async () => {
     await withApiServer({ limit: 2, windowMs: 3_600_000 }, async (s) => {
       const { backend, waits } = harness(s, { maxWait: 5 });
-      expect((await backend.call(GET('/v1/calendar/regions'))).status).toBe(200);
-      expect((await backend.call(GET('/v1/calendar/regions'))).status).toBe(200);
-      const r = await backend.call(GET('/v1/calendar/regions'));
+      expect((await backend.call(GET('/v1/example/summary'))).status).toBe(200);
+      expect((await backend.call(GET('/v1/example/summary'))).status).toBe(200);
+      const r = await backend.call(GET('/v1/example/summary'));
       expect(r.status).toBe(429);
       expect(r.attempts).toBe(0);
       expect((r.envelope as ErrorEnvelope).error.code).toBe('rate_limit_exceeded');
@@ -81,7 +81,7 @@ describe('429 and Retry-After', () => {
   test('a 429 without Retry-After backs off exponentially', async () => {
     const { backend, waits } = harness(server);
     server.injectFaults('bare-429', 'bare-429');
-    const r = await backend.call(GET('/v1/calendar/regions'));
+    const r = await backend.call(GET('/v1/example/summary'));
     expect(r.status).toBe(200);
     expect(r.attempts).toBe(3);
     expect(waits).toHaveLength(2);
@@ -94,7 +94,7 @@ describe('429 and Retry-After', () => {
   test('a Retry-After longer than --max-wait gives up at once', async () => {
     const { backend, waits } = harness(server, { maxWait: 10 });
     server.force429(1, 45);
-    const r = await backend.call(GET('/v1/calendar/regions'));
+    const r = await backend.call(GET('/v1/example/summary'));
     expect(r.status).toBe(429);
     expect(r.attempts).toBe(1);
     expect(waits).toEqual([]);
@@ -105,7 +105,7 @@ describe('network errors and 5xx', () => {
   test('GET is retried after 500 and 503 with growing back-off', async () => {
     const { backend, waits } = harness(server);
     server.injectFaults(500, 503);
-    const r = await backend.call(GET('/v1/calendar/regions'));
+    const r = await backend.call(GET('/v1/example/summary'));
     expect(r.status).toBe(200);
     expect(r.attempts).toBe(3);
     expect(waits).toHaveLength(2);
@@ -117,7 +117,7 @@ describe('network errors and 5xx', () => {
     const { backend, logs } = harness(server);
     const resetsBefore = server.stats().resets;
     server.injectFaults('reset', 'reset');
-    const r = await backend.call(GET('/v1/calendar/regions'));
+    const r = await backend.call(GET('/v1/example/summary'));
     expect(server.stats().resets - resetsBefore).toBe(2);
     expect(r.status).toBe(200);
     expect(r.attempts).toBe(3);
@@ -129,7 +129,7 @@ describe('network errors and 5xx', () => {
   test('persistent resets end in network_error with status 503 (exit 6)', async () => {
     const { backend } = harness(server, { maxRetries: 2 });
     server.injectFaults('reset', 'reset', 'reset');
-    const r = await backend.call(GET('/v1/calendar/regions'));
+    const r = await backend.call(GET('/v1/example/summary'));
     expect(r.status).toBe(503);
     expect(r.attempts).toBe(3);
     const e = (r.envelope as ErrorEnvelope).error;
@@ -143,11 +143,11 @@ describe('network errors and 5xx', () => {
   test('persistent 5xx: a JSON error envelope is kept, anything else becomes server_error', async () => {
     const { backend } = harness(server, { maxRetries: 1 });
     server.injectFaults('json-500', 'json-500');
-    const a = await backend.call(GET('/v1/calendar/regions'));
+    const a = await backend.call(GET('/v1/example/summary'));
     expect(a.status).toBe(500);
     expect(a.envelope).toEqual(SERVER_ERROR_BODY);
     server.injectFaults('html-502', 'html-502');
-    const b = await backend.call(GET('/v1/calendar/regions'));
+    const b = await backend.call(GET('/v1/example/summary'));
     expect(b.status).toBe(502);
     expect((b.envelope as ErrorEnvelope).error).toEqual({
       code: 'server_error',
@@ -161,7 +161,7 @@ describe('network errors and 5xx', () => {
     const { backend, waits } = harness(server);
     server.injectFaults(500);
     const before = server.requests.length;
-    const r = await backend.call({ method: 'POST', path: '/v1/tax/take-home/calculate', query: {}, body: { gross_salary: 30000 } });
+    const r = await backend.call({ method: 'POST', path: '/v1/example/calculate', query: {}, body: { amount: 30 } });
     expect(r.status).toBe(500);
     expect(r.attempts).toBe(1);
     expect(server.requests.length - before).toBe(1);
@@ -171,7 +171,7 @@ describe('network errors and 5xx', () => {
   test('POST is not retried after a connection reset (the request may have been processed)', async () => {
     const { backend, waits } = harness(server);
     server.injectFaults('reset');
-    const r = await backend.call({ method: 'POST', path: '/v1/tax/take-home/calculate', query: {}, body: { gross_salary: 30000 } });
+    const r = await backend.call({ method: 'POST', path: '/v1/example/calculate', query: {}, body: { amount: 30 } });
     expect(r.status).toBe(503);
     expect((r.envelope as ErrorEnvelope).error.code).toBe('network_error');
     expect(r.attempts).toBe(1);
@@ -183,12 +183,12 @@ describe('network errors and 5xx', () => {
     const url = dead.url;
     await dead.close();
     const { backend, waits } = harness({ url } as ApiServer, { maxRetries: 2 });
-    const g = await backend.call(GET('/v1/calendar/regions'));
+    const g = await backend.call(GET('/v1/example/summary'));
     expect(g.status).toBe(503);
     expect((g.envelope as ErrorEnvelope).error.code).toBe('network_error');
     expect((g.envelope as ErrorEnvelope).error.message).toContain('ECONNREFUSED');
     expect(g.attempts).toBe(3);
-    const p = await backend.call({ method: 'POST', path: '/v1/tax/take-home/calculate', query: {}, body: {} });
+    const p = await backend.call({ method: 'POST', path: '/v1/example/calculate', query: {}, body: {} });
     expect(p.attempts).toBe(3);
     expect(waits).toHaveLength(4);
     record(g, p);
@@ -205,7 +205,7 @@ describe('pacing (1 s windows on a clock shared by server and client)', () => {
       const { backend, logs } = harness(s, { clock });
       const t0 = clock.now();
       for (let i = 0; i < 12; i++) {
-        const r = await backend.call(GET('/v1/calendar/regions'));
+        const r = await backend.call(GET('/v1/example/summary'));
         expect(r.status).toBe(200);
       }
       const elapsed = clock.now() - t0;
@@ -227,8 +227,8 @@ describe('pacing (1 s windows on a clock shared by server and client)', () => {
     await withApiServer({ limit: 5, windowMs: 1000, now: clock.now }, async (s) => {
       const { backend } = harness(s, { clock });
       // Learn the window first (the first answer carries the headers).
-      await backend.call(GET('/v1/calendar/regions'));
-      const rs = await Promise.all(Array.from({ length: 14 }, () => backend.call(GET('/v1/calendar/regions'))));
+      await backend.call(GET('/v1/example/summary'));
+      const rs = await Promise.all(Array.from({ length: 14 }, () => backend.call(GET('/v1/example/summary'))));
       expect(rs.every((r) => r.status === 200)).toBe(true);
       expect(s.stats().byStatus[429]).toBeUndefined();
       expect(s.stats().byStatus[200]).toBe(15);
@@ -240,7 +240,7 @@ describe('pacing (1 s windows on a clock shared by server and client)', () => {
       const clock = sharedClock();
       await withApiServer({ limit: 5, windowMs: 1000, now: () => clock.now() + skewMs }, async (s) => {
         const { backend } = harness(s, { clock });
-        for (let i = 0; i < 12; i++) expect((await backend.call(GET('/v1/calendar/regions'))).status).toBe(200);
+        for (let i = 0; i < 12; i++) expect((await backend.call(GET('/v1/example/summary'))).status).toBe(200);
         expect(s.stats().byStatus[429]).toBeUndefined();
         const off = backend.stats().clockOffsetMs;
         if (skewMs > 0) expect(off).toBeGreaterThan(400);
@@ -257,9 +257,9 @@ describe('pacing (1 s windows on a clock shared by server and client)', () => {
       await clock.sleep(s.windowStart(clock.now()) + s.windowMs - clock.now() + 20);
       const other = harness(s, { clock });
       const mine = harness(s, { clock });
-      await mine.backend.call(GET('/v1/calendar/regions')); // mine believes 2 remain
-      for (let i = 0; i < 2; i++) await other.backend.call(GET('/v1/calendar/regions')); // the window is now used up
-      const r = await mine.backend.call(GET('/v1/calendar/regions'));
+      await mine.backend.call(GET('/v1/example/summary')); // mine believes 2 remain
+      for (let i = 0; i < 2; i++) await other.backend.call(GET('/v1/example/summary')); // the window is now used up
+      const r = await mine.backend.call(GET('/v1/example/summary'));
       expect(r.status).toBe(200);
       expect(mine.backend.stats().rateLimited).toBe(1);
       expect(mine.backend.stats().waitedMs).toBeGreaterThan(0);

@@ -3,6 +3,9 @@
  * `publicdata serve` with nothing synced, a 503 dataset_not_synced and a 501 not_available_offline are
  * each sent once (counted in serve's own access log), while a 503 server_error from a plain HTTP server
  * is still retried until it succeeds.
+ *
+ * The dataset_not_synced case takes the first registered GET route that needs a mirror dataset and no
+ * input (with every real domain removed: the example domain's synced-dataset route).
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -30,16 +33,19 @@ function backend(baseUrl: string, waits: number[]) {
 
 describe('permanent answers are not retried', () => {
   it("serve's 503 dataset_not_synced: one request, the envelope as sent", async () => {
+    const needs = ROUTES.find((r) => r.local?.datasets?.length && r.method === 'GET' && !r.path.includes('{') && !(r.query ?? []).some((q) => q.required) && !r.requireOneOf && !r.exactlyOneOf);
+    expect(needs, 'a registered GET route that needs a synced dataset and no input').toBeDefined();
+    const path = needs!.path;
     const waits: number[] = [];
     const b = backend(serve.url, waits);
     const before = serve.accessLog.length;
-    const r = await b.call({ method: 'GET', path: '/v1/property/hpi/regions', query: {} });
+    const r = await b.call({ method: 'GET', path, query: {} });
     await b.close();
     expect(r.status).toBe(503);
     expect((r.envelope as { error: { code: string } }).error.code).toBe('dataset_not_synced');
     expect(r.attempts).toBe(1);
     expect(waits).toEqual([]);
-    expect(serve.accessLog.slice(before).filter((l) => l.includes('/v1/property/hpi/regions'))).toHaveLength(1);
+    expect(serve.accessLog.slice(before).filter((l) => l.includes(` ${path} `))).toHaveLength(1);
   });
 
   it('a 501 (no offline handler) is not retried either', async () => {
@@ -62,7 +68,7 @@ describe('permanent answers are not retried', () => {
     await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
     const waits: number[] = [];
     const b = backend(`http://127.0.0.1:${(s.address() as AddressInfo).port}/v1`, waits);
-    const r = await b.call({ method: 'GET', path: '/v1/tax/years', query: {} });
+    const r = await b.call({ method: 'GET', path: '/v1/example/summary', query: {} });
     await b.close();
     await new Promise<void>((r) => s.close(() => r()));
     expect([r.status, r.attempts, n, waits.length]).toEqual([200, 3, 3, 2]);

@@ -17,7 +17,7 @@ afterAll(async () => {
   await s.close();
 });
 
-const CALC = '/v1/tax/take-home/calculate';
+const CALC = '/v1/example/calculate'; // the example domain's POST calculator (amount, colour, label)
 
 /** Open a raw connection and send `head` (request line and headers) plus `body`. */
 async function rawRequest(head: string, body: string): Promise<{ sock: Socket; response: Promise<string> }> {
@@ -55,15 +55,16 @@ describe('JSON nesting depth', () => {
 
   it('the limit itself is allowed (then the body is validated as usual), and brackets inside strings do not count', async () => {
     const atLimit = `${'['.repeat(MAX_BODY_DEPTH)}${']'.repeat(MAX_BODY_DEPTH)}`;
-    const r = await fetch(`${s.url}/tax/take-home/calculate`, { method: 'POST', body: atLimit });
+    const r = await fetch(`${s.url}/example/calculate`, { method: 'POST', body: atLimit });
     const e = (await r.json()) as { error: { message: string } };
     expect(r.status).toBe(400);
     expect(e.error.message).not.toContain('deeper than');
     // a string value full of brackets is read as a string: the body is parsed and validated (the value then
     // fails its own pattern), not refused as too deep
-    const ok = await fetch(`${s.url}/tax/take-home/calculate`, { method: 'POST', body: JSON.stringify({ gross_income: 45000, tax_year: `${'[{'.repeat(200)}\\"[` }) });
+    const ok = await fetch(`${s.url}/example/calculate`, { method: 'POST', body: JSON.stringify({ amount: 45000, label: `${'[{'.repeat(200)}\\"[` }) });
     const okBody = (await ok.json()) as { error: { code: string; message: string } };
-    expect([ok.status, okBody.error.code]).toEqual([404, 'invalid_tax_year']);
+    expect([ok.status, okBody.error.code]).toEqual([400, 'bad_request']);
+    expect(okBody.error.message).toContain('label');
     expect(okBody.error.message).not.toContain('deeper than');
   });
 
@@ -82,7 +83,7 @@ describe('a client that disconnects mid-upload', () => {
   it('is not logged as an internal error, and the access log says 499', async () => {
     const errorsBefore = s.errorLog.length;
     const before = s.accessLog.length;
-    const { sock } = await rawRequest(`POST ${CALC} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n`, '{"gross_income": 45');
+    const { sock } = await rawRequest(`POST ${CALC} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n`, '{"amount": 45');
     await new Promise((r) => setTimeout(r, 20));
     sock.destroy();
     await until(() => s.accessLog.length > before);

@@ -94,7 +94,7 @@ describe('CreditStore write failures', () => {
     const { file, block } = blockedPath();
     const s = await startTestServer({ keysText: keyLine(KEY_A), stateFile: file, creditRetry: { retryBaseMs: 5, flushAttempts: 2 } });
     block();
-    const r = await fetch(`${s.url}/tax/years`, { headers: { authorization: `Bearer ${KEY_A}` } });
+    const r = await fetch(`${s.url}/example/summary`, { headers: { authorization: `Bearer ${KEY_A}` } });
     expect(r.status).toBe(200);
     await until(() => s.errorLog.length > 0, 'an error line');
     expect(s.errorLog[0]).toMatch(new RegExp(`^credit state: could not write ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(.*(ENOTDIR|EEXIST).*\\); retry 1 in 0\\.0 s$`));
@@ -121,7 +121,7 @@ describe('SIGHUP', () => {
     const done = runServe(ctx, { host: '127.0.0.1', port: 0, keys: keysFile, state: stateFile, quiet: true }, stopped, hup);
     await until(() => /the v1 API at (\S+)/.test(stderr), 'the server to start');
     const url = /the v1 API at (\S+)/.exec(stderr)![1]!;
-    const get = (key: string) => fetch(`${url}/tax/years`, { headers: { authorization: `Bearer ${key}` } }).then((r) => r.status);
+    const get = (key: string) => fetch(`${url}/example/summary`, { headers: { authorization: `Bearer ${key}` } }).then((r) => r.status);
     expect([await get(KEY_A), await get(KEY_B)]).toEqual([200, 200]);
 
     // Revoke A; an unreadable file first leaves the keys as they were.

@@ -54,7 +54,7 @@ describe('redact, any encoding', () => {
 describe('the CLI masks its configured key of any shape', () => {
   it('in the bad PUBLICDATA_BASE_URL message', async () => {
     const env = isolatedEnv({ PUBLICDATA_BASE_URL: `ftp://example.org/${KEY}/v1`, PUBLICDATA_API_KEY: KEY });
-    const r = await runCli(['tax', 'years', '--source', 'live'], { env });
+    const r = await runCli(['example', 'summary', '--source', 'live'], { env });
     expect(r.code).toBe(2);
     expect(r.stdout + r.stderr).toContain('…6789');
     expectNoRun(r.stdout + r.stderr, KEY);
@@ -68,10 +68,10 @@ describe("serve's access log masks a keys-file key wherever it sits", () => {
       const base = s.url.replace(/\/v1$/, '');
       const esc = [...KEY].map((c) => `%${c.charCodeAt(0).toString(16)}`).join('');
       const calls: Array<[string, string]> = [
-        ['GET', `/v1/tax/years?q=${KEY}`], // 401: no Authorization header
-        ['GET', `/v1/tax/years/${esc}`], // 401, escaped in the path
-        ['OPTIONS', `/v1/tax/years?note=${esc}`],
-        ['DELETE', `/v1/tax/years?x=${KEY}`], // 405
+        ['GET', `/v1/example/summary?q=${KEY}`], // 401: no Authorization header
+        ['GET', `/v1/example/items/${esc}`], // 401, escaped in the path
+        ['OPTIONS', `/v1/example/summary?note=${esc}`],
+        ['DELETE', `/v1/example/summary?x=${KEY}`], // 405
         ['GET', `/v1/openapi.json?ref=${KEY}`],
       ];
       for (const [method, t] of calls) await (await fetch(`${base}${t}`, { method })).text();

@@ -23,12 +23,12 @@ const SECRETS = ['plainsecret0123456789', 'abc.def~ghi+jkl/mno=pq', 'Zm9vYmFy+/=
 describe('access log', () => {
   it('masks key and api_key query values whatever their shape', async () => {
     const targets = [
-      `/v1/tax/years?key=${SECRETS[0]}`,
-      `/v1/tax/years?api_key=gd_live_${SECRETS[1]}`,
-      `/v1/tax/years?page=1&API_KEY=${encodeURIComponent(SECRETS[2]!)}&x=1`,
-      `/v1/tax/years?Key=gd_test_${encodeURIComponent(SECRETS[1]!)}`,
-      `/v1/tax/years?access_token=${SECRETS[0]}#frag`,
-      `/v1/tax/years?%6Bey=${SECRETS[0]}`,
+      `/v1/example/summary?key=${SECRETS[0]}`,
+      `/v1/example/summary?api_key=gd_live_${SECRETS[1]}`,
+      `/v1/example/items?page=1&API_KEY=${encodeURIComponent(SECRETS[2]!)}&x=1`,
+      `/v1/example/summary?Key=gd_test_${encodeURIComponent(SECRETS[1]!)}`,
+      `/v1/example/summary?access_token=${SECRETS[0]}#frag`,
+      `/v1/example/summary?%6Bey=${SECRETS[0]}`,
     ];
     const before = s.accessLog.length;
     for (const t of targets) await (await fetch(`${s.url.replace(/\/v1$/, '')}${t}`)).text();
@@ -62,7 +62,7 @@ describe('access log: a key joined to other characters', () => {
     const own = await startTestServer({ keysText: keyLine(key, { per_minute: 100, credits: 1000 }) });
     try {
       const base = own.url.replace(/\/v1$/, '');
-      const targets = [`/v1/tax/years?q=x${key}`, `/v1/tax/years/sekrit_path_${key}`];
+      const targets = [`/v1/example/summary?q=x${key}`, `/v1/example/items/sekrit_path_${key}`];
       for (const t of targets) await (await fetch(`${base}${t}`, { headers: { authorization: `Bearer ${key}` } })).text();
       expect(own.accessLog).toHaveLength(targets.length);
       const tail = key.replace('gd_live_', '');
@@ -77,9 +77,9 @@ describe('access log: a key joined to other characters', () => {
 
   it('a token that is not shaped like a key (Bearer 1) does not mask the rest of the line', async () => {
     const before = s.accessLog.length;
-    await (await fetch(`${s.url.replace(/\/v1$/, '')}/v1/tax/years?page=1`, { headers: { authorization: 'Bearer 1' } })).text();
+    await (await fetch(`${s.url.replace(/\/v1$/, '')}/v1/example/items?page=1`, { headers: { authorization: 'Bearer 1' } })).text();
     const line = s.accessLog[before]!;
-    expect(line).toMatch(/^2026-11-21T12:00:00\.000Z GET \/v1\/tax\/years\?page=1 \d{3} /);
+    expect(line).toMatch(/^2026-11-21T12:00:00\.000Z GET \/v1\/example\/items\?page=1 \d{3} /);
   });
 
   it('redact masks a gd_ token preceded by a letter or an underscore', () => {
@@ -94,7 +94,7 @@ describe('PUBLICDATA_BASE_URL', () => {
   it('an invalid one is echoed with credentials and query redacted', async () => {
     for (const base of ['https://user:hunter2secret@api.example.org:99999/v1?key=sekrit123', 'ftp://hunter2secret@example.org/v1?api_key=sekrit123', 'not a url?key=sekrit123']) {
       const env = isolatedEnv({ PUBLICDATA_BASE_URL: base, PUBLICDATA_API_KEY: fakeKey('live', '0123456789abcdef0123') });
-      const r = await runCli(['tax', 'years', '--source', 'live'], { env });
+      const r = await runCli(['example', 'summary', '--source', 'live'], { env });
       expect(r.code, base).toBe(2);
       const msg = json(r).error.message as string;
       expect(msg).toMatch(/^PUBLICDATA_BASE_URL must be an http\(s\) URL/);

@@ -44,10 +44,10 @@ describe('Host header on a loopback server', () => {
   it('loopback names pass, others are 403 forbidden in the error format', async () => {
     const port = new URL(open.url).port;
     for (const h of [`127.0.0.1:${port}`, `localhost:${port}`, `LOCALHOST`, `app.localhost:${port}`, `[::1]:${port}`, `127.1.2.3`]) {
-      expect((await get(open.url, '/v1/tax/years', h)).status, h).toBe(200);
+      expect((await get(open.url, '/v1/example/summary', h)).status, h).toBe(200);
     }
     for (const h of [`evil.example:${port}`, 'rebind.attacker.net', `localhost.evil.example:${port}`, '10.0.0.1']) {
-      const r = await get(open.url, '/v1/tax/years', h);
+      const r = await get(open.url, '/v1/example/summary', h);
       expect(r.status, h).toBe(403);
       expect(JSON.parse(r.body).error.code).toBe('forbidden');
     }
@@ -65,19 +65,19 @@ describe('Host header on a loopback server', () => {
 describe('headers', () => {
   it('nosniff on every answer, success or error; no private in single-user mode', async () => {
     const host = new URL(open.url).host;
-    for (const path of ['/v1/tax/years', '/v1/no-such-route', '/v1/openapi.json']) {
+    for (const path of ['/v1/example/summary', '/v1/no-such-route', '/v1/openapi.json']) {
       const r = await get(open.url, path, host);
       expect(r.headers['x-content-type-options'], path).toBe('nosniff');
     }
-    expect((await get(open.url, '/v1/tax/years', host)).headers['cache-control']).toBe('no-cache');
+    expect((await get(open.url, '/v1/example/summary', host)).headers['cache-control']).toBe('no-cache');
   });
 
   it('keyed answers are private: revalidated when 200, never stored when refused', async () => {
     const host = new URL(keyed.url).host;
-    const ok = await get(keyed.url, '/v1/tax/years', host, KEY);
+    const ok = await get(keyed.url, '/v1/example/summary', host, KEY);
     expect(ok.status).toBe(200);
     expect(ok.headers['cache-control']).toBe('private, no-cache');
-    const refused = await get(keyed.url, '/v1/tax/years', host);
+    const refused = await get(keyed.url, '/v1/example/summary', host);
     expect(refused.status).toBe(401);
     expect(refused.headers['cache-control']).toBe('private, no-store');
   });

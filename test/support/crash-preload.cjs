@@ -1,4 +1,4 @@
-// Preloaded (node --require) into the built CLI by test/e2e/crash.test.ts to inject a crash from outside
+// Preloaded (node --require) into the built CLI by test/property/crash.test.ts to inject a crash from outside
 // the code under test: once a sync has created its temp file `<dataset file>.new-<pid>` in
 // PD_CRASH_DIR, throw from a timer (PD_CRASH=throw: an uncaught exception, as a dependency's socket
 // handler would) or reject a promise nobody awaits (PD_CRASH=reject).

@@ -1,20 +1,19 @@
 /**
- * The last-resort handler: a crash nobody catches (an exception from an event handler, a rejected promise
- * nobody awaits) during a sync of the built CLI ends in one `internal_error` line and exit 1, and leaves
- * what a killed sync leaves: the last good data answering, no lock, temp files the next sync removes.
+ * Moved from test/e2e/crash.test.ts (issue 33; the built binary holds only the real domains, so a sync run
+ * through it is a domain's): the last-resort handler: a crash nobody catches (an exception from an event
+ * handler, a rejected promise nobody awaits) during a price-paid sync of the built CLI ends in one
+ * `internal_error` line and exit 1, and leaves what a killed sync leaves: the last good data answering, no
+ * lock, temp files the next sync removes.
  */
 import { execa } from 'execa';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanup, sqlOn, tempDir } from '../support/mirror-helper.js';
-import { zipWithCorruptMember } from '../companies/accounts-zip.js';
 import { isolatedEnv, runCli } from '../support/cli.js';
-import { buildZip } from '../support/zip.js';
-import { accountsDocument, memberName } from '../companies/accounts-gen.mjs';
-import { bigFile, fixture, readPpd } from '../property/ppd-fixture.js';
+import { BIN } from '../support/e2e.js';
+import { bigFile, fixture, readPpd } from './ppd-fixture.js';
 
-const BIN = join(__dirname, '..', '..', 'bin', 'publicdata.cjs');
 const PRELOAD = join(__dirname, '..', 'support', 'crash-preload.cjs');
 const dirs: string[] = [];
 let big: string;
@@ -76,30 +75,5 @@ describe('a crash during sync', () => {
     expect(lines[0]).toBe('error internal_error: sync price-paid: injected crash during the load (this is a bug in publicdata; set PUBLICDATA_DEBUG=1 for details)');
     expect(lines[1]).toBe('Error: injected crash during the load');
     expect(lines.slice(2).some((l) => l.includes('crash-preload.cjs'))).toBe(true);
-  });
-});
-
-describe('not a crash: a corrupt accounts member read in the worker threads', () => {
-  it('fails the sync with its own report (exit 1), the previous data answers, no stage folder beside the --from file', async () => {
-    const d = tempDir('pd-crash-acc-');
-    dirs.push(d);
-    const env = isolatedEnv({ CI: '1' }) as Record<string, string>;
-    const good = join(d, 'Accounts_Bulk_Data-2026-11-02.zip');
-    writeFileSync(good, await buildZip([{ name: memberName('07654321', '2026-06-30'), data: accountsDocument({ company: '07654321', name: 'GENERATED LTD', bsd: '2026-06-30', cur: { CurrentAssets: 5 } }) }]));
-    expect((await runCli(['sync', 'accounts', '--from', good], { env })).code).toBe(0);
-    const bad = join(d, 'Accounts_Bulk_Data-2026-11-03.zip');
-    writeFileSync(bad, await zipWithCorruptMember(100, 2));
-    const r = await execa('node', [BIN, 'sync', 'accounts', '--from', bad], {
-      env: { ...env, PATH: process.env.PATH ?? '', NO_COLOR: '1', PUBLICDATA_SYNC_THREADS: '2' },
-      extendEnv: false,
-      reject: false,
-    });
-    const message = `accounts: load failed: Accounts_Bulk_Data-2026-11-03.zip: member ${memberName('90000002', '2026-03-31')} failed its CRC-32 check; the zip is corrupt, download it again`;
-    expect(r.stderr).toBe(`accounts: sync failed: ${message}`);
-    expect(r.exitCode).toBe(1);
-    expect(JSON.parse(r.stdout).data).toEqual([expect.objectContaining({ dataset: 'accounts', status: 'failed', error: message })]);
-    const file = join(env.PUBLICDATA_DATA_DIR!, 'mirror', 'accounts.duckdb');
-    expect(await sqlOn(file, 'SELECT company_number FROM accounts_filings')).toEqual([{ company_number: '07654321' }]);
-    expect(readdirSync(d).sort()).toEqual(['Accounts_Bulk_Data-2026-11-02.zip', 'Accounts_Bulk_Data-2026-11-03.zip']);
   });
 });

@@ -1,0 +1,32 @@
+/**
+ * The example domain's conformance samples (test/server/conformance.test.ts): one valid call per example
+ * route and some more (more calls than serve's 10-a-minute window holds, so the live client's pacing is
+ * exercised with no real domain registered), and calls that answer errors. No mirror dataset.
+ */
+import type { DomainSamples, Sample } from '../samples-types.js';
+
+export const samples: DomainSamples = {
+  routes: [
+    { route: 'example.items', method: 'GET', path: '/v1/example/items' },
+    { route: 'example.items', method: 'GET', path: '/v1/example/items?colour=red&per_page=5' },
+    { route: 'example.items', method: 'GET', path: '/v1/example/items?name=number%201&page=2&per_page=3' },
+    { route: 'example.items', method: 'GET', path: '/v1/example/items?lat=51.1&lng=-0.9&radius_km=20' },
+    // every page of 6 (60 items: 10 pages), so that the calls are more than two of serve's windows
+    ...Array.from({ length: 10 }, (_, k): Sample => ({ route: 'example.items', method: 'GET', path: `/v1/example/items?per_page=6&page=${k + 1}` })),
+    { route: 'example.item', method: 'GET', path: '/v1/example/items/3' },
+    { route: 'example.item', method: 'GET', path: '/v1/example/items/60' },
+    { route: 'example.summary', method: 'GET', path: '/v1/example/summary' },
+    { route: 'example.summary', method: 'GET', path: '/v1/example/summary?basis=totals&colour=blue' },
+    { route: 'example.notes', method: 'GET', path: '/v1/example/notes' },
+    { route: 'example.calculate', method: 'POST', path: '/v1/example/calculate', body: { amount: 30 } },
+    { route: 'example.calculate', method: 'POST', path: '/v1/example/calculate', body: { amount: 100, colour: 'green', label: 'abc' } },
+  ],
+  errors: [
+    { route: 'example.item', method: 'GET', path: '/v1/example/items/61' },
+    { route: 'example.item', method: 'GET', path: '/v1/example/items/abc' },
+    { route: 'example.items', method: 'GET', path: '/v1/example/items?colour=purple' },
+    { route: 'example.items', method: 'GET', path: '/v1/example/items?lat=51' },
+    { route: 'example.calculate', method: 'POST', path: '/v1/example/calculate', body: { amount: -1 } },
+    { route: 'example.calculate', method: 'POST', path: '/v1/example/calculate', body: { amount: 5, label: 'NOT LOWER' } },
+  ],
+};

@@ -1,0 +1,139 @@
+/**
+ * Moved from test/e2e/bin.test.ts (issue 33): the tax domain through the built `bin/publicdata.cjs` (the
+ * built binary holds only the real domains, never the test-only example): take-home offline, a bad amount,
+ * --batch on the bundled worker threads, and live calls against the real test API server on 127.0.0.1.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { callLocal } from '../../src/backends/local.js';
+import { handlerCtx } from '../support/handler-context.js';
+import { DEFAULT_MAX_RETRIES } from '../../src/backends/live.js';
+import { startApiServer, TEST_KEY, type ApiServer } from '../support/api-server.js';
+import { baseEnv, binRunner } from '../support/e2e.js';
+
+const captured: string[] = [];
+const pd = binRunner(captured);
+
+let server: ApiServer;
+beforeAll(async () => {
+  // Injected 5xx answers ask for an immediate retry (Retry-After: 0), so the retry paths below run
+  // without waiting through the real back-off (its timing is tested in process, test/live).
+  server = await startApiServer({ limit: 50, windowMs: 2000, faultRetryAfter: 0 });
+});
+afterAll(async () => {
+  await server.close();
+});
+
+const liveEnv = (key = TEST_KEY) => baseEnv({ PUBLICDATA_BASE_URL: server.url, PUBLICDATA_API_KEY: key });
+
+describe('built binary: tax', () => {
+  it('serve publishes the take-home schema in full (kept outside the bundle, imported from dist/src)', async () => {
+    const { execa } = await import('execa');
+    const { BIN } = await import('../support/e2e.js');
+    const child = execa('node', [BIN, 'serve', '--port', '0', '--quiet'], { env: baseEnv(), extendEnv: false, reject: false });
+    try {
+      let out = '';
+      const url = await new Promise<string>((resolve, reject) => {
+        const seen = (d: Buffer) => {
+          out += d.toString();
+          const m = /(http:\/\/127\.0\.0\.1:\d+\/v1)/.exec(out);
+          if (m) resolve(m[1]!);
+        };
+        child.stdout!.on('data', seen);
+        child.stderr!.on('data', seen);
+        void child.then((r) => reject(new Error(`serve exited: ${r.stderr}`)));
+      });
+      const doc = (await (await fetch(`${url}/openapi.json`)).json()) as { components: { schemas: Record<string, any> } };
+      expect(doc.components.schemas['tax.take-home.calculate'].properties.data.required).toContain('net_annual');
+    } finally {
+      child.kill('SIGTERM');
+      await child;
+    }
+  });
+
+  it('runs the main job offline with no key: take-home on £45,000 in 2026-27', async () => {
+    const r = await pd(['tax', 'take-home', '45000'], baseEnv());
+    expect(r.exitCode).toBe(0);
+    const env = JSON.parse(r.stdout);
+    expect(env.data.tax_year).toBe('2026-27');
+    // £45,000: income tax 20% of (45,000 - 12,570) = 6,486.00; NI 8% of (45,000 - 12,570) = 2,594.40.
+    expect(env.data.deductions.income_tax.amount).toBe(6486);
+    expect(env.data.deductions.national_insurance.employee).toBe(2594.4);
+    expect(env.data.net_annual).toBe(35919.6);
+    expect(env.meta.api_version).toBe('v1');
+  });
+
+  it('bad arguments: one line in the error envelope, exit 2, no stack trace', async () => {
+    const r = await pd(['tax', 'take-home', 'lots'], baseEnv());
+    expect(r.exitCode).toBe(2);
+    expect(r.stdout.split('\n')).toHaveLength(1);
+    expect(JSON.parse(r.stdout).error.code).toBe('bad_request');
+    // Issue 10 item 3: the one-line message also goes to stderr (as gh does), so a person sees it.
+    expect(r.stderr).toBe(`error bad_request: ${JSON.parse(r.stdout).error.message}`); // execa strips the final newline
+  });
+});
+
+describe('batch on worker threads', () => {
+  it('a batch of several chunks comes back in input order, each line as the calculator answers it alone', async () => {
+    // 5,000 lines (three 2,048-line chunks, so the built binary uses its two workers and hands result
+    // buffers back and forth), with a bad line in the second chunk and the third.
+    const bodies = Array.from({ length: 5000 }, (_, i) => ({ gross_income: 12000 + i * 37, region: i % 2 ? 'scotland' : 'england_wales_ni', tax_year: '2025-26' }));
+    const lines = bodies.map((b) => JSON.stringify(b));
+    lines[2999] = 'not json';
+    lines[4099] = '{"gross_income":-5,"tax_year":"2025-26"}';
+    const r = await pd(['tax', 'take-home', '--batch'], baseEnv({ PUBLICDATA_BATCH_WORKERS: '2' }), `${lines.join('\n')}\n`);
+    expect(r.exitCode).toBe(2);
+    const out = r.stdout.split('\n');
+    expect(out).toHaveLength(5000);
+    expect(JSON.parse(out[2999]!).error.message).toBe('Line 3000: not valid JSON.');
+    expect(JSON.parse(out[4099]!).error.message).toBe("Invalid field 'gross_income': must be at least 0.");
+    for (const i of [0, 1, 2047, 2048, 2998, 3000, 4095, 4096, 4999]) {
+      const local = await callLocal({ method: 'POST', path: '/v1/tax/take-home/calculate', query: {}, body: bodies[i] }, handlerCtx());
+      expect(out[i]).toBe(JSON.stringify(local.envelope));
+    }
+  });
+});
+
+describe('live against the test API server: tax', () => {
+  it('returns the envelope of GET /v1/tax/years unchanged', async () => {
+    const r = await pd(['api', 'GET', '/v1/tax/years', '--source', 'live'], liveEnv());
+    expect(r.exitCode).toBe(0);
+    const local = await callLocal(
+      { method: 'GET', path: '/v1/tax/years', query: {} },
+      handlerCtx(),
+    );
+    expect(r.stdout).toBe(JSON.stringify(local.envelope));
+    expect(server.requests.at(-1)?.hadAuth).toBe(true);
+  });
+
+  it('follows pagination with --all, streaming NDJSON', async () => {
+    const r = await pd(['tax', 'years', '--all', '--per-page', '10', '--format', 'ndjson', '--source', 'live'], liveEnv());
+    expect(r.exitCode).toBe(0);
+    const years = r.stdout.trim().split('\n').map((l) => JSON.parse(l).identifier);
+    expect(years.length).toBeGreaterThanOrEqual(37);
+    expect(new Set(years).size).toBe(years.length);
+    expect(years).toContain('1990-91');
+    expect(years).toContain('2026-27');
+  });
+
+  it('--all with --max-credits refuses the pages that would pass the budget', async () => {
+    const r = await pd(['tax', 'years', '--all', '--per-page', '10', '--format', 'ndjson', '--source', 'live', '--max-credits', '2'], liveEnv());
+    expect(r.exitCode).toBe(3);
+    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines.slice(0, 10).every((l) => typeof l.identifier === 'string')).toBe(true);
+    expect(lines.at(-1).error.code).toBe('credit_budget_exceeded');
+  });
+
+  it('--max-credits refuses a POST that would pass the budget (exit 3)', async () => {
+    const budget = await pd(['tax', 'take-home', '45000', '--source', 'live', '--max-credits', '5'], liveEnv());
+    expect([budget.exitCode, JSON.parse(budget.stdout).error.code]).toEqual([3, 'credit_budget_exceeded']);
+  });
+
+});
+
+describe('secrets', () => {
+  it('the API key never appears in any captured output', () => {
+    expect(captured.length).toBeGreaterThan(6);
+    for (const text of captured) expect(text).not.toContain(TEST_KEY);
+    for (const text of captured) expect(text).not.toContain(TEST_KEY.slice(8));
+  });
+});
