@@ -195,9 +195,7 @@ export const taxCommands: RouteCommandSpec[] = [
     examples: [
       'publicdata tax take-home 45000',
       'publicdata tax take-home 60000 --region scotland --year 2025-26 --student-loan plan_2',
-      'publicdata tax take-home 80000 --pension 5 --pension-type salary_sacrifice --rank',
-      'publicdata tax take-home 42000 --rank --region "North West"',
-      'publicdata tax take-home 42000 --rank --postcode "LS8 3BS"',
+      'publicdata tax take-home 80000 --pension 5 --pension-type salary_sacrifice --rank --postcode "LS8 3BS"',
       'publicdata tax take-home --sweep 20000:150000:5000 --chart',
     ],
     prepare: async (call, opts, run) => {
