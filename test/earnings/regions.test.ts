@@ -5,11 +5,9 @@
  * with the nearest name, and is a name substring on the regions route. Over a mirror synced from the REAL
  * Table 8.7a 2020 (--from the .xls); the live API is sent the GSS code.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isolatedEnv, json, runCli } from '../support/cli.js';
-import { fakeKey } from '../support/keys.js';
+import { startApiServer, TEST_KEY, type ApiServer } from '../support/api-server.js';
 import { REAL } from './helpers.js';
 
 let env: Record<string, string | undefined>;
@@ -52,27 +50,15 @@ describe('earnings geography in the region vocabulary', () => {
 });
 
 describe('--source live: the API is sent the GSS code', () => {
-  let server: Server;
-  let base: string;
-  const bodies: any[] = [];
+  let api: ApiServer;
   beforeAll(async () => {
-    server = createServer((req, res) => {
-      let body = '';
-      req.on('data', (c) => (body += c));
-      req.on('end', () => {
-        bodies.push(JSON.parse(body || '{}'));
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ data: {}, meta: {} }));
-      });
-    });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+    api = await startApiServer();
   });
-  afterAll(() => new Promise<void>((r) => server.close(() => r())));
+  afterAll(() => api.close());
 
   it('geography "North West" goes out as E12000002', async () => {
-    const live = isolatedEnv({ PUBLICDATA_BASE_URL: base, PUBLICDATA_API_KEY: fakeKey('live', 'b2b2b2b2b2b2b2b2b2b2b2b2') });
+    const live = isolatedEnv({ PUBLICDATA_BASE_URL: api.url, PUBLICDATA_API_KEY: TEST_KEY });
     await runCli(['api', 'POST', '/v1/earnings/percentile', '-F', 'amount=42000', '-f', 'geography=North West', '--source', 'live'], { env: live });
-    expect(bodies.map((b) => b.geography)).toEqual(['E12000002']);
+    expect(api.requests.map((r) => JSON.parse(r.body!).geography)).toEqual(['E12000002']);
   });
 });

@@ -5,15 +5,13 @@
  * any data access or request; the live API is sent the code it documents. The mirror is synced from the
  * GENERATED levels-model workbook of bench/lib/energy-workbook.mjs (format-true, not Ofgem data).
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { dirname } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error plain ESM generator shared with the bench
 import { generateLevelsWorkbook } from '../../bench/lib/energy-workbook.mjs';
 import { syncDataset } from '../../src/sync-runner.js';
 import { isolatedEnv, json, runCli } from '../support/cli.js';
-import { fakeKey } from '../support/keys.js';
+import { startApiServer, TEST_KEY, type ApiServer } from '../support/api-server.js';
 import { useUpstreamServer } from '../support/upstream-harness.js';
 
 const up = useUpstreamServer('pd-energy-regions-');
@@ -70,34 +68,21 @@ describe('energy --region in the region vocabulary', () => {
 });
 
 describe('--source live: the API is sent the code it documents', () => {
-  let server: Server;
-  let base: string;
-  const seen: Array<{ url: string; body: string }> = [];
-  const KEY = fakeKey('live', 'e4e4e4e4e4e4e4e4e4e4e4e4');
+  let api: ApiServer;
   beforeAll(async () => {
-    server = createServer((req, res) => {
-      let body = '';
-      req.on('data', (c) => (body += c));
-      req.on('end', () => {
-        seen.push({ url: req.url ?? '', body });
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ data: [], meta: {} }));
-      });
-    });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+    api = await startApiServer();
   });
-  afterAll(() => new Promise<void>((r) => server.close(() => r())));
+  afterAll(() => api.close());
 
   it('POST calculate: "North West" goes out as north_west; GET rates: the query likewise; a refused value is never sent', async () => {
-    const env = isolatedEnv({ PUBLICDATA_BASE_URL: base, PUBLICDATA_API_KEY: KEY });
+    const env = isolatedEnv({ PUBLICDATA_BASE_URL: api.url, PUBLICDATA_API_KEY: TEST_KEY });
     await runCli(['energy', 'bill', '--electricity', '2700', '--region', 'North West', '--source', 'live', '--format', 'json'], { env });
     await runCli(['energy', 'rates', '--region', 'N Wales and Mersey', '--source', 'live', '--format', 'json'], { env });
-    expect(seen).toHaveLength(2);
-    expect(JSON.parse(seen[0]!.body).region).toBe('north_west');
-    expect(new URL(seen[1]!.url, 'http://x').searchParams.get('region')).toBe('north_wales_mersey');
+    expect(api.requests).toHaveLength(2);
+    expect(JSON.parse(api.requests[0]!.body!).region).toBe('north_west');
+    expect(api.requests[1]!.query.region).toBe('north_wales_mersey');
     const refused = await runCli(['energy', 'bill', '--electricity', '2700', '--region', 'E12000002', '--source', 'live', '--format', 'json'], { env });
     expect(refused.code).toBe(2);
-    expect(seen).toHaveLength(2);
+    expect(api.requests).toHaveLength(2);
   });
 });

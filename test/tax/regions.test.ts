@@ -4,11 +4,9 @@
  * Wales, Northern Ireland and every English region are england_wales_ni; the United Kingdom holds both and
  * is refused (invalid_region) before any calculation or request; the live API is sent the slug.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isolatedEnv, json, runCli } from '../support/cli.js';
-import { fakeKey } from '../support/keys.js';
+import { startApiServer, TEST_KEY, type ApiServer } from '../support/api-server.js';
 
 const takeHome = (region: string, ...more: string[]) => ['tax', 'take-home', '45000', '--year', '2026-27', '--region', region, ...more, '--format', 'json'];
 
@@ -43,32 +41,20 @@ describe('tax --region in the region vocabulary', () => {
 });
 
 describe('--source live: the API is sent the slug', () => {
-  let server: Server;
-  let base: string;
-  const bodies: unknown[] = [];
-  const KEY = fakeKey('live', 'a1a1a1a1a1a1a1a1a1a1a1a1');
+  let api: ApiServer;
   beforeAll(async () => {
-    server = createServer((req, res) => {
-      let body = '';
-      req.on('data', (c) => (body += c));
-      req.on('end', () => {
-        bodies.push(JSON.parse(body || '{}'));
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ data: {}, meta: {} }));
-      });
-    });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+    api = await startApiServer();
   });
-  afterAll(() => new Promise<void>((r) => server.close(() => r())));
+  afterAll(() => api.close());
 
   it('take-home --region S92000003 sends scotland; compare sends each scenario\'s slug; UK is never sent', async () => {
-    const env = isolatedEnv({ PUBLICDATA_BASE_URL: base, PUBLICDATA_API_KEY: KEY });
+    const env = isolatedEnv({ PUBLICDATA_BASE_URL: api.url, PUBLICDATA_API_KEY: TEST_KEY });
     await runCli(['tax', 'take-home', '45000', '--region', 'S92000003', '--source', 'live', '--format', 'json'], { env });
     await runCli(['tax', 'compare', '45000', '50000', '--a-region', 'North West', '--b-region', 's92000003', '--source', 'live', '--format', 'json'], { env });
     await runCli(['tax', 'take-home', '45000', '--region', 'UK', '--source', 'live', '--format', 'json'], { env });
+    const bodies = api.requests.map((r) => JSON.parse(r.body!));
     expect(bodies).toHaveLength(2);
-    expect((bodies[0] as any).region).toBe('scotland');
-    expect([(bodies[1] as any).scenario_a.region, (bodies[1] as any).scenario_b.region]).toEqual(['england_wales_ni', 'scotland']);
+    expect(bodies[0].region).toBe('scotland');
+    expect([bodies[1].scenario_a.region, bodies[1].scenario_b.region]).toEqual(['england_wales_ni', 'scotland']);
   });
 });
