@@ -35,6 +35,11 @@ export function regionKey(s: string): string {
   return s.toLowerCase().replace(/&/g, ' and ').replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '');
 }
 
+/** For a parameter whose values are GSS codes themselves: every ONS area of the data is its own code. */
+export function onsAreaTargets(): RegionTarget[] {
+  return regionReference().areas.map((a) => ({ value: a.code, gss: [a.code] }));
+}
+
 /** One value of a domain's region parameter. */
 export interface RegionTarget {
   /** The parameter's own value (sent to the API). */

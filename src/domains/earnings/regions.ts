@@ -4,10 +4,10 @@
  * own GSS code: "North West", `north_west` and `e12000002` are E12000002. Other GSS codes (local
  * authorities, counties) are taken as typed; on the regions route any other text is a name substring.
  */
-import { regionReference, regionResolver, type RegionTarget } from '../../reference/regions.js';
+import { onsAreaTargets, regionResolver } from '../../reference/regions.js';
 
 const GSS = /^\s*[A-Za-z]\d{8}\s*$/;
-const targets = (): RegionTarget[] => regionReference().areas.map((a) => ({ value: a.code, gss: [a.code] }));
+const targets = onsAreaTargets;
 
 /** POST /v1/earnings/percentile: a GSS code, or a country or region by name or slug. */
 export const percentileGeography = regionResolver({
