@@ -276,6 +276,8 @@ function canonicalChoices(
   for (const [name, v] of values) {
     if (typeof v !== 'string') continue;
     const p = params.get(name);
+    // a shared vocabulary (a region by name, GSS code or slug): the route's validation resolves it and refuses with what it accepts
+    if (p?.spec.resolve) continue;
     const choices = flags.find((f) => f.param === name && f.choices)?.choices;
     if (choices) {
       const hit = choices.find((c) => c === v) ?? choices.find((c) => c.toLowerCase() === v.toLowerCase());

@@ -9,6 +9,7 @@
  */
 import type { RouteSpec } from './contract/route.js';
 import { createRouter, type Match } from './contract/router.js';
+import { withVocabularies } from './contract/vocabulary.js';
 import type { HttpMethod } from './contract/types.js';
 import { schemaBranches, type JsonSchema, type ResponseSchema } from './contract/schema.js';
 import type { DatasetEntry, DocumentValidator, DomainManifest, LocalSpec, RendererRef } from './domains/manifest.js';
@@ -38,7 +39,9 @@ export interface Route extends RouteSpec {
   document?: () => Promise<DocumentValidator>;
 }
 
-function withLocal(d: DomainManifest, r: RouteSpec): Route {
+function withLocal(d: DomainManifest, spec: RouteSpec): Route {
+  // a parameter taking a shared vocabulary (a region) gets the domain's resolver (src/contract/vocabulary.ts)
+  const r = withVocabularies(spec, d.vocabularies);
   const local = d.local[r.id];
   const document = d.documents?.[r.id];
   if (!local && !document) return r;

@@ -14,6 +14,7 @@ import { matchRoute } from '../registry.js';
 import type { PreparedCall } from '../runner.js';
 import type { RouteCall } from '../contract/types.js';
 import { isErrorEnvelope } from '../contract/types.js';
+import { wireValues } from '../contract/vocabulary.js';
 import { Pacer } from './live/pacer.js';
 import { interpret, num, result, type LiveCallResult } from './live/response.js';
 import { describeNetworkCode, isPermanent, parseRetryAfter, RetryPolicy } from './live/retry.js';
@@ -303,8 +304,11 @@ class LiveCaller {
     await this.sleep(ms);
   }
 
-  async call(c: PreparedCall): Promise<LiveCallResult> {
+  async call(typed: PreparedCall): Promise<LiveCallResult> {
     const { cfg } = this;
+    // a shared-vocabulary value (a region typed as "North West") goes out as the value the API documents (north_west)
+    const wire = typed.prepared ? wireValues(typed.prepared.route, typed.query, typed.body, typed.prepared.request) : undefined;
+    const c: PreparedCall = wire && (wire.query !== typed.query || wire.body !== typed.body) ? { ...typed, query: wire.query, body: wire.body } : typed;
     this.stats.calls++;
     if (cfg.keyIssue) {
       return result(401, errorEnvelope('unauthorized', `The API key is malformed: ${cfg.keyIssue}.`), 0);

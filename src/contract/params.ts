@@ -30,7 +30,8 @@ export const taxRegion: ParamSpec = {
   enum: ['england_wales_ni', 'scotland'],
   default: 'england_wales_ni',
   error: 'invalid_region',
-  description: 'england_wales_ni (default) or scotland',
+  vocabulary: 'region',
+  description: 'england_wales_ni (default) or scotland; also a UK country or English region by name or GSS code (Scotland, S92000003 -> scotland; England, Wales, Northern Ireland or an English region -> england_wales_ni)',
 };
 
 export const GET_COST = 1;

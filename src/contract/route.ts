@@ -26,6 +26,14 @@ export type ParamErrorCode =
   | 'invalid_type'
   | 'make_prefix_too_broad';
 
+/**
+ * A shared vocabulary's resolver (issue 37: one region vocabulary accepted everywhere): the value typed
+ * (an ONS name, a GSS code, the domain's own slug, in any case) -> this parameter's own value, or
+ * `{ refused }`, the reason (what is accepted and the nearest name), which validation reports with the
+ * parameter's own error code. Pure of I/O once built; src/reference/ builds them from data/.
+ */
+export type ValueResolver = (raw: string) => string | { refused: string };
+
 export interface ParamSpec {
   name: string;
   type: ParamType;
@@ -72,6 +80,15 @@ export interface ParamSpec {
   requires?: readonly string[];
   /** Query: when both are given, the value may not sort before this parameter's value (`month_to` not before `month_from`). */
   notBefore?: string;
+  /**
+   * A shared vocabulary the parameter also accepts (`region`: a name such as "North West", a GSS code or the
+   * domain's own slug, any case). The domain's manifest declares its resolver (`vocabularies`), which the
+   * registry attaches as `resolve`; validation resolves the value first, and the live backend sends the
+   * resolved value (src/contract/vocabulary.ts), so the published API gets the value it expects.
+   */
+  vocabulary?: string;
+  /** The vocabulary's resolver, attached by src/registry.ts from the manifest; never written in a route spec. */
+  resolve?: ValueResolver;
 }
 
 /**

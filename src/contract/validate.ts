@@ -156,6 +156,12 @@ function checkString(spec: ParamSpec, s: string, where: Where): string {
       if (!YEAR_RE.test(s)) fail(spec, where, `Invalid ${describe(where, spec.name)}: '${s}' is not a 4-digit year.`);
       return s;
   }
+  if (spec.resolve) {
+    // a shared vocabulary (a region by name, GSS code or slug) -> the parameter's own value, before its other checks
+    const r = spec.resolve(s);
+    if (typeof r !== 'string') fail(spec, where, `Invalid ${describe(where, spec.name)}: ${r.refused}`);
+    s = r;
+  }
   if (spec.minLength !== undefined && s.length < spec.minLength)
     fail(spec, where, `Invalid ${describe(where, spec.name)}: must be at least ${spec.minLength} characters.`);
   if (spec.pattern !== undefined) checkPattern(spec, s, where);

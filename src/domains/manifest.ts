@@ -6,7 +6,7 @@
  *
  * Importing a manifest must stay cheap: no handler, sync module, DuckDB or undici at import time.
  */
-import type { RouteSpec } from '../contract/route.js';
+import type { RouteSpec, ValueResolver } from '../contract/route.js';
 import type { ResponseSchemas } from '../contract/schema.js';
 import type { ErrorDetail, Handler } from '../contract/types.js';
 import type { DatasetInfo } from '../mirror/catalog.js';
@@ -85,6 +85,12 @@ export interface DomainManifest {
   documents?: Readonly<Record<string, () => Promise<DocumentValidator>>>;
   /** Route id -> terminal renderer(s) for the table format (optional). */
   renderers?: Readonly<Record<string, RendererRef>>;
+  /**
+   * Vocabulary name -> its resolver for this domain's parameters that take it (`vocabulary: 'region'` in a
+   * route spec): the shared region vocabulary mapped onto the domain's own values (src/reference/regions.ts,
+   * built lazily: its data is read on the first value resolved). The registry attaches it to the parameters.
+   */
+  vocabularies?: Readonly<Record<string, ValueResolver>>;
   /**
    * Route id -> the response schema transcribed from the spec (src/domains/<d>/schemas.ts, imported when
    * the OpenAPI document is built): every route of the domain has one.

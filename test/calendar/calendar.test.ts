@@ -104,7 +104,8 @@ describe('GET /v1/calendar/bank-holidays', () => {
   });
 
   it('rejects an unknown region with 400 invalid_parameter', async () => {
-    const r = await get('/v1/calendar/bank-holidays', { region: 'england-and-wales' });
+    // (GOV.UK's own 'england-and-wales' and 'wales' are accepted since the region vocabulary, issue 37: below)
+    const r = await get('/v1/calendar/bank-holidays', { region: 'narnia' });
     expect(r.status).toBe(400);
     expect((r.envelope as any).error.code).toBe('invalid_parameter');
   });
@@ -181,8 +182,23 @@ describe('GET /v1/calendar/bank-holidays/next', () => {
   });
 
   it('rejects an unknown region', async () => {
-    const r = await get('/v1/calendar/bank-holidays/next', { region: 'wales' });
+    const r = await get('/v1/calendar/bank-holidays/next', { region: 'isle of man' });
     expect(r.status).toBe(400);
     expect((r.envelope as any).error.code).toBe('invalid_parameter');
+  });
+});
+
+describe('region in the region vocabulary (issue 37; data/calendar/regions.yaml)', () => {
+  it('a country or English region by name or GSS code is its bank-holiday region', async () => {
+    // on 2026-11-21 the next bank holiday in Scotland is St Andrew's Day (30 November, GOV.UK); in England and Wales Christmas Day
+    const next = async (region: string) => okData(await get('/v1/calendar/bank-holidays/next', { region })).data.bank_holidays.map((h: any) => [h.date, h.region]);
+    for (const region of ['S92000003', 'scotland', 'SCOTLAND']) expect(await next(region)).toEqual([['2026-11-30', 'scotland']]);
+    for (const region of ['Wales', 'W92000004', 'North West', 'e12000007', 'england-and-wales']) expect(await next(region)).toEqual([['2026-12-25', 'england_and_wales']]);
+    expect(await next('N92000002')).toEqual([['2026-12-25', 'northern_ireland']]);
+  });
+  it('Great Britain holds three divisions: refused, saying so', async () => {
+    const r = await get('/v1/calendar/bank-holidays/next', { region: 'Great Britain' });
+    expect(r.status).toBe(400);
+    expect((r.envelope as any).error.message).toContain('holds more than one bank-holiday region');
   });
 });

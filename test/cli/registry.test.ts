@@ -90,7 +90,7 @@ function layerOf(file: string): number {
   const f = relative(root, file);
   const at = (...xs: string[]) => xs.includes(f);
   if (f.startsWith('src/contract/') || f.startsWith('src/types/') || at('src/money.ts', 'src/version.ts', 'src/io.ts', 'src/amount.ts', 'src/pid.ts', 'src/uk-time.ts')) return 0;
-  if (f.startsWith('src/mirror/') || f.startsWith('src/workers/') || f.startsWith('src/pages/') || (f.startsWith('src/output/') && f !== 'src/output/renderers.ts') || at('src/data.ts', 'src/config.ts', 'src/fatal.ts')) return 1;
+  if (f.startsWith('src/mirror/') || f.startsWith('src/reference/') || f.startsWith('src/workers/') || f.startsWith('src/pages/') || (f.startsWith('src/output/') && f !== 'src/output/renderers.ts') || at('src/data.ts', 'src/config.ts', 'src/fatal.ts')) return 1;
   // the sync framework writes what the mirror reads: it imports src/mirror, never the reverse
   if (f.startsWith('sync/')) return 1.1;
   if (f.startsWith('src/domains/') || f === 'src/registry.ts') return 2;

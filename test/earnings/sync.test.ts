@@ -205,7 +205,7 @@ describe('bad input is rejected before any data access', () => {
   });
   it.each([
     [{ amount: 0 }], [{ amount: -5 }], [{}], [{ amount: '100' }], [{ amount: 100, measure: 'monthly' }], [{ amount: 100, population: 'x' }],
-    [{ amount: 100, year: 20 }], [{ amount: 100, geography: 'London' }], [{ amount: 100, occupation: '2', geography: 'E12000001' }],
+    [{ amount: 100, year: 20 }], [{ amount: 100, geography: 'Londn' }], [{ amount: 100, geography: 'Leeds' }], [{ amount: 100, occupation: '2', geography: 'E12000001' }],
   ])('POST percentile %j', async (body) => {
     const r = await postRoute('/v1/earnings/percentile', body, ctx);
     expect(r.status).toBe(400);

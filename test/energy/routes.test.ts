@@ -156,7 +156,7 @@ describe('calculate', () => {
     [{ electricity_kwh: -1 }, /at least 0/],
     [{ electricity_kwh: '2700' }, /must be a number/],
     [{}, /One of 'electricity_kwh', 'gas_kwh' is required/],
-    [{ gas_kwh: 1, region: 'northern_ireland' }, /Allowed/],
+    [{ gas_kwh: 1, region: 'northern_ireland' }, /is not an electricity region.*Accepted/],
     [{ gas_kwh: 1, payment_method: 'cash' }, /Allowed/],
     [{ gas_kwh: 1, meter: 'economy10' }, /Allowed/],
     [{ gas_kwh: 1, period: '2025-1' }, /YYYY-MM/],

@@ -257,3 +257,22 @@ describe('GET /v1/property/hpi/regions', () => {
     expect(env.data).toContainEqual({ code: 'E07000146', name: "King's Lynn and West Norfolk" });
   });
 });
+
+describe('region in the region vocabulary (issue 37)', () => {
+  it('an ONS region by name, slug or code in any case is its GSS code: "West Midlands" finds the HPI\'s "West Midlands Region"', async () => {
+    // a mirror of its own, loaded from the sample alone (other tests here load more files into theirs)
+    const own = tempDir();
+    dirs.push(own);
+    await buildDataset('hpi', SAMPLE, own);
+    const get2 = (q: Record<string, string>) => get('/v1/property/hpi', q, own);
+    // the sample's rows with AreaCode E12000005 (RegionName "West Midlands Region", 01/01/1983) and E12000002 (North West, 01/09/2012)
+    const wm = ALL.filter((r) => r.region.code === 'E12000005');
+    expect(wm.map((r) => [r.region.name, r.date])).toEqual([['West Midlands Region', '1983-01-01']]);
+    for (const region of ['West Midlands', 'west_midlands', 'e12000005']) expect(ok(await get2({ region })).data).toEqual(wm);
+    const nw = ALL.filter((r) => r.region.code === 'E12000002');
+    expect(nw).toHaveLength(1);
+    expect(ok(await get2({ region: 'north_west' })).data).toEqual(nw);
+    // a local authority's name is still matched as before
+    expect(ok(await get2({ region: 'ADUR' })).data.map((r: HpiRecord) => r.region.code)).toEqual(ALL.filter((r) => r.region.name === 'Adur').map((r) => r.region.code));
+  });
+});

@@ -125,6 +125,20 @@ describe('statistics: region from the GIAS list; safeguarding as the spec slug',
     // a region of the list with no school in the mirror: an empty 200
     expect(((await get({ region: 'london' }, '/v1/schools/inspections/statistics')).envelope as any).data.school_count).toBe(0);
   });
+  it('the region vocabulary (issue 37): the ONS name, slug or GSS code of a region is its GIAS region; Scotland is refused', async () => {
+    const yorkshire = open.filter((g) => g['GOR (name)'] === 'Yorkshire and the Humber').length;
+    for (const region of ['E12000003', 'e12000003', 'Yorkshire and The Humber', 'yorkshire_and_the_humber', 'Yorkshire & the Humber']) {
+      const r = await get({ region }, '/v1/schools/inspections/statistics');
+      expect([region, r.status, (r.envelope as any).data?.school_count]).toEqual([region, 200, yorkshire]);
+    }
+    // London's GSS code is GIAS's London: no Leeds school there
+    expect(((await get({ region: 'E12000007' }, '/v1/schools/inspections/statistics')).envelope as any).data.school_count).toBe(0);
+    // GIAS holds no Scottish region: refused before data access, saying why
+    const scot = errorOf(await getRoute('/v1/schools/inspections/statistics', { region: 'S92000003' }, none));
+    expect(scot).toMatchObject({ status: 400, code: 'invalid_parameter' });
+    expect(scot.message).toContain("'S92000003' is the ONS country Scotland (S92000003), which is not one of the register's regions");
+    expect(errorOf(await getRoute('/v1/schools/inspections/statistics', { region: 'Londn' }, none)).message).toContain("did you mean 'London'?");
+  });
   it('the route lists the regions of data/schools/reference.json (and its phases)', () => {
     const ref = JSON.parse(readFileSync(join(__dirname, '..', '..', 'data', 'schools', 'reference.json'), 'utf8'));
     expect(GOR_REGIONS.map(([code, name]) => ({ code, name }))).toEqual(ref.regions.codes.map((c: any) => ({ code: c.code, name: c.name })));

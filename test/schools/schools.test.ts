@@ -135,6 +135,20 @@ describe('GET /v1/schools/{urn}: the real GIAS rows field by field', () => {
     });
   }
 
+  it("carries the register's LSOA and ward codes (values read by hand from the real GIAS excerpt)", async () => {
+    // gias-edubasealldata-ExampleImportFile.csv: URN 100000 `LSOA (code)` E01032739, `LSOA (name)` City of London 001F,
+    // `AdministrativeWard (code)` E05009308, `(name)` Portsoken; URN 100004: E01000901 Camden 007D, E05000136 Haverstock
+    expect((await ok('/v1/schools/100000')).data).toMatchObject({
+      lsoa: { code: 'E01032739', name: 'City of London 001F' }, ward: { code: 'E05009308', name: 'Portsoken' },
+    });
+    const list = (await ok('/v1/schools', { name: 'sherborne', status: 'all' })).data;
+    expect(list.map((s: any) => [s.urn, s.lsoa, s.ward])).toEqual([
+      [100004, { code: 'E01000901', name: 'Camden 007D' }, { code: 'E05000136', name: 'Haverstock' }],
+    ]);
+    // the generated Leeds rows leave both columns blank: null, never an invented area
+    expect((await ok('/v1/schools/107809')).data).toMatchObject({ lsoa: null, ward: null });
+  });
+
   it('the closed school is closed, with its close date', async () => {
     const d = (await ok('/v1/schools/100004')).data;
     expect([d.status, d.close_date]).toEqual(['closed', '1992-08-31']);

@@ -166,7 +166,7 @@ describe('income bands and errors', () => {
     expect(await err(post('/v1/tax/income/calculate', { gross_income: 1, tax_year: '1989-90' }))).toMatchObject({ status: 404, code: 'invalid_tax_year' });
     expect(await err(post('/v1/tax/income/calculate', { gross_income: 1, tax_year: '2027-28' }))).toMatchObject({ status: 404, code: 'invalid_tax_year' });
     expect(await err(get('/v1/tax/income/bands/2025-27'))).toMatchObject({ status: 404, code: 'invalid_tax_year' });
-    expect(await err(post('/v1/tax/income/calculate', { gross_income: 1, region: 'wales' }))).toMatchObject({ status: 400, code: 'invalid_region' });
+    expect(await err(post('/v1/tax/income/calculate', { gross_income: 1, region: 'atlantis' }))).toMatchObject({ status: 400, code: 'invalid_region' });
     const e = await err(post('/v1/tax/income/calculate', {}));
     expect(e).toMatchObject({ status: 400, code: 'bad_request' });
     expect(e.message).toContain('gross_income');

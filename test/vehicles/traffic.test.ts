@@ -222,6 +222,16 @@ describe('GET /v1/vehicles/traffic/regional', () => {
     expect(bad.status).toBe(400);
   });
 
+  it('region in the region vocabulary (issue 37): an ONS slug or GSS code is that DfT region; England is not one', async () => {
+    // the 2025-release file's region_ons_code of North West is E12000002
+    const exp = expectedRegional().filter((r) => r.region_name === 'North West');
+    expect(exp.length).toBeGreaterThan(0);
+    for (const region of ['E12000002', 'north_west', 'North-West']) expect(await all('/v1/vehicles/traffic/regional', { region })).toEqual(exp);
+    const england = await get('/v1/vehicles/traffic/regional', { region: 'E92000001' });
+    expect(england.status).toBe(400);
+    expect((england.envelope as any).error.message).toContain("is not one of DfT's road traffic regions");
+  });
+
   it('meta: unit and presentation', async () => {
     const env = await ok('/v1/vehicles/traffic/regional');
     expect(env.meta).toMatchObject({ unit: 'vehicle miles', source: 'Department for Transport' });

@@ -2,6 +2,7 @@
 import { calendarRoutes } from './routes.js';
 import { declareDomain, handlers, type DomainManifest } from '../manifest.js';
 import { BANK_HOLIDAYS_INFO } from './datasets.js';
+import { calendarRegion } from './regions.js';
 
 // The bank-holiday handlers read the synced copy when there is one (regions is shipped data only).
 const local = handlers(() => import('./handlers.js'), { optionalDatasets: [BANK_HOLIDAYS_INFO] });
@@ -17,6 +18,7 @@ export const manifest: DomainManifest = declareDomain({
     'calendar.regions': local('regions', { optionalDatasets: [] }),
   },
   datasets: [{ info: BANK_HOLIDAYS_INFO, sync: () => import('./sync.js').then((m) => m.bankHolidays) }],
+  vocabularies: { region: calendarRegion },
   responses: () => import('./schemas.js').then((m) => m.responses),
   commands: { name: 'calendar', load: () => import('./commands.js').then((m) => m.register) },
 });

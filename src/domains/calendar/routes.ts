@@ -6,7 +6,10 @@ import { GET_COST } from '../../contract/params.js';
 export const REGION_SLUGS = ['england_and_wales', 'scotland', 'northern_ireland'] as const;
 export type RegionSlug = (typeof REGION_SLUGS)[number];
 
-const region: ParamSpec = { name: 'region', type: 'string', enum: REGION_SLUGS, description: 'england_and_wales, scotland or northern_ireland' };
+const region: ParamSpec = {
+  name: 'region', type: 'string', enum: REGION_SLUGS, vocabulary: 'region',
+  description: 'england_and_wales, scotland or northern_ireland; or a UK country or English region by name or GSS code (Wales, E12000002: england_and_wales), any case',
+};
 
 export const calendarRoutes: RouteSpec[] = [
   {

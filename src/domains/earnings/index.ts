@@ -1,6 +1,7 @@
 /** The earnings domain: ONS ASHE earnings by region, industry and occupation, and the percentile calculator. */
 import { declareDomain, handlers, type DomainManifest } from '../manifest.js';
 import { EARNINGS_INFO } from './datasets.js';
+import { percentileGeography, regionsGeography } from './regions.js';
 import { earningsRoutes } from './routes.js';
 
 const local = handlers(() => import('./handlers.js'), { datasets: [EARNINGS_INFO] });
@@ -21,6 +22,7 @@ export const manifest: DomainManifest = declareDomain({
     'earnings.industries': () => import('./renderers.js').then((m) => m.seriesTable),
     'earnings.occupations': () => import('./renderers.js').then((m) => m.seriesTable),
   },
+  vocabularies: { region: percentileGeography, 'region-or-name': regionsGeography },
   responses: () => import('./schemas.js').then((m) => m.responses),
   commands: { name: 'earnings', load: () => import('./commands.js').then((m) => m.register) },
 });

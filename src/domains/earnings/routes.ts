@@ -48,7 +48,10 @@ export const earningsRoutes: RouteSpec[] = [
     summary: 'Earnings by country, region and local authority (ASHE Tables 7 and 8)',
     query: [
       year,
-      { name: 'geography', type: 'string', minLength: 1, description: 'GSS code (e.g. E12000002) or a name substring' },
+      {
+        name: 'geography', type: 'string', minLength: 1, vocabulary: 'region-or-name',
+        description: 'GSS code (e.g. E12000002, any case), a UK country or English region by name or slug (North West, north_west: that area), or a name substring',
+      },
       { name: 'level', type: 'string', enum: GEOGRAPHY_LEVELS, description: 'country, region, county or local_authority' },
       { name: 'basis', type: 'string', enum: BASES, default: 'workplace', description: 'workplace (default, Table 7) or residence (Table 8)' },
       population,
@@ -112,7 +115,8 @@ export const earningsRoutes: RouteSpec[] = [
       { ...population, error: 'invalid_parameter' },
       {
         name: 'geography', type: 'string', default: 'K02000001', pattern: String.raw`[A-Za-z]\d{8}`, patternHint: 'a GSS code such as K02000001', error: 'invalid_parameter',
-        description: 'GSS code of the area (default K02000001, the United Kingdom)',
+        vocabulary: 'region',
+        description: 'GSS code of the area (default K02000001, the United Kingdom); a UK country or English region may also be named (North West, north_west), in any case',
       },
       {
         name: 'occupation', type: 'string', pattern: String.raw`\d{1,4}`, patternHint: 'a SOC code of 1 to 4 digits', error: 'invalid_parameter',

@@ -3,7 +3,10 @@ import { Command, Option } from 'commander';
 import type { CommandKit, FlagSpec } from '../command-kit.js';
 import { ENERGY_REGION_CODES, FUELS, METERS, PAYMENT_METHODS } from './routes.js';
 
-const region: FlagSpec = { flags: '--region <code>', param: 'region', description: 'GB region code (energy regions) or gb_average', choices: ENERGY_REGION_CODES };
+const region: FlagSpec = {
+  flags: '--region <region>', param: 'region', choices: ENERGY_REGION_CODES,
+  description: 'GB electricity region by code or name, any case (north_west, "North West"; `energy regions` lists them), or gb_average',
+};
 const payment: FlagSpec = { flags: '--payment <method>', param: 'payment_method', description: PAYMENT_METHODS.join(', '), choices: PAYMENT_METHODS };
 const meter: FlagSpec = { flags: '--meter <meter>', param: 'meter', description: 'single_rate or multi_register (Economy 7)', choices: METERS };
 const period: FlagSpec = { flags: '--period <YYYY-MM>', param: 'period', description: "cap period (its first month) or 'current'" };

@@ -1,6 +1,7 @@
 /** The energy domain: Ofgem price cap periods, regional rates and a bill calculator (spec doc 4, `/v1/energy`). */
 import { declareDomain, handlers, type DomainManifest } from '../manifest.js';
 import { ENERGY_PRICE_CAP_INFO } from './datasets.js';
+import { energyRegion } from './regions.js';
 import { energyRoutes } from './routes.js';
 
 const renderers = () => import('./renderers.js');
@@ -23,6 +24,7 @@ export const manifest: DomainManifest = declareDomain({
     'energy.price-cap.calculate': () => renderers().then((m) => m.bill),
     'energy.price-cap.periods': () => renderers().then((m) => m.periodsChart),
   },
+  vocabularies: { region: energyRegion },
   responses: () => import('./schemas.js').then((m) => m.responses),
   commands: { name: 'energy', load: () => import('./commands.js').then((m) => m.register) },
 });

@@ -59,8 +59,9 @@ const region = (dflt?: string): ParamSpec => ({
   enum: ENERGY_REGION_CODES,
   caseInsensitive: true,
   error: 'invalid_parameter',
+  vocabulary: 'region',
   ...(dflt ? { default: dflt } : {}),
-  description: `GB electricity region code (see /v1/energy/price-cap/regions) or gb_average${dflt ? ` (default ${dflt})` : ''}`,
+  description: `GB electricity region code (see /v1/energy/price-cap/regions) or gb_average${dflt ? ` (default ${dflt})` : ''}; also its name (North West, N Wales and Mersey), in any case, or Great Britain (K03000001) for gb_average`,
 });
 const payment = (dflt?: string): ParamSpec => ({
   name: 'payment_method',

@@ -1,5 +1,6 @@
 /** The property domain: designations, house price index, council tax and sold prices from the mirror. */
 import { propertyRoutes } from './routes.js';
+import { hpiRegion } from './regions.js';
 import { declareDomain, handlers, type DomainManifest } from '../manifest.js';
 import {
   CONSERVATION_AREAS_INFO,
@@ -18,6 +19,7 @@ const pricePaid = { datasets: [PRICE_PAID_INFO] };
 export const manifest: DomainManifest = declareDomain({
   name: 'property',
   routes: propertyRoutes,
+  vocabularies: { region: hpiRegion },
   local: {
     'property.listed-buildings.list': local((m) => m.designationList('listed-buildings'), listed),
     'property.listed-buildings.get': local((m) => m.designationGet('listed-buildings'), listed),

@@ -59,7 +59,7 @@ export const propertyRoutes: RouteSpec[] = [
     domain: 'property',
     summary: 'UK house price index by region and month',
     query: [
-      { name: 'region', type: 'string', description: 'region name (case-insensitive) or official area code' },
+      { name: 'region', type: 'string', vocabulary: 'region', description: 'region name (case-insensitive) or official area code; a UK country or English region also by slug or code in any case (north_west, e12000002)' },
       { name: 'from', type: 'date', description: 'inclusive start month YYYY-MM-DD' },
       { name: 'to', type: 'date', notBefore: 'from', description: 'inclusive end month YYYY-MM-DD' },
       ...paging,

@@ -1,6 +1,7 @@
 /** The schools domain: the GIAS register joined to Ofsted's latest inspections, from the mirror (docs/schools.md). */
 import { declareDomain, handlers, type DomainManifest } from '../manifest.js';
 import { SCHOOLS_INFO } from './datasets.js';
+import { schoolsRegion } from './regions.js';
 import { schoolRoutes } from './routes.js';
 
 const local = handlers(() => import('./handlers.js'), { datasets: [SCHOOLS_INFO] });
@@ -15,6 +16,7 @@ export const manifest: DomainManifest = declareDomain({
   },
   datasets: [{ info: SCHOOLS_INFO, sync: () => import('./sync/index.js').then((m) => m.schools) }],
   renderers: { 'schools.inspections.statistics': () => import('./renderers.js').then((m) => m.statisticsChart) },
+  vocabularies: { region: schoolsRegion },
   responses: () => import('./schemas.js').then((m) => m.responses),
   commands: { name: 'schools', load: () => import('./commands.js').then((m) => m.register) },
 });

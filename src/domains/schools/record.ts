@@ -126,6 +126,13 @@ export function overallNote(r: Row): string | undefined {
   }
 }
 
+/** A register area as `{code, name}`, or null when the register gives neither (or the school is not in it). */
+function area(code: unknown, name: unknown): Row | null {
+  const c = str(code);
+  const n = str(name);
+  return c === null && n === null ? null : { code: c, name: n };
+}
+
 /** The list item. */
 export function schoolItem(r: Row): Row {
   const item: Row = {
@@ -137,6 +144,9 @@ export function schoolItem(r: Row): Row {
     local_authority: { code: str(r.la_code), name: str(r.la_name) },
     postcode: str(r.postcode),
     location: r.latitude === null || r.latitude === undefined ? null : { latitude: num(r.latitude), longitude: num(r.longitude) },
+    // the register's LSOA and administrative ward (GIAS `LSOA (code)`/`(name)`, `AdministrativeWard (code)`/`(name)`)
+    lsoa: area(r.lsoa_code, r.lsoa_name),
+    ward: area(r.ward_code, r.ward_name),
     // an inspection whose URN the register does not hold: answered from the management information's own columns
     in_register: r.in_register !== false,
     latest_inspection: latestInspection(r, false),

@@ -89,8 +89,8 @@ export const schoolRoutes: RouteSpec[] = [
     query: [
       localAuthority,
       {
-        name: 'region', type: 'string', enum: GOR_REGIONS.flat(), caseInsensitive: true, error: 'invalid_parameter',
-        description: 'region: GIAS GOR name (e.g. London) or one-letter code (e.g. H), case-insensitive',
+        name: 'region', type: 'string', enum: GOR_REGIONS.flat(), caseInsensitive: true, error: 'invalid_parameter', vocabulary: 'region',
+        description: 'region: GIAS GOR name (e.g. London) or one-letter code (e.g. H), or the ONS region by name, slug or GSS code (north_west, E12000002), case-insensitive',
       },
       phase,
     ],

@@ -47,6 +47,8 @@ const schoolFields = {
   local_authority: obj({ code: orNull(str(), NOT_IN_REGISTER), name: str() }),
   postcode: nullable(str()),
   location,
+  lsoa: ext(nullable(obj({ code: nullable(str()), name: nullable(str()) })), "the register's Lower Layer Super Output Area (GIAS `LSOA (code)`, `LSOA (name)`); null when the register gives none or does not hold the school"),
+  ward: ext(nullable(obj({ code: nullable(str()), name: nullable(str()) })), "the register's administrative (electoral) ward (GIAS `AdministrativeWard (code)`, `AdministrativeWard (name)`); null when the register gives none or does not hold the school"),
   in_register: ext(bool(), "false: the register (GIAS) does not hold this URN; name, postcode and local authority are the management information's own"),
 };
 

@@ -10,7 +10,10 @@ import { parseAmount } from '../../amount.js';
 import { vatReturnCommand } from './vat-return/command.js';
 
 const year: FlagSpec = { flags: '-y, --year <tax_year>', param: 'tax_year', description: 'tax year YYYY-YY (default: the current year)' };
-const region: FlagSpec = { flags: '-r, --region <region>', param: 'region', description: 'england_wales_ni (default) or scotland' };
+const region: FlagSpec = {
+  flags: '-r, --region <region>', param: 'region',
+  description: 'england_wales_ni (default) or scotland; or a UK country or English region by name or GSS code ("North West", S92000003)',
+};
 
 /** Reference-data routes with an optional `/{tax_year}` form: `tax bands [tax_year]`. */
 function byYear(name: string, route: string, examples: string[], aliases?: string[]): RouteCommandSpec {
@@ -58,27 +61,100 @@ async function sweep(call: RouteCall, opts: Record<string, unknown>, run: Comman
   return 0;
 }
 
+/** One area to rank against: a GSS code, name or slug the earnings route takes (none: the UK), and how the note names it. */
+interface RankArea {
+  geography?: string;
+  what: string;
+}
+
+const PSEUDO = /^[A-Z]99999999$/; // ONSPD's "none" codes (a Scottish postcode has no English region)
+type AreaRef = { code?: string; name?: string | null } | null | undefined;
+
+/**
+ * `--postcode`: the postcode's local authority, region and country, most local first (GET
+ * /v1/postcodes/{postcode} through `execute`: the postcodes domain is never imported; a directory not
+ * synced is that route's dataset_not_synced naming `publicdata sync postcodes`), and its country's GSS
+ * code, which the take-home's region vocabulary reads as the tax region (S92000003: scotland).
+ */
+async function postcodeAreas(postcode: string, run: CommandRun): Promise<{ areas: RankArea[]; country?: string } | ApiError> {
+  const r = await run.execute({ method: 'GET', path: `/v1/postcodes/${encodeURIComponent(postcode.trim())}`, query: {} });
+  if ('error' in r.envelope) return new ApiError(r.status, r.envelope.error.code, `--postcode: ${r.envelope.error.message}`);
+  const d = r.envelope.data as { postcode?: string; local_authority?: AreaRef; region?: AreaRef; country?: AreaRef };
+  const pc = d.postcode ?? postcode.trim().toUpperCase();
+  const areas: RankArea[] = [];
+  for (const [key, label] of [['local_authority', 'local authority'], ['region', 'region'], ['country', 'country']] as const) {
+    const a = d[key];
+    if (a?.code && !PSEUDO.test(a.code)) areas.push({ geography: a.code, what: `${a.name ?? a.code} (the ${label} of ${pc})` });
+  }
+  return { areas, ...(d.country?.code ? { country: d.country.code } : {}) };
+}
+
+interface Percentile {
+  percentile: number | null;
+  percentile_bound: string | null;
+  reference: { year: number; median: number | null; geography?: { code: string; name: string } };
+}
+
+/**
+ * Rank `amount` against each area in turn until the earnings route answers: an area ASHE has no record
+ * for (404) or that names no single area of ASHE (400: `--region rUK`) passes to the next, and is said in
+ * the note. The last resort of `--region` is the UK, as without it.
+ */
+async function rankAgainst(amount: unknown, areas: RankArea[], run: CommandRun): Promise<{ rank: unknown; note: string }> {
+  const skipped: string[] = [];
+  let last = '';
+  for (const area of areas) {
+    const e = await run.execute({
+      method: 'POST', path: '/v1/earnings/percentile', query: {},
+      body: { amount, measure: 'annual_gross', population: 'full_time', ...(area.geography !== undefined ? { geography: area.geography } : {}) },
+    });
+    if ('error' in e.envelope) {
+      const err = e.envelope.error;
+      if (err.code === 'not_found' || (err.code === 'invalid_parameter' && area.geography !== undefined)) {
+        skipped.push(err.code === 'not_found' ? `${area.what}: ${err.message}` : `${area.what}, which names no single area of ASHE`);
+        last = err.message;
+        continue;
+      }
+      return { rank: null, note: `No rank: ${err.message}` };
+    }
+    const p = e.envelope.data as Percentile;
+    const name = p.reference.geography?.name ?? 'United Kingdom';
+    const where = area.geography === undefined ? 'the UK' : area.what.startsWith(name) ? area.what : `${name} (${area.what})`;
+    const passed = skipped.length ? ` Not ranked against ${skipped.join('; ')}.` : '';
+    return {
+      rank: { percentile: p.percentile, percentile_bound: p.percentile_bound, year: p.reference.year, area: name, median: p.reference.median },
+      note: `Gross pay ranked among full-time employee jobs in ${where} (ONS ASHE annual gross pay); net pay is not ranked, ASHE publishes gross pay only.${passed}`,
+    };
+  }
+  return { rank: null, note: `No rank: ${skipped.length ? skipped.join('; ') : last}` };
+}
+
 /**
  * `tax take-home --rank`: the take-home answer plus `rank`, where the gross sits among full-time employee
- * jobs' annual gross pay (UK), from POST /v1/earnings/percentile called through `execute` (the earnings
+ * jobs' annual gross pay, from POST /v1/earnings/percentile called through `execute` (the earnings
  * domain is never imported; --source applies). Net pay is not ranked: ASHE publishes gross pay only. When
  * the earnings data cannot answer (not synced, no API key), `rank` is null and `rank_note` says why.
+ *
+ * The area (issue 37): the UK by default; `--region` as typed (the earnings route takes a country or English
+ * region by name, slug or GSS code; `england_wales_ni`, no single area of ASHE, ranks against the UK);
+ * `--postcode` its local authority, else its region, else its country, and the tax region of its country
+ * unless `--region` is given.
  */
-async function withRank(call: RouteCall, run: CommandRun): Promise<number> {
-  const r = await run.execute(call);
+async function withRank(call: RouteCall, opts: Record<string, unknown>, run: CommandRun): Promise<number> {
+  const body = { ...(call.body as Record<string, unknown>) };
+  let areas: RankArea[] = [];
+  if (opts.postcode !== undefined) {
+    const place = await postcodeAreas(String(opts.postcode), run);
+    if (place instanceof ApiError) return run.fail(place);
+    areas = place.areas;
+    if (body.region === undefined && place.country !== undefined) body.region = place.country;
+  } else if (typeof body.region === 'string') {
+    areas = [{ geography: body.region.trim(), what: `'${body.region.trim()}' (--region)` }];
+  }
+  const r = await run.execute({ ...call, body });
   if ('error' in r.envelope) return run.fail(new ApiError(r.status, r.envelope.error.code, r.envelope.error.message));
   const data = r.envelope.data as Record<string, unknown>;
-  const e = await run.execute({
-    method: 'POST', path: '/v1/earnings/percentile', query: {},
-    body: { amount: data.gross_income, measure: 'annual_gross', population: 'full_time' },
-  });
-  let rank: unknown = null;
-  let note = 'Gross pay ranked among full-time employee jobs in the UK (ONS ASHE annual gross pay); net pay is not ranked, ASHE publishes gross pay only.';
-  if ('error' in e.envelope) note = `No rank: ${e.envelope.error.message}`;
-  else {
-    const p = e.envelope.data as { percentile: number | null; percentile_bound: string | null; reference: { year: number; median: number | null; geography?: { name: string } } };
-    rank = { percentile: p.percentile, percentile_bound: p.percentile_bound, year: p.reference.year, area: p.reference.geography?.name ?? 'United Kingdom', median: p.reference.median };
-  }
+  const { rank, note } = await rankAgainst(data.gross_income, opts.postcode === undefined ? [...areas, { what: 'the UK' }] : areas, run);
   await run.output({ ...r.envelope, data: { ...data, rank, rank_note: note } }, 'tax.take-home.calculate');
   return 0;
 }
@@ -111,22 +187,24 @@ export const taxCommands: RouteCommandSpec[] = [
     extraOptions: [
       new Option('--sweep <from:to:step>', 'one row per gross income, e.g. 20000:150000:5000 (one call per row)'),
       new Option('--chart', 'with --sweep on a terminal: chart net pay and marginal rate against gross'),
-      new Option('--rank', 'add where the gross sits among full-time annual gross pay (ONS ASHE, via /v1/earnings/percentile)'),
+      new Option('--rank', 'add where the gross sits among full-time annual gross pay (ONS ASHE, via /v1/earnings/percentile): in the UK, the --region given, or --postcode\'s area'),
+      new Option('--postcode <postcode>', "with --rank: rank against the postcode's local authority (else its region, else its country; after 'publicdata sync postcodes'); the tax region follows its country unless --region is given"),
     ],
     batch: true,
     bodyFile: true,
     examples: [
       'publicdata tax take-home 45000',
       'publicdata tax take-home 60000 --region scotland --year 2025-26 --student-loan plan_2',
-      'publicdata tax take-home 80000 --pension 5 --pension-type salary_sacrifice --rank',
+      'publicdata tax take-home 80000 --pension 5 --pension-type salary_sacrifice --rank --postcode "LS8 3BS"',
       'publicdata tax take-home --sweep 20000:150000:5000 --chart',
     ],
     prepare: async (call, opts, run) => {
       if (opts.sweep === undefined) {
         if (opts.chart) throw new ApiError(400, 'usage_error', '--chart goes with --sweep (tax take-home --sweep FROM:TO:STEP --chart).');
-        return opts.rank ? withRank(call, run) : call;
+        if (opts.postcode !== undefined && !opts.rank) throw new ApiError(400, 'usage_error', '--postcode goes with --rank (the area the gross is ranked against).');
+        return opts.rank ? withRank(call, opts, run) : call;
       }
-      if (opts.rank) throw new ApiError(400, 'usage_error', '--rank goes with one gross income, not with --sweep.');
+      if (opts.rank || opts.postcode !== undefined) throw new ApiError(400, 'usage_error', '--rank (and --postcode) go with one gross income, not with --sweep.');
       // --sweep sets gross_income itself: a gross income given as well would be silently dropped.
       if ((call.body as Record<string, unknown> | undefined)?.gross_income !== undefined) {
         throw new ApiError(400, 'usage_error', '--sweep sets the gross income of each row: give either GROSS_INCOME or --sweep FROM:TO:STEP, not both.');

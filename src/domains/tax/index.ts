@@ -1,5 +1,6 @@
 /** The tax domain: calculators over shipped reference data (data/tax); no mirror datasets. */
 import { taxRoutes } from './routes.js';
+import { taxRegionResolver } from './regions.js';
 import { declareDomain, handlers, type DomainManifest, type LocalSpec } from '../manifest.js';
 
 // Personal tax: one handler file per route family (src/domains/tax/personal/). Calculators over shipped
@@ -23,6 +24,7 @@ const byYear = (id: string, spec: LocalSpec): Record<string, LocalSpec> => ({ [i
 export const manifest: DomainManifest = declareDomain({
   name: 'tax',
   routes: taxRoutes,
+  vocabularies: { region: taxRegionResolver },
   local: {
     'tax.years.list': years('taxYearsList'),
     'tax.years.current': years('taxYearsCurrent'),

@@ -7,6 +7,7 @@ import { vehiclesRoutes } from './routes.js';
 import { declareDomain, handlers, type DomainManifest } from '../manifest.js';
 import { MOT_INFO, VEHICLE_LICENSING_INFO } from './datasets.js';
 import { trafficDatasets, trafficLocal, trafficRenderers } from './traffic-manifest.js';
+import { trafficRegion } from './traffic-regions.js';
 
 const licensing = handlers(() => import('./licensing.js'), { datasets: [VEHICLE_LICENSING_INFO] });
 const mot = handlers(() => import('./mot.js'), { datasets: [MOT_INFO] });
@@ -14,6 +15,7 @@ const mot = handlers(() => import('./mot.js'), { datasets: [MOT_INFO] });
 export const manifest: DomainManifest = declareDomain({
   name: 'vehicles',
   routes: vehiclesRoutes,
+  vocabularies: { region: trafficRegion },
   local: {
     'vehicles.licensing': licensing('licensing'),
     'vehicles.registrations': licensing('registrations'),

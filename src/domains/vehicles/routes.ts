@@ -131,12 +131,12 @@ export const vehiclesRoutes: RouteSpec[] = [
     ...yearRange,
     str('road_name', 'road name (substring)'),
     str('road_class', 'road class (substring)'),
-    str('region', 'region (substring)'),
+    { ...str('region', "region: DfT's region name (substring), or a region by ONS name, slug or GSS code (north_west, E12000002), any case"), vocabulary: 'region' },
     str('local_authority', 'local authority (substring)'),
   ], { errors: TRAFFIC_ERRORS }),
   vehicles('vehicles.traffic.regional', '/v1/vehicles/traffic/regional', 'Vehicle miles by region', [
     ...yearRange,
-    str('region', 'region (substring)'),
+    { ...str('region', "region: DfT's region name (substring), or a region by ONS name, slug or GSS code (north_west, E12000002), any case"), vocabulary: 'region' },
     { name: 'breakdown', type: 'string', enum: ['vehicle_type', 'road_type'], description: 'vehicle_type or road_type' },
   ], { errors: TRAFFIC_ERRORS }),
   vehicles('vehicles.traffic.local-authority', '/v1/vehicles/traffic/local-authority', 'Vehicle miles by local authority', [

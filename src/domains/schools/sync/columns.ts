@@ -64,6 +64,11 @@ export const GIAS_COLUMNS: readonly Col[] = [
   col('region_code', 'text', 'GOR (code)'),
   col('region_name', 'text', 'GOR (name)'),
   col('la_gss', 'text', 'GSSLACode (name)'),
+  // the register's statistical and electoral areas (issue 37): GSS codes as GIAS publishes them
+  col('lsoa_code', 'text', 'LSOA (code)'),
+  col('lsoa_name', 'text', 'LSOA (name)'),
+  col('ward_code', 'text', 'AdministrativeWard (code)'),
+  col('ward_name', 'text', 'AdministrativeWard (name)'),
   col('easting', 'int', 'Easting'),
   col('northing', 'int', 'Northing'),
   col('uprn', 'text', 'UPRN'),
