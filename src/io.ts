@@ -47,15 +47,20 @@ export function isPipeOrFile(fd: number): boolean {
  * descriptor with writeSync, as process.stdout writes to a pipe or file on Linux (synchronously). If the
  * descriptor cannot take more at once (EAGAIN: a pipe another process set non-blocking), the rest of
  * that write and every later write go through `stream()` instead, in order. EPIPE (the reader has gone,
- * `publicdata ... | head`) calls `onEpipe`, as the stream's 'error' handler would. `write`: tests give one.
+ * `publicdata ... | head`) calls `onEpipe` on the next tick, as the stream's 'error' handler would. `write`: tests give one.
  */
 export function fdOut(fd: number, stream: () => NodeJS.WritableStream, onEpipe: () => void, write: (fd: number, b: Buffer) => number = writeSync): Out & { fd: number } {
   let s: NodeJS.WritableStream | undefined;
+  let gone = false;
   const toStream = (chunk: string | Buffer, cb?: (err?: Error | null) => void): boolean => (s ??= stream()).write(chunk, cb);
   return {
     // the descriptor, as process.stdout has it (`sql` checks that its output is this process's fd 1)
     fd,
     write(chunk, cb) {
+      if (gone) {
+        if (cb) process.nextTick(cb, null);
+        return true;
+      }
       if (s !== undefined) return toStream(chunk, cb);
       let buf = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
       try {
@@ -63,7 +68,11 @@ export function fdOut(fd: number, stream: () => NodeJS.WritableStream, onEpipe: 
       } catch (e) {
         const code = (e as NodeJS.ErrnoException).code;
         if (code === 'EPIPE') {
-          onEpipe();
+          // As the stream reports it: on the next tick, not inside the caller's write (a DuckDB chunk
+          // callback exiting the process from within deadlocked it), and nothing written after it.
+          if (!gone) process.nextTick(onEpipe);
+          gone = true;
+          if (cb) process.nextTick(cb, null);
           return true;
         }
         if (code !== 'EAGAIN') throw e;

@@ -54,11 +54,16 @@ describe('fdOut', () => {
     expect(calls).toBe(3); // the second write went to the stream without trying the descriptor
   });
 
-  it('calls onEpipe when the reader has gone, and throws any other error', () => {
+  it('calls onEpipe once, on the next tick, when the reader has gone, and throws any other error', async () => {
     let gone = 0;
-    const out = fdOut(1, () => new PassThrough(), () => void gone++, () => { throw err('EPIPE'); });
+    let calls = 0;
+    const out = fdOut(1, () => new PassThrough(), () => void gone++, () => { calls++; throw err('EPIPE'); });
     out.write('x');
+    out.write('y');
+    expect(gone).toBe(0);
+    await new Promise<void>((r) => process.nextTick(r));
     expect(gone).toBe(1);
+    expect(calls).toBe(1); // nothing written after it
     const bad = fdOut(1, () => new PassThrough(), () => {}, () => { throw err('EIO'); });
     expect(() => bad.write('x')).toThrow('EIO');
   });
