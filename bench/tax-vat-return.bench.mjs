@@ -47,7 +47,7 @@ if (isMain) {
 }
 
 // The whole CLI run: `publicdata tax vat-return --body FILE --format json` on the same 10k body,
-// against `node -e 0`: 10 pairs, the median pairwise ratio decides. Target <= 3x.
+// against `node -e 0`: 10 pairs, the median pairwise ratio decides. Target <= 2.5x (issue 37).
 if (isMain) {
   const { mkdirSync, writeFileSync } = await import('node:fs');
   const { join, dirname } = await import('node:path');
@@ -62,5 +62,5 @@ if (isMain) {
   const ms = async (args) => (await timeProcess(args, { env: { NO_COLOR: '1' } })).ms;
   const args = [bin, 'tax', 'vat-return', '--body', file, '--format', 'json'];
   const r = await paired(10, () => ms(args), () => ms(['-e', '0']), { warmup: 1 });
-  pairLine({ measure: 'vat-return 10k CLI run (--body, JSON out, median of 10)', unit: 'ms', what: 'node -e 0', target: 3, ...r });
+  pairLine({ measure: 'vat-return 10k CLI run (--body, JSON out, median of 10)', unit: 'ms', what: 'node -e 0', target: 2.5, ...r });
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// Launcher: runs the bundled CLI (dist/cli/main.cjs) from V8's code cache when there is a valid one, so a
-// cold start need not parse and compile the bundle. Falls back to a plain compile (and writes a new cache
-// when it can) if the cache is missing or V8 rejects it (another Node version). See scripts/bundle.mjs.
+// Launcher: runs the bundled CLI (dist/cli/main.cjs, and the packs of dist/cli/chunks/ it loads on first
+// use) from V8's code cache when there is a valid one, so a cold start need not parse and compile them.
+// Falls back to a plain compile (and writes a new cache when it can) if a cache is missing or V8 rejects it
+// (another Node version). See scripts/bundle.mjs.
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
@@ -13,26 +14,40 @@ const file = path.join(__dirname, '..', 'dist', 'cli', 'main.cjs');
 const base = require('node:url').pathToFileURL(file).href;
 globalThis.__pdImport = (specifier) => import(specifier.startsWith('.') ? new URL(specifier, base).href : specifier);
 
-const cacheFile = `${file}.cache`;
-let cachedData;
-try {
-  cachedData = fs.readFileSync(cacheFile);
-} catch {
-  cachedData = undefined;
-}
-// The bundle is ASCII (scripts/bundle.mjs checks): latin1 makes a one-byte string without UTF-8 decoding.
-const script = new vm.Script(Module.wrap(fs.readFileSync(file, 'latin1')), { filename: file, cachedData });
-const mod = new Module(file, module);
-mod.filename = file;
-mod.paths = Module._nodeModulePaths(path.dirname(file));
-mod.loaded = true;
-if (cachedData === undefined || script.cachedDataRejected) {
-  process.once('beforeExit', () => {
+/** Scripts compiled without an accepted cache: their caches are written before exit. */
+const uncached = [];
+process.once('beforeExit', () => {
+  for (const [f, script] of uncached) {
     try {
-      fs.writeFileSync(cacheFile, script.createCachedData());
+      // a temporary file renamed into place: two processes writing at once never leave a torn cache
+      const tmp = `${f}.cache.${process.pid}`;
+      fs.writeFileSync(tmp, script.createCachedData());
+      fs.renameSync(tmp, `${f}.cache`);
     } catch {
       // read-only install: run without a cache
     }
-  });
+  }
+});
+
+/** Compile and run one CommonJS file of the bundle, from its code cache when V8 accepts it. */
+function run(f) {
+  let cachedData;
+  try {
+    cachedData = fs.readFileSync(`${f}.cache`);
+  } catch {
+    cachedData = undefined;
+  }
+  // The bundle is ASCII (scripts/bundle.mjs checks): latin1 makes a one-byte string without UTF-8 decoding.
+  const script = new vm.Script(Module.wrap(fs.readFileSync(f, 'latin1')), { filename: f, cachedData });
+  if (cachedData === undefined || script.cachedDataRejected) uncached.push([f, script]);
+  const mod = new Module(f, module);
+  mod.filename = f;
+  mod.paths = Module._nodeModulePaths(path.dirname(f));
+  mod.loaded = true;
+  script.runInThisContext().call(mod.exports, mod.exports, Module.createRequire(f), mod, f, path.dirname(f));
+  return mod.exports;
 }
-script.runInThisContext().call(mod.exports, mod.exports, Module.createRequire(file), mod, file, path.dirname(file));
+
+// main.cjs loads a pack (dist/cli/chunks/<name>.cjs) through this when a command first needs it.
+globalThis.__pdLoadPack = run;
+run(file);

@@ -309,7 +309,11 @@ export function setExit(cmd: Command, code: number): void {
 /** What a command's `prepare` may use (src/domains/command-kit.ts): calls, output and errors as the command's own. */
 function commandRun(ctx: Context, g: GlobalOptions, opts: Record<string, unknown>): CommandRun {
   return {
-    stdin: ctx.io.stdin,
+    // A getter: process.stdin builds a stream on access (fs streams, fs/promises, readline for a file or
+    // /dev/null; net for a pipe), which only a command reading stdin needs (docs/performance.md).
+    get stdin() {
+      return ctx.io.stdin;
+    },
     execute: (call) => execute(call, ctx, backendOptions(g)),
     output: (envelope, id) => writeOutput(ctx.io, { envelope, id }, renderContext(ctx, g, opts)),
     fail: (e) => printError(ctx, e, g),

@@ -11,12 +11,6 @@ import { VERSION } from './version.js';
 import { addGlobalOptions } from '../commands/global.js';
 import { commandKit } from '../commands/route-command.js';
 import { commandGroups, DOMAINS } from './registry.js';
-import { registerApi } from '../commands/api.js';
-import { registerMeta } from '../commands/meta.js';
-import { registerMirror } from '../commands/mirror.js';
-import { registerSql } from '../commands/sql.js';
-import { registerSync } from '../commands/sync.js';
-import { registerServe } from '../commands/serve.js';
 
 
 /** Registers a command group; `only` (a subcommand name) limits it to that one when it exists. */
@@ -28,16 +22,26 @@ const domainRegistrar =
   async (program, ctx, only) =>
     (await load())(program, commandKit(ctx), only);
 
+/**
+ * One of the CLI's own groups (commands/<name>.ts), imported when its word is on the command line (or for
+ * help and completion): each is a pack of its own in the bundle, so a domain command does not load them.
+ */
+const lazyRegistrar =
+  (load: () => Promise<Registrar>): Registrar =>
+  async (program, ctx, only) =>
+    (await load())(program, ctx, only);
+const meta = lazyRegistrar(() => import('../commands/meta.js').then((m) => m.registerMeta));
+
 /** The CLI's own groups (not a domain's): top-level word -> registrar. */
 const OWN: Record<string, Registrar> = {
-  api: registerApi,
-  sync: registerSync,
-  mirror: registerMirror,
-  sql: registerSql,
-  auth: registerMeta,
-  completion: registerMeta,
-  help: registerMeta,
-  serve: registerServe,
+  api: lazyRegistrar(() => import('../commands/api.js').then((m) => m.registerApi)),
+  sync: lazyRegistrar(() => import('../commands/sync.js').then((m) => m.registerSync)),
+  mirror: lazyRegistrar(() => import('../commands/mirror.js').then((m) => m.registerMirror)),
+  sql: lazyRegistrar(() => import('../commands/sql.js').then((m) => m.registerSql)),
+  auth: meta,
+  completion: meta,
+  help: meta,
+  serve: lazyRegistrar(() => import('../commands/serve.js').then((m) => m.registerServe)),
 };
 
 /** Top-level command names and what registers them: every domain's group (from the registry), then the CLI's own. */

@@ -3,14 +3,15 @@ import { reportInternalError, run } from './cli.js';
 import type { Context } from './context.js';
 import { createContext } from './create-context.js';
 import { interruptLines, lingerLimit, runFatalHooks } from './fatal.js';
-import { terminalColumns } from './io.js';
+import { fdOut, isPipeOrFile, terminalColumns } from './io.js';
+
+// `publicdata ... | head`: the reader has gone, stop quietly
+const onEpipe = () => process.exit(process.exitCode ?? 0);
+const stdoutStream = () => process.stdout.on('error', (e: NodeJS.ErrnoException) => void (e.code === 'EPIPE' && onEpipe()));
 
 const argv = process.argv.slice(2);
 const ctx = processContext();
 
-process.stdout.on('error', (e: NodeJS.ErrnoException) => {
-  if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0); // `publicdata ... | head`
-});
 
 // Last resort: an exception thrown from an event handler (a dependency's socket callback, a timer) or a
 // rejected promise nobody awaited. Release what a killed process would leave locked, say it in one line
@@ -48,18 +49,22 @@ void run(argv, ctx).then((code) => {
 
 /** The real process context. */
 function processContext(): Context {
+  // A pipe or file gets its bytes straight from fdOut: Node's stream for a pipe (net and the stream modules)
+  // is built only if a write cannot complete at once; a terminal keeps its stream (width, colour).
+  const outPlain = isPipeOrFile(1);
+  const errPlain = isPipeOrFile(2);
   return createContext({
     io: {
-      stdout: process.stdout,
-      stderr: process.stderr,
+      stdout: outPlain ? fdOut(1, stdoutStream, onEpipe) : stdoutStream(),
+      stderr: errPlain ? fdOut(2, () => process.stderr, () => {}) : process.stderr,
       // Read on first use: process.stdin builds a stream (for a file: fs streams, fs/promises, readline;
       // for a pipe: net) that only --batch, --body - and a few others need; seven fewer built-in modules at start.
       get stdin() {
         return process.stdin;
       },
-      stdoutIsTTY: Boolean(process.stdout.isTTY),
-      stderrIsTTY: Boolean(process.stderr.isTTY),
-      columns: terminalColumns(process.stdout.columns, process.env.COLUMNS),
+      stdoutIsTTY: !outPlain && Boolean(process.stdout.isTTY),
+      stderrIsTTY: !errPlain && Boolean(process.stderr.isTTY),
+      columns: terminalColumns(outPlain ? undefined : process.stdout.columns, process.env.COLUMNS),
     },
     env: process.env,
     now: () => new Date(),
