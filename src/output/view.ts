@@ -136,6 +136,9 @@ export function recordView(cols: readonly string[], body: readonly string[][], r
   return `${blocks.join('\n\n')}\n`;
 }
 
+/** Rows drawn by one cli-table3 table (more are drawn in chunks of this many). */
+const TABLE_CHUNK = 10_000;
+
 type TableContext = Pick<RenderContext, 'color' | 'columns' | 'wide'> & { measures?: readonly string[] };
 
 /** A record table fitted to the terminal, with a note naming the columns left out. */
@@ -149,7 +152,8 @@ export async function recordsTable(rows: readonly Row[], rc: TableContext): Prom
   if (!rc.wide && rows.length > 1) cols = cols.filter((c) => flat.some((r) => cell(r[c]) !== ''));
   if (cols.length === 0) cols.push('value');
   let body = flat.map((r) => cols.map((c) => cell(r[c])));
-  const widthOf = (heads: readonly string[]) => heads.map((c, i) => Math.max(displayWidth(c), ...body.map((row) => cellWidth(row[i]!))) + 2);
+  // a loop, not Math.max(...cells): spreading 300,000 cells overflows the call stack (sql to a table)
+  const widthOf = (heads: readonly string[]) => heads.map((c, i) => body.reduce((w, row) => Math.max(w, cellWidth(row[i]!)), displayWidth(c)) + 2);
   const sum = (ws: readonly number[]) => ws.reduce((a, b) => a + b, 0) + ws.length + 1;
   let labels = cols;
   let natural = widthOf(labels);
@@ -174,15 +178,32 @@ export async function recordsTable(rows: readonly Row[], rc: TableContext): Prom
     else if (rc.measures?.includes(c)) cutAt.set(index[j]!, w - 2);
   });
   if (cutAt.size) body = body.map((row) => row.map((v, i) => (cutAt.has(i) ? cut(v, cutAt.get(i)!) : v)));
-  const t = new Table({
-    head: index.map((i) => paint.bold(labels[i]!, rc.color)),
-    style: { head: [], border: [] },
-    chars: COMPACT,
-    wordWrap: true,
-    ...(choice.widths ? { colWidths: choice.widths } : {}),
-  });
-  for (const row of body) t.push(index.map((i) => row[i]));
-  let out = `${t.toString()}\n`;
+  const head = index.map((i) => paint.bold(labels[i]!, rc.color));
+  const draw = (rows: readonly (readonly string[])[], withHead: boolean, colWidths?: number[]): string => {
+    const t = new Table({
+      ...(withHead ? { head } : {}),
+      style: { head: [], border: [] },
+      chars: COMPACT,
+      wordWrap: true,
+      ...(colWidths ? { colWidths } : {}),
+    });
+    for (const row of rows) t.push(index.map((i) => row[i]));
+    return t.toString();
+  };
+  let out: string;
+  if (body.length <= TABLE_CHUNK) out = `${draw(body, true, choice.widths)}\n`;
+  else {
+    // cli-table3 overflows the call stack past about 100,000 rows (`sql` of a big result to a table): drawn
+    // in chunks at the same column widths, each chunk's inner borders dropped, so the lines are the same
+    const widths = choice.widths ?? index.map((i) => natural[i]!);
+    const parts: string[] = [];
+    for (let at = 0; at < body.length; at += TABLE_CHUNK) {
+      const lines = draw(body.slice(at, at + TABLE_CHUNK), at === 0, widths).split('\n');
+      const last = at + TABLE_CHUNK >= body.length;
+      parts.push(lines.slice(at === 0 ? 0 : 1, last ? lines.length : -1).join('\n'));
+    }
+    out = `${parts.join('\n')}\n`;
+  }
   const notes: string[] = [];
   if (shortened.length) notes.push(`${shortened.join(', ')} shortened (--wide or --format json for the full value)`);
   if (choice.hidden.length) {
