@@ -1,6 +1,7 @@
 /** `publicdata example ...`: the example domain's commands (test-only). */
 import { Command } from 'commander';
 import type { CommandKit } from '../../../src/domains/command-kit.js';
+import { calculateCommand } from './calculate.js';
 
 export function register(program: Command, kit: CommandKit): void {
   const ex = program.command('example').summary('the example domain (tests only)').description(kit.help('Example items (/v1/example), invented for tests.', ['publicdata example items', 'publicdata example show 3']));
@@ -19,4 +20,5 @@ export function register(program: Command, kit: CommandKit): void {
   kit.route(ex, { name: 'show', route: 'example.item', idOnly: true, description: 'One item by id', args: [{ param: 'item_id', description: 'the item id' }], examples: ['publicdata example show 3'] });
   kit.route(ex, { name: 'summary', route: 'example.summary', description: 'Counts or totals', flags: [{ flags: '--colour <colour>', param: 'colour', description: 'only this colour' }], examples: ['publicdata example summary', 'publicdata example summary --basis totals'] });
   kit.route(ex, { name: 'notes', route: 'example.notes', description: 'An empty list with a note', examples: ['publicdata example notes'] });
+  kit.route(ex, calculateCommand);
 }

@@ -18,7 +18,7 @@ export const EXAMPLE_DOMAIN = 'example';
 export const manifest: DomainManifest = declareDomain({
   name: EXAMPLE_DOMAIN,
   routes: exampleRoutes,
-  local: { 'example.items': local('items'), 'example.item': local('item'), 'example.summary': local('summary'), 'example.notes': local('notes') },
+  local: { 'example.items': local('items'), 'example.item': local('item'), 'example.summary': local('summary'), 'example.notes': local('notes'), 'example.calculate': { handler: () => import('./calculate.js').then((m) => m.calculate) } },
   datasets: [],
   renderers: { 'example.notes': () => import('./renderers.js').then((m) => m.notesView) },
   responses: () => import('./schemas.js').then((m) => m.responses),

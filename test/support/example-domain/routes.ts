@@ -5,6 +5,7 @@
  */
 import type { RouteSpec } from '../../../src/contract/route.js';
 import { GET_COST, paging } from '../../../src/contract/params.js';
+import { calculateRoute } from './calculate.js';
 
 export const COLOURS = ['red', 'green', 'blue'] as const;
 
@@ -62,4 +63,5 @@ export const exampleRoutes: RouteSpec[] = [
     pagination: 'top',
     errors: ['invalid_parameter'],
   },
+  calculateRoute,
 ];

@@ -1,4 +1,5 @@
 /** Response schemas of the example domain's routes (test-only; no spec document). */
+import { calculateResponses } from './calculate.js';
 import { anyOf, arr, constant, int, nullable, num, obj, oneOf, record, str, type ResponseSchemas } from '../../../src/contract/schema.js';
 
 const item = obj({
@@ -20,4 +21,5 @@ export const responses: ResponseSchemas = {
   'example.item': { data: item, meta: META, source: 'test/support/example-domain (test-only)' },
   'example.summary': { data: anyOf(counts, totals), meta: META, source: 'test/support/example-domain (test-only)' },
   'example.notes': { data: arr(obj({ id: int() })), meta: ['note'], source: 'test/support/example-domain (test-only)' },
+  ...calculateResponses,
 };
