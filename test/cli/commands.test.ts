@@ -1,108 +1,87 @@
-/** In-process command tests: exact output in terminal and piped modes, exit codes, batch. */
+/**
+ * In-process command tests: exact output in terminal and piped modes, exit codes, batch, help and
+ * completion, on the example domain (test/support/example-domain/: the values below are worked out by hand
+ * from its data.ts). Each domain's own command tests are in test/<domain>/commands.test.ts.
+ */
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { runCli, json } from '../support/cli.js';
-import { ROUTES } from '../../src/registry.js';
+import { DATASETS, ROUTES } from '../../src/registry.js';
 
 const ESC = '\u001b[';
-const META_GOVUK = {
-  api_version: 'v1',
-  licence: 'Open Government Licence v3.0',
-  source: 'GOV.UK',
-  source_url: 'https://www.gov.uk/bank-holidays',
-};
+const META = { api_version: 'v1', caveat: 'Example data, invented for tests.', warning: 'Example warning: these items are not real.' };
+/** Item 3 of data.ts: colour COLOURS[3 % 3] = red, count 3 x 7, latitude 51 + 3/100, longitude -1 + 3/100. */
+const ITEM_3 = { id: 3, title: 'Example item number 3 with a title long enough to be cut at eighty columns', colour: 'red', count: 21, markers: {}, location: { latitude: 51.03, longitude: -0.97 } };
+/** The items whose title holds '3 with': ids 3, 13, 23, 33, 43, 53 (colour by id % 3: 0 red, 1 green, 2 blue; count id x 7). */
+const THREES = [[3, 'red', 21], [13, 'green', 91], [23, 'blue', 161], [33, 'red', 231], [43, 'green', 301], [53, 'blue', 371]] as const;
 
 describe('output modes', () => {
   it('piped: prints the envelope exactly, as one JSON line', async () => {
-    const r = await runCli(['calendar', 'regions']);
+    const r = await runCli(['example', 'show', '3']);
     expect(r.code).toBe(0);
-    expect(r.stdout).toBe(
-      `${JSON.stringify({
-        data: {
-          regions: [
-            { slug: 'england_and_wales', name: 'England and Wales' },
-            { slug: 'scotland', name: 'Scotland' },
-            { slug: 'northern_ireland', name: 'Northern Ireland' },
-          ],
-        },
-        meta: META_GOVUK,
-      })}\n`,
-    );
+    expect(r.stdout).toBe(`${JSON.stringify({ data: ITEM_3, meta: META })}\n`);
     expect(r.stderr).toBe('');
   });
 
   it('terminal: a table with a footer, bold headers only when colour is on', async () => {
-    const r = await runCli(['calendar', 'regions'], { tty: true });
+    const r = await runCli(['example', 'items', '3 with', '--fields', 'id,colour,count'], { tty: true });
     expect(r.stdout).toBe(
       [
-        '┌───────────────────┬───────────────────┐',
-        `│ ${ESC}1mslug${ESC}22m              │ ${ESC}1mname${ESC}22m              │`,
-        '│ england_and_wales │ England and Wales │',
-        '│ scotland          │ Scotland          │',
-        '│ northern_ireland  │ Northern Ireland  │',
-        '└───────────────────┴───────────────────┘',
-        `${ESC}2m3 records · source: local${ESC}22m`,
+        '┌────┬────────┬───────┐',
+        `│ ${ESC}1mid${ESC}22m │ ${ESC}1mcolour${ESC}22m │ ${ESC}1mcount${ESC}22m │`,
+        ...THREES.map(([id, colour, count]) => `│ ${String(id).padEnd(2)} │ ${colour.padEnd(6)} │ ${String(count).padEnd(5)} │`),
+        '└────┴────────┴───────┘',
+        `${ESC}2mpage 1 of 1 · 6 records · source: local${ESC}22m`,
         '',
       ].join('\n'),
     );
-    const plain = await runCli(['calendar', 'regions', '--no-color'], { tty: true });
+    const plain = await runCli(['example', 'items', '3 with', '--no-color'], { tty: true });
     expect(plain.stdout).not.toContain(ESC);
-    const noColor = await runCli(['calendar', 'regions'], { tty: true, env: { NO_COLOR: '1' } });
+    const noColor = await runCli(['example', 'items', '3 with'], { tty: true, env: { NO_COLOR: '1' } });
     expect(noColor.stdout).not.toContain(ESC);
-    expect(noColor.stdout.split('\n').at(-2)).toBe('3 records · source: local');
+    expect(noColor.stdout.split('\n').at(-2)).toBe('page 1 of 1 · 6 records · source: local');
   });
 
   it('ndjson: one record a line; csv with --fields', async () => {
-    const nd = await runCli(['calendar', 'regions', '--format', 'ndjson']);
-    expect(nd.stdout.trim().split('\n').map((l) => JSON.parse(l).slug)).toEqual(['england_and_wales', 'scotland', 'northern_ireland']);
-    const csv = await runCli(['calendar', 'bank-holidays', '2026', '--region', 'scotland', '--format', 'csv', '--fields', 'date,title']);
-    expect(csv.stdout.split('\r\n').slice(0, 4)).toEqual(['date,title', '2026-01-01,New Year’s Day', '2026-01-02,2nd January', '2026-04-03,Good Friday']);
+    const nd = await runCli(['example', 'items', '3 with', '--format', 'ndjson']);
+    expect(nd.stdout.trim().split('\n').map((l) => JSON.parse(l).id)).toEqual(THREES.map(([id]) => id));
+    const csv = await runCli(['example', 'items', '3 with', '--format', 'csv', '--fields', 'id,colour']);
+    expect(csv.stdout.split('\r\n').slice(0, 4)).toEqual(['id,colour', '3,red', '13,green', '23,blue']);
   });
 
   it('--fields projects records inside the envelope', async () => {
-    const r = json(await runCli(['calendar', 'regions', '--fields', 'slug']));
-    expect(r.data.regions).toEqual([{ slug: 'england_and_wales' }, { slug: 'scotland' }, { slug: 'northern_ireland' }]);
-    expect(r.meta).toEqual(META_GOVUK);
+    const r = json(await runCli(['example', 'items', '3 with', '--fields', 'id']));
+    expect(r.data).toEqual(THREES.map(([id]) => ({ id })));
+    expect(r.meta).toEqual(META);
   });
 });
 
 describe('errors and exit codes', () => {
   it('usage errors: one line in the error envelope, exit 2', async () => {
-    const r = await runCli(['tax', 'take-home', '45000', '--bogus']);
+    const r = await runCli(['example', 'calculate', '30', '--bogus']);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe(
       '{"error":{"code":"usage_error","message":"unknown option \'--bogus\'","documentation_url":"https://docs.govdata.dev/errors/usage_error"}}\n',
     );
-    const t = await runCli(['tax', 'nonsense'], { tty: true, env: { NO_COLOR: '1' } });
+    const t = await runCli(['example', 'nonsense'], { tty: true, env: { NO_COLOR: '1' } });
     expect(t.code).toBe(2);
     expect(t.stderr).toBe("error usage_error: unknown command 'nonsense'\n");
     expect(t.stdout).toBe('');
   });
 
-  it('validation errors use the spec codes and exit 2 (400) or 1 (404/422)', async () => {
-    const region = await runCli(['tax', 'income-tax', '30000', '--region', 'atlantis']); // ('wales' is england_wales_ni since issue 37)
-    expect([region.code, json(region).error.code]).toEqual([2, 'invalid_region']);
-    const year = await runCli(['tax', 'bands', '1989-90']);
-    expect([year.code, json(year).error.code]).toEqual([1, 'invalid_tax_year']);
-    const bad = await runCli(['api', 'POST', '/v1/tax/income/calculate', '--data', '{nope']);
+  it('validation errors use the spec codes and exit 2 (400) or 1 (404)', async () => {
+    const colour = await runCli(['example', 'items', '--colour', 'purple']);
+    expect([colour.code, json(colour).error.code]).toEqual([2, 'invalid_parameter']);
+    const missing = await runCli(['example', 'show', '61']);
+    expect([missing.code, json(missing).error.code]).toEqual([1, 'not_found']);
+    const bad = await runCli(['api', 'POST', '/v1/example/calculate', '--data', '{nope']);
     expect([bad.code, json(bad).error.code]).toEqual([2, 'usage_error']);
-    const yr = await runCli(['calendar', 'bank-holidays', '20x6']);
-    expect([yr.code, json(yr).error.code]).toEqual([2, 'invalid_year']);
-  });
-
-  it('a route whose dataset is not synced, with no key, names the sync command and the key (exit 1)', async () => {
-    // Every route now has a local handler; without its data and without a key the answer says what would serve it.
-    const r = await runCli(['companies', 'show', '00445790']);
-    expect(r.code).toBe(1);
-    expect(json(r).error.code).toBe('dataset_not_synced');
-    expect(json(r).error.message).toContain("'publicdata sync companies'");
-    expect(json(r).error.message).toContain('PUBLICDATA_API_KEY');
-    const live = await runCli(['companies', 'show', '00445790', '--source', 'live']);
-    expect([live.code, json(live).error.code]).toEqual([4, 'unauthorized']);
+    const body = await runCli(['example', 'calculate', '30', '--colour', 'purple']);
+    expect([body.code, json(body).error.code]).toEqual([2, 'bad_request']); // a body field's code (a query's is invalid_parameter)
   });
 
   it('never prints a stack trace for user errors', async () => {
-    for (const args of [['api', 'GET'], ['api', 'PUT', '/v1/tax/years'], ['tax', 'vat-return'], ['tax', 'take-home', '--body', '/nonexistent.json']]) {
+    for (const args of [['api', 'GET'], ['api', 'PUT', '/v1/example/items'], ['example', 'calculate'], ['example', 'calculate', '--body', '/nonexistent.json']]) {
       const r = await runCli(args);
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stdout + r.stderr).not.toMatch(/\n\s+at /);
@@ -115,46 +94,47 @@ describe('api command', () => {
     const r = await runCli(['api', '--list'], { tty: true });
     const lines = r.stdout.trim().split('\n');
     expect(lines.at(-1)).toBe(`${ROUTES.length} routes`);
-    expect(lines.find((l) => l.startsWith('POST /v1/tax/take-home/calculate'))).toMatch(/10 credits\s+local\s+Take-home/);
-    expect(lines.find((l) => l.startsWith('GET  /v1/companies/search'))).toMatch(/ 1 credit\s+local \(sync companies\)/);
-    expect(lines.find((l) => l.startsWith('GET  /v1/companies/{company_number}/financials'))).toMatch(/ 1 credit\s+local \(sync accounts\)/);
+    expect(lines.find((l) => l.startsWith('POST /v1/example/calculate'))).toMatch(/10 credits\s+local\s+How many example items/);
+    expect(lines.find((l) => l.startsWith('GET  /v1/example/items '))).toMatch(/ 1 credit\s+local\s+Search the example items/);
     const piped = JSON.parse((await runCli(['api', '--list'])).stdout);
     expect(piped.data).toHaveLength(ROUTES.length); // issue 9: api --list writes through the renderer registry, JSON is the {data, meta} envelope
   });
 
   it('prints the envelope of a local call, -F typed fields and query strings', async () => {
-    const a = json(await runCli(['api', 'GET', '/v1/calendar/bank-holidays?region=northern_ireland']));
-    expect(new Set(a.data.bank_holidays.map((h: { region: string }) => h.region))).toEqual(new Set(['northern_ireland']));
-    const b = json(await runCli(['api', 'GET', 'calendar/bank-holidays', '-F', 'region=scotland']));
-    expect(b.data.bank_holidays[0]).toEqual({ date: '2026-01-01', title: 'New Year’s Day', region: 'scotland', notes: null, bunting: true });
+    const a = json(await runCli(['api', 'GET', '/v1/example/items?colour=red&per_page=100']));
+    // ids divisible by 3: 20 of them
+    expect(a.data).toHaveLength(20);
+    expect(new Set(a.data.map((i: { colour: string }) => i.colour))).toEqual(new Set(['red']));
+    const b = json(await runCli(['api', 'GET', 'example/items', '-F', 'colour=blue']));
+    // the first blue item: id 2 (2 % 3 = 2), count 14, at 51.02, -0.98
+    expect(b.data[0]).toEqual({ id: 2, title: 'Example item number 2 with a title long enough to be cut at eighty columns', colour: 'blue', count: 14, markers: {}, location: { latitude: 51.02, longitude: -0.98 } });
   });
 });
 
 describe('batch', () => {
   it('one envelope per line in order; bad lines get their error and the batch goes on', async () => {
-    const input = ['{"gross_income":30000}', 'not json', '{"gross_income":"x"}', '', '{"gross_income":50000,"region":"atlantis"}', '{"gross_income":20000}'].join('\n');
-    const r = await runCli(['tax', 'take-home', '--batch'], { stdin: input });
+    const input = ['{"amount":30}', 'not json', '{"amount":"x"}', '', '{"amount":50,"colour":"purple"}', '{"amount":20}'].join('\n');
+    const r = await runCli(['example', 'calculate', '--batch'], { stdin: input });
     const out = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
     expect(out).toHaveLength(5);
-    expect(out.map((e) => e.data?.gross_income ?? e.error.code)).toEqual([30000, 'bad_request', 'bad_request', 'invalid_region', 20000]);
+    expect(out.map((e) => e.data?.amount ?? e.error.code)).toEqual([30, 'bad_request', 'bad_request', 'bad_request', 20]);
     expect(out[1].error.message).toBe('Line 2: not valid JSON.');
+    expect(out[3].error.message).toMatch(/^Invalid field 'colour'/);
+    // up to 20: ids 1 and 2, 7 + 14
+    expect(out[4].data).toMatchObject({ item_count: 2, total_count: 21 });
     expect(r.code).toBe(2);
   });
 
   it('flags give defaults that each line may override; exit 0 when every line succeeds', async () => {
-    const r = await runCli(['tax', 'take-home', '--batch', '--region', 'scotland'], { stdin: '{"gross_income":40000}\n{"gross_income":40000,"region":"england_wales_ni"}\n' });
+    const r = await runCli(['example', 'calculate', '--batch', '--colour', 'red'], { stdin: '{"amount":40}\n{"amount":40,"colour":"green"}\n' });
     expect(r.code).toBe(0);
-    expect(r.stdout.trim().split('\n').map((l) => JSON.parse(l).data.region)).toEqual(['scotland', 'england_wales_ni']);
+    const out = r.stdout.trim().split('\n').map((l) => JSON.parse(l).data);
+    // up to 40, red (ids 3 x k): id 3 (21); green (ids 1, 4, ...): ids 1 and 4 (7 + 28)
+    expect(out.map((d: { colour: string; total_count: number }) => [d.colour, d.total_count])).toEqual([['red', 21], ['green', 35]]);
   });
 });
 
 describe('help', () => {
-  it('companies --help says the financial routes answer offline after sync accounts (not live only)', async () => {
-    const r = await runCli(['companies', '--help']);
-    expect(r.stdout).toContain("'publicdata sync accounts'");
-    expect(r.stdout).not.toMatch(/financial routes are served by the live API/);
-  });
-
   it('every command help starts with 2 to 4 examples', async () => {
     const { buildProgram } = await import('../../src/cli.js');
     const { Command } = await import('commander');
@@ -186,9 +166,9 @@ describe('help', () => {
   it('completion scripts name the command groups', async () => {
     const bash = await runCli(['completion', 'bash']);
     expect(bash.stdout).toContain('complete -F _publicdata publicdata');
-    expect(bash.stdout).toContain('"tax") words="take-home');
+    expect(bash.stdout).toContain('"example") words="items show summary notes calculate');
     const fish = await runCli(['completion', 'fish']);
-    expect(fish.stdout).toContain("complete -c publicdata -n '__fish_seen_subcommand_from tax' -a take-home");
+    expect(fish.stdout).toContain("complete -c publicdata -n '__fish_seen_subcommand_from example' -a calculate");
   });
 
   it('bash completion: no repeated root flags, dataset names after sync, values after --format (run in bash)', async () => {
@@ -201,10 +181,12 @@ describe('help', () => {
     };
     const root = complete('');
     expect(root.filter((w) => w === '--format')).toHaveLength(1);
-    expect(root).toContain('tax');
-    expect(complete('sync', '')).toEqual(expect.arrayContaining(['price-paid', 'hpi', 'bank-holidays', '--all']));
-    expect(complete('tax', 'take-home', '--format', '')).toEqual(['table', 'json', 'ndjson', 'csv']);
-    expect(complete('tax', 'take-home', '--format', 'nd')).toEqual(['ndjson']);
+    expect(root).toContain('example');
+    // every dataset of the registry (price-paid, hpi, bank-holidays... when the real domains are registered)
+    expect(complete('sync', '')).toEqual(expect.arrayContaining([...DATASETS.map((d) => d.name), '--all']));
+    expect(complete('example', 'calculate', '--format', '')).toEqual(['table', 'json', 'ndjson', 'csv']);
+    expect(complete('example', 'calculate', '--format', 'nd')).toEqual(['ndjson']);
+    expect(complete('example', 'items', '--colour', '')).toEqual(['red', 'green', 'blue']);
     expect(complete('--source', '')).toEqual(['auto', 'live', 'local']);
   });
 
@@ -214,7 +196,7 @@ describe('help', () => {
   });
 
   it('leaf --help lists the inherited global options; -v alone prints the version', async () => {
-    const h = await runCli(['tax', 'take-home', '--help']);
+    const h = await runCli(['example', 'calculate', '--help']);
     expect(h.stdout).toMatch(/Global Options:[\s\S]*--format <format>[\s\S]*--fields <list>/);
     const { VERSION } = await import('../../src/version.js');
     expect(await runCli(['-v'])).toMatchObject({ code: 0, stdout: `${VERSION}\n` });
@@ -228,8 +210,10 @@ describe('tables fit the terminal', () => {
     const w = fitWidths([10, 60, 30], 60);
     expect(w.reduce((a, b) => a + b, 0) + 4).toBeLessThanOrEqual(60);
     expect(w[0]).toBe(10);
-    const r = await runCli(['calendar', 'bank-holidays', '--no-color'], { tty: true, columns: 50 });
+    const r = await runCli(['example', 'items', '--no-color'], { tty: true, columns: 50 });
     const widths = r.stdout.split('\n').map((l) => [...l].length);
     expect(Math.max(...widths)).toBeLessThanOrEqual(50);
+    // the 77-character titles are cut, not wrapped past the edge
+    expect(r.stdout).toContain('…');
   });
 });

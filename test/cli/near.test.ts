@@ -2,25 +2,55 @@
  * `--near`, parsed once by the command kit (commands/near.ts) for every point-and-radius command: LAT,LNG
  * gives the route's lat and lng; a postcode is placed through GET /v1/postcodes/{postcode} (run through the
  * command's execute; here a fake execute answers as that route would), and without that route a postcode
- * is refused with what --near takes.
+ * is refused with what --near takes. The commands are whatever the registry has (the program is walked for
+ * every command with --near): the real domains' point commands, and with every real domain removed
+ * (`npm run check:domains`) the example domain's `example items`.
  */
+import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
+import { buildProgram } from '../../src/cli.js';
 import { ApiError } from '../../src/contract/errors.js';
 import type { CallResult, RouteCall } from '../../src/contract/types.js';
-import { PRODUCTION_ROUTES as ROUTES } from '../support/production.js';
-import { latLngOf, looksLikePostcode, resolveNear } from '../../commands/near.js';
+import { createContext } from '../../src/create-context.js';
+import { commandGroups, DOMAINS, matchRoute, ROUTES } from '../../src/registry.js';
+import { latLngOf, looksLikePostcode, POSTCODE_ROUTE_PATH, resolveNear } from '../../commands/near.js';
 import { isolatedEnv, json, runCli } from '../support/cli.js';
 import { FakeLive } from '../support/fake-live.js';
 import { fakeKey } from '../support/keys.js';
 
-/** The commands with --near and the route each calls (every route with a lat parameter has one). */
-const NEAR_COMMANDS: Array<[string[], string]> = [
-  [['crime', 'street'], '/v1/crime/street'],
-  [['crime', 'stats'], '/v1/crime/statistics'],
-  [['food-hygiene', 'search'], '/v1/food-hygiene/establishments'],
-  [['schools'], '/v1/schools'],
-  [['vehicles', 'traffic', 'count-points'], '/v1/vehicles/traffic/count-points'],
-];
+/** Every command with --near (its words after `publicdata`), found by walking the program. */
+async function nearCommands(): Promise<string[][]> {
+  const program = await buildProgram(createContext({
+    io: { stdout: { write: () => true }, stderr: { write: () => true }, stdin: process.stdin, stdoutIsTTY: false, stderrIsTTY: false, columns: 100 },
+    env: {},
+    now: () => new Date(),
+  }));
+  const out: string[][] = [];
+  const walk = (c: Command, words: string[]) => {
+    for (const sub of c.commands) {
+      const w = [...words, sub.name()];
+      if (sub.options.some((o) => o.long === '--near')) out.push(w);
+      walk(sub, w);
+    }
+  };
+  walk(program, []);
+  return out;
+}
+
+const NEAR_COMMANDS = await nearCommands();
+/** The routes with a lat parameter (a point and radius search; the nearest postcodes' is required); each must have a command with --near. */
+const POINT_PATHS = ROUTES.filter((r) => r.query?.some((q) => q.name === 'lat')).map((r) => r.path);
+/** it.each rows: the command as typed, and its words. */
+const NEAR_ROWS = NEAR_COMMANDS.map((w) => [w.join(' '), w] as const);
+/** Whether the registry has the postcode lookup --near POSTCODE goes through. */
+const POSTCODES = ROUTES.some((r) => r.method === 'GET' && r.path === POSTCODE_ROUTE_PATH);
+
+async function callOf(words: string[]): Promise<RouteCall> {
+  let call: RouteCall | undefined;
+  const r = await runCli([...words, '--near', '53.8,-1.55', '--radius-km', '0.5'], { runCall: async (c) => { call = c; return 0; } });
+  expect(r.code, r.stderr).toBe(0);
+  return call!;
+}
 
 const never = async (): Promise<CallResult> => {
   throw new Error('no call may be made');
@@ -51,19 +81,27 @@ describe('--near LAT,LNG', () => {
     }
   });
 
-  it.each(NEAR_COMMANDS)('%j --near 53.8,-1.55 --radius-km 0.5 calls %s with lat, lng and radius_km', async (words, path) => {
-    let call: RouteCall | undefined;
-    const r = await runCli([...words, '--near', '53.8,-1.55', '--radius-km', '0.5'], { runCall: async (c) => { call = c; return 0; } });
-    expect(r.code, r.stderr).toBe(0);
-    expect(call).toMatchObject({ method: 'GET', path, query: { lat: '53.8', lng: '-1.55', radius_km: '0.5' } });
+  it('the walk finds the commands (the example domain\'s at least)', () => {
+    expect(NEAR_COMMANDS).toContainEqual(['example', 'items']);
+    expect(POINT_PATHS).toContain('/v1/example/items');
   });
 
-  it('every route with a lat parameter has a command with --near (the list above)', () => {
-    const withPoint = ROUTES.filter((r) => r.query?.some((q) => q.name === 'lat') && r.query.find((q) => q.name === 'lat')?.required !== true).map((r) => r.path);
-    expect(new Set(withPoint)).toEqual(new Set(NEAR_COMMANDS.map(([, p]) => p)));
+  it.each(NEAR_ROWS)('%s --near 53.8,-1.55 --radius-km 0.5 calls its point route with lat, lng and radius_km', async (_c, words) => {
+    const call = await callOf([...words]);
+    expect(call).toMatchObject({ method: 'GET', query: { lat: '53.8', lng: '-1.55', radius_km: '0.5' } });
+    const route = matchRoute('GET', call.path).route;
+    expect(POINT_PATHS).toContain(route.path);
+    // a command calls its own domain's route (the domain whose command group it sits in)
+    expect(commandGroups(DOMAINS.find((d) => d.name === route.domain)!).map((g) => g.name)).toContain(words[0]);
   });
 
-  it.each(NEAR_COMMANDS)('%j --near 95,-1: the route refuses the latitude, named --near (exit 2)', async (words) => {
+  it('every route with a lat parameter has a command with --near, and each such command calls a different one', async () => {
+    const called = await Promise.all(NEAR_COMMANDS.map(async (w) => matchRoute('GET', (await callOf(w)).path).route.path));
+    expect(new Set(called)).toEqual(new Set(POINT_PATHS));
+    expect(called).toHaveLength(new Set(called).size);
+  });
+
+  it.each(NEAR_ROWS)('%s --near 95,-1: the route refuses the latitude, named --near (exit 2)', async (_c, words) => {
     const r = await runCli([...words, '--near', '95,-1', '--source', 'local', '--format', 'json'], { env: isolatedEnv() });
     expect(r.code).toBe(2);
     expect(json(r).error).toMatchObject({ code: 'invalid_parameter', message: expect.stringMatching(/^Invalid option --near: must be at most (90|61)\.$/) });
@@ -119,19 +157,25 @@ describe('--near POSTCODE', () => {
     );
   });
 
-  // The no-route case runs above on resolveNear itself: a command test of it could only run without the
-  // postcodes domain, which this registry always has (it was skipped, a test that could not fail). With the
-  // route registered and nothing synced, the postcode is looked up locally whatever --source says: the
-  // mirror's not-synced answer, and no live request.
-  it.each(NEAR_COMMANDS)('%j --near "LS8 3BS" under --source live, postcodes not synced: the local not-synced error, no request', async (words) => {
+  // With the postcode route registered and nothing synced, the postcode is looked up locally whatever
+  // --source says: the mirror's not-synced answer, and no live request. Without the route (every real
+  // domain removed: npm run check:domains) the command refuses the postcode with what --near takes, and no
+  // request either: this registry decides which of the two runs, and each runs in one of the two checks.
+  it.each(NEAR_ROWS)(`%s --near "LS8 3BS" under --source live, ${POSTCODES ? 'postcodes not synced: the local not-synced error' : 'no postcode route: what --near takes'}, no request`, async (_c, words) => {
     const fake = new FakeLive();
     const r = await runCli([...words, '--near', 'LS8 3BS', '--source', 'live', '--format', 'json'], {
       env: isolatedEnv({ PUBLICDATA_API_KEY: fakeKey('test', 'nearpostcode00000000000000000000') }),
       liveBackend: fake.factory,
     });
     expect(fake.requests).toEqual([]);
-    expect(json(r).error.code).toBe('dataset_not_synced');
-    expect(json(r).error.message).toContain('publicdata sync postcodes');
-    expect(r.code).toBe(1); // README exit codes: dataset_not_synced is 1
+    if (POSTCODES) {
+      expect(json(r).error.code).toBe('dataset_not_synced');
+      expect(json(r).error.message).toContain('publicdata sync postcodes');
+      expect(r.code).toBe(1); // README exit codes: dataset_not_synced is 1
+    } else {
+      expect(json(r).error.code).toBe('invalid_parameter');
+      expect(json(r).error.message).toContain("this publicdata has no postcode lookup, so 'LS8 3BS' cannot be placed.");
+      expect(r.code).toBe(2); // README exit codes: invalid_parameter is 2
+    }
   });
 });

@@ -1,6 +1,7 @@
 /**
  * Output through the renderer registry: --fields everywhere, errors that reach a person, terminal tables
- * that read at 80 columns (issue 9 renderers; issue 10 items 3 and 8).
+ * that read at 80 columns (issue 9 renderers; issue 10 items 3 and 8). On the example domain; the
+ * domains' own cases are in test/tax/cli-output.test.ts and test/property/cli-output.test.ts.
  */
 import { describe, expect, it } from 'vitest';
 import { json, runCli } from '../support/cli.js';
@@ -20,49 +21,44 @@ describe('renderer registry', () => {
     expect((await rendererFor(out, rc())).name).toBe('special');
     expect((await rendererFor(out, rc({ wide: true }))).name).toBe('table');
     for (const f of ['json', 'ndjson', 'csv'] as const) expect((await rendererFor(out, rc({ format: f }))).name).toBe(f);
-    // The domains' renderers are registered by route id.
-    expect((await rendererFor({ envelope: { data: {}, meta: M }, id: 'tax.take-home.calculate' }, rc())).name).toBe('take-home');
-    expect((await rendererFor({ envelope: { data: [], meta: M }, id: 'property.hpi' }, rc({ options: { chart: true } }))).name).toBe('hpi-chart');
-    expect((await rendererFor({ envelope: { data: [], meta: M }, id: 'property.hpi' }, rc())).name).toBe('table');
+    // The domains' renderers are registered by route id (the example domain's notes view: its table only).
+    expect((await rendererFor({ envelope: { data: [], meta: M }, id: 'example.notes' }, rc())).name).toBe('example-notes');
+    expect((await rendererFor({ envelope: { data: [], meta: M }, id: 'example.notes' }, rc({ wide: true }))).name).toBe('table');
+    expect((await rendererFor({ envelope: { data: [], meta: M }, id: 'example.notes' }, rc({ format: 'csv' }))).name).toBe('csv');
   });
 });
 
 describe('--fields', () => {
-  it('a top-level field of a calculator keeps the answer, not empty breakdown rows', async () => {
-    const r = await runCli(['tax', 'income-tax', '60000', '--fields', 'total_income_tax']);
+  it('a top-level field of a calculator keeps the answer', async () => {
+    const r = await runCli(['example', 'calculate', '30', '--fields', 'total_count']);
     expect(r.code).toBe(0);
-    // 2026-27 rUK: (50270 - 12570) * 20% + (60000 - 50270) * 40% = 7540 + 3892
-    expect(json(r).data).toEqual({ total_income_tax: 11432 });
-    const csv = await runCli(['tax', 'income-tax', '60000', '--fields', 'total_income_tax,effective_rate', '--format', 'csv']);
-    expect(csv.stdout).toBe('total_income_tax,effective_rate\r\n11432,0.1905\r\n');
+    // counts up to 30: ids 1 to 4 (count = id x 7), 7 + 14 + 21 + 28
+    expect(json(r).data).toEqual({ total_count: 70 });
+    const csv = await runCli(['example', 'calculate', '30', '--fields', 'total_count,item_count', '--format', 'csv']);
+    expect(csv.stdout).toBe('total_count,item_count\r\n70,4\r\n');
   });
 
   it('dotted paths into nested objects', async () => {
-    const r = await runCli(['tax', 'employer-cost', '35000', '--fields', 'per_employee.total_cost,total_annual_cost']);
-    // 35000 + employer NI 15% over 5000 (4500) + 3% pension (1050)
-    expect(json(r).data).toEqual({ per_employee: { total_cost: 40550 }, total_annual_cost: 40550 });
+    const r = await runCli(['example', 'show', '3', '--fields', 'location.latitude,count']);
+    // item 3: latitude 51 + 3/100, count 3 x 7
+    expect(json(r).data).toEqual({ location: { latitude: 51.03 }, count: 21 });
   });
 
   it('an unknown field is a usage error naming the fields there are', async () => {
-    const r = await runCli(['tax', 'income-tax', '60000', '--fields', 'nosuch']);
+    const r = await runCli(['example', 'calculate', '30', '--fields', 'nosuch']);
     expect(r.code).toBe(2);
     const e = json(r).error;
     expect(e.code).toBe('usage_error');
     expect(e.message).toMatch(/Unknown field 'nosuch'/);
-    expect(e.message).toContain('total_income_tax');
-    const t = await runCli(['calendar', 'regions', '--fields', 'slug,nope'], { tty: true });
+    expect(e.message).toContain('total_count');
+    const t = await runCli(['example', 'show', '3', '--fields', 'id,nope'], { tty: true });
     expect(t.code).toBe(2);
-    expect(t.stderr).toMatch(/Unknown field 'nope'.*slug, name/);
+    expect(t.stderr).toMatch(/Unknown field 'nope'.*id, title, colour, count, location\.latitude, location\.longitude/);
   });
 
-  it('applies to --sweep, api --list, mirror status and sql', async () => {
-    const sweep = await runCli(['tax', 'take-home', '--sweep', '20000:30000:10000', '--fields', 'gross_income,net_annual']);
-    // 20000: tax 1486, NI 594.40; 30000: tax 3486, NI 1394.40
-    expect(json(sweep).data).toEqual([{ gross_income: 20000, net_annual: 17919.6 }, { gross_income: 30000, net_annual: 25119.6 }]);
+  it('applies to api --list and sql (--sweep: test/tax/; mirror status: test/property/)', async () => {
     const list = await runCli(['api', '--list', '--fields', 'id', '--format', 'ndjson']);
     expect(list.stdout.split('\n')[0]).toBe('{"id":"example.items"}');
-    const st = await runCli(['mirror', 'status', 'hpi', '--fields', 'dataset,present', '--format', 'csv']);
-    expect(st.stdout).toBe('dataset,present\r\nhpi,false\r\n');
     const sql = await runCli(['sql', 'SELECT 1 AS a, 2 AS b', '--fields', 'b', '--format', 'csv']);
     expect(sql.stdout).toBe('b\r\n2\r\n');
     const bad = await runCli(['sql', 'SELECT 1 AS a', '--fields', 'z']);
@@ -73,7 +69,7 @@ describe('--fields', () => {
 describe('errors reach a person when stdout is for machines', () => {
   it('json and ndjson: the envelope on stdout and the one-line message on stderr', async () => {
     for (const format of ['json', 'ndjson']) {
-      const r = await runCli(['tax', 'take-home', 'abc', '--format', format]);
+      const r = await runCli(['example', 'calculate', 'abc', '--format', format]);
       expect(r.code).toBe(2);
       expect(json(r).error.code).toBe('bad_request');
       expect(r.stderr).toBe(`error bad_request: ${json(r).error.message}\n`);
@@ -81,21 +77,21 @@ describe('errors reach a person when stdout is for machines', () => {
   });
 
   it('command-line errors too (an unknown option)', async () => {
-    const r = await runCli(['tax', 'take-home', '45000', '--nosuch', '--format', 'ndjson']);
+    const r = await runCli(['example', 'calculate', '30', '--nosuch', '--format', 'ndjson']);
     expect([r.code, json(r).error.code]).toEqual([2, 'usage_error']);
     expect(r.stderr).toBe(`error usage_error: ${json(r).error.message}\n`);
-    const csv = await runCli(['tax', 'take-home', '45000', '--nosuch', '--format', 'csv']);
+    const csv = await runCli(['example', 'calculate', '30', '--nosuch', '--format', 'csv']);
     expect([csv.code, csv.stdout]).toEqual([2, '']);
     expect(csv.stderr).toMatch(/^error usage_error: unknown option '--nosuch'/);
   });
 
   it('--quiet keeps stderr empty', async () => {
-    const r = await runCli(['tax', 'take-home', 'abc', '--format', 'json', '--quiet']);
+    const r = await runCli(['example', 'calculate', 'abc', '--format', 'json', '--quiet']);
     expect([r.code, r.stderr, json(r).error.code]).toEqual([2, '', 'bad_request']);
   });
 
   it('csv: no JSON envelope in the CSV stream; the message on stderr and the exit code', async () => {
-    const r = await runCli(['tax', 'take-home', 'abc', '--format', 'csv']);
+    const r = await runCli(['example', 'calculate', 'abc', '--format', 'csv']);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/^error bad_request: /);
@@ -105,25 +101,15 @@ describe('errors reach a person when stdout is for machines', () => {
 describe('terminal tables at 80 columns', () => {
   const tty = { tty: true, columns: 80, env: { NO_COLOR: '1' } };
 
-  it('income tax, student loan and employer cost show their headline answer', async () => {
-    const it = await runCli(['tax', 'income-tax', '60000', '--region', 'scotland'], tty);
-    expect(it.stdout).toMatch(/total_income_tax\s+│\s+13182\.05/);
-    const sl = await runCli(['tax', 'student-loan', '40000', '--plan', 'plan_2,postgraduate'], tty);
-    // plan 2: 9% of (40000 - 29385) = 955.35, rounded down to 955 (CSLM13013); postgraduate: 6% of 19000 = 1140
-    expect(sl.stdout).toMatch(/total_repayment\s+│\s+2095\s/);
-    const ec = await runCli(['tax', 'employer-cost', '35000'], tty);
-    expect(ec.stdout).toMatch(/total_annual_cost\s+│\s+40550/);
-    for (const r of [it, sl, ec]) expect(visibleWidth(r.stdout)).toBeLessThanOrEqual(80);
-  });
-
-  it('wide objects fit: ni, compare, vat-return, sweep', async () => {
-    const ni = await runCli(['tax', 'ni', '50000'], tty);
-    expect(ni.stdout).not.toContain('[{');
-    expect(ni.stdout).toContain('employee.breakdown');
-    const cmp = await runCli(['tax', 'compare', '45000', '52000', '--b-region', 'scotland'], tty);
-    expect(cmp.stdout).toMatch(/Net annual\s+£35,919\.60\s+£39,127\.35\s+\+£3,207\.75/);
-    const sweep = await runCli(['tax', 'take-home', '--sweep', '20000:150000:10000'], tty);
-    for (const r of [ni, cmp, sweep]) expect(visibleWidth(r.stdout)).toBeLessThanOrEqual(80);
+  it('a record list, one record and a summary fit, their answer shown (the domains\' own: test/<domain>/)', async () => {
+    const list = await runCli(['example', 'items', '--per-page', '5'], tty);
+    const one = await runCli(['example', 'show', '3'], tty);
+    const sum = await runCli(['example', 'summary'], tty);
+    // the titles (77 characters) are cut to fit; item 3's count is 3 x 7; 20 items of each colour
+    expect(list.stdout).toMatch(/│ 5 +│ Example item number 5 with a/);
+    expect(one.stdout).toMatch(/count\s+│\s+21\s/);
+    expect(sum.stdout).toMatch(/by_colour\.red\s+│\s+20\s/);
+    for (const r of [list, one, sum]) expect(visibleWidth(r.stdout), r.stdout).toBeLessThanOrEqual(80);
   });
 
   it('too many columns: the ones that fit, the rest named; --wide shows them all', async () => {
@@ -149,17 +135,17 @@ describe('terminal tables at 80 columns', () => {
 
 describe('csv and ndjson say on stderr that there are more pages', () => {
   it('page 1 of N with --per-page 2; nothing with --all, --quiet, json, or on the last page', async () => {
-    const all = JSON.parse((await runCli(['tax', 'years', '--all', '--format', 'json'])).stdout).data as unknown[];
+    const all = JSON.parse((await runCli(['example', 'items', '--all', '--format', 'json'])).stdout).data as unknown[];
     const pages = Math.ceil(all.length / 2);
     expect(pages).toBeGreaterThan(1);
     for (const f of ['csv', 'ndjson']) {
-      const r = await runCli(['tax', 'years', '--per-page', '2', '--format', f]);
+      const r = await runCli(['example', 'items', '--per-page', '2', '--format', f]);
       expect(r.code).toBe(0);
       expect(r.stderr).toBe(`publicdata: page 1 of ${pages} (${all.length} records); add --all for every record, or --page N\n`);
     }
     for (const extra of [['--all'], ['--quiet'], ['--page', String(pages)]]) {
-      expect((await runCli(['tax', 'years', '--per-page', '2', '--format', 'csv', ...extra])).stderr).toBe('');
+      expect((await runCli(['example', 'items', '--per-page', '2', '--format', 'csv', ...extra])).stderr).toBe('');
     }
-    expect((await runCli(['tax', 'years', '--per-page', '2', '--format', 'json'])).stderr).toBe('');
+    expect((await runCli(['example', 'items', '--per-page', '2', '--format', 'json'])).stderr).toBe('');
   });
 });

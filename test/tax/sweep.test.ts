@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { json, runCli } from '../support/cli.js';
-import { priceChart, fit } from '../../src/output/chart.js';
 
 describe('tax take-home --sweep', () => {
   it('piped: one take-home record per income, equal to single runs', async () => {
@@ -26,23 +25,5 @@ describe('tax take-home --sweep', () => {
   it('rejects a malformed sweep as a usage error', async () => {
     const r = await runCli(['tax', 'take-home', '--sweep', '20000-150000']);
     expect([r.code, json(r).error.code]).toEqual([2, 'usage_error']);
-  });
-});
-
-describe('charts', () => {
-  it('fit keeps the ends and the width', () => {
-    expect(fit([1, 2, 3, 4, 5], 3)).toEqual([1, 3, 5]);
-    expect(fit([1, 2], 10)).toEqual([1, 2]);
-  });
-
-  it('an HPI chart draws one region and says when the page held more', async () => {
-    const rows = [
-      { date: '2024-01-01', average_price: 100000, region: { code: 'A', name: 'Alpha' } },
-      { date: '2024-02-01', average_price: 110000, region: { code: 'A', name: 'Alpha' } },
-      { date: '2024-01-01', average_price: 900000, region: { code: 'B', name: 'Beta' } },
-    ];
-    const out = await priceChart(rows, 80);
-    expect(out.split('\n')[0]).toBe('Alpha average price, 2024-01-01 to 2024-02-01 (first of 2 regions in this page; use --region)');
-    expect(out).not.toContain('900,000');
   });
 });
