@@ -19,4 +19,8 @@ export const manifest: DomainManifest = declareDomain({
   datasets: [{ info: BANK_HOLIDAYS_INFO, sync: () => import('./sync.js').then((m) => m.bankHolidays) }],
   responses: () => import('./schemas.js').then((m) => m.responses),
   commands: { name: 'calendar', load: () => import('./commands.js').then((m) => m.register) },
+  // its section(s) of the area profile (src/domains/area-section.ts; order as spec 5-places.md lists them)
+  area: [
+    { name: 'calendar', order: 100, load: () => import('./area-section.js').then((m) => m.section) },
+  ],
 });
