@@ -30,7 +30,7 @@ export class NotSynced extends Error {
 export class Calls {
   readonly source: string[] = [];
   /** The request paths the area page's map asks for this section's points (`map` of the section). */
-  readonly map: Array<{ layer: string; paths: string[] }> = [];
+  readonly map: MapLayer[] = [];
   asOf: string | null = null;
   constructor(private readonly ctx: HandlerContext) {}
 
@@ -64,15 +64,24 @@ export class Calls {
   }
   /**
    * A point layer of the area page's map: the request path(s), without paging, whose records the map draws
-   * (the page and `area --html` ask each page of them). The section answer carries them as `map`.
+   * (the page and `area --html` ask each page of them). The section answer carries them as `map`. `clip`:
+   * the requests read more than the circle (the road safety section's authority), the map keeps the
+   * records inside it.
    */
-  mapLayer(layer: string, path: string, query: Query = {}): void {
+  mapLayer(layer: string, path: string, query: Query = {}, clip = false): void {
     const qs = new URLSearchParams(Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)]))).toString();
     const p = `${path}${qs ? `?${qs}` : ''}`;
     const l = this.map.find((x) => x.layer === layer);
-    if (!l) this.map.push({ layer, paths: [p] });
+    if (!l) this.map.push({ layer, paths: [p], ...(clip ? { clip } : {}) });
     else if (!l.paths.includes(p)) l.paths.push(p);
   }
+}
+
+/** A point layer of the area page's map, as a section answer's `map` lists it. */
+export interface MapLayer {
+  layer: string;
+  paths: string[];
+  clip?: boolean;
 }
 
 /** The country facts of data/postcodes/reference.json (bank-holiday division, tax region, price cap). */

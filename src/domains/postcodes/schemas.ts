@@ -1,5 +1,5 @@
 /** Response schemas of the /v1/postcodes routes, transcribed from spec 5-places.md "Postcodes" (field names fixed there). */
-import { anyOf, arr, ext, int, nullable, num, obj, oneOf, str, type JsonSchema, type ResponseSchemas } from '../../contract/schema.js';
+import { anyOf, arr, bool, ext, int, nullable, num, obj, oneOf, str, type JsonSchema, type ResponseSchemas } from '../../contract/schema.js';
 import type { AreaSectionModule } from '../area-section.js';
 
 const SOURCE = '5-places.md §Postcodes (a publicdata extension)';
@@ -39,7 +39,7 @@ const AREA_SOURCE = '5-places.md §Area profile (a publicdata extension)';
 const ok = (figures: Record<string, JsonSchema>, optional: readonly string[] = []) =>
   obj({
     status: oneOf(['ok']), as_of: nullable(str()), source: arr(str('a request path: run it with publicdata api GET')), ...figures,
-    map: ext(arr(obj({ layer: str('the map layer, e.g. crime'), paths: arr(str('a request path without paging')) })), 'the point requests the area page draws'),
+    map: ext(arr(obj({ layer: str('the map layer, e.g. crime'), paths: arr(str('a request path without paging')), clip: bool('the requests read beyond the circle: the map keeps the records inside it') }, { optional: ['clip'] })), 'the point requests the area page draws'),
     note: ext(str(), 'how the figure is bounded'),
   }, { optional: ['note', 'map', ...optional] });
 const notOk = obj({

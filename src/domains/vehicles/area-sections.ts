@@ -17,8 +17,8 @@ async function roadSafety(c: Calls, p: Place): Promise<SectionAnswer> {
   if (la && Number.isFinite(to)) {
     for (let y = from; y <= to; y++) {
       const { records } = await c.all('/v1/vehicles/road-safety/collisions', { year: y, local_authority: la });
-      // the map's points: the same requests without their paging (it keeps those inside its circle)
-      c.mapLayer('collisions', '/v1/vehicles/road-safety/collisions', { year: y, local_authority: la });
+      // the map's points: the same requests without their paging, clipped to its circle
+      c.mapLayer('collisions', '/v1/vehicles/road-safety/collisions', { year: y, local_authority: la }, true);
       for (const r of records) {
         const lat = Number(r.latitude);
         const lng = Number(r.longitude);
