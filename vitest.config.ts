@@ -9,11 +9,12 @@ export default defineConfig({
     pool: 'forks',
     maxWorkers: 2,
     projects: [
-      // Every test file but test/kit/: one module graph per worker (isolate: false, docs/testing.md).
-      { extends: true, test: { name: 'main', include: ['test/**/*.test.ts'], exclude: ['test/kit/**'], isolate: false } },
-      // The shared tests whose example is the test-only domain (test/support/example-domain/): each file
-      // its own module graph, so the domain it declares is in its registry and in no other file's.
-      { extends: true, test: { name: 'kit', include: ['test/kit/**/*.test.ts'], isolate: true } },
+      // Every test file but test/kit/ and test/pages/: one module graph per worker (isolate: false, docs/testing.md).
+      { extends: true, test: { name: 'main', include: ['test/**/*.test.ts'], exclude: ['test/kit/**', 'test/pages/**'], isolate: false } },
+      // The shared tests whose example is the test-only domain (test/support/example-domain/), the pages'
+      // among them: each file its own module graph, so the domain it declares is in its registry and in no
+      // other file's.
+      { extends: true, test: { name: 'kit', include: ['test/kit/**/*.test.ts', 'test/pages/**/*.test.ts'], isolate: true } },
     ],
   },
 });
