@@ -1,7 +1,7 @@
 /**
  * `/area/{postcode}` in headless Chromium against serve on the fixture mirror: the map draws as many crime,
  * school and food points as the fixture holds within the radius (counted from the fixture files in
- * area-fixture.ts, or for schools the schools route's own total), its totals are the JSON answers', the
+ * area-page-fixture.ts, or for schools the schools route's own total), its totals are the JSON answers', the
  * key typed is sent only as a Bearer header (never in a URL, never in localStorage), no console error, no
  * request leaves the origin. Screenshots (desktop, phone, print) go to test-artifacts/.
  *
