@@ -13,6 +13,7 @@ import type { DatasetInfo } from '../mirror/catalog.js';
 import type { DatasetModule } from '../../sync/types.js';
 import type { RendererRef } from '../output/types.js';
 import type { CommandGroup } from './command-kit.js';
+import type { AreaSectionDecl } from './area-section.js';
 
 export interface LocalSpec {
   /** The handler, imported only when the route is called locally. */
@@ -101,6 +102,12 @@ export interface DomainManifest {
    * postcodes domain has two words: `postcode` and `area`).
    */
   commands?: CommandGroup | readonly CommandGroup[];
+  /**
+   * The domain's section(s) of the area profile (`GET /v1/area/{postcode}`, src/domains/area-section.ts):
+   * name, order and the lazily imported section module, built through its own routes. The postcodes
+   * domain composes what the registry declares; a domain without a section here has none.
+   */
+  area?: readonly AreaSectionDecl[];
 }
 
 const declared: DomainManifest[] = [];
@@ -119,6 +126,11 @@ export function declareDomain(m: DomainManifest): DomainManifest {
 /** The manifests declared so far, in declaration order. */
 export function declaredDomains(): readonly DomainManifest[] {
   return [...declared];
+}
+
+/** Every declared area section, in its `order` (then name): the sections of `/v1/area/{postcode}`. */
+export function areaSections(): readonly AreaSectionDecl[] {
+  return declared.flatMap((d) => d.area ?? []).sort((a, b) => a.order - b.order || a.name.localeCompare(b.name));
 }
 
 /** A manifest's command groups as a list. */

@@ -6,9 +6,9 @@
  * off, to attach or share. docs/serve.md "Pages".
  *
  * The answers are gathered as the served page gathers them (src/pages/assets/area.js, `load`): the area
- * route, then each point route of the map (crime street, schools, food hygiene) within the sections'
- * circle and months, every page of it up to POINT_PAGES. Kept in step with area.js's `pointPaths`/`pages`
- * (the browser test compares the file with the served page).
+ * route, then the requests each section lists under `map` (its own domain chose them: the crime section's
+ * street crimes of its circle and months, …), every page of each up to POINT_PAGES. The page's script reads
+ * the same field; no request path is written here (the browser test compares the file with the served page).
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -31,49 +31,27 @@ export interface PointLayer {
 export interface AreaDocument {
   path: string;
   area: { data: any; meta?: any };
-  points: Partial<Record<Layer, PointLayer>>;
+  /** Layer name (a section's `map`: crime, schools, food, collisions, …) -> its points. */
+  points: Record<string, PointLayer>;
 }
 
-type Layer = 'crime' | 'schools' | 'food' | 'collisions';
-type LayerPaths = { crime?: string; schools?: string; food?: string; collisions?: string[] };
+/** A map layer as an area answer's section declares it (`map`: src/domains/area-section.ts). */
+export interface MapLayer {
+  layer: string;
+  paths: string[];
+  clip?: boolean;
+}
 
 const PER_PAGE = 100;
 export const POINT_PAGES = 20;
 
-/** The point routes of an area answer's map (the same circle, and the crime section's months). */
-export function pointPaths(data: any): LayerPaths {
-  const loc = data?.postcode?.location;
-  const secs = data?.sections ?? {};
-  if (!loc) return {};
-  const ok = (n: string) => secs[n]?.status === 'ok';
-  const at = `lat=${loc.latitude}&lng=${loc.longitude}`;
-  const out: LayerPaths = {};
-  if (ok('crime')) {
-    const m = secs.crime.months ?? {};
-    out.crime = `/v1/crime/street?${at}&radius_km=${secs.crime.radius_km}${m.from ? `&month_from=${m.from}&month_to=${m.to}` : ''}`;
-  }
-  if (ok('schools')) out.schools = `/v1/schools?${at}&radius_km=${secs.schools.radius_km}`;
-  if (ok('food_hygiene')) out.food = `/v1/food-hygiene/establishments?${at}&radius_km=${secs.food_hygiene.radius_km}&sort=distance`;
-  if (ok('road_safety')) out.collisions = collisionPaths(secs.road_safety.source);
-  return out;
-}
-
 /**
- * The road safety section's figures come from `/v1/vehicles/road-safety/nearby/summary` (its `source`); the
- * map asks the records behind them, the same query on `/v1/vehicles/road-safety/nearby` (same circle, same
- * default years), without paging.
+ * The point layers of an area answer's map: what each `ok` section lists under `map` (its own domain says
+ * which requests hold its points; the page's script reads the same field). None without a location.
  */
-function collisionPaths(source: unknown): string[] {
-  const list = Array.isArray(source) ? source : typeof source === 'string' ? [source] : [];
-  const out = new Set<string>();
-  for (const p of list as string[]) {
-    if (!p.startsWith('/v1/vehicles/road-safety/nearby/summary?')) continue;
-    const q = new URLSearchParams(p.slice(p.indexOf('?') + 1));
-    q.delete('per_page');
-    q.delete('page');
-    out.add(`/v1/vehicles/road-safety/nearby?${q}`);
-  }
-  return [...out];
+export function mapLayers(data: any): MapLayer[] {
+  if (!data?.postcode?.location) return [];
+  return Object.values((data.sections ?? {}) as Record<string, any>).flatMap((s) => (s?.status === 'ok' && Array.isArray(s.map) ? (s.map as MapLayer[]) : []));
 }
 
 async function allPages(get: GetJson, path: string): Promise<PointLayer> {
@@ -92,18 +70,21 @@ export async function areaDocument(get: GetJson, areaPath: string): Promise<Area
   const r = await get(areaPath);
   if (r.status !== 200) throw Object.assign(new Error(r.body?.error?.message ?? `status ${r.status}`), { status: r.status, body: r.body });
   const data = r.body.data;
-  const { collisions, ...single } = pointPaths(data);
   const points: AreaDocument['points'] = {};
-  for (const [name, p] of Object.entries(single) as [Layer, string][]) points[name] = await allPages(get, p);
-  if (collisions) {
-    // the collisions of the circle (the route's own radius search; the circle test below keeps the drawing honest)
-    const loc = data.postcode.location;
-    const radius = Number(data.sections.road_safety.radius_km);
+  const loc = data.postcode?.location;
+  const radius = Number(r.body.meta?.radius_km ?? 1); // the circle of every radius section
+  for (const l of mapLayers(data)) {
+    if (l.paths.length === 1 && !l.clip) {
+      points[l.layer] = await allPages(get, l.paths[0]!);
+      continue;
+    }
+    // several requests as one layer; a clipped layer keeps only the records in the circle (the file stays small)
     const layers = [];
-    for (const p of collisions) layers.push(await allPages(get, p));
+    for (const p of l.paths) layers.push(await allPages(get, p));
     const near = (x: any) => x.latitude !== null && x.latitude !== undefined && haversineKm(loc.latitude, loc.longitude, Number(x.latitude), Number(x.longitude)) <= radius;
-    const error = layers.find((l) => l.error)?.error;
-    points.collisions = { path: collisions, records: layers.flatMap((l) => l.records).filter(near), total: null, ...(error ? { error } : {}) };
+    const records = layers.flatMap((x) => x.records);
+    const error = layers.find((x) => x.error)?.error;
+    points[l.layer] = { path: l.paths, records: l.clip ? records.filter(near) : records, total: null, ...(error ? { error } : {}) };
   }
   return { path: areaPath, area: r.body, points };
 }

@@ -1,8 +1,11 @@
 /**
  * The pages over plain HTTP (no browser): strict headers on every page answer, ETag and 304, gzip, the
  * renderer's bytes exactly the installed package's, nothing else served from disk, the postcode form's
- * redirect, and the API routes as they were (a key still needed, no page headers on them).
+ * redirect, and the API routes as they were (a key still needed, no page headers on them). The API route is
+ * the test-only example domain's (test/support/example-domain/), so the pages need no real domain.
  */
+// the test-only example domain first (its routes are this file's API: no real domain is needed)
+import '../support/example-domain/index.js';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -80,9 +83,9 @@ describe('pages over HTTP', () => {
   });
 
   it('the API is unchanged: a key is still required, and its answers carry no page headers', async () => {
-    const no = await get(s, '/v1/tax/years');
+    const no = await get(s, '/v1/example/items');
     expect(no.status).toBe(401);
-    const yes = await get(s, '/v1/tax/years', { Authorization: `Bearer ${KEY}` });
+    const yes = await get(s, '/v1/example/items', { Authorization: `Bearer ${KEY}` });
     expect(yes.status).toBe(200);
     expect(yes.headers.get('content-type')).toBe('application/json; charset=utf-8');
     expect(yes.headers.get('content-security-policy')).toBeNull();

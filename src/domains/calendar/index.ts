@@ -21,4 +21,8 @@ export const manifest: DomainManifest = declareDomain({
   vocabularies: { region: calendarRegion },
   responses: () => import('./schemas.js').then((m) => m.responses),
   commands: { name: 'calendar', load: () => import('./commands.js').then((m) => m.register) },
+  // its section(s) of the area profile (src/domains/area-section.ts; order as spec 5-places.md lists them)
+  area: [
+    { name: 'calendar', order: 100, load: () => import('./area-section.js').then((m) => m.section) },
+  ],
 });

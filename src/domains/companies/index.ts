@@ -55,4 +55,8 @@ export const manifest: DomainManifest = declareDomain({
   ],
   responses: () => import('./schemas.js').then((m) => m.responses),
   commands: { name: 'companies', load: () => import('./commands.js').then((m) => m.register) },
+  // its section(s) of the area profile (src/domains/area-section.ts; order as spec 5-places.md lists them)
+  area: [
+    { name: 'companies', order: 80, load: () => import('./area-section.js').then((m) => m.section) },
+  ],
 });

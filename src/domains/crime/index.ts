@@ -23,4 +23,8 @@ export const manifest: DomainManifest = declareDomain({
   renderers: { 'crime.statistics': () => import('./renderers.js').then((m) => m.statsChart) },
   responses: () => import('./schemas.js').then((m) => m.responses),
   commands: { name: 'crime', load: () => import('./commands.js').then((m) => m.register) },
+  // its section(s) of the area profile (src/domains/area-section.ts; order as spec 5-places.md lists them)
+  area: [
+    { name: 'crime', order: 20, load: () => import('./area-section.js').then((m) => m.section) },
+  ],
 });

@@ -25,4 +25,8 @@ export const manifest: DomainManifest = declareDomain({
   vocabularies: { region: percentileGeography, 'region-or-name': regionsGeography },
   responses: () => import('./schemas.js').then((m) => m.responses),
   commands: { name: 'earnings', load: () => import('./commands.js').then((m) => m.register) },
+  // its section(s) of the area profile (src/domains/area-section.ts; order as spec 5-places.md lists them)
+  area: [
+    { name: 'earnings', order: 70, load: () => import('./area-section.js').then((m) => m.section) },
+  ],
 });

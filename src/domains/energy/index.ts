@@ -27,4 +27,8 @@ export const manifest: DomainManifest = declareDomain({
   vocabularies: { region: energyRegion },
   responses: () => import('./schemas.js').then((m) => m.responses),
   commands: { name: 'energy', load: () => import('./commands.js').then((m) => m.register) },
+  // its section(s) of the area profile (src/domains/area-section.ts; order as spec 5-places.md lists them)
+  area: [
+    { name: 'energy', order: 90, load: () => import('./area-section.js').then((m) => m.section) },
+  ],
 });

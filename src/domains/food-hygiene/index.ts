@@ -27,4 +27,8 @@ export const manifest: DomainManifest = declareDomain({
   },
   responses: () => import('./schemas.js').then((m) => m.responses),
   commands: { name: 'food-hygiene', load: () => import('./commands.js').then((m) => m.register) },
+  // its section(s) of the area profile (src/domains/area-section.ts; order as spec 5-places.md lists them)
+  area: [
+    { name: 'food_hygiene', order: 40, load: () => import('./area-section.js').then((m) => m.section) },
+  ],
 });

@@ -4,6 +4,8 @@ import { renameSync, writeFileSync } from 'node:fs';
 import { ApiError } from '../../contract/errors.js';
 import type { RouteCall } from '../../contract/types.js';
 import type { CommandKit, CommandRun } from '../command-kit.js';
+import { areaSections } from '../manifest.js';
+import { wrapWords } from '../../output/wrap.js';
 
 /**
  * `area … --html FILE`: the area page of `serve` (src/pages/) as one self-contained file, the answers
@@ -81,9 +83,13 @@ export function registerArea(program: Command, kit: CommandKit): void {
     .command('area')
     .summary("Area profile of a postcode: every domain's figures for the place, side by side")
     .description(kit.help(
-      "Area profile (/v1/area/{postcode}, a publicdata extension): property, crime, schools, food hygiene, road safety,\n" +
-        "traffic, earnings, companies, energy and calendar for one postcode, each from its own synced dataset; a section\n" +
-        "whose dataset is not synced names its sync command. Each section's source paths run with 'publicdata api GET'.",
+      // the sections are the registry's declared ones (each domain's manifest `area`)
+      wrapWords(
+        `Area profile (/v1/area/{postcode}, a publicdata extension): ${areaSections().map((s) => s.name.replace(/_/g, ' ')).join(', ')} for one ` +
+          "postcode, each from its own synced dataset; a section whose dataset is not synced names its sync command. Each section's " +
+          "source paths run with 'publicdata api GET'.",
+        78,
+      ),
       ['publicdata area "LS8 3BS"', 'publicdata area LS8 3BS --radius-km 0.5 --sections crime,schools', 'publicdata area "LS8 3BS" --format json'],
     ));
   kit.route(group, {

@@ -5,7 +5,7 @@
  * checked here. A lookup body's entries are checked one by one by the handler (a malformed entry is null
  * with its error, the others answered), so the body spec checks only that it is 1 to 100 strings.
  */
-import type { RouteSpec } from '../../contract/route.js';
+import type { ParamSpec, RouteSpec } from '../../contract/route.js';
 import { GET_COST, paging, POST_COST } from '../../contract/params.js';
 import { pointParams, type PointSpec } from '../../contract/point.js';
 
@@ -59,27 +59,39 @@ export const postcodeRoutes: RouteSpec[] = [
   },
 ];
 
-/** The sections of the area profile, in the order they are answered (spec 5-places.md "Area profile"). */
-export const AREA_SECTIONS = ['property', 'crime', 'schools', 'food_hygiene', 'road_safety', 'traffic', 'earnings', 'companies', 'energy', 'calendar'] as const;
-export type AreaSection = (typeof AREA_SECTIONS)[number];
-
-/** `/v1/area/{postcode}`: every domain's view of a place, each section from its own domain's routes. */
-export const areaRoutes: RouteSpec[] = [
-  {
-    id: 'area.profile',
-    method: 'GET',
-    path: '/v1/area/{postcode}',
-    domain: 'postcodes',
-    summary: "Area profile of a postcode: every domain's figures for the place, side by side, each with the routes it comes from",
-    pathParams: [{ name: 'postcode', type: 'string', pattern: FULL_POSTCODE_PATTERN, patternHint: FULL_POSTCODE_HINT, description: FULL_POSTCODE_HINT }],
-    query: [
-      { name: 'radius_km', type: 'number', min: 0.1, max: 5, default: 1, description: 'radius around the postcode for crimes, schools, food establishments, collisions and traffic points (0.1 to 5, default 1)' },
-      { name: 'months', type: 'integer', min: 1, max: 36, default: 12, description: 'calendar months ending with the newest month each dataset holds, for sales and crimes (1 to 36, default 12)' },
-      { name: 'sections', type: 'string[]', enum: AREA_SECTIONS, min: 1, description: `comma-separated sections (default all): ${AREA_SECTIONS.join(', ')}` },
-    ],
-    // spec 5-places.md: "Cost: 10 credits under serve" (a GET that runs about twenty routes)
-    cost: 10,
-    errors: ['invalid_parameter', 'not_found', 'dataset_not_synced'],
-    extension: PLACES_SPEC,
-  },
-];
+/**
+ * `/v1/area/{postcode}`: every domain's view of a place, each section from its own domain's routes. The
+ * sections are those the registry's manifests declare (`area` of DomainManifest, src/domains/area-section.ts):
+ * `names` is asked when the parameter is read (validation, OpenAPI, help), after every domain has declared
+ * itself, so a removed domain's section is not accepted and the route spec names no other domain.
+ */
+export function areaRoutes(names: () => readonly string[]): RouteSpec[] {
+  const sections: ParamSpec = {
+    name: 'sections', type: 'string[]', min: 1,
+    get enum() {
+      return [...names()];
+    },
+    get description() {
+      return `comma-separated sections (default all): ${names().join(', ')}`;
+    },
+  };
+  return [
+    {
+      id: 'area.profile',
+      method: 'GET',
+      path: '/v1/area/{postcode}',
+      domain: 'postcodes',
+      summary: "Area profile of a postcode: every domain's figures for the place, side by side, each with the routes it comes from",
+      pathParams: [{ name: 'postcode', type: 'string', pattern: FULL_POSTCODE_PATTERN, patternHint: FULL_POSTCODE_HINT, description: FULL_POSTCODE_HINT }],
+      query: [
+        { name: 'radius_km', type: 'number', min: 0.1, max: 5, default: 1, description: 'radius around the postcode for crimes, schools, food establishments, collisions and traffic points (0.1 to 5, default 1)' },
+        { name: 'months', type: 'integer', min: 1, max: 36, default: 12, description: 'calendar months ending with the newest month each dataset holds, for sales and crimes (1 to 36, default 12)' },
+        sections,
+      ],
+      // spec 5-places.md: "Cost: 10 credits under serve" (a GET that runs about twenty routes)
+      cost: 10,
+      errors: ['invalid_parameter', 'not_found', 'dataset_not_synced'],
+      extension: PLACES_SPEC,
+    },
+  ];
+}

@@ -45,4 +45,8 @@ export const manifest: DomainManifest = declareDomain({
     'property.hpi': () => import('./renderers.js').then((m) => m.hpiChart),
   },
   commands: { name: 'property', load: () => import('./commands.js').then((m) => m.register) },
+  // its section(s) of the area profile (src/domains/area-section.ts; order as spec 5-places.md lists them)
+  area: [
+    { name: 'property', order: 10, load: () => import('./area-section.js').then((m) => m.section) },
+  ],
 });

@@ -19,4 +19,8 @@ export const manifest: DomainManifest = declareDomain({
   vocabularies: { region: schoolsRegion },
   responses: () => import('./schemas.js').then((m) => m.responses),
   commands: { name: 'schools', load: () => import('./commands.js').then((m) => m.register) },
+  // its section(s) of the area profile (src/domains/area-section.ts; order as spec 5-places.md lists them)
+  area: [
+    { name: 'schools', order: 30, load: () => import('./area-section.js').then((m) => m.section) },
+  ],
 });

@@ -36,4 +36,9 @@ export const manifest: DomainManifest = declareDomain({
     ...trafficRenderers,
   },
   commands: { name: 'vehicles', load: () => import('./commands.js').then((m) => m.register) },
+  // its section(s) of the area profile (src/domains/area-section.ts; order as spec 5-places.md lists them)
+  area: [
+    { name: 'road_safety', order: 50, load: () => import('./area-sections.js').then((m) => m.roadSafetySection) },
+    { name: 'traffic', order: 60, load: () => import('./area-sections.js').then((m) => m.trafficSection) },
+  ],
 });

@@ -1,7 +1,7 @@
 // The area page of `publicdata serve` (`/area/{postcode}`), and the same page written to one file by
 // `publicdata area … --html`. Served, it carries no data: it asks this server for GET /v1/area/{postcode}
-// and, for the map's points, the point routes of the sections it draws (crime street, schools, food
-// hygiene) within the same circle and months. The key the user types goes out only as an Authorization
+// and, for the map's points, the requests each section lists under `map` (the section's own domain chose
+// them: the same circle and months). It draws the sections there are. The key the user types goes out only as an Authorization
 // header; it is kept in memory and in sessionStorage (this tab only), never in a URL or localStorage.
 // In a written file the answers are embedded in <script type="application/json" id="area-data"> and
 // nothing is fetched. Everything is drawn from the data: an SVG map (no tiles), charts and tables; every
@@ -97,37 +97,20 @@
       return { path: list, records: [].concat.apply([], res.map(function (x) { return x.records; })), total: null, error: res.map(function (x) { return x.error; }).filter(Boolean)[0] };
     });
   }
-  /** The point routes behind the map: the same circle (and the crime section's months) as the area answer. */
+  /**
+   * The point requests behind the map: each ok section's `map` (its own domain chose them; area --html
+   * reads the same field, src/pages/area-html.ts). A layer of one request is paged; a layer of several
+   * (or one its section reads beyond the circle) is merged, and drawn clipped to the circle.
+   */
   function pointPaths(data) {
     var loc = data.postcode && data.postcode.location;
     var secs = data.sections || {};
-    if (!loc) return {};
-    var ok = function (n) { return secs[n] && secs[n].status === 'ok'; };
-    var at = 'lat=' + loc.latitude + '&lng=' + loc.longitude;
-    var r = function (n) { return secs[n].radius_km; };
     var out = {};
-    if (ok('crime')) {
-      var m = secs.crime.months || {};
-      out.crime = '/v1/crime/street?' + at + '&radius_km=' + r('crime') + (m.from ? '&month_from=' + m.from + '&month_to=' + m.to : '');
-    }
-    if (ok('schools')) out.schools = '/v1/schools?' + at + '&radius_km=' + r('schools');
-    if (ok('food_hygiene')) out.food = '/v1/food-hygiene/establishments?' + at + '&radius_km=' + r('food_hygiene') + '&sort=distance';
-    if (ok('road_safety')) out.collisions = collisionPaths(sourcesOf(secs.road_safety));
-    return out;
-  }
-  /**
-   * The road safety section's figures come from /v1/vehicles/road-safety/nearby/summary (its source); the
-   * map asks the records behind them, the same query on /v1/vehicles/road-safety/nearby (same circle, same
-   * default years), every page, and keeps the points inside the circle it draws.
-   */
-  function collisionPaths(sources) {
-    var seen = {}, out = [];
-    sources.forEach(function (p) {
-      if (p.indexOf('/v1/vehicles/road-safety/nearby/summary?') !== 0) return;
-      var q = new URLSearchParams(p.slice(p.indexOf('?') + 1));
-      q.delete('per_page'); q.delete('page');
-      var b = '/v1/vehicles/road-safety/nearby?' + q;
-      if (!seen[b]) { seen[b] = true; out.push(b); }
+    if (!loc) return out;
+    Object.keys(secs).forEach(function (n) {
+      var sec = secs[n];
+      if (!sec || sec.status !== 'ok' || !Array.isArray(sec.map)) return;
+      sec.map.forEach(function (l) { out[l.layer] = l.paths.length === 1 && !l.clip ? l.paths[0] : l.paths; });
     });
     return out;
   }
@@ -167,7 +150,7 @@
     var head = heading(pc, doc);
     main.appendChild(head);
     var figs = h('div', { class: 'figs' }, []);
-    figs.appendChild(mapFigure(pc, secs, doc.points || {}));
+    figs.appendChild(mapFigure(pc, secs, doc.points || {}, (doc.area.meta || {}).radius_km));
     var crime = secs.crime;
     if (crime && crime.status === 'ok') figs.appendChild(barFigure('chart-crime-month', 'Crimes by month', pairs(crime.by_month, 'month', 'count'), fmt, sourcesOf(crime)));
     var prop = secs.property;
@@ -222,11 +205,12 @@
     return h('figure', { id: id, class: 'fig' }, [h('figcaption', {}, [h('h2', {}, [title])]), g, dataLine(paths)]);
   }
 
-  function mapFigure(pc, secs, points) {
+  function mapFigure(pc, secs, points, radius) {
     var loc = pc.location;
     var fig = h('figure', { id: 'map', class: 'fig map' }, [h('figcaption', {}, [h('h2', {}, ['Map'])])]);
     if (!loc) { fig.appendChild(h('p', {}, ['The directory has no grid reference for this postcode: no map.'])); return fig; }
-    var rkm = (secs.crime && secs.crime.radius_km) || (secs.schools && secs.schools.radius_km) || (secs.food_hygiene && secs.food_hygiene.radius_km) || 1;
+    // the answer's circle (meta.radius_km), else the first section's that has one
+    var rkm = radius || Object.keys(secs).map(function (n) { return secs[n].radius_km; }).filter(Boolean)[0] || 1;
     var S = 600, C = 300, R = 260, k = R / rkm;
     var cosl = Math.cos(loc.latitude * Math.PI / 180);
     var xy = function (lat, lng) { return [C + (lng - loc.longitude) * 111.32 * cosl * k, C - (lat - loc.latitude) * 110.574 * k]; };

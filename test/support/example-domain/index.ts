@@ -23,4 +23,6 @@ export const manifest: DomainManifest = declareDomain({
   renderers: { 'example.notes': () => import('./renderers.js').then((m) => m.notesView) },
   responses: () => import('./schemas.js').then((m) => m.responses),
   commands: { name: 'example', load: () => import('./commands.js').then((m) => m.register) },
+  // a section of the area profile, for the shared tests of its machinery (test/kit/area-section.test.ts)
+  area: [{ name: 'example', order: 1000, load: () => import('./area-section.js').then((m) => m.section) }],
 });
