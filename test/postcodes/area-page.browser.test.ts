@@ -190,14 +190,14 @@ describe.skipIf(skip !== '')('/area/{postcode} in Chromium', () => {
     rmSync(dir, { recursive: true, force: true });
   }, 180_000);
 
-  it("Newcastle: the map asks the road safety section's own collision requests (no fixture collision lies in a fixture postcode's authority)", async () => {
+  it("Newcastle: the map asks the records behind the road safety section's summary (the same circle on /nearby)", async () => {
     const { page, w, answer } = await open(NEWCASTLE);
     const rs = answer.data.sections.road_safety;
     expect(rs.status).toBe('ok');
-    // the section's requests by year, without their paging; the page asked each (with its own paging)
-    const want = [...new Set((rs.source as string[]).filter((p) => p.includes('/collisions?') && p.includes('year=')).map((p) => p.replace(/&per_page=\d+|&page=\d+/g, '')))];
-    expect(want.length).toBe(rs.years.to - rs.years.from + 1);
-    const asked = new Set(w.requests.map((r) => r.url().slice(origin.length)).filter((u) => u.includes('/collisions?')).map((u) => u.replace(/&per_page=\d+|&page=\d+/g, '')));
+    // the section's summary request as the list of its records; the page asked it (with its own paging)
+    const want = (rs.source as string[]).filter((p) => p.startsWith('/v1/vehicles/road-safety/nearby/summary?')).map((p) => p.replace('/nearby/summary?', '/nearby?'));
+    expect(want).toHaveLength(1);
+    const asked = new Set(w.requests.map((r) => r.url().slice(origin.length)).filter((u) => u.includes('/road-safety/nearby?')).map((u) => u.replace(/&per_page=\d+|&page=\d+/g, '')));
     expect([...asked].sort()).toEqual([...want].sort());
     expect(await count(page, '[data-layer="collisions"] path')).toBe(rs.collisions);
     expect(w.errors).toEqual([]);
