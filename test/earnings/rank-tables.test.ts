@@ -43,10 +43,10 @@ describe('earnings rank across tables and years', () => {
 
   it('a year neither table holds is told against Table 7, with its loaded years', async () => {
     const r = await rank('42000', '--year', '2019');
-    expect(r.code).toBe(2);
+    expect(r.code).toBe(2); // the handler's error names the flag typed (issue 37)
     expect(json(r).error).toEqual(expect.objectContaining({
       code: 'invalid_parameter',
-      message: "Invalid parameter 'year': 2019 is not loaded for ASHE Table 7 (place of work) annual_gross. Loaded years: 2021.",
+      message: "Invalid option --year: 2019 is not loaded for ASHE Table 7 (place of work) annual_gross. Loaded years: 2021.",
     }));
   });
 

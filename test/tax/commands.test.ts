@@ -16,7 +16,7 @@ describe('tax: errors and exit codes', () => {
   });
 
   it('validation errors use the spec codes and exit 2 (400) or 1 (404/422)', async () => {
-    const region = await runCli(['tax', 'income-tax', '30000', '--region', 'wales']);
+    const region = await runCli(['tax', 'income-tax', '30000', '--region', 'atlantis']) // ('wales' is england_wales_ni since issue 37's region vocabulary);
     expect([region.code, json(region).error.code]).toEqual([2, 'invalid_region']);
     const year = await runCli(['tax', 'bands', '1989-90']);
     expect([year.code, json(year).error.code]).toEqual([1, 'invalid_tax_year']);
@@ -35,7 +35,7 @@ describe('tax: api --list', () => {
 
 describe('batch', () => {
   it('one envelope per line in order; bad lines get their error and the batch goes on', async () => {
-    const input = ['{"gross_income":30000}', 'not json', '{"gross_income":"x"}', '', '{"gross_income":50000,"region":"wales"}', '{"gross_income":20000}'].join('\n');
+    const input = ['{"gross_income":30000}', 'not json', '{"gross_income":"x"}', '', '{"gross_income":50000,"region":"atlantis"}', '{"gross_income":20000}'].join('\n');
     const r = await runCli(['tax', 'take-home', '--batch'], { stdin: input });
     const out = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
     expect(out).toHaveLength(5);
