@@ -8,6 +8,8 @@
 import type { Handler } from '../../../src/contract/types.js';
 import { declareDomain, type DomainManifest, type LocalSpec } from '../../../src/domains/manifest.js';
 import { exampleRoutes } from './routes.js';
+import { EVENTS_INFO, exampleDatasets, RECORDS_INFO } from './dataset.js';
+import { recordsRoutes } from './routes-records.js';
 
 const local = (name: 'items' | 'item' | 'summary' | 'notes'): LocalSpec => ({
   handler: () => import('./handlers.js').then((m) => m[name] as Handler),
@@ -17,10 +19,13 @@ export const EXAMPLE_DOMAIN = 'example';
 
 export const manifest: DomainManifest = declareDomain({
   name: EXAMPLE_DOMAIN,
-  routes: exampleRoutes,
-  local: { 'example.items': local('items'), 'example.item': local('item'), 'example.summary': local('summary'), 'example.notes': local('notes') },
-  datasets: [],
+  routes: [...exampleRoutes, ...recordsRoutes],
+  local: { 'example.items': local('items'), 'example.item': local('item'), 'example.summary': local('summary'), 'example.notes': local('notes'),
+    'example.records': { handler: () => import('./records-handlers.js').then((m) => m.records as Handler), datasets: [RECORDS_INFO] },
+    'example.events': { handler: () => import('./records-handlers.js').then((m) => m.events as Handler), datasets: [EVENTS_INFO] },
+  },
+  datasets: exampleDatasets,
   renderers: { 'example.notes': () => import('./renderers.js').then((m) => m.notesView) },
-  responses: () => import('./schemas.js').then((m) => m.responses),
+  responses: () => Promise.all([import('./schemas.js'), import('./schemas-records.js')]).then(([a, b]) => ({ ...a.responses, ...b.recordsResponses })),
   commands: { name: 'example', load: () => import('./commands.js').then((m) => m.register) },
 });
