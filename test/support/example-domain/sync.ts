@@ -166,14 +166,18 @@ export const eventsModule: DatasetModule = {
   fromAdds: (name) => DAY_FILE.test(name),
   units: { what: 'day', counts: (db) => `SELECT strftime(recorded_on, '%Y-%m-%d') AS unit, count(*) AS n FROM ${db}records GROUP BY 1` },
 
-  /** The daily files of the newest `--days` days (default 7) the index page links, each one the day it replaces. */
+  /**
+   * The daily files of the newest `--days` days (default 7) the index page links, each one the day it
+   * replaces: a full load into an empty mirror (or with --force), else added to the days there (an update).
+   */
   async discover(ctx) {
     const { links, published, page } = await indexOf(ctx, DAY_FILE);
     const days = ctx.options.days ?? EVENTS_DAYS.default;
     const since = new Date(ctx.now().getTime() - days * 86_400_000).toISOString().slice(0, 10);
     const files = [...links].filter(([name]) => DAY_FILE.exec(name)![1]! > since).sort(([a], [b]) => a.localeCompare(b));
     if (!files.length) throw new Error(`no daily file of the newest ${days} days on ${page}. Use 'publicdata sync example-events --from <file or folder>'.`);
-    return files.map(([name, url]) => ({ url, name, kind: 'full' as const, published: published ?? DAY_FILE.exec(name)![1]! }));
+    const kind = ctx.previous && !ctx.options.force ? ('update' as const) : ('full' as const);
+    return files.map(([name, url]) => ({ url, name, kind, published: published ?? DAY_FILE.exec(name)![1]! }));
   },
   load: (ctx) => load(ctx, { unitOf: (n) => DAY_FILE.exec(n)?.[1], unitSql: `strftime(recorded_on, '%Y-%m-%d')` }),
   verify,
