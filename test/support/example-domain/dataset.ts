@@ -55,6 +55,11 @@ export const EVENTS_INFO: DatasetInfo = {
   sourceUrl: 'https://publisher.example/events',
   cadence: 'daily',
   dateScope: [EVENTS_DAYS],
+  export: {
+    tables: [
+      { name: 'records', description: 'one row per example event: id, colour, count, day, title', partitionBy: [{ column: 'month', expr: "strftime(recorded_on, '%Y-%m')" }], sortBy: ['id'] },
+    ],
+  },
 };
 
 export const exampleDatasets: DatasetEntry[] = [
