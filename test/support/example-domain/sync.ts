@@ -9,6 +9,7 @@
  * line; an update file starts each line with a change code (`change,id,...`: A add, C change, D delete).
  */
 import type { DuckDBConnection } from '@duckdb/node-api';
+import { beginChanges, recordChanged } from '../../../src/mirror/changes.js';
 import { queryOne } from '../../../src/mirror/db.js';
 import { catalogFields, count, MAX_STORED_REJECTS, pageLinks, storeStructuralRejects } from '../../../sync/common.js';
 import { DownloadError } from '../../../sync/download.js';
@@ -91,11 +92,16 @@ async function load(ctx: LoadContext, flavour: Flavour): Promise<LoadResult> {
     await conn.run(`INSERT INTO records SELECT ${OUT} FROM _apply WHERE change <> 'D' ORDER BY id`);
     rows = await count(conn, 'SELECT count(*) AS n FROM records');
   } else {
-    // a file of a unit replaces that unit's rows; then every change applies by id
+    // a file of a unit replaces that unit's rows; then every change applies by id. The old and new versions
+    // of the rows are recorded for `mirror export --since` (src/mirror/changes.ts).
     const units = replaced.map((r) => r.unit);
-    if (units.length) await conn.run(`DELETE FROM records WHERE ${flavour.unitSql} IN (${units.map(() => '?').join(', ')})`, units);
-    await conn.run('DELETE FROM records WHERE id IN (SELECT id FROM _apply)');
-    await conn.run(`INSERT INTO records SELECT ${OUT} FROM _apply WHERE change IN ('A', 'C') ORDER BY id`);
+    const gone = `${units.length ? `${flavour.unitSql} IN (${units.map((u) => `'${u.replace(/'/g, "''")}'`).join(', ')}) OR ` : ''}id IN (SELECT id FROM _apply)`;
+    await beginChanges(conn, 'records');
+    await recordChanged(conn, 'records', 'removed', `SELECT * FROM records WHERE ${gone}`);
+    await conn.run(`DELETE FROM records WHERE ${gone}`);
+    const added = `SELECT ${OUT} FROM _apply WHERE change IN ('A', 'C')`;
+    await conn.run(`INSERT INTO records ${added} ORDER BY id`);
+    await recordChanged(conn, 'records', 'added', added, OUT);
     rows = await count(conn, 'SELECT count(*) AS n FROM _apply');
   }
   await conn.run('DROP TABLE _apply');
