@@ -3,7 +3,9 @@
  * domain leaves them passing (`npm run check:domains`). Importing this module declares it (declareDomain),
  * as src/registry.ts's lines declare the real ones; the production registry never lists it. Every test file
  * has it declared: vitest's setup file (test/support/example-setup.ts) imports this module before the file's
- * own imports, so it is the first domain of the registry the tests see (docs/testing.md).
+ * own imports, so it is the first domain of the registry the tests see (docs/testing.md). Its mirror
+ * datasets (dataset.ts: example-records, example-events, synced by sync.ts on the shared framework) and the
+ * routes over them (routes-records.ts) are what the shared sync, mirror, sql and export tests use.
  */
 import type { Handler } from '../../../src/contract/types.js';
 import { declareDomain, type DomainManifest, type LocalSpec } from '../../../src/domains/manifest.js';
