@@ -18,7 +18,7 @@ const common = {
   staleAfterDays: 45,
 } as const;
 
-export const RECORDS_MONTHS = { name: 'months', description: 'only the records of the newest N months of the file(s)', max: 120, example: '6' } as const satisfies CountScopeOption;
+export const RECORDS_MONTHS = { name: 'months', description: 'only the records of the newest N months of the file(s)', max: 120 } as const satisfies CountScopeOption;
 export const EVENTS_DAYS = { name: 'days', description: 'the daily files of the newest N days', max: 60, default: 7, example: '30' } as const satisfies CountScopeOption;
 
 export const RECORDS_INFO: DatasetInfo = {

@@ -9,6 +9,9 @@ import { join } from 'node:path';
 import { syncDataset } from '../../../src/sync-runner.js';
 import { recordsCsv } from './records-gen.js';
 
+/** The datasets buildExampleLake syncs. */
+export const EXAMPLE_LAKE_DATASETS: readonly string[] = ['example-records', 'example-events'];
+
 export const RECORDS_FILE = join(import.meta.dirname, '..', '..', 'fixtures', 'example', 'records-complete.csv');
 export const EVENT_DAYS: ReadonlyArray<{ day: string; from: number; to: number }> = [
   { day: '2026-10-30', from: 1, to: 10 },
