@@ -10,9 +10,10 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { isolatedEnv, json, runCli } from '../support/cli.js';
 
-const PP = join(__dirname, '..', 'fixtures', 'property', 'land-registry-ppd', 'pp-complete.csv');
+/** The example domain's invented records (a header line, then 300 records). */
+const PP = join(__dirname, '..', 'fixtures', 'example', 'records-complete.csv');
 const env = isolatedEnv({ CI: '1' });
-const rows = readFileSync(PP, 'utf8').trim().split('\n').length;
+const rows = readFileSync(PP, 'utf8').trim().split('\n').length - 1;
 let dbPath = '';
 
 /** Every file under a directory with the sha256 of its bytes (sql-tmp, the spill area, left out). */
@@ -30,13 +31,13 @@ function snapshot(dir: string): Record<string, string> {
 }
 
 beforeAll(async () => {
-  expect((await runCli(['sync', 'price-paid', '--from', PP], { env })).code).toBe(0);
-  dbPath = (await runCli(['mirror', 'path', 'price-paid'], { env })).stdout.trim();
+  expect((await runCli(['sync', 'example-records', '--from', PP], { env })).code).toBe(0);
+  dbPath = (await runCli(['mirror', 'path', 'example-records'], { env })).stdout.trim();
   expect(statSync(dbPath).isFile()).toBe(true);
 }, 120_000);
 
 async function count(): Promise<number> {
-  return json(await runCli(['sql', 'SELECT count(*) AS n FROM price_paid.price_paid'], { env })).data[0].n;
+  return json(await runCli(['sql', 'SELECT count(*) AS n FROM example_records.records'], { env })).data[0].n;
 }
 
 describe('sql is read-only', () => {
@@ -65,15 +66,15 @@ describe('sql is read-only', () => {
       ['LOAD json', 'LOAD'],
       ["SET memory_limit = '8GB'", 'SET'],
       ['RESET memory_limit', 'RESET'],
-      ['USE price_paid', 'USE'],
+      ['USE example_records', 'USE'],
       ['PRAGMA enable_profiling', 'PRAGMA'],
       [`EXPORT DATABASE '${join(dir, 'exported')}'`, 'EXPORT'],
       ['CREATE TABLE t AS SELECT 1 AS x', 'CREATE'],
       ['CREATE TEMP TABLE t AS SELECT 1 AS x', 'CREATE'],
-      ['INSERT INTO price_paid.price_paid SELECT * FROM price_paid.price_paid LIMIT 1', 'INSERT'],
-      ['DELETE FROM price_paid.price_paid', 'DELETE'],
-      ['CHECKPOINT price_paid', 'CHECKPOINT'],
-      ['DETACH price_paid', 'DETACH'],
+      ['INSERT INTO example_records.records SELECT * FROM example_records.records LIMIT 1', 'INSERT'],
+      ['DELETE FROM example_records.records', 'DELETE'],
+      ['CHECKPOINT example_records', 'CHECKPOINT'],
+      ['DETACH example_records', 'DETACH'],
       ['BEGIN TRANSACTION', 'BEGIN'],
       [`EXPLAIN ANALYZE COPY (SELECT 1) TO '${join(dir, 'x.csv')}'`, 'EXPLAIN'],
     ];
@@ -123,10 +124,10 @@ describe('sql is read-only', () => {
   it('every form of query still runs: WITH, FROM-first, DESCRIBE, SUMMARIZE, VALUES', async () => {
     const q = (sql: string) => runCli(['sql', sql, '--format', 'ndjson'], { env });
     const lines = (r: { stdout: string }) => r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
-    expect(lines(await q('WITH c AS (SELECT count(*) AS n FROM price_paid.price_paid) SELECT n FROM c'))).toEqual([{ n: rows }]);
-    expect(lines(await q('FROM price_paid.price_paid SELECT count(*) AS n'))).toEqual([{ n: rows }]);
-    expect(lines(await q('DESCRIBE price_paid.price_paid')).map((c) => c.column_name)).toContain('price');
-    expect(lines(await q('SUMMARIZE SELECT price FROM price_paid.price_paid'))[0].count).toBe(rows);
+    expect(lines(await q('WITH c AS (SELECT count(*) AS n FROM example_records.records) SELECT n FROM c'))).toEqual([{ n: rows }]);
+    expect(lines(await q('FROM example_records.records SELECT count(*) AS n'))).toEqual([{ n: rows }]);
+    expect(lines(await q('DESCRIBE example_records.records')).map((c) => c.column_name)).toContain('count');
+    expect(lines(await q('SUMMARIZE SELECT count FROM example_records.records'))[0].count).toBe(rows);
     expect(lines(await q('VALUES (1), (2)'))).toEqual([{ col0: 1 }, { col0: 2 }]);
   });
 });

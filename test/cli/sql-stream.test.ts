@@ -12,13 +12,14 @@ import { isolatedEnv, json, runCli } from '../support/cli.js';
 import { streamSql } from '../../src/mirror/sql.js';
 import { DATASETS } from '../../src/registry.js';
 
-const PP = join(__dirname, '..', 'fixtures', 'property', 'land-registry-ppd', 'pp-complete.csv');
+/** The example domain's invented records: a synced dataset for `sql` to attach. */
+const PP = join(__dirname, '..', 'fixtures', 'example', 'records-complete.csv');
 const env = isolatedEnv({ CI: '1' });
 const Q = 'SELECT i, i * 2 AS twice, format(\'r{}\', i) AS label FROM range(10000) t(i) ORDER BY i';
 const expected = Array.from({ length: 10_000 }, (_, i) => ({ i, twice: i * 2, label: `r${i}` }));
 
 beforeAll(async () => {
-  expect((await runCli(['sync', 'price-paid', '--from', PP], { env })).code).toBe(0);
+  expect((await runCli(['sync', 'example-records', '--from', PP], { env })).code).toBe(0);
 }, 120_000);
 
 describe('sql streams its result', () => {
@@ -33,7 +34,7 @@ describe('sql streams its result', () => {
     const e = json(r);
     expect(e.data).toEqual(expected);
     expect(e.meta.columns).toEqual([{ name: 'i', type: 'BIGINT' }, { name: 'twice', type: 'BIGINT' }, { name: 'label', type: 'VARCHAR' }]);
-    expect(e.meta.attached).toEqual(['price_paid']);
+    expect(e.meta.attached).toEqual(['example_records']);
   });
 
   it('csv: the header once, then every row', async () => {

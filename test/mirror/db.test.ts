@@ -1,3 +1,4 @@
+/** The mirror's read side (src/mirror/): paths, openDataset, values as JSON, not-synced errors, provenance, on the example datasets' catalogue entries. */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,7 +15,7 @@ import { ds } from '../support/datasets.js';
 let dir: string;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'pd-mirror-'));
-  const db = await DuckDBInstance.create(join(dir, 'price_paid.duckdb'));
+  const db = await DuckDBInstance.create(join(dir, 'example_records.duckdb'));
   const c = await db.connect();
   await c.run(SYNC_LOG_DDL);
   await c.run(REJECTS_DDL);
@@ -22,8 +23,8 @@ beforeAll(async () => {
      DATE '2024-11-15' AS d, TIMESTAMP '2026-11-21 10:11:12.5' AS ts, '{5BBE9CB3-6332-4EB0-9CD3-8737CEA4A65A}'::UUID AS u,
      NULL::INTEGER AS n, 'x' AS s, 3 AS i`);
   await c.run(`INSERT INTO sync_log (dataset, rows_loaded, rows_rejected, duration_ms, mode, as_of, synced_at)
-     VALUES ('price-paid', 1, 0, 5, 'full', DATE '2026-10-31', TIMESTAMP '2026-11-20 08:00:00'),
-            ('price-paid', 1, 0, 5, 'full', DATE '2026-09-30', TIMESTAMP '2026-10-20 08:00:00')`);
+     VALUES ('example-records', 1, 0, 5, 'full', DATE '2026-10-31', TIMESTAMP '2026-11-20 08:00:00'),
+            ('example-records', 1, 0, 5, 'full', DATE '2026-09-30', TIMESTAMP '2026-10-20 08:00:00')`);
   await c.run('CREATE TABLE p AS SELECT range::INTEGER AS x FROM range(1, 8)');
   await c.run('CHECKPOINT');
   c.closeSync();
@@ -44,15 +45,15 @@ describe('mirror paths', () => {
     expect(dataDir({})).toMatch(/publicdata$/);
   });
   it('isDatasetPresent is a cheap file check', () => {
-    expect(isDatasetPresent(ds('price-paid'), dir)).toBe(true);
-    expect(isDatasetPresent(ds('hpi'), dir)).toBe(false);
-    expect(datasetPath(ds('council-tax'), dir)).toBe(join(dir, 'council_tax.duckdb'));
+    expect(isDatasetPresent(ds('example-records'), dir)).toBe(true);
+    expect(isDatasetPresent(ds('example-events'), dir)).toBe(false);
+    expect(datasetPath(ds('example-events'), dir)).toBe(join(dir, 'example_events.duckdb'));
   });
 });
 
 describe('openDataset / query', () => {
   it('converts values to JSON-friendly types', async () => {
-    const conn = await openDataset(ds('price-paid'), dir);
+    const conn = await openDataset(ds('example-records'), dir);
     const [row] = await query(conn, 'SELECT * FROM t WHERE s = ? AND i = $2', ['x', 3]);
     expect(row).toEqual({
       big: 9007199254740991, huge: 12, dec: 1.25, d: '2024-11-15', ts: '2026-11-21T10:11:12.500Z',
@@ -61,25 +62,26 @@ describe('openDataset / query', () => {
     expect(JSON.parse(JSON.stringify(row))).toEqual(row);
   });
   it('is read-only and cached', async () => {
-    const a = await openDataset(ds('price-paid'), dir);
-    const b = await openDataset(ds('price-paid'), dir);
+    const a = await openDataset(ds('example-records'), dir);
+    const b = await openDataset(ds('example-records'), dir);
     expect(a).toBe(b);
     await expect(a.run('CREATE TABLE z (a INT)')).rejects.toThrow(/read-only/i);
   });
   it('missing dataset → 503 dataset_not_synced naming the sync command', async () => {
-    await expect(openDataset(ds('hpi'), dir)).rejects.toBeInstanceOf(ApiError);
-    const e = datasetNotSynced(ds('price-paid'));
+    await expect(openDataset(ds('example-events'), dir)).rejects.toBeInstanceOf(ApiError);
+    const e = datasetNotSynced(ds('example-records'));
     expect(e.status).toBe(503);
     expect(e.code).toBe('dataset_not_synced');
-    expect(e.message).toContain("publicdata sync price-paid");
-    expect(e.message).toContain('5 GB');
+    expect(e.message).toContain("publicdata sync example-records");
+    // the size the catalogue states (test/support/example-domain/dataset.ts)
+    expect(e.message).toContain('20 KB');
     expect(e.message).toMatch(/API key|PUBLICDATA_API_KEY/);
   });
   it('provenanceMeta takes as_of from the newest sync_log row', async () => {
-    const conn = await openDataset(ds('price-paid'), dir);
-    expect(await provenanceMeta(ds('price-paid'), conn)).toEqual({
-      api_version: 'v1', licence: 'Open Government Licence v3.0', source: 'HM Land Registry',
-      source_url: 'https://www.gov.uk/government/collections/price-paid-data', as_of: '2026-10-31',
+    const conn = await openDataset(ds('example-records'), dir);
+    expect(await provenanceMeta(ds('example-records'), conn)).toEqual({
+      api_version: 'v1', licence: 'Invented test data (no licence needed)', source: 'Example Publisher (invented for tests)',
+      source_url: 'https://publisher.example/records', as_of: '2026-10-31',
     });
   });
 });
@@ -87,7 +89,7 @@ describe('openDataset / query', () => {
 describe('pagedQuery totalInPage: the page carries its total (one query)', () => {
   // table p holds x = 1..7
   const page = async (n: number, where = new Where(), totalInPage = true) => {
-    const conn = await openDataset(ds('price-paid'), dir);
+    const conn = await openDataset(ds('example-records'), dir);
     return pagedQuery(conn, { from: 'p', columns: 'x, x * ? AS y', columnParams: [10], where, orderBy: 'x DESC', page: n, perPage: 3, totalInPage });
   };
   it('pages 1 to 3 of 7 rows: the rows of each page, total 7, no extra column', async () => {

@@ -28,6 +28,7 @@ const ddl = (f: string) => readFileSync(join(lake, 'ddl', f), 'utf8');
 
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'pd-lake-ddl-'));
+  // every domain's datasets and the example's (a year partition, INTEGER; a month partition, VARCHAR; sync_log unpartitioned)
   mirror = await buildAll(root);
   lake = join(root, 'lake');
   await exportMirror({ catalogue: DATASETS, env: {}, format: 'parquet', outDir: lake, mirrorDir: mirror });
@@ -135,7 +136,7 @@ describe('mirror export: DDL', () => {
       const arr = /partitioned_by = ARRAY\[([^\]]*)\]/.exec(props)?.[1];
       expect(arr?.split(', ').map((x) => x.replace(/'/g, '')) ?? []).toEqual(t.partition_columns.map((c) => c.name));
     }
-    expect(ddl('trino.sql')).toContain("CALL hive.system.sync_partition_metadata('price_paid', 'price_paid', 'FULL');");
+    expect(ddl('trino.sql')).toContain("CALL hive.system.sync_partition_metadata('example_records', 'records', 'FULL');");
   });
 
   it('bigquery.sql and bigquery.json: external tables with hive partitioning (bigquery grammar for the columns)', () => {
@@ -157,7 +158,7 @@ describe('mirror export: DDL', () => {
       expect(def.sourceUris).toEqual([`file://${join(lake, t.path)}/*`]);
       expect(def.schema.fields.map((f: { name: string }) => f.name)).toEqual(t.columns.map((c) => c.name));
       if (t.partition_columns.length) {
-        // BigQuery's custom key schema names STRING, INTEGER, DATE or TIMESTAMP (years are INTEGER, crime's 'YYYY-MM' month STRING)
+        // BigQuery's custom key schema names STRING, INTEGER, DATE or TIMESTAMP (years are INTEGER, a 'YYYY-MM' month STRING)
         const key = (type: string) => (/^(BIGINT|INTEGER|SMALLINT|TINYINT)$/.test(type) ? 'INTEGER' : type === 'VARCHAR' ? 'STRING' : type);
         expect(def.hivePartitioningOptions).toEqual({ mode: 'CUSTOM', sourceUriPrefix: `file://${join(lake, t.path)}/${t.partition_columns.map((c) => `{${c.name}:${key(c.type)}}`).join('/')}`, requirePartitionFilter: false });
       } else expect(def.hivePartitioningOptions).toBeUndefined();
@@ -175,7 +176,9 @@ describe('mirror export: DDL', () => {
       }
     }
     // partition columns come back typed as declared
-    const [y] = await coldDuck<{ t: string }>(`SELECT typeof(year) AS t FROM price_paid.price_paid LIMIT 1`, statements(ddl('duckdb.sql')));
+    const [y] = await coldDuck<{ t: string }>(`SELECT typeof(year) AS t FROM example_records.records LIMIT 1`, statements(ddl('duckdb.sql')));
     expect(y!.t).toBe('INTEGER');
+    const [mo] = await coldDuck<{ t: string; n: number }>(`SELECT typeof(month) AS t, count(DISTINCT month)::INTEGER AS n FROM example_events.records GROUP BY 1`, statements(ddl('duckdb.sql')));
+    expect(mo).toEqual({ t: 'VARCHAR', n: 2 });
   });
 });

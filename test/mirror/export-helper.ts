@@ -12,28 +12,34 @@ import { compressors } from 'hyparquet-compressors';
 import { DOMAIN_SAMPLES } from '../support/route-samples.js';
 import type { LakeView } from '../support/samples-types.js';
 import type { Manifest } from '../../src/mirror/export-manifest.js';
+import { buildExampleLake, EXAMPLE_LAKE_DATASETS } from '../support/example-domain/lake.js';
 
 /** Every domain's export build and checks (test/<domain>/samples.ts `lake`), by domain folder. */
 export const LAKES = [...DOMAIN_SAMPLES].flatMap(([domain, s]) => (s.lake ? [{ domain, samples: s, lake: s.lake }] : []));
 
-/** Datasets built by buildAll: every domain's `lake.datasets` (the export tests check this is every dataset). */
-export const BUILT: readonly string[] = LAKES.flatMap((l) => l.lake.datasets);
+/**
+ * Datasets built by buildAll: every domain's `lake.datasets` and the example domain's (test/support/
+ * example-domain/lake.ts; the export tests check this is every dataset).
+ */
+export const BUILT: readonly string[] = [...LAKES.flatMap((l) => l.lake.datasets), ...EXAMPLE_LAKE_DATASETS];
 
 /**
  * Build every domain's datasets into `<dir>/mirror` through the real sync framework, each by its domain's
- * `lake.build` (or its fixture `build`), side by side (one DuckDB file a dataset); returns the mirror.
+ * `lake.build` (or its fixture `build`), and the example domain's, side by side (one DuckDB file a dataset);
+ * returns the mirror.
  */
 export async function buildAll(dir: string): Promise<string> {
   const mirror = join(dir, 'mirror');
   mkdirSync(mirror, { recursive: true });
-  await Promise.all(
-    LAKES.map(async ({ domain, samples, lake }) => {
+  await Promise.all([
+    ...LAKES.map(async ({ domain, samples, lake }) => {
       const src = join(dir, 'src', domain);
       mkdirSync(src, { recursive: true });
       if (lake.build) await lake.build({ mirror, src });
       else await samples.build!({ dataDir: src, mirror, cacheDir: join(src, 'cache') });
     }),
-  );
+    buildExampleLake(mirror, join(dir, 'src', 'example')),
+  ]);
   return mirror;
 }
 

@@ -6,9 +6,10 @@
  * renames leaves that one partition aside until the next export puts it back).
  *
  * The layout is made small for the test (LAYOUT: small row groups, a file per row group), so the
- * 300-row price-paid excerpt (all 1995) has a partition of several files; the update is the test
- * update pp-monthly-update-acd-test.csv (a change and a deletion in 1995, two additions in 2026).
- * Expected rows come from the CSV files (ppd-fixture.ts, plain JS); the lake is read by hyparquet (not
+ * example domain's 300 invented records (2023 and 2024, test/fixtures/example) have partitions of several
+ * files; the update is the fixtures' update (a change and a deletion in 2023, two additions in 2024) and one
+ * addition in 2026, a year not there before. Expected rows come from the CSV text (records-gen.ts readRecords,
+ * plain JS); the lake is read by hyparquet (not
  * DuckDB) with the years from the paths.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -21,51 +22,55 @@ import { LAYOUT } from '../../src/mirror/export-table.js';
 import { swapIn, type SwapEvent } from '../../src/mirror/export-write.js';
 import { DATASETS } from '../../src/registry.js';
 import { buildDataset, cleanup } from '../support/mirror-helper.js';
-import { applyUpdate, fixture, readPpd, type PpdRow } from '../property/ppd-fixture.js';
+import { applyRecordsUpdate, readRecords, type RecordRow, UPDATE_LINES } from '../support/example-domain/records-gen.js';
+import { RECORDS_INFO } from '../support/example-domain/dataset.js';
 import { parquetFiles } from './export-helper.js';
 import { asyncBufferFromFile, parquetReadObjects } from 'hyparquet';
 import { compressors } from 'hyparquet-compressors';
 
 const REPO = join(import.meta.dirname, '..', '..');
-const before = readPpd('pp-complete.csv');
-const after = applyUpdate(before, readPpd('pp-monthly-update-acd-test.csv'));
+const COMPLETE = join(REPO, 'test', 'fixtures', 'example', 'records-complete.csv');
+/** The fixtures' update (a change and a deletion in 2023, two additions in 2024) and one more addition, in a year not there before (2026). */
+const UPDATE = `${[...UPDATE_LINES, 'A,303,green,7,2026-01-05,Record 303 added'].join('\n')}\n`;
+const before = readRecords(readFileSync(COMPLETE, 'utf8'));
+const after = applyRecordsUpdate(before, UPDATE);
 const saved = { ...LAYOUT };
 const layout = LAYOUT as unknown as { targetFileBytes: number; rowGroupRows: number };
 
-/** Year -> the year's rows as sorted `id|price|date` strings (what a partition must hold whole). */
-function byYear(rows: PpdRow[]): Map<string, string> {
+/** Year -> the year's rows as sorted `id|count|day` strings (what a partition must hold whole). */
+function byYear(rows: RecordRow[]): Map<string, string> {
   const m = new Map<string, string[]>();
-  for (const r of rows) m.set(r.date.slice(0, 4), [...(m.get(r.date.slice(0, 4)) ?? []), `${r.id}|${r.price}|${r.date}`]);
+  for (const r of rows) m.set(r.recorded_on.slice(0, 4), [...(m.get(r.recorded_on.slice(0, 4)) ?? []), `${r.id}|${r.count}|${r.recorded_on}`]);
   return new Map([...m].map(([y, v]) => [y, v.sort().join('\n')]));
 }
 const OLD = byYear(before);
 const NEW = byYear(after);
 const CHANGED = [...new Set([...OLD.keys(), ...NEW.keys()])].filter((y) => OLD.get(y) !== NEW.get(y));
 
-/** What a reader listing the lake now sees of price_paid: year -> its rows (same form), files per year. */
+/** What a reader listing the lake now sees of the records: year -> its rows (same form), files per year. */
 async function look(lake: string): Promise<{ rows: Map<string, string>; files: Map<string, number> }> {
   const rows = new Map<string, string[]>();
   const files = new Map<string, number>();
-  for (const { file, values } of parquetFiles(join(lake, 'price-paid', 'price_paid'))) {
+  for (const { file, values } of parquetFiles(join(lake, 'example-records', 'records'))) {
     const data = (await parquetReadObjects({ file: await asyncBufferFromFile(file), compressors })) as Array<Record<string, unknown>>;
     const y = values.year!;
     files.set(y, (files.get(y) ?? 0) + 1);
     const iso = (d: unknown) => (d instanceof Date ? d.toISOString().slice(0, 10) : String(d));
-    rows.set(y, [...(rows.get(y) ?? []), ...data.map((r) => `${String(r.id)}|${Number(r.price)}|${iso(r.date)}`)]);
+    rows.set(y, [...(rows.get(y) ?? []), ...data.map((r) => `${String(r.id)}|${Number(r.count)}|${iso(r.recorded_on)}`)]);
   }
   return { rows: new Map([...rows].map(([y, v]) => [y, v.sort().join('\n')])), files };
 }
 
-/** Year -> inodes of the files a listing of price_paid shows. */
+/** Year -> inodes of the files a listing of the records shows. */
 function inodes(lake: string): Map<string, Set<number>> {
   const m = new Map<string, Set<number>>();
-  for (const { file, values } of parquetFiles(join(lake, 'price-paid', 'price_paid'))) m.set(values.year!, (m.get(values.year!) ?? new Set()).add(statSync(file).ino));
+  for (const { file, values } of parquetFiles(join(lake, 'example-records', 'records'))) m.set(values.year!, (m.get(values.year!) ?? new Set()).add(statSync(file).ino));
   return m;
 }
 
 const hidden = (dir: string): string[] => (existsSync(dir) ? readdirSync(dir).filter((n) => n.startsWith('.')) : []);
 const exportTo = (lake: string, mirror: string, onSwap?: (e: SwapEvent) => void | Promise<void>) =>
-  exportMirror({ catalogue: DATASETS, env: {}, format: 'parquet', outDir: lake, datasets: ['price-paid'], mirrorDir: mirror, since: lake, ...(onSwap ? { onSwap } : {}) });
+  exportMirror({ catalogue: DATASETS, env: {}, format: 'parquet', outDir: lake, datasets: ['example-records'], mirrorDir: mirror, since: lake, ...(onSwap ? { onSwap } : {}) });
 
 let root = '';
 let mirror = '';
@@ -79,12 +84,14 @@ const lakeCopy = (name: string) => {
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'pd-lake-swap-'));
   mirror = join(root, 'mirror');
-  await buildDataset('price-paid', fixture('pp-complete.csv'), mirror);
+  await buildDataset('example-records', COMPLETE, mirror);
   layout.targetFileBytes = 1; // every row group its own file
   layout.rowGroupRows = 4;
   base = join(root, 'base');
-  await exportMirror({ catalogue: DATASETS, env: {}, format: 'parquet', outDir: base, datasets: ['price-paid'], mirrorDir: mirror });
-  await buildDataset('price-paid', fixture('pp-monthly-update-acd-test.csv'), mirror);
+  await exportMirror({ catalogue: DATASETS, env: {}, format: 'parquet', outDir: base, datasets: ['example-records'], mirrorDir: mirror });
+  mkdirSync(join(root, 'src'));
+  writeFileSync(join(root, 'src', 'records-update.csv'), UPDATE);
+  await buildDataset('example-records', join(root, 'src', 'records-update.csv'), mirror);
 }, 120_000);
 afterAll(async () => {
   Object.assign(LAYOUT, saved);
@@ -104,7 +111,7 @@ describe('mirror export: a partition of several files swaps whole', () => {
     const seen: string[] = [];
     const oldFiles = inodes(lake);
     await exportTo(lake, mirror, async (e) => {
-      if (e.table !== 'price-paid/price_paid') return;
+      if (e.table !== 'example-records/records') return;
       // by file: a year's listed files are all the old files, or none of them
       for (const [y, files] of inodes(lake)) {
         const old = oldFiles.get(y) ?? new Set<number>();
@@ -130,8 +137,8 @@ describe('mirror export: a partition of several files swaps whole', () => {
     for (const y of CHANGED) expect(seen, `year ${y}`).toContain(`placed year=${y}`);
     for (const y of CHANGED.filter((x) => OLD.has(x))) expect(seen).toContain(`retired year=${y}`);
     expect((await look(lake)).rows).toEqual(NEW);
-    expect(hidden(join(lake, 'price-paid', 'price_paid'))).toEqual([]);
-    expect(hidden(join(lake, 'price-paid'))).toEqual([]);
+    expect(hidden(join(lake, 'example-records', 'records'))).toEqual([]);
+    expect(hidden(join(lake, 'example-records'))).toEqual([]);
   });
 
   it('an injected failure between the two renames: the export fails, the previous export is there whole', async () => {
@@ -144,7 +151,7 @@ describe('mirror export: a partition of several files swaps whole', () => {
     ).rejects.toThrow('injected failure');
     expect((await look(lake)).rows).toEqual(OLD);
     expect(readFileSync(join(lake, 'manifest.json'), 'utf8')).toBe(manifest);
-    expect(hidden(join(lake, 'price-paid', 'price_paid'))).toEqual([]);
+    expect(hidden(join(lake, 'example-records', 'records'))).toEqual([]);
     // and the next export completes from there
     await exportTo(lake, mirror);
     expect((await look(lake)).rows).toEqual(NEW);
@@ -173,7 +180,10 @@ describe('mirror export: an unpartitioned table of several files swaps its direc
 // ---- SIGKILL (a child process on the built sources, like test/sync/kill.test.ts) ----
 
 function runChild(lake: string, step: string, table: string): { child: ChildProcess; reached: Promise<string> } {
-  const child = spawn(process.execPath, [join(REPO, 'test', 'mirror', 'export-kill-child.mjs'), mirror, lake, step, table], { stdio: ['ignore', 'pipe', 'pipe'] });
+  // dist/ never holds the example domain: the child gets its catalogue entry (plain data) in its environment
+  const child = spawn(process.execPath, [join(REPO, 'test', 'mirror', 'export-kill-child.mjs'), mirror, lake, step, table], {
+    stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PUBLICDATA_TEST_CATALOGUE: JSON.stringify([RECORDS_INFO]) },
+  });
   let out = '';
   let err = '';
   const reached = new Promise<string>((resolve, reject) => {
@@ -197,19 +207,19 @@ const kill = (c: ChildProcess) =>
 describe('mirror export killed (SIGKILL) mid-export', () => {
   it('after staging, before any swap: the previous export is readable and complete; the next export sweeps and completes', async () => {
     const lake = lakeCopy('kill-staged');
-    const { child, reached } = runChild(lake, 'staged', 'price-paid/price_paid');
+    const { child, reached } = runChild(lake, 'staged', 'example-records/records');
     expect(await reached).toBe('staged ');
     await kill(child);
     expect((await look(lake)).rows).toEqual(OLD);
-    expect(hidden(join(lake, 'price-paid', 'price_paid'))).toEqual([`.staging-${child.pid}`]);
+    expect(hidden(join(lake, 'example-records', 'records'))).toEqual([`.staging-${child.pid}`]);
     await exportTo(lake, mirror);
     expect((await look(lake)).rows).toEqual(NEW);
-    expect(hidden(join(lake, 'price-paid', 'price_paid'))).toEqual([]);
+    expect(hidden(join(lake, 'example-records', 'records'))).toEqual([]);
   }, 60_000);
 
   it('between a directory swap\'s two renames: that partition is aside (hidden) until the next export puts it back', async () => {
     const lake = lakeCopy('kill-retired');
-    const { child, reached } = runChild(lake, 'retired', 'price-paid/price_paid');
+    const { child, reached } = runChild(lake, 'retired', 'example-records/records');
     const at = await reached;
     await kill(child);
     const year = at.replace(/^retired year=/, '');
@@ -218,11 +228,11 @@ describe('mirror export killed (SIGKILL) mid-export', () => {
     // every other year whole (old or new), the one being swapped absent: no mixture
     expect(rows.has(year)).toBe(false);
     for (const [y, v] of rows) expect(v === OLD.get(y) || v === NEW.get(y), `year ${y}`).toBe(true);
-    expect(hidden(join(lake, 'price-paid', 'price_paid')).sort()).toEqual([`.old-${child.pid}`, `.staging-${child.pid}`]);
+    expect(hidden(join(lake, 'example-records', 'records')).sort()).toEqual([`.old-${child.pid}`, `.staging-${child.pid}`]);
     // the next export's sweep puts it back before anything else (this one then fails before its first swap)
     await expect(exportTo(lake, mirror, (e) => { if (e.step === 'staged') throw new Error('stop after the sweep'); })).rejects.toThrow('stop after the sweep');
     expect((await look(lake)).rows.get(year)).toBe(OLD.get(year));
-    expect(hidden(join(lake, 'price-paid', 'price_paid'))).toEqual([]);
+    expect(hidden(join(lake, 'example-records', 'records'))).toEqual([]);
     await exportTo(lake, mirror);
     expect((await look(lake)).rows).toEqual(NEW);
   }, 60_000);

@@ -7,13 +7,14 @@ import { download, DownloadError, fetchText } from '../../sync/download.js';
 import { parseYearsOption } from '../../commands/sync-options.js';
 import { resolveBaseUrl } from '../../sync/framework.js';
 import type { UpstreamServer } from '../support/upstream-server.js';
-import { fixture } from '../property/ppd-fixture.js';
+import { recordsCsv } from '../support/example-domain/records-gen.js';
 import { useUpstreamServer } from '../support/upstream-harness.js';
 
 const upstream = useUpstreamServer('pd-dl-');
 let server: UpstreamServer;
 let dir: string;
-const body = readFileSync(fixture('pp-complete.csv'));
+/** An invented records file (the example datasets' format, test/support/example-domain/records-gen.ts): 1,400 records, 54 KB. */
+const body = Buffer.from(recordsCsv(1, 1400));
 const sha = createHash('sha256').update(body).digest('hex');
 
 beforeAll(() => {
@@ -78,7 +79,7 @@ describe('download', () => {
   });
 
   // nodejs/undici#5360: undici 7 died with an uncatchable `assert(!this.paused)` when the server ended the
-  // connection while the body was under back-pressure. These servers do exactly that: the body (158 KB, more
+  // connection while the body was under back-pressure. These servers do exactly that: the body (163 KB, more
   // than a stream's 64 KB buffer, less than the socket buffers) and the FIN arrive while the consumer,
   // capped at 1 MB/s, is still on its first chunk (this crashed every time with the undici download).
   const mid = Buffer.concat([body, body, body]);
@@ -183,12 +184,12 @@ describe('download', () => {
     const waits: number[] = [];
     const notices: string[] = [];
     const err = await download({
-      url: `http://127.0.0.1:${port}/pp-complete.csv`, dest: join(dir, 'n', 'x.csv'),
+      url: `http://127.0.0.1:${port}/records-complete.csv`, dest: join(dir, 'n', 'x.csv'),
       sleep: async (ms) => void waits.push(ms),
       onRetry: (x) => notices.push(`${x.attempt}/${x.attempts} ${x.reason}`),
     }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(DownloadError);
-    expect((err as DownloadError).message).toBe(`cannot reach http://127.0.0.1:${port}/pp-complete.csv (3 attempts): connection refused by 127.0.0.1:${port}`);
+    expect((err as DownloadError).message).toBe(`cannot reach http://127.0.0.1:${port}/records-complete.csv (3 attempts): connection refused by 127.0.0.1:${port}`);
     expect(notices).toEqual([`2/3 connection refused by 127.0.0.1:${port}`, `3/3 connection refused by 127.0.0.1:${port}`]);
     expect(waits.reduce((a, b) => a + b, 0)).toBeLessThan(2000); // 500 ms then 1 s, with jitter
     await expect(fetchText(`http://127.0.0.1:${port}/`, { sleep: async () => undefined })).rejects.toThrow(/connection refused/);
@@ -202,9 +203,9 @@ describe('download', () => {
 
 describe('options', () => {
   it('base URL: per-dataset env, then PUBLICDATA_UPSTREAM_BASE/<name>, then the publisher', () => {
-    const mod = { name: 'price-paid' as const, defaultBaseUrl: 'http://pub.example/' };
-    expect(resolveBaseUrl(mod, { PUBLICDATA_UPSTREAM_PRICE_PAID: 'http://a/x/', PUBLICDATA_UPSTREAM_BASE: 'http://b' })).toBe('http://a/x');
-    expect(resolveBaseUrl(mod, { PUBLICDATA_UPSTREAM_BASE: 'http://b/' })).toBe('http://b/price-paid');
+    const mod = { name: 'example-records' as const, defaultBaseUrl: 'http://pub.example/' };
+    expect(resolveBaseUrl(mod, { PUBLICDATA_UPSTREAM_EXAMPLE_RECORDS: 'http://a/x/', PUBLICDATA_UPSTREAM_BASE: 'http://b' })).toBe('http://a/x');
+    expect(resolveBaseUrl(mod, { PUBLICDATA_UPSTREAM_BASE: 'http://b/' })).toBe('http://b/example-records');
     expect(resolveBaseUrl(mod, {})).toBe('http://pub.example');
   });
   it('--years', () => {
@@ -214,20 +215,4 @@ describe('options', () => {
     expect(() => parseYearsOption('abc')).toThrow();
   });
 });
-
-describe('price-paid index page', () => {
-  it('finds the file links and a publication date', async () => {
-    const { parseIndexPage } = await import('../../src/domains/property/sync/price-paid.js');
-    const html = `<meta name="govuk:updated-at" content="2026-10-28T09:30:00+00:00">
-      <a href="http://prod.publicdata.landregistry.gov.uk.s3-website-eu-west-1.amazonaws.com/pp-complete.csv">Single file</a>
-      <a href="http://prod.publicdata.landregistry.gov.uk.s3-website-eu-west-1.amazonaws.com/pp-monthly-update-new-version.csv">Monthly</a>
-      <a href="/pp-2024.csv">2024</a><a href="other.csv">x</a>`;
-    const p = parseIndexPage(html, 'https://www.gov.uk/government/statistical-data-sets/price-paid-data-downloads');
-    expect(p.published).toBe('2026-10-28');
-    expect([...p.links.entries()]).toEqual([
-      ['pp-complete.csv', 'http://prod.publicdata.landregistry.gov.uk.s3-website-eu-west-1.amazonaws.com/pp-complete.csv'],
-      ['pp-monthly-update-new-version.csv', 'http://prod.publicdata.landregistry.gov.uk.s3-website-eu-west-1.amazonaws.com/pp-monthly-update-new-version.csv'],
-      ['pp-2024.csv', 'https://www.gov.uk/pp-2024.csv'],
-    ]);
-  });
-});
+// the price-paid index page parser (a domain's own): test/property/index-page.test.ts

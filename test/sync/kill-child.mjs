@@ -1,17 +1,21 @@
 /**
  * Child process for the SIGKILL tests (kill.test.ts): plain JS on the built sources in dist/ (`npm test`
- * builds first), so the test need not compile a copy of its own.
- * argv: mirrorDir cacheDir point [from]
+ * builds first). dist/ never holds the test-only example domain: its sync module comes bundled (the test
+ * bundles test/support/example-domain/sync.ts against dist/, bundle.ts) and is handed to the sync runner
+ * through an injected loader (src/sync-runner.ts createSyncRunner), as the registry hands a real dataset's.
+ * argv: moduleFile mirrorDir cacheDir point [from]
  * point: 'download' (first progress event of the download), 'load' (the load phase started),
- *        'loaded' | 'before-rename' (framework hooks). At the point it prints `AT <point>` and,
- *        for hooks, waits forever so the parent can SIGKILL it there.
+ *        'loaded' | 'before-rename' | 'downloaded' (framework hooks). At the point it prints `AT <point>`
+ *        and, for hooks, waits forever so the parent can SIGKILL it there.
  */
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { syncDataset } from '../../dist/src/sync-runner.js';
+import { pathToFileURL } from 'node:url';
+import { createSyncRunner } from '../../dist/src/sync-runner.js';
 
-const [mirrorDir, cacheDir, point, from] = process.argv.slice(2);
-const part = join(cacheDir, 'price-paid', 'pp-complete.csv.part');
+const [moduleFile, mirrorDir, cacheDir, point, from] = process.argv.slice(2);
+const runner = createSyncRunner({ 'example-records': async () => (await import(pathToFileURL(moduleFile).href)).recordsModule });
+const part = join(cacheDir, 'example-records', 'records-complete.csv.part');
 const partSize = () => (existsSync(part) ? statSync(part).size : 0);
 let announced = false;
 const announce = (p) => {
@@ -20,7 +24,7 @@ const announce = (p) => {
   process.stdout.write(`AT ${p}\n`);
 };
 
-await syncDataset('price-paid', {
+await runner.syncDataset('example-records', {
   mirrorDir,
   cacheDir,
   env: { PUBLICDATA_UPSTREAM_BASE: process.env.PUBLICDATA_UPSTREAM_BASE },

@@ -1,26 +1,34 @@
 /**
  * A sync child process killed with SIGKILL at several points leaves the last good data answering
- * queries, and the next sync cleans the stale temp files and succeeds.
+ * queries, and the next sync cleans the stale temp files and succeeds. The dataset is the example domain's
+ * `example-records` (invented, test/fixtures/example/): the child runs on the built dist/, which never holds
+ * the example domain, so its sync module is bundled against dist/ (example-domain/bundle.ts) and handed to
+ * the child's sync runner through an injected loader (kill-child.mjs).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, readdirSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { syncDataset } from '../../src/sync-runner.js';
-import { sqlOn } from '../support/mirror-helper.js';
-import { bigFile, fixture, readPpd } from '../property/ppd-fixture.js';
+import { sqlOn, tempDir } from '../support/mirror-helper.js';
+import { bundleExampleSync } from '../support/example-domain/bundle.js';
+import { applyRecordsUpdate, bigRecords, readRecords } from '../support/example-domain/records-gen.js';
 import { useUpstreamServer } from '../support/upstream-harness.js';
 
 const REPO = join(import.meta.dirname, '..', '..');
 const upstream = useUpstreamServer('pd-kill-');
-const complete = readPpd('pp-complete.csv');
+const FIX = join(REPO, 'test', 'fixtures', 'example');
+const fixture = (name: string) => join(FIX, name);
+const complete = readRecords(readFileSync(fixture('records-complete.csv'), 'utf8'));
+const UPDATE = fixture('records-update.csv');
+let moduleFile = '';
 
 async function count(mirrorDir: string): Promise<number> {
-  return (await sqlOn(join(mirrorDir, 'price_paid.duckdb'), 'SELECT count(*) AS n FROM price_paid'))[0]!.n as number;
+  return (await sqlOn(join(mirrorDir, 'example_records.duckdb'), 'SELECT count(*) AS n FROM records'))[0]!.n as number;
 }
 
 function runChild(args: string[]): { child: ChildProcess; reached: Promise<string> } {
-  const child = spawn(process.execPath, [join(REPO, 'test', 'sync', 'kill-child.mjs'), ...args], {
+  const child = spawn(process.execPath, [join(REPO, 'test', 'sync', 'kill-child.mjs'), moduleFile, ...args], {
     env: { ...process.env, PUBLICDATA_UPSTREAM_BASE: upstream.server.url },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -46,12 +54,13 @@ const killed = (c: ChildProcess) => new Promise<void>((resolve) => {
 
 
 describe('SIGKILL during a sync keeps the last good data', () => {
-  /** The last good data: a full load of the 300-row excerpt, synced once and copied for each case. */
+  /** The last good data: a full load of the 300 records, synced once and copied for each case. */
   let good: ReturnType<typeof upstream.syncOptions>;
   beforeAll(async () => {
+    moduleFile = await bundleExampleSync(tempDir('pd-kill-module-'));
     good = upstream.syncOptions();
-    upstream.server.setFile('/price-paid/pp-complete.csv', fixture('pp-complete.csv'));
-    await syncDataset('price-paid', good);
+    upstream.server.setFile('/example-records/records-complete.csv', fixture('records-complete.csv'));
+    await syncDataset('example-records', good);
   });
 
   const cases: Array<{ point: string; big?: boolean; update?: boolean }> = [
@@ -68,15 +77,15 @@ describe('SIGKILL during a sync keeps the last good data', () => {
     it(`killed at ${c.point}${c.big ? ' (mid-load of a large file)' : ''}${c.update ? ' of a monthly update' : ''}`, async () => {
       const server = upstream.server;
       const { mirrorDir, cacheDir, env } = upstream.syncOptions();
-      server.setFile('/price-paid/pp-complete.csv', fixture('pp-complete.csv'));
-      // the last good data: a full load of the 300-row excerpt
+      server.setFile('/example-records/records-complete.csv', fixture('records-complete.csv'));
+      // the last good data: a full load of the 300 records
       cpSync(good.mirrorDir, mirrorDir, { recursive: true });
       cpSync(good.cacheDir, cacheDir, { recursive: true });
       expect(await count(mirrorDir)).toBe(300);
 
-      if (c.big) server.set('/price-paid/pp-complete.csv', bigFile(600_000));
-      if (c.point === 'download') server.set('/price-paid/pp-complete.csv', bigFile(20_000), { fault: { bytesPerSecond: 200_000 } });
-      const args = [mirrorDir, cacheDir, c.point, ...(c.update ? [fixture('pp-monthly-update-acd-test.csv')] : [])];
+      if (c.big) server.set('/example-records/records-complete.csv', bigRecords(600_000));
+      if (c.point === 'download') server.set('/example-records/records-complete.csv', bigRecords(20_000), { fault: { bytesPerSecond: 200_000 } });
+      const args = [mirrorDir, cacheDir, c.point, ...(c.update ? [UPDATE] : [])];
       const { child, reached } = runChild(args);
       expect(await reached).toBe(c.point);
       if (c.big) await new Promise((r) => setTimeout(r, 400));
@@ -86,24 +95,24 @@ describe('SIGKILL during a sync keeps the last good data', () => {
       // The live file still answers with the last good data.
       expect(await count(mirrorDir)).toBe(300);
       const left = readdirSync(mirrorDir);
-      expect(left).toContain('price_paid.duckdb');
+      expect(left).toContain('example_records.duckdb');
       if (c.point === 'download') {
         // killed mid-download: a partial .part file is left in the cache
-        expect(readdirSync(join(cacheDir, 'price-paid')).some((f) => f.endsWith('.part'))).toBe(true);
+        expect(readdirSync(join(cacheDir, 'example-records')).some((f) => f.endsWith('.part'))).toBe(true);
       } else if (c.point !== 'downloaded') {
         // killed mid-sync: the dead process's new file is still there (the next sync removes it)
-        expect(left.some((f) => f.startsWith(`price_paid.duckdb.new-${child.pid}`))).toBe(true);
+        expect(left.some((f) => f.startsWith(`example_records.duckdb.new-${child.pid}`))).toBe(true);
       }
 
       // The next sync removes the dead process's temp files and succeeds.
-      server.setFile('/price-paid/pp-complete.csv', fixture('pp-complete.csv'));
-      const r = await syncDataset('price-paid', {
+      server.setFile('/example-records/records-complete.csv', fixture('records-complete.csv'));
+      const r = await syncDataset('example-records', {
         mirrorDir, cacheDir, env,
-        ...(c.update ? { from: fixture('pp-monthly-update-acd-test.csv') } : { force: true }),
+        ...(c.update ? { from: UPDATE } : { force: true }),
       });
       expect(r.status).toBe('synced');
-      expect(readdirSync(mirrorDir).sort()).toEqual(['price_paid.duckdb']);
-      expect(await count(mirrorDir)).toBe(c.update ? complete.length + 1 : 300);
+      expect(readdirSync(mirrorDir).sort()).toEqual(['example_records.duckdb']);
+      expect(await count(mirrorDir)).toBe(c.update ? applyRecordsUpdate(complete, readFileSync(UPDATE, 'utf8')).length : 300);
     }, 60_000);
   }
 });

@@ -19,6 +19,8 @@ export function register(program: Command, kit: CommandKit): void {
   });
   kit.route(ex, { name: 'show', route: 'example.item', idOnly: true, description: 'One item by id', args: [{ param: 'item_id', description: 'the item id' }], examples: ['publicdata example show 3'] });
   kit.route(ex, { name: 'summary', route: 'example.summary', description: 'Counts or totals', flags: [{ flags: '--colour <colour>', param: 'colour', description: 'only this colour' }], examples: ['publicdata example summary', 'publicdata example summary --basis totals'] });
+  kit.route(ex, { name: 'records', route: 'example.records', description: 'The synced example records', flags: [{ flags: '--colour <colour>', param: 'colour', description: 'red, green or blue' }, { flags: '--year <year>', param: 'year', description: 'dated in this year' }], examples: ['publicdata example records', 'publicdata example records --colour red --year 2024'] });
+  kit.route(ex, { name: 'events', route: 'example.events', description: 'The synced example events', flags: [{ flags: '--colour <colour>', param: 'colour', description: 'red, green or blue' }], examples: ['publicdata example events', 'publicdata example events --colour blue'] });
   kit.route(ex, { name: 'notes', route: 'example.notes', description: 'An empty list with a note', examples: ['publicdata example notes'] });
   kit.route(ex, calculateCommand);
 }

@@ -1,17 +1,16 @@
 /**
- * Issue 21 item 7: the publishers' real file layouts. road-safety years before 2019 come from DfT's
+ * Issue 21 item 7 (moved from test/sync/upstream-shapes.test.ts: the vehicles datasets' own files): the publishers' real file layouts. road-safety years before 2019 come from DfT's
  * `-1979-latest-published-year` files; a fixed URL that 404s says what to pass to --from; MOT 2024 (published
- * twice) takes results and items from one publication; `--years` checks each dataset's own first year.
+ * twice) takes results and items from one publication. (`--years` checking each dataset's own first year: sync-scope.test.ts.)
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseYearsOption } from '../../commands/sync-options.js';
 import { syncDataset } from '../../src/sync-runner.js';
 import { motLinks } from '../../src/domains/vehicles/sync/mot.js';
 import { ds } from '../support/datasets.js';
 import { sqlOn, tempDir } from '../support/mirror-helper.js';
-import { writeStats19Year } from '../vehicles/stats19-fixture.js';
+import { writeStats19Year } from './stats19-fixture.js';
 import { useUpstreamServer } from '../support/upstream-harness.js';
 
 const up = useUpstreamServer('pd-shapes-');
@@ -65,15 +64,5 @@ describe('MOT 2024, published twice', () => {
 
   it("every MOT answer's source_url is DVSA's current publication page", () => {
     expect(ds('mot').sourceUrl).toBe('https://open.data.dvsa.gov.uk/mot-anonymised/');
-  });
-});
-
-describe('--years checks the dataset it is given for', () => {
-  it('road-safety and MOT are not told about price paid', () => {
-    expect(parseYearsOption('1985-1990', ['road-safety'])).toEqual({ from: 1985, to: 1990 });
-    expect(() => parseYearsOption('1975', ['road-safety'])).toThrow(/road safety data \(STATS19\) starts in 1979/);
-    expect(() => parseYearsOption('1990', ['mot'])).toThrow(/MOT test data starts in 2005/);
-    expect(() => parseYearsOption('1990', ['price-paid'])).toThrow(/price paid data starts in 1995/);
-    expect(() => parseYearsOption('1990', ['mot'])).not.toThrow(/price paid/);
   });
 });

@@ -20,9 +20,9 @@ import { exportMirror, type ExportedTable } from '../../src/mirror/export.js';
 import { createExportProgress, type ExportEvent } from '../../src/mirror/export-progress.js';
 import { DATASETS } from '../../src/registry.js';
 import { syncDataset } from '../../src/sync-runner.js';
-import { archive, bytesOf, type CsvRow, FILES, month2401, rowsOf } from '../crime/fixture.js';
+import { archive, bytesOf, type CsvRow, FILES, month2401, rowsOf } from './fixture.js';
 import { cleanup } from '../support/mirror-helper.js';
-import { coldDuck, hyparquetRows, parquetFiles } from './export-helper.js';
+import { coldDuck, hyparquetRows, parquetFiles } from '../mirror/export-helper.js';
 
 let root = '';
 let mirror = '';
