@@ -166,7 +166,7 @@ describe('help', () => {
   it('completion scripts name the command groups', async () => {
     const bash = await runCli(['completion', 'bash']);
     expect(bash.stdout).toContain('complete -F _publicdata publicdata');
-    expect(bash.stdout).toContain('"example") words="items show summary notes calculate');
+    expect(bash.stdout).toContain('"example") words="items show summary records events notes calculate');
     const fish = await runCli(['completion', 'fish']);
     expect(fish.stdout).toContain("complete -c publicdata -n '__fish_seen_subcommand_from example' -a calculate");
   });

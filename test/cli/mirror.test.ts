@@ -21,7 +21,9 @@ beforeAll(async () => {
 describe('mirror commands', () => {
   it('sync reports a full load of every row', async () => {
     const st = json(await runCli(['mirror', 'status', 'example-records', '--format', 'json'], { env }));
-    expect(st.data[0]).toMatchObject({ dataset: 'example-records', present: true, rows: rows().length, stale: false });
+    // stale: records of years ago loaded with --from are as old as their data, not as their sync (issue 37)
+    expect(st.data[0]).toMatchObject({ dataset: 'example-records', present: true, rows: rows().length, stale: true, as_of: rows().at(-1)!.recorded_on });
+    expect(st.data[0].note).toMatch(/^stale: \d+ days since the data's date, \d{4}-\d{2}-\d{2} \(loaded from a local file\)/);
   });
 
   it('answers the records route from the mirror, with provenance', async () => {

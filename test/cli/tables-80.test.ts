@@ -7,14 +7,20 @@
  * domain's calls below, and with the real domains their samples). The commands the issue names are the
  * domains' own cases, in test/<domain>/tables-80.test.ts.
  */
-import { describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../../src/registry.js';
 import { isKeyColumn } from '../../src/output/view.js';
 import { runCli } from '../support/cli.js';
+import { samples as exampleSamples } from '../support/example-domain/samples.js';
 import { ROUTE_SAMPLES, useFixtureMirror, type Sample } from '../support/route-samples.js';
 import { at, both, checkColumn, COLUMNS, flat, last, text, widest, type Rec } from '../support/tables-80.js';
 
 const fx = useFixtureMirror('tables-80-');
+// the example domain's two mirror datasets beside the real domains' (its samples' build)
+beforeAll(async () => {
+  await exampleSamples.build!({ dataDir: fx.dir(), mirror: join(fx.dir(), 'mirror'), cacheDir: join(fx.dir(), 'example-cache') });
+});
 
 /**
  * The example domain's calls (test/support/example-domain/: 77-character titles, markers on some items, no
@@ -27,6 +33,8 @@ const EXAMPLE_SAMPLES: Sample[] = [
   { route: 'example.summary', method: 'GET', path: '/v1/example/summary' },
   { route: 'example.notes', method: 'GET', path: '/v1/example/notes' },
   { route: 'example.calculate', method: 'POST', path: '/v1/example/calculate', body: { amount: 30, colour: 'green', label: 'abc' } },
+  { route: 'example.records', method: 'GET', path: '/v1/example/records?per_page=10' },
+  { route: 'example.events', method: 'GET', path: '/v1/example/events' },
 ];
 const SAMPLES = [...EXAMPLE_SAMPLES, ...ROUTE_SAMPLES];
 
