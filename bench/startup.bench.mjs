@@ -39,7 +39,8 @@ function buildWithExampleDomain() {
     cpSync(join(root, p), join(copy, p), { recursive: true, filter: (s) => !s.includes(`${join('data', 'build')}`) });
   }
   symlinkSync(join(root, 'node_modules'), join(copy, 'node_modules'), 'dir');
-  cpSync(join(root, 'test', 'support', 'example-domain'), join(copy, 'src', 'domains', 'example'), { recursive: true });
+  // the domain as a domain folder holds it; samples.ts is the test suite's (it imports test/support helpers)
+  cpSync(join(root, 'test', 'support', 'example-domain'), join(copy, 'src', 'domains', 'example'), { recursive: true, filter: (s) => !s.endsWith('samples.ts') });
   const registry = join(copy, 'src', 'registry.ts');
   const text = readFileSync(registry, 'utf8');
   const last = [...text.matchAll(/^import '\.\/domains\/[^']+\/index\.js';$/gm)].at(-1);
