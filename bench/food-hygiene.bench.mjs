@@ -32,7 +32,7 @@ const log = (...a) => console.error('[food-hygiene bench]', ...a);
 const fmt = (n, d = 2) => Number(n).toFixed(d);
 const url = (p) => pathToFileURL(p).href;
 
-if (!existsSync(join(dist, 'src', 'domains', 'food-hygiene', 'sync.js'))) {
+if (!existsSync(join(dist, 'src', 'domains', 'food-hygiene', 'sync', 'index.js'))) {
   console.error('dist/ is missing: run `npm run build` first');
   process.exit(1);
 }
@@ -68,8 +68,8 @@ function stagedCsv(input) {
   runNode(`
     import { openSync, writeSync, closeSync, readdirSync } from 'node:fs';
     import { join } from 'node:path';
-    import { parseAuthorityFile } from '${url(join(dist, 'src', 'domains', 'food-hygiene', 'parse.js'))}';
-    import { csvOfEstablishment } from '${url(join(dist, 'src', 'domains', 'food-hygiene', 'normalise.js'))}';
+    import { parseAuthorityFile } from '${url(join(dist, 'src', 'domains', 'food-hygiene', 'sync', 'parse.js'))}';
+    import { csvOfEstablishment } from '${url(join(dist, 'src', 'domains', 'food-hygiene', 'sync', 'normalise.js'))}';
     const fd = openSync('${out}.tmp', 'w');
     const x = { unknownRating: undefined };
     for (const f of readdirSync('${input}').filter((n) => n.endsWith('.xml')).sort()) {
@@ -107,7 +107,7 @@ const xml = readdirSync(input).filter((f) => f.endsWith('.xml'));
 const bytes = xml.reduce((s, f) => s + statSync(join(input, f)).size, 0);
 log(`input ${xml.length} files, ${fmt(bytes / 1e6, 1)} MB, threads ${THREADS}`);
 const staged = stagedCsv(input);
-const { COLUMNS } = await import(url(join(dist, 'src', 'domains', 'food-hygiene', 'normalise.js')));
+const { COLUMNS } = await import(url(join(dist, 'src', 'domains', 'food-hygiene', 'sync', 'normalise.js')));
 const columns = `{${COLUMNS.map(([c, t]) => `'${c}': '${t}'`).join(', ')}}`;
 
 const mirrorDir = join(work, 'fh-mirror', 'mirror');

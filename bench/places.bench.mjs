@@ -103,7 +103,7 @@ const mirrorDir = join(work, 'places-mirror', 'mirror');
 const cacheDir = join(work, 'places-cache');
 function syncLoad() {
   const { result } = runNode(`
-    import { syncDataset } from '${url(join(dist, 'sync', 'framework.js'))}';
+    import { syncDataset } from '${url(join(dist, 'src', 'sync-runner.js'))}';
     ${RSS}
     const t0 = performance.now();
     const r = await syncDataset('postcodes', { from: ['${zip}'], mirrorDir: '${mirrorDir}', cacheDir: '${cacheDir}', env: {}, threads: ${THREADS}, force: true });
