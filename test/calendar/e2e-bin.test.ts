@@ -3,25 +3,16 @@
  * domains, never the test-only example) calling the calendar live against the real test API server on
  * 127.0.0.1: exit codes for auth, credits and server failures, retries, --verbose with the key redacted.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEFAULT_MAX_RETRIES } from '../../src/backends/live.js';
-import { startApiServer, TEST_KEY, type ApiServer } from '../support/api-server.js';
-import { baseEnv, binRunner } from '../support/e2e.js';
+import { TEST_KEY } from '../support/api-server.js';
+import { binRunner, useLiveApi } from '../support/e2e.js';
 
 const captured: string[] = [];
 const pd = binRunner(captured);
 
-let server: ApiServer;
-beforeAll(async () => {
-  // Injected 5xx answers ask for an immediate retry (Retry-After: 0), so the retry paths below run
-  // without waiting through the real back-off (its timing is tested in process, test/live).
-  server = await startApiServer({ limit: 50, windowMs: 2000, faultRetryAfter: 0 });
-});
-afterAll(async () => {
-  await server.close();
-});
-
-const liveEnv = (key = TEST_KEY) => baseEnv({ PUBLICDATA_BASE_URL: server.url, PUBLICDATA_API_KEY: key });
+const api = useLiveApi();
+const liveEnv = api.liveEnv;
 
 describe('live against the test API server: calendar', () => {
   it('maps auth, credits and server failures to their exit codes', async () => {
@@ -29,13 +20,13 @@ describe('live against the test API server: calendar', () => {
     expect([bad.exitCode, JSON.parse(bad.stdout).error.code]).toEqual([4, 'unauthorized']);
 
     // (--max-credits on a POST: test/tax/e2e-bin.test.ts)
-    server.setCredits(0);
+    api.server().setCredits(0);
     const broke = await pd(['api', 'GET', '/v1/calendar/regions', '--source', 'live'], liveEnv());
     expect([broke.exitCode, JSON.parse(broke.stdout).error.code]).toEqual([3, 'insufficient_credits']);
-    server.setCredits(1_000_000);
+    api.server().setCredits(1_000_000);
 
     // One attempt plus DEFAULT_MAX_RETRIES (5) retries, every one a 500.
-    server.injectFaults(500, 500, 500, 500, 500, 500);
+    api.server().injectFaults(500, 500, 500, 500, 500, 500);
     const down = await pd(['api', 'GET', '/v1/calendar/regions', '--source', 'live'], liveEnv());
     expect(down.exitCode).toBe(6);
     expect(JSON.parse(down.stdout).error.message).toBeTruthy();
@@ -43,7 +34,7 @@ describe('live against the test API server: calendar', () => {
 
   it('retries a 5xx and succeeds when the server recovers', async () => {
     expect(DEFAULT_MAX_RETRIES).toBe(5);
-    server.injectFaults('reset', 503);
+    api.server().injectFaults('reset', 503);
     const r = await pd(['api', 'GET', '/v1/calendar/regions', '--source', 'live'], liveEnv());
     expect([r.exitCode, JSON.parse(r.stdout).data.regions.length]).toEqual([0, 3]);
   });

@@ -3,42 +3,16 @@
  * unit without a word; a drop beyond 10% fails the sync and keeps the previous data, unless --allow-shrink.
  * Every expected count is read here from the fixture files, not by the sync.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadDuckDB, query } from '../../src/mirror/db.js';
 import { syncDataset } from '../../src/sync-runner.js';
 import { runCli } from '../support/cli.js';
 import { CRIME_FIXTURES, FILES, rowsOf } from './fixture.js';
+import { sqlOn } from '../support/mirror-helper.js';
+import { firstLines, shrinkScratch } from '../support/unit-shrink.js';
 
-const root = mkdtempSync(join(tmpdir(), 'pd-unit-shrink-'));
-let n = 0;
-const dirFor = (name: string): string => {
-  const d = join(root, `${name}-${++n}`);
-  mkdirSync(d, { recursive: true });
-  return d;
-};
-const opts = (mirror: string, from: string | string[], extra: Record<string, unknown> = {}) => ({ mirrorDir: mirror, cacheDir: join(root, 'cache'), env: {}, from, ...extra });
-
-/** Rows of a query on a mirror file, opened read-only and closed again (the next sync replaces the file). */
-async function count(file: string, sql: string): Promise<Array<Record<string, any>>> {
-  const duck = await loadDuckDB();
-  const inst = await duck.DuckDBInstance.create(file, { access_mode: 'READ_ONLY' });
-  const conn = await inst.connect();
-  try {
-    return await query(conn, sql);
-  } finally {
-    conn.closeSync();
-    inst.closeSync();
-  }
-}
-
-/** The first `k` lines of a CSV's text (header included), each ending in its line end: a cut that falls on a line end. */
-function firstLines(text: string, k: number): string {
-  const lines = text.split(/(?<=\n)/);
-  return lines.slice(0, k).join('');
-}
+const { root, dirFor, opts } = shrinkScratch();
 
 describe('crime: a force-month file replaces its unit only if it is not far shorter', () => {
   const street = readFileSync(join(CRIME_FIXTURES, FILES.surrey2401), 'latin1');
@@ -50,7 +24,7 @@ describe('crime: a force-month file replaces its unit only if it is not far shor
     copyFileSync(join(CRIME_FIXTURES, FILES.surrey2401), join(first, '2024-01-surrey-street.csv'));
     copyFileSync(join(CRIME_FIXTURES, FILES.city2401new), join(first, '2024-01-city-of-london-street.csv'));
     await syncDataset('crime', opts(mirror, first));
-    const held = async () => (await count(join(mirror, 'crime.duckdb'), "SELECT count(*)::INTEGER AS n FROM street WHERE force = 'surrey' AND month = '2024-01'"))[0]!.n;
+    const held = async () => (await sqlOn(join(mirror, 'crime.duckdb'), "SELECT count(*)::INTEGER AS n FROM street WHERE force = 'surrey' AND month = '2024-01'"))[0]!.n;
     expect(await held()).toBe(all);
 
     const header = dirFor('crime-header');

@@ -6,7 +6,7 @@
  */
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
-import { BIN, baseEnv, binRunner } from '../support/e2e.js';
+import { BIN, baseEnv, binRunner, withBuiltServe } from '../support/e2e.js';
 
 const captured: string[] = [];
 const pd = binRunner(captured);
@@ -18,19 +18,7 @@ describe('built binary', () => {
   });
 
   it('serve publishes every route\'s response schema (kept outside the bundle, imported from dist/src)', async () => {
-    const child = execa('node', [BIN, 'serve', '--port', '0', '--quiet'], { env: baseEnv(), extendEnv: false, reject: false });
-    try {
-      let out = '';
-      const url = await new Promise<string>((resolve, reject) => {
-        const seen = (d: Buffer) => {
-          out += d.toString();
-          const m = /(http:\/\/127\.0\.0\.1:\d+\/v1)/.exec(out);
-          if (m) resolve(m[1]!);
-        };
-        child.stdout!.on('data', seen);
-        child.stderr!.on('data', seen);
-        void child.then((r) => reject(new Error(`serve exited: ${r.stderr}`)));
-      });
+    await withBuiltServe(async (url) => {
       const doc = (await (await fetch(`${url}/openapi.json`)).json()) as { components: { schemas: Record<string, any> }; paths: Record<string, any> };
       const { PRODUCTION_ROUTES: ROUTES } = await import('../support/production.js');
       expect(ROUTES.filter((r) => !doc.components.schemas[r.id]).map((r) => r.id)).toEqual([]);
@@ -49,10 +37,7 @@ describe('built binary', () => {
         return Object.fromEntries(kept.map(([k, x]) => [k, (k === 'enum' || k === 'required') && Array.isArray(x) ? x.filter((e) => e !== EXAMPLE_DOMAIN) : withoutExample(x)]));
       };
       for (const r of ROUTES) expect(doc.components.schemas[r.id], r.id).toEqual(withoutExample(mine.components.schemas[r.id]));
-    } finally {
-      child.kill('SIGTERM');
-      await child;
-    }
+    });
   });
 
   it('bad arguments: one line in the error envelope, exit 2, no stack trace (a bad amount in a body: test/tax/e2e-bin.test.ts)', async () => {

@@ -3,41 +3,15 @@
  * unit without a word; a drop beyond 10% fails the sync and keeps the previous data, unless --allow-shrink.
  * Every expected count is read here from the fixture files, not by the sync.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadDuckDB, query } from '../../src/mirror/db.js';
 import { syncDataset } from '../../src/sync-runner.js';
 import { FIXTURE_DIR as FSA_DIR } from './fixture.js';
+import { sqlOn } from '../support/mirror-helper.js';
+import { shrinkScratch } from '../support/unit-shrink.js';
 
-const root = mkdtempSync(join(tmpdir(), 'pd-unit-shrink-'));
-let n = 0;
-const dirFor = (name: string): string => {
-  const d = join(root, `${name}-${++n}`);
-  mkdirSync(d, { recursive: true });
-  return d;
-};
-const opts = (mirror: string, from: string | string[], extra: Record<string, unknown> = {}) => ({ mirrorDir: mirror, cacheDir: join(root, 'cache'), env: {}, from, ...extra });
-
-/** Rows of a query on a mirror file, opened read-only and closed again (the next sync replaces the file). */
-async function count(file: string, sql: string): Promise<Array<Record<string, any>>> {
-  const duck = await loadDuckDB();
-  const inst = await duck.DuckDBInstance.create(file, { access_mode: 'READ_ONLY' });
-  const conn = await inst.connect();
-  try {
-    return await query(conn, sql);
-  } finally {
-    conn.closeSync();
-    inst.closeSync();
-  }
-}
-
-/** The first `k` lines of a CSV's text (header included), each ending in its line end: a cut that falls on a line end. */
-function firstLines(text: string, k: number): string {
-  const lines = text.split(/(?<=\n)/);
-  return lines.slice(0, k).join('');
-}
+const { dirFor, opts } = shrinkScratch();
 
 describe('food hygiene: an authority file replaces its rows only if whole; a rejected one keeps them', () => {
   const codes = ['314', '626', '648', '760'];
@@ -53,7 +27,7 @@ describe('food hygiene: an authority file replaces its rows only if whole; a rej
     return mirror;
   }
   const perAuthority = async (mirror: string) =>
-    Object.fromEntries((await count(join(mirror, 'food_hygiene.duckdb'), 'SELECT source_code AS c, count(*)::INTEGER AS n FROM establishments GROUP BY 1')).map((r) => [r.c, r.n]));
+    Object.fromEntries((await sqlOn(join(mirror, 'food_hygiene.duckdb'), 'SELECT source_code AS c, count(*)::INTEGER AS n FROM establishments GROUP BY 1')).map((r) => [r.c, r.n]));
 
   it('a truncated, an empty and a sparse file among good ones: each rejected by name, their authorities keep their previous rows', async () => {
     const mirror = await first();
@@ -70,7 +44,7 @@ describe('food hygiene: an authority file replaces its rows only if whole; a rej
     expect(r.status).toBe('synced');
     expect(r.note).toContain('3 authority files rejected (FHRS314en-GB.xml, FHRS648en-GB.xml, FHRS760en-GB.xml): the previous rows of 3 of them kept');
     expect(await perAuthority(mirror)).toEqual(want);
-    const rejects = await count(join(mirror, 'food_hygiene.duckdb'), 'SELECT file FROM rejects ORDER BY file');
+    const rejects = await sqlOn(join(mirror, 'food_hygiene.duckdb'), 'SELECT file FROM rejects ORDER BY file');
     expect(rejects.map((x) => x.file)).toEqual(['FHRS314en-GB.xml', 'FHRS648en-GB.xml', 'FHRS760en-GB.xml']);
   }, 60_000);
 

@@ -3,41 +3,15 @@
  * unit without a word; a drop beyond 10% fails the sync and keeps the previous data, unless --allow-shrink.
  * Every expected count is read here from the fixture files, not by the sync.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadDuckDB, query } from '../../src/mirror/db.js';
 import { syncDataset } from '../../src/sync-runner.js';
 import { GIAS_GENERATED, MI_REAL } from './fixture.js';
+import { sqlOn } from '../support/mirror-helper.js';
+import { firstLines, shrinkScratch } from '../support/unit-shrink.js';
 
-const root = mkdtempSync(join(tmpdir(), 'pd-unit-shrink-'));
-let n = 0;
-const dirFor = (name: string): string => {
-  const d = join(root, `${name}-${++n}`);
-  mkdirSync(d, { recursive: true });
-  return d;
-};
-const opts = (mirror: string, from: string | string[], extra: Record<string, unknown> = {}) => ({ mirrorDir: mirror, cacheDir: join(root, 'cache'), env: {}, from, ...extra });
-
-/** Rows of a query on a mirror file, opened read-only and closed again (the next sync replaces the file). */
-async function count(file: string, sql: string): Promise<Array<Record<string, any>>> {
-  const duck = await loadDuckDB();
-  const inst = await duck.DuckDBInstance.create(file, { access_mode: 'READ_ONLY' });
-  const conn = await inst.connect();
-  try {
-    return await query(conn, sql);
-  } finally {
-    conn.closeSync();
-    inst.closeSync();
-  }
-}
-
-/** The first `k` lines of a CSV's text (header included), each ending in its line end: a cut that falls on a line end. */
-function firstLines(text: string, k: number): string {
-  const lines = text.split(/(?<=\n)/);
-  return lines.slice(0, k).join('');
-}
+const { dirFor, opts } = shrinkScratch();
 
 describe('schools: the register and the Ofsted file are units, whatever the file is called', () => {
   const gias = readFileSync(GIAS_GENERATED, 'latin1');
@@ -50,7 +24,7 @@ describe('schools: the register and the Ofsted file are units, whatever the file
     const mirror = join(dirFor('schools'), 'mirror');
     await syncDataset('schools', opts(mirror, [seven, MI_REAL]));
     const file = join(mirror, 'schools.duckdb');
-    const counts = async () => (await count(file, 'SELECT (SELECT count(*) FROM schools)::INTEGER AS s, (SELECT count(*) FROM inspections)::INTEGER AS i'))[0];
+    const counts = async () => (await sqlOn(file, 'SELECT (SELECT count(*) FROM schools)::INTEGER AS s, (SELECT count(*) FROM inspections)::INTEGER AS i'))[0];
     const miRows = mi.split(/\r?\n/).filter((l) => l.trim() !== '').length - 1;
     expect(await counts()).toEqual({ s: 7, i: miRows });
 

@@ -6,43 +6,17 @@
  * and keeps the previous data, unless --allow-shrink.
  * Every expected count is read here from the fixture files (a plain line split or a regex), not by the sync.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadDuckDB, query } from '../../src/mirror/db.js';
 import { syncDataset } from '../../src/sync-runner.js';
 import { shrinkAdvice } from '../../sync/integrity.js';
 import { runCli } from '../support/cli.js';
 import { readRecords, recordsCsv } from '../support/example-domain/records-gen.js';
+import { sqlOn } from '../support/mirror-helper.js';
+import { firstLines, shrinkScratch } from '../support/unit-shrink.js';
 
-const root = mkdtempSync(join(tmpdir(), 'pd-unit-shrink-'));
-let n = 0;
-const dirFor = (name: string): string => {
-  const d = join(root, `${name}-${++n}`);
-  mkdirSync(d, { recursive: true });
-  return d;
-};
-const opts = (mirror: string, from: string | string[], extra: Record<string, unknown> = {}) => ({ mirrorDir: mirror, cacheDir: join(root, 'cache'), env: {}, from, ...extra });
-
-/** Rows of a query on a mirror file, opened read-only and closed again (the next sync replaces the file). */
-async function count(file: string, sql: string): Promise<Array<Record<string, any>>> {
-  const duck = await loadDuckDB();
-  const inst = await duck.DuckDBInstance.create(file, { access_mode: 'READ_ONLY' });
-  const conn = await inst.connect();
-  try {
-    return await query(conn, sql);
-  } finally {
-    conn.closeSync();
-    inst.closeSync();
-  }
-}
-
-/** The first `k` lines of a CSV's text (header included), each ending in its line end: a cut that falls on a line end. */
-function firstLines(text: string, k: number): string {
-  const lines = text.split(/(?<=\n)/);
-  return lines.slice(0, k).join('');
-}
+const { root, dirFor, opts } = shrinkScratch();
 
 describe('example-events: a day file replaces its day only if it is not far shorter', () => {
   // INVENTED days: 2026-11-01 holds records 1..40, 2026-11-02 records 41..70 (records-gen.ts; their dates are
@@ -60,7 +34,7 @@ describe('example-events: a day file replaces its day only if it is not far shor
     writeFileSync(join(first, 'events-2026-11-01.csv'), one);
     writeFileSync(join(first, 'events-2026-11-02.csv'), two);
     await syncDataset('example-events', opts(mirror, first));
-    const held = async (day: string) => (await count(join(mirror, 'example_events.duckdb'), `SELECT count(*)::INTEGER AS n FROM records WHERE recorded_on = DATE '${day}'`))[0]!.n;
+    const held = async (day: string) => (await sqlOn(join(mirror, 'example_events.duckdb'), `SELECT count(*)::INTEGER AS n FROM records WHERE recorded_on = DATE '${day}'`))[0]!.n;
     expect(await held('2026-11-01')).toBe(all);
 
     const header = dirFor('events-header');

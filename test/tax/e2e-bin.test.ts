@@ -3,51 +3,24 @@
  * built binary holds only the real domains, never the test-only example): take-home offline, a bad amount,
  * --batch on the bundled worker threads, and live calls against the real test API server on 127.0.0.1.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { callLocal } from '../../src/backends/local.js';
 import { handlerCtx } from '../support/handler-context.js';
-import { DEFAULT_MAX_RETRIES } from '../../src/backends/live.js';
-import { startApiServer, TEST_KEY, type ApiServer } from '../support/api-server.js';
-import { baseEnv, binRunner } from '../support/e2e.js';
+import { TEST_KEY } from '../support/api-server.js';
+import { baseEnv, binRunner, useLiveApi, withBuiltServe } from '../support/e2e.js';
 
 const captured: string[] = [];
 const pd = binRunner(captured);
 
-let server: ApiServer;
-beforeAll(async () => {
-  // Injected 5xx answers ask for an immediate retry (Retry-After: 0), so the retry paths below run
-  // without waiting through the real back-off (its timing is tested in process, test/live).
-  server = await startApiServer({ limit: 50, windowMs: 2000, faultRetryAfter: 0 });
-});
-afterAll(async () => {
-  await server.close();
-});
-
-const liveEnv = (key = TEST_KEY) => baseEnv({ PUBLICDATA_BASE_URL: server.url, PUBLICDATA_API_KEY: key });
+const api = useLiveApi();
+const liveEnv = api.liveEnv;
 
 describe('built binary: tax', () => {
   it('serve publishes the take-home schema in full (kept outside the bundle, imported from dist/src)', async () => {
-    const { execa } = await import('execa');
-    const { BIN } = await import('../support/e2e.js');
-    const child = execa('node', [BIN, 'serve', '--port', '0', '--quiet'], { env: baseEnv(), extendEnv: false, reject: false });
-    try {
-      let out = '';
-      const url = await new Promise<string>((resolve, reject) => {
-        const seen = (d: Buffer) => {
-          out += d.toString();
-          const m = /(http:\/\/127\.0\.0\.1:\d+\/v1)/.exec(out);
-          if (m) resolve(m[1]!);
-        };
-        child.stdout!.on('data', seen);
-        child.stderr!.on('data', seen);
-        void child.then((r) => reject(new Error(`serve exited: ${r.stderr}`)));
-      });
+    await withBuiltServe(async (url) => {
       const doc = (await (await fetch(`${url}/openapi.json`)).json()) as { components: { schemas: Record<string, any> } };
       expect(doc.components.schemas['tax.take-home.calculate'].properties.data.required).toContain('net_annual');
-    } finally {
-      child.kill('SIGTERM');
-      await child;
-    }
+    });
   });
 
   it('runs the main job offline with no key: take-home on £45,000 in 2026-27', async () => {
@@ -102,7 +75,7 @@ describe('live against the test API server: tax', () => {
       handlerCtx(),
     );
     expect(r.stdout).toBe(JSON.stringify(local.envelope));
-    expect(server.requests.at(-1)?.hadAuth).toBe(true);
+    expect(api.server().requests.at(-1)?.hadAuth).toBe(true);
   });
 
   it('follows pagination with --all, streaming NDJSON', async () => {
