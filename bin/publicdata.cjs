@@ -5,6 +5,21 @@
 // (another Node version). See scripts/bundle.mjs.
 'use strict';
 const fs = require('node:fs');
+
+// `publicdata --version` (or -V, -v) alone needs nothing but the version: package.json's, which the CLI
+// prints too (src/version.ts is kept in step with it by a test). Written straight to the descriptor.
+const argv = process.argv.slice(2);
+if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V' || argv[0] === '-v')) {
+  const line = `${require('../package.json').version}\n`;
+  try {
+    fs.writeSync(1, line);
+  } catch (e) {
+    // the reader has gone (`| head -0`): nothing to say; a non-blocking pipe that is full: the stream waits
+    if (e.code !== 'EPIPE') process.stdout.write(line);
+  }
+  return;
+}
+
 const path = require('node:path');
 const vm = require('node:vm');
 const Module = require('node:module');

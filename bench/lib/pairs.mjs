@@ -18,7 +18,7 @@ export const loadNow = () => loadavg()[0];
  * other processes used in between (`othersCores`), which, unlike the load average, leaves out the bench's
  * own work: a sync keeping both cores busy does not make its own line look measured on a busy machine.
  */
-export function cpuSample() {
+export function cpuSample(pids = []) {
   try {
     const c = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
     const idle = c[3] + (c[4] ?? 0);
@@ -26,7 +26,17 @@ export function cpuSample() {
     const st = readFileSync('/proc/self/stat', 'utf8');
     const f = st.slice(st.lastIndexOf(')') + 2).split(' ');
     // after the name: state ppid ... utime stime cutime cstime are the 12th to 15th fields (index 11 to 14)
-    const own = Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]);
+    let own = Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]);
+    // children the bench started and has not waited for yet (a server under test): their CPU is the bench's
+    for (const pid of pids) {
+      try {
+        const cs = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        const g = cs.slice(cs.lastIndexOf(')') + 2).split(' ');
+        own += Number(g[11]) + Number(g[12]);
+      } catch {
+        /* it has exited: its CPU is in cutime/cstime once waited for */
+      }
+    }
     return { busy: total - idle, total, own };
   } catch {
     return undefined;
@@ -62,10 +72,11 @@ export function stats(xs) {
 
 /**
  * Run `a` and `b` alternately `n` times (after `warmup` unrecorded rounds), starting with the baseline.
- * Each function returns a number (ms, seconds, a rate ...) or a promise of one.
+ * Each function returns a number (ms, seconds, a rate ...) or a promise of one. `pids`: long-running
+ * children of the bench (servers under test) whose CPU is the bench's own, not other processes'.
  * Returns the raw series and the pairwise ratios a_i / b_i.
  */
-export async function paired(n, a, b, { warmup = 0 } = {}) {
+export async function paired(n, a, b, { warmup = 0, pids = [] } = {}) {
   for (let i = 0; i < warmup; i++) {
     await b();
     await a();
@@ -76,11 +87,11 @@ export async function paired(n, a, b, { warmup = 0 } = {}) {
   const others = [];
   for (let i = 0; i < n; i++) {
     loads.push(loadNow());
-    const s0 = cpuSample();
+    const s0 = cpuSample(pids);
     bs.push(await b());
     as.push(await a());
     loads.push(loadNow());
-    if (s0) others.push(othersCores(s0, cpuSample()));
+    if (s0) others.push(othersCores(s0, cpuSample(pids)));
   }
   return { a: as, b: bs, ratios: as.map((x, i) => x / bs[i]), loads, others };
 }
@@ -96,10 +107,11 @@ const fmt = (x, d = 2) => (Math.abs(x) >= 100 ? x.toFixed(1) : x.toFixed(d));
  * added. When any of them is above the core count the line was measured on a busy machine: it prints
  * `BUSY` (with whether the target was met) instead of PASS or FAIL, since neither can be trusted then.
  * `minPairs` (3 for a load line): with fewer pairs the line says why (`fewPairsWhy`) and prints
- * `UNCONFIRMED` where it would print PASS. `now`, `cores`, `print`: the load average now, the core count and
+ * `UNCONFIRMED` where it would print PASS. `shown`: a figure for context, printed with no target and no
+ * verdict (and never failing the run). `now`, `cores`, `print`: the load average now, the core count and
  * the output (tests give them).
  */
-export function pairLine({ measure, unit, a, b, ratios, what, target, cmp = '<=', extraTarget, extraPass = true, decimals = 2, loads = [], others = [], minPairs = 1, fewPairsWhy, now = loadNow(), cores = CORES, print = console.log }) {
+export function pairLine({ measure, unit, a, b, ratios, what, target, cmp = '<=', extraTarget, extraPass = true, decimals = 2, loads = [], others = [], minPairs = 1, fewPairsWhy, shown = false, now = loadNow(), cores = CORES, print = console.log }) {
   const r = stats(ratios);
   const av = stats(a).median;
   const bv = stats(b).median;
@@ -117,6 +129,12 @@ export function pairLine({ measure, unit, a, b, ratios, what, target, cmp = '<='
   const fewNote = few ? ` [only ${r.n} pair${r.n === 1 ? '' : 's'}, fewer than ${minPairs}: ${fewPairsWhy ?? 'BENCH_LOAD_PAIRS is set below 3'}]` : '';
   const load = `${othersMax !== undefined ? ` | other processes' CPU up to ${othersMax.toFixed(2)} cores` : ''} | load avg ${la.min.toFixed(2)}–${la.max.toFixed(2)} on ${cores} cores`;
   const why = othersMax !== undefined ? `other processes used up to ${othersMax.toFixed(2)} cores, over ${OTHERS_MAX_CORES}` : `load average above ${cores} cores`;
+  if (shown) {
+    // a figure shown beside a target line for context (`shown: true`): no target, no verdict on it
+    const line = `${measure}: ${fmt(av)} ${unit} | baseline ${what}: ${fmt(bv)} ${unit} | ratio ${r.median.toFixed(d)}x${spread}${load} | no target (shown for context)${busy ? ` | BUSY (${why})` : ''}`;
+    print(line);
+    return { pass: true, ratio: r.median, busy, line };
+  }
   const verdict = busy ? `BUSY (${why}: target ${met ? 'met' : 'missed'}, not a pass)` : !met ? 'FAIL' : few ? 'UNCONFIRMED (target met)' : 'PASS';
   const line = `${measure}: ${fmt(av)} ${unit} | baseline ${what}: ${fmt(bv)} ${unit} | ratio ${r.median.toFixed(d)}x${spread}${fewNote}${load} | target ${[target == null ? '' : `${cmp} ${target}x`, extraTarget ?? ''].filter(Boolean).join(' and ')} | ${verdict}`;
   print(line);

@@ -78,6 +78,8 @@ export class HttpAdapter {
   private readonly sockets = new Set<Socket>();
   private readonly active = new Set<RequestState>();
   private readonly httpDate = dateHeader();
+  /** The last Host header found to name a loopback address (loopbackOnly). */
+  private loopbackHost: string | undefined;
   /**
    * Every header value is ASCII (they are made here, except the echoed CORS origin, which equals --cors):
    * then a string body may share the header block's write, where node encodes both as UTF-8 (a header
@@ -111,13 +113,22 @@ export class HttpAdapter {
       }
       if (this.inflight === 0) this.idle?.();
     });
-    this.handle(req, res, state).catch((e: unknown) => {
-      this.o.errorLog?.(redact(`could not answer ${req.method} ${redactUrl(req.url ?? '')}: ${(e as Error)?.message ?? String(e)}`));
-      if (!res.headersSent) {
-        res.writeHead(500, { 'Content-Type': 'application/json; charset=utf-8' });
-        res.end(JSON.stringify(errorEnvelope('internal_error', SERVER_ERROR_MESSAGE)));
-      } else res.destroy();
-    });
+    let pending: Promise<void> | undefined;
+    try {
+      pending = this.handle(req, res, state);
+    } catch (e) {
+      this.failed(req, res, e);
+    }
+    pending?.catch((e: unknown) => this.failed(req, res, e));
+  }
+
+  /** An error no step turned into an answer: logged, and the 500 envelope (or the connection closed). */
+  private failed(req: IncomingMessage, res: ServerResponse, e: unknown): void {
+    this.o.errorLog?.(redact(`could not answer ${req.method} ${redactUrl(req.url ?? '')}: ${(e as Error)?.message ?? String(e)}`));
+    if (!res.headersSent) {
+      res.writeHead(500, { 'Content-Type': 'application/json; charset=utf-8' });
+      res.end(JSON.stringify(errorEnvelope('internal_error', SERVER_ERROR_MESSAGE)));
+    } else res.destroy();
   }
 
   /** Track a connection (closed at the shutdown deadline). */
@@ -176,13 +187,21 @@ export class HttpAdapter {
     return { status: 204, headers: pre };
   }
 
-  private async handle(req: IncomingMessage, res: ServerResponse, state: RequestState): Promise<void> {
+  /**
+   * Everything up to and including the answer cache runs synchronously (no promise for a cached answer
+   * that needs no gzip); the rest (handleUncached) may wait for the body and the handler.
+   */
+  private handle(req: IncomingMessage, res: ServerResponse, state: RequestState): Promise<void> | undefined {
     const cors = this.corsHeaders(req);
     if (this.o.accessLog) this.logAccess(req, res, state, this.o.accessLog);
     const host = req.headers.host;
-    if (this.o.loopbackOnly && host !== undefined && !isLoopbackHostHeader(host)) {
-      const msg = `This server listens on a loopback address and answers only requests addressed to it (localhost, 127.0.0.1, [::1]); the request named the host '${host.slice(0, 100)}'. To serve other names, listen on them with --host (and --keys).`;
-      return this.send(req, res, errorAnswer(403, 'forbidden', msg), {});
+    if (this.o.loopbackOnly && host !== undefined && host !== this.loopbackHost) {
+      if (!isLoopbackHostHeader(host)) {
+        const msg = `This server listens on a loopback address and answers only requests addressed to it (localhost, 127.0.0.1, [::1]); the request named the host '${host.slice(0, 100)}'. To serve other names, listen on them with --host (and --keys).`;
+        return this.send(req, res, errorAnswer(403, 'forbidden', msg), {});
+      }
+      // Every request of a client names the same host: the last one found loopback is not checked again.
+      this.loopbackHost = host;
     }
     // The answer cache is looked up by the exact request target, before any parsing.
     if ((req.method === 'GET' || req.method === 'HEAD') && this.cache.size > 0) {
@@ -190,6 +209,10 @@ export class HttpAdapter {
       const hit = this.cache.lookup(req.url ?? '', t);
       if (hit) return this.send(req, res, this.answerer.answerCached(req, hit, t, state), cors);
     }
+    return this.handleUncached(req, res, state, cors);
+  }
+
+  private async handleUncached(req: IncomingMessage, res: ServerResponse, state: RequestState, cors: Record<string, string>): Promise<void> {
     let u: Target;
     try {
       u = parseTarget(req.url ?? '/');
@@ -217,7 +240,8 @@ export class HttpAdapter {
     return this.send(req, res, a, cors);
   }
 
-  private async send(req: IncomingMessage, res: ServerResponse, a: Answer, extra: Record<string, string>): Promise<void> {
+  /** Send an answer: at once, unless it must be gzipped first (then the promise of its sending). */
+  private send(req: IncomingMessage, res: ServerResponse, a: Answer, extra: Record<string, string>): Promise<void> | undefined {
     const headers: Record<string, string> = { Date: this.httpDate(this.o.now()), 'X-Content-Type-Options': 'nosniff', ...extra, ...a.headers };
     // keyed: an answer is the key holder's (its balance, its rate window): a shared cache must not keep it
     if (this.o.keyed) headers['Cache-Control'] = headers['Cache-Control'] ? `private, ${headers['Cache-Control']}` : 'private, no-store';
@@ -231,16 +255,22 @@ export class HttpAdapter {
     headers['Content-Type'] = 'application/json; charset=utf-8';
     headers.Vary = headers.Vary ? `${headers.Vary}, Accept-Encoding` : 'Accept-Encoding';
     const size = c ? c.body.length : Buffer.byteLength(a.body!, 'utf8');
-    let payload: Buffer | string = c ? c.body : this.asciiHeaders ? a.body! : Buffer.from(a.body!, 'utf8');
     if (size >= GZIP_MIN_BYTES && req.headers['accept-encoding'] !== undefined && acceptsGzip(req.headers['accept-encoding'])) {
-      payload = c ? (c.gz ??= await gzip(c.body)) : await gzip(Buffer.from(a.body!, 'utf8'));
       headers['Content-Encoding'] = 'gzip';
+      if (c?.gz) return void this.write(req, res, a.status, headers, c.gz, c.gz.length);
+      return (c ? gzip(c.body).then((gz) => (c.gz ??= gz)) : gzip(Buffer.from(a.body!, 'utf8'))).then((gz) => this.write(req, res, a.status, headers, gz, gz.length));
     }
-    headers['Content-Length'] = String(typeof payload === 'string' ? size : payload.length);
-    res.writeHead(a.status, headers);
-    // HEAD: node sends the headers (with the GET's length) and no body. A string body (an answer not
-    // compressed and not from the cache) goes out as UTF-8 in the same write as the headers: node joins
-    // a string to its header block (one write, not a writev of two buffers, and no Buffer made here).
+    // A string body (an answer not compressed and not from the cache) goes out as UTF-8 in the same write
+    // as the headers: node joins a string to its header block (one write, not a writev of two buffers,
+    // and no Buffer made here).
+    this.write(req, res, a.status, headers, c ? c.body : this.asciiHeaders ? a.body! : Buffer.from(a.body!, 'utf8'), size);
+    return undefined;
+  }
+
+  /** Headers with the payload's length, then the payload (none for HEAD: node sends the GET's length). */
+  private write(req: IncomingMessage, res: ServerResponse, status: number, headers: Record<string, string>, payload: Buffer | string, size: number): void {
+    headers['Content-Length'] = String(size);
+    res.writeHead(status, headers);
     res.end(req.method === 'HEAD' ? undefined : payload);
   }
 

@@ -9,7 +9,7 @@ import type { Envelope, HttpMethod } from '../contract/types.js';
 import type { ResponseSchema } from '../contract/schema.js';
 import { ROUTES, matchRoute, type Route } from '../registry.js';
 import { prepare, type PreparedCall } from '../runner.js';
-import type { AnswerCache, CachedAnswer } from './answer-cache.js';
+import { postKey, POST_BODY_MAX, type AnswerCache, type CachedAnswer } from './answer-cache.js';
 import type { CreditStore, Reservation } from './credits.js';
 import type { Executor } from './executor.js';
 import { AbortedError, type RequestAbort } from './gate.js';
@@ -149,8 +149,10 @@ export class Answerer {
       return errorAnswer(402, 'insufficient_credits', INSUFFICIENT_CREDITS_MESSAGE, this.limitHeaders(plan, rate, 0, this.p.now()));
     }
     log.cost = plan ? hit.route.cost : 0;
-    const headers: Record<string, string> = { ETag: hit.etag, 'Cache-Control': 'no-cache', ...this.limitHeaders(plan, rate, log.cost, this.p.now()) };
-    if (etagMatches(req.headers['if-none-match'], hit.etag)) return { status: 304, headers };
+    // A GET's entry (its key is the target, which a POST's key never is) always has its ETag.
+    const etag = hit.etag ?? '';
+    const headers: Record<string, string> = { ETag: etag, 'Cache-Control': 'no-cache', ...this.limitHeaders(plan, rate, log.cost, this.p.now()) };
+    if (etagMatches(req.headers['if-none-match'], etag)) return { status: 304, headers };
     return { status: 200, headers, cached: hit };
   }
 
@@ -176,14 +178,30 @@ export class Answerer {
     const limits = (cost: number) => this.limitHeaders(plan, rate, cost, this.p.now());
     const found = this.route(method, path, limits);
     if ('status' in found) return found;
-    const prepared = await this.readAndValidate(req, u, found, limits);
+    const text = found.callMethod === 'POST' ? await this.readText(req, limits) : undefined;
+    if (typeof text === 'object') return text;
+    // A calculation asked before this hour, body for body: its answer, charged like any other.
+    const key = text !== undefined && text.length <= POST_BODY_MAX && cacheable(found.route) && req.url ? postKey(req.url, text) : undefined;
+    const hit = key === undefined ? undefined : this.p.cache.lookup(key, t);
+    if (hit) return this.answerCachedPost(hit, t, state, plan, limits);
+    const prepared = await this.validate(u, found, text, limits);
     if ('status' in prepared) return prepared;
     const credits = this.p.credits;
     if (plan && credits) {
       state.reservation = credits.reserve(plan, found.route.cost, t);
       if (!state.reservation) return errorAnswer(402, 'insufficient_credits', INSUFFICIENT_CREDITS_MESSAGE, limits(0));
     }
-    return this.execute(req, prepared, found.route, state, t, plan, limits);
+    return this.execute(req, prepared, found.route, state, t, plan, limits, key);
+  }
+
+  /** A POST whose target and body were answered 200 this hour: the credit check and charge, then that answer. */
+  private answerCachedPost(hit: CachedAnswer, t: number, state: RequestState, plan: KeyPlan | undefined, limits: (cost: number) => Record<string, string>): Answer {
+    const credits = this.p.credits;
+    if (plan && credits && !(state.reservation = credits.reserve(plan, hit.route.cost, t))) {
+      return errorAnswer(402, 'insufficient_credits', INSUFFICIENT_CREDITS_MESSAGE, limits(0));
+    }
+    state.log.cost = plan ? hit.route.cost : 0;
+    return { status: 200, headers: limits(state.log.cost), cached: hit };
   }
 
   /** The route a method and path name, or the 404/405/501 answer. */
@@ -210,18 +228,22 @@ export class Answerer {
     return { route, pathValues, callMethod, path };
   }
 
-  /** Read the body (JSON whatever its Content-Type says) and validate the call, before the credit check: a malformed request is 400 whatever the balance. */
-  private async readAndValidate(
-    req: IncomingMessage,
-    u: Target,
-    found: Found,
-    limits: (cost: number) => Record<string, string>,
-  ): Promise<PreparedCall | Answer> {
+  /** Read a POST's body text (the size and nesting limits of readBody), or the 4xx answer. */
+  private async readText(req: IncomingMessage, limits: (cost: number) => Record<string, string>): Promise<string | Answer> {
+    try {
+      return await readBody(req, this.p.bodyLimit);
+    } catch (e) {
+      if (e instanceof HttpError) return errorAnswer(e.status, e.code, e.message, { ...limits(0), ...e.headers });
+      throw e;
+    }
+  }
+
+  /** Parse the body (JSON whatever its Content-Type says) and validate the call, before the credit check: a malformed request is 400 whatever the balance. */
+  private async validate(u: Target, found: Found, text: string | undefined, limits: (cost: number) => Record<string, string>): Promise<PreparedCall | Answer> {
     const call: PreparedCall = { method: found.callMethod, path: found.path, query: {} };
     try {
       call.query = queryOf(u);
-      if (found.callMethod === 'POST') {
-        const text = await readBody(req, this.p.bodyLimit);
+      if (text !== undefined) {
         try {
           call.body = text.trim() === '' ? {} : (JSON.parse(text) as unknown);
         } catch (e) {
@@ -238,7 +260,7 @@ export class Answerer {
     }
   }
 
-  /** Run the call, tag and cache a GET's answer, and charge it only when answered 2xx/304 to a client still there. */
+  /** Run the call, tag and cache a GET's answer (cache a small POST's under `postCacheKey`), and charge it only when answered 2xx/304 to a client still there. */
   private async execute(
     req: IncomingMessage,
     call: PreparedCall,
@@ -247,6 +269,7 @@ export class Answerer {
     t: number,
     plan: KeyPlan | undefined,
     limits: (cost: number) => Record<string, string>,
+    postCacheKey?: string,
   ): Promise<Answer> {
     let a: Answer;
     let charged = false;
@@ -261,7 +284,7 @@ export class Answerer {
         headers['Cache-Control'] = 'no-cache';
         if (cacheable(route) && req.url) this.p.cache.remember(req.url, route, body, tag, t);
         if (etagMatches(req.headers['if-none-match'], tag)) status = 304;
-      }
+      } else if (status === 200 && postCacheKey !== undefined) this.p.cache.remember(postCacheKey, route, body, undefined, t);
       // Answered 2xx/304, unless its connection was closed meanwhile (the client left, or shutdown reached
       // its deadline): then nobody gets this answer and it is not charged.
       charged = (status < 300 || status === 304) && !state.abort.aborted;

@@ -4,6 +4,7 @@
  * is registered; the domains' own runs of the binary (offline answers, --batch on worker threads, live calls
  * against the test API server) are test/<d>/e2e-bin.test.ts.
  */
+import { readFileSync } from 'node:fs';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { BIN, baseEnv, binRunner, withBuiltServe } from '../support/e2e.js';
@@ -12,9 +13,15 @@ const captured: string[] = [];
 const pd = binRunner(captured);
 
 describe('built binary', () => {
-  it('prints its version', async () => {
-    const r = await pd(['--version'], baseEnv());
-    expect([r.exitCode, r.stdout]).toEqual([0, '0.1.0']);
+  it('prints its version, package.json\'s (--version, -V and -v alone take the launcher\'s short path)', async () => {
+    const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+    for (const flag of ['--version', '-V', '-v']) {
+      const r = await pd([flag], baseEnv());
+      expect([flag, r.exitCode, r.stdout, r.stderr]).toEqual([flag, 0, version, '']);
+    }
+    // with anything else on the line, the CLI answers: -v with a command is --verbose
+    const r = await pd(['--version', '--no-color'], baseEnv());
+    expect([r.exitCode, r.stdout]).toEqual([0, version]);
   });
 
   it('serve publishes every route\'s response schema (kept outside the bundle, imported from dist/src)', async () => {

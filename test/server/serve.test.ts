@@ -472,6 +472,40 @@ describe('answer cache (routes that read no mirror file)', () => {
     expect(runs.length).toBe(3);
   });
 
+  it('a POST calculation asked again with the same body is answered from the cache and charged; another body, a long body or the next hour computes; no credits, 402', async () => {
+    const runs: string[] = [];
+    const s = await serve({
+      keysText: keyLine(LIVE, { monthly_credits: 60, per_minute: 100 }),
+      wrap: (call, run) => {
+        runs.push(JSON.stringify(call.body));
+        return run();
+      },
+    });
+    const want = JSON.stringify((await local('POST', '/v1/example/calculate', {}, { amount: 100 })).envelope);
+    const post = (body: string) => http(s, 'POST', '/v1/example/calculate', { key: LIVE, body });
+    const h = (r: Raw) => [r.status, r.text, r.headers['x-credits-cost'], r.headers['x-credits-remaining'], r.headers.etag];
+    expect(h(await post('{"amount":100}'))).toEqual([200, want, '10', '50', undefined]);
+    expect(h(await post('{"amount":100}'))).toEqual([200, want, '10', '40', undefined]);
+    expect(runs).toEqual(['{"amount":100}']);
+    // The key is the exact text: the same call spelled otherwise computes (and is then kept too).
+    expect(h(await post('{ "amount": 100 }'))).toEqual([200, want, '10', '30', undefined]);
+    // A refusal is never kept: the same bad body is refused again, charged nothing.
+    expect(h(await post('{"amount":"x"}')).slice(0, 1)).toEqual([400]);
+    expect(h(await post('{"amount":"x"}')).slice(2, 4)).toEqual(['0', '30']);
+    // A body over POST_BODY_MAX (4,096) is not kept.
+    const long = `{"amount":100}${' '.repeat(5000)}`;
+    expect(h(await post(long))).toEqual([200, want, '10', '20', undefined]);
+    expect(h(await post(long))).toEqual([200, want, '10', '10', undefined]);
+    expect(runs.length).toBe(4);
+    // The next UTC hour computes again (an answer may depend on the date).
+    s.clock.t += 3_600_000;
+    expect(h(await post('{"amount":100}'))).toEqual([200, want, '10', '0', undefined]);
+    expect(runs.length).toBe(5);
+    // A cached answer is charged like any: with no credits left, 402, and nothing runs.
+    const short = await post('{"amount":100}');
+    expect([short.status, short.json.error.code, short.headers['x-credits-remaining']]).toEqual([402, 'insufficient_credits', '0']);
+    expect(runs.length).toBe(5);
+  });
 });
 
 describe('the serve command', () => {
