@@ -5,7 +5,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain ES module of the bench, without types
-import { othersCores, pairLine } from '../../bench/lib/pairs.mjs';
+import { cpuSample, othersCores, pairLine } from '../../bench/lib/pairs.mjs';
+import { readFileSync } from 'node:fs';
 
 const lines: string[] = [];
 const base = { measure: 'load', unit: 's', what: 'bare read', target: 2, print: (l: string) => lines.push(l), cores: 2 };
@@ -59,6 +60,25 @@ describe('pairLine', () => {
     // everything busy was ours
     expect(othersCores({ busy: 0, total: 0, own: 0 }, { busy: 200, total: 200, own: 200 }, 2)).toBe(0);
     expect(othersCores(undefined, { busy: 1, total: 1, own: 0 }, 2)).toBe(0);
+  });
+
+  it.runIf(process.platform === 'linux')('cpuSample counts the CPU of the pids it is given (a server the bench keeps running) as its own; a pid gone is skipped', () => {
+    // this process's user + system ticks, read here from /proc/self/stat (fields 14 and 15)
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const mine = Number(f[11]) + Number(f[12]);
+    const plain = cpuSample([]);
+    const twice = cpuSample([process.pid, 2 ** 22 + 1]);
+    // named once more, this process counts twice: at least its ticks so far more than without it
+    expect(twice.own - plain.own).toBeGreaterThanOrEqual(mine);
+    expect(cpuSample([2 ** 22 + 1]).own - plain.own).toBeLessThan(mine + 1);
+  });
+
+  it('a figure shown for context has no target and no verdict, and never sets the exit code', () => {
+    process.exitCode = 0;
+    const r = pairLine({ ...base, target: null, shown: true, a: [9, 9, 9], b: [2, 2, 2], ratios: [4.5, 4.5, 4.5], now: 1 });
+    expect(lines[0]).toBe('load: 9.00 s | baseline bare read: 2.00 s | ratio 4.50x (pairwise median; IQR 4.50–4.50, range 4.50–4.50, n=3) | load avg 1.00–1.00 on 2 cores | no target (shown for context)');
+    expect([r.pass, process.exitCode]).toEqual([true, 0]);
   });
 
   it('a load line with fewer pairs than it needs says why and prints UNCONFIRMED, not PASS', () => {
