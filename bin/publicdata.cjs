@@ -29,17 +29,23 @@ const file = path.join(__dirname, '..', 'dist', 'cli', 'main.cjs');
 const base = require('node:url').pathToFileURL(file).href;
 globalThis.__pdImport = (specifier) => import(specifier.startsWith('.') ? new URL(specifier, base).href : specifier);
 
-/** Scripts compiled without an accepted cache: their caches are written before exit. */
+/**
+ * Scripts compiled without an accepted cache, or from a partial one (the build's cache of a pack no build
+ * run loaded holds its top level only: a `<pack>.cache.partial` file says so): their caches are written
+ * before exit, with the bytecode of every function this run compiled, so the next run of the command
+ * compiles none of them.
+ */
 const uncached = [];
 process.once('beforeExit', () => {
-  for (const [f, script] of uncached) {
+  for (const [f, script, partial] of uncached) {
     try {
       // a temporary file renamed into place: two processes writing at once never leave a torn cache
       const tmp = `${f}.cache.${process.pid}`;
       fs.writeFileSync(tmp, script.createCachedData());
       fs.renameSync(tmp, `${f}.cache`);
+      if (partial) fs.rmSync(`${f}.cache.partial`, { force: true });
     } catch {
-      // read-only install: run without a cache
+      // read-only install: run with the cache there is
     }
   }
 });
@@ -54,7 +60,8 @@ function run(f) {
   }
   // The bundle is ASCII (scripts/bundle.mjs checks): latin1 makes a one-byte string without UTF-8 decoding.
   const script = new vm.Script(Module.wrap(fs.readFileSync(f, 'latin1')), { filename: f, cachedData });
-  if (cachedData === undefined || script.cachedDataRejected) uncached.push([f, script]);
+  if (cachedData === undefined || script.cachedDataRejected) uncached.push([f, script, false]);
+  else if (fs.existsSync(`${f}.cache.partial`)) uncached.push([f, script, true]);
   const mod = new Module(f, module);
   mod.filename = f;
   mod.paths = Module._nodeModulePaths(path.dirname(f));

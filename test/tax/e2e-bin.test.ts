@@ -3,6 +3,12 @@
  * built binary holds only the real domains, never the test-only example): take-home offline, a bad amount,
  * --batch on the bundled worker threads, and live calls against the real test API server on 127.0.0.1.
  */
+import { execa } from 'execa';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import Module from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import vm from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { callLocal } from '../../src/backends/local.js';
 import { handlerCtx } from '../support/handler-context.js';
@@ -16,6 +22,28 @@ const api = useLiveApi();
 const liveEnv = api.liveEnv;
 
 describe('built binary: tax', () => {
+  it("replaces a pack's partial code cache (its top level only) after the pack's first run, with one holding what the run compiled", async () => {
+    // a copy of the built launcher and bundle, so the repository's own caches are left as they are
+    const repo = join(__dirname, '..', '..');
+    const root = mkdtempSync(join(tmpdir(), 'publicdata-cache-'));
+    for (const d of ['bin', 'dist']) cpSync(join(repo, d), join(root, d), { recursive: true });
+    for (const d of ['data', 'node_modules', 'package.json']) symlinkSync(join(repo, d), join(root, d));
+    const chunks = join(root, 'dist', 'cli', 'chunks');
+    const file = join(chunks, readdirSync(chunks).find((f) => /^ni-\w+\.cjs$/.test(f))!);
+    // the state the build leaves a pack no build run loaded in: its compiled top level, and the marker
+    const top = new vm.Script(Module.wrap(readFileSync(file, 'latin1')), { filename: file }).createCachedData();
+    writeFileSync(`${file}.cache`, top);
+    writeFileSync(`${file}.cache.partial`, '');
+    const ni = () => execa('node', [join(root, 'bin', 'publicdata.cjs'), 'tax', 'ni', '30000'], { env: baseEnv(), extendEnv: false });
+    expect((await ni()).exitCode).toBe(0);
+    expect(existsSync(`${file}.cache.partial`)).toBe(false);
+    const full = statSync(`${file}.cache`);
+    expect(full.size).toBeGreaterThan(top.length);
+    // accepted from then on: not written again
+    expect((await ni()).exitCode).toBe(0);
+    expect(statSync(`${file}.cache`).ino).toBe(full.ino);
+  });
+
   it('serve publishes the take-home schema in full (kept outside the bundle, imported from dist/src)', async () => {
     await withBuiltServe(async (url) => {
       const doc = (await (await fetch(`${url}/openapi.json`)).json()) as { components: { schemas: Record<string, any> } };
