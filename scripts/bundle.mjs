@@ -102,6 +102,11 @@ async function cjsChunk(name, text) {
   // publicdata does not use; loading it pulls in net, dgram and the streams at every start (~4-9 ms, about
   // 5% of a cold start). Required on first use instead; the build fails if commander's line changes.
   code = code.replace(CP, () => (cpFound++, 'var childProcess = { spawn: (...a) => require("node:child_process").spawn(...a) };'));
+  // esbuild's CommonJS exports are a copy of the export object whose every property is a getter calling the
+  // export object's getter (`__toCommonJS`): two calls for each use of another chunk's function or constant,
+  // ~2.5 ms of a 10,000-transaction VAT return's run (`--cpu-prof`: `get` in the hot checks, not yet
+  // optimised). The export object itself (its getters keep ES live bindings) is the module's exports instead.
+  code = code.replace(/^module\.exports = __toCommonJS\(stdin_exports\);$/m, () => 'module.exports = __defProp(stdin_exports, "__esModule", { value: true });');
   const banner = [];
   if (code.includes('__pdImportMetaUrl')) banner.push(META_URL);
   if (code.includes('__pdImport(')) banner.push('const __pdImport = globalThis.__pdImport ?? ((s) => import(s));');
