@@ -87,7 +87,13 @@ export async function readJsonArg(ctx: Context, arg: string, what: string): Prom
  * `field 'gain'` the `<gain>` argument. `labels`: parameter name -> what the user typed it as.
  */
 export function relabelError(e: ApiError, labels: ReadonlyMap<string, string>): ApiError {
-  const message = e.message.replace(/\b(?:field|parameter) '([^']+)'/g, (m, name: string) => labels.get(name) ?? m);
+  const message = e.message
+    .replace(/\b(?:field|parameter) '([^']+)'/g, (m, name: string) => labels.get(name) ?? m)
+    // a name quoted alone in a list or a condition (`needs 'lat' as well`, `one of 'lat', 'lsoa', 'force'`):
+    // the option or argument itself (`--near`, `<gain>`)
+    .replace(/'([a-z][a-z0-9_]*)'/g, (m, name: string) => labels.get(name)?.replace(/^(?:option|argument) /, '') ?? m)
+    // lat and lng are one option when typed as --near: named once (`needs --near and --near`)
+    .replace(/(--near)(?:(?:,| and| or) --near)+/g, '$1');
   return message === e.message ? e : new ApiError(e.status, e.code, message, e.details);
 }
 
@@ -188,8 +194,10 @@ export function addRouteCommand(parent: Command, spec: RouteCommandSpec, ctx: Co
   cmd.action(async (...argv: unknown[]) => {
     const self = argv[argv.length - 1] as Command;
     const opts = self.opts() as Record<string, unknown>;
-    // `--near` (every command with `near`: commands/near.ts) gives the route's lat and lng: their errors name --near
-    const labelsNow = opts.near === undefined ? labels : new Map([...labels, ['lat', 'option --near'], ['lng', 'option --near']]);
+    // `--near` (every command with `near`: commands/near.ts) gives the route's lat and lng: their errors name
+    // --near, unless the point was typed as --lat and --lng (then those are named)
+    const typedLatLng = opts.near === undefined && autoKeys.some(({ key, name }) => (name === 'lat' || name === 'lng') && opts[key] !== undefined);
+    const labelsNow = !spec.near || typedLatLng ? labels : new Map([...labels, ['lat', 'option --near'], ['lng', 'option --near']]);
     const g = globalOptions(self, ctx);
     const values = valuesGiven(spec, argv, opts, flagKeys, autoKeys);
 

@@ -32,7 +32,8 @@ export type ParamErrorCode =
  * `{ refused }`, the reason (what is accepted and the nearest name), which validation reports with the
  * parameter's own error code. Pure of I/O once built; src/reference/ builds them from data/.
  */
-export type ValueResolver = (raw: string) => string | { refused: string };
+/** A value as the route takes it, or why it is refused (with the nearest accepted name, when one is near). */
+export type ValueResolver = (raw: string) => string | { refused: string; near?: string };
 
 export interface ParamSpec {
   name: string;

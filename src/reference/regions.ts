@@ -115,6 +115,6 @@ export function regionResolver(v: RegionVocabulary): ValueResolver {
     }
     if (v.passThrough?.(raw)) return raw;
     const near = nearestName(raw.trim(), t.candidates);
-    return { refused: `'${raw}' is not ${v.what}${near !== undefined ? `; did you mean '${near}'?` : '.'} ${t.accepted}` };
+    return { refused: `'${raw}' is not ${v.what}${near !== undefined ? `; did you mean '${near}'?` : '.'} ${t.accepted}`, ...(near !== undefined ? { near } : {}) };
   };
 }

@@ -72,6 +72,9 @@ describe('earnings commands', () => {
     const r = await runCli(['earnings', 'rank', '42000', '--region', 'nowhere', '--format', 'json'], { env });
     expect(r.code).toBe(2);
     expect(json(r).error).toMatchObject({ code: 'invalid_parameter', message: "Invalid option --region: no area named like 'nowhere' in the data loaded; 'publicdata earnings regions' lists them." });
+    // a typo of a region's name: the nearest name too
+    const typo = await runCli(['earnings', 'rank', '42000', '--region', 'Nort West', '--format', 'json'], { env });
+    expect([typo.code, json(typo).error.message]).toEqual([2, "Invalid option --region: no area named like 'Nort West' in the data loaded; did you mean 'North West'? 'publicdata earnings regions' lists them."]);
     const y = await runCli(['earnings', 'regions', '--basis', 'residence', '--year', '2019', '--format', 'json'], { env });
     expect(y.code).toBe(2);
     expect(json(y).error.message).toMatch(/^Invalid option --year: /);

@@ -42,7 +42,7 @@ describe('energy commands', () => {
     expect(rates.data).toMatchObject([{ period_id: '2025-04', unit_rate: 6.99, standing_charge: 32.67 }]);
     const none = await runCli(['energy', 'bill', '--region', 'london']);
     expect(none.code).toBe(2);
-    expect(none.stderr).toMatch(/One of 'electricity_kwh', 'gas_kwh' is required/);
+    expect(none.stderr).toMatch(/One of --electricity, --gas is required/);
     const bad = await runCli(['energy', 'bill', '--gas', 'lots']);
     expect(bad.code).toBe(2);
   });

@@ -20,9 +20,17 @@ describe('--near out of range', () => {
     expect(JSON.parse(r.stdout).error).toEqual(expect.objectContaining({ code: 'invalid_parameter', message: `Invalid option --near: must be ${bound}.` }));
   });
 
+  it('a radius without a point names --near, the option to type, not the route\'s lat (issue 37)', async () => {
+    const r = await runCli(['example', 'items', '--radius-km', '2', '--source', 'local', '--format', 'json'], { env: isolatedEnv() });
+    expect([r.code, JSON.parse(r.stdout).error.message]).toEqual([2, 'Invalid option --radius-km: needs --near as well.']);
+  });
+
   it('--lat given as itself keeps its own name', async () => {
     const r = await runCli(['example', 'items', '--lat', '95', '--lng', '-1', '--source', 'local', '--format', 'json'], { env: isolatedEnv() });
     expect(JSON.parse(r.stdout).error.message).toBe('Invalid option --lat: must be at most 90.');
+    // and half a point typed so is named in the same words
+    const half = await runCli(['example', 'items', '--lat', '51', '--source', 'local', '--format', 'json'], { env: isolatedEnv() });
+    expect(JSON.parse(half.stdout).error.message).toBe('Invalid option --lat: needs --lng as well.');
   });
 
   it('a --near in range answers, nearest first', async () => {

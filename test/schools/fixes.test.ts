@@ -100,7 +100,7 @@ describe('--near and --radius-km', () => {
     // the route's `requires` (radius_km needs lat), checked before the mirror: none here
     const r = await runCli(['schools', '--radius-km', '5', '--source', 'local'], { env: { PUBLICDATA_DATA_DIR: join(dataDir, 'none') } });
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain("invalid_parameter: Invalid option --radius-km: needs 'lat' as well.");
+    expect(r.stderr).toContain('invalid_parameter: Invalid option --radius-km: needs --near as well.');
     expect(errorOf(await getRoute('/v1/schools', { radius_km: '5' }, none))).toMatchObject({ status: 400, code: 'invalid_parameter' });
     // with a point it is a radius, and the default (not sent) needs none
     expect((await callOf(['schools', '--near', '53.8,-1.55', '--radius-km', '5'])).call).toMatchObject({ query: { lat: '53.8', lng: '-1.55', radius_km: '5' } });

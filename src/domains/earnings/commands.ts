@@ -8,6 +8,7 @@ import { Command, Option } from 'commander';
 import { ApiError } from '../../contract/errors.js';
 import { isErrorEnvelope, type CallResult, type RouteCall } from '../../contract/types.js';
 import type { CommandKit, CommandRun } from '../command-kit.js';
+import { percentileGeography } from './regions.js';
 
 const usage = (m: string) => new ApiError(400, 'usage_error', m);
 
@@ -54,9 +55,12 @@ async function prepareRank(call: RouteCall, _opts: Record<string, unknown>, run:
     let code = await resolveName(run, kind, v, q);
     // Names of areas: the workplace table by default, the residence table when the name matches nothing there (or only it is loaded).
     if (code === undefined && kind === 'geography' && b.basis === undefined) code = await resolveName(run, kind, v, { ...scope, basis: 'residence' });
-    // named as the flag typed (relabelled by the command kit: `Invalid option --region: ...`)
+    // named as the flag typed (relabelled by the command kit: `Invalid option --region: ...`), with the
+    // nearest country or region name when one is near (a typo: "Nort West")
     if (code === undefined) {
-      throw new ApiError(400, 'invalid_parameter', `Invalid parameter '${kind}': no ${NOUN[kind][0]} named like '${v}' in the data loaded; 'publicdata earnings ${kind === 'geography' ? 'regions' : 'occupations'}' lists them.`);
+      const resolved = kind === 'geography' ? percentileGeography(v) : undefined;
+      const near = typeof resolved === 'object' && resolved.near !== undefined ? `did you mean '${resolved.near}'? ` : '';
+      throw new ApiError(400, 'invalid_parameter', `Invalid parameter '${kind}': no ${NOUN[kind][0]} named like '${v}' in the data loaded; ${near}'publicdata earnings ${kind === 'geography' ? 'regions' : 'occupations'}' lists them.`);
     }
     if (typeof code === 'number') return code;
     b[kind] = code;
