@@ -37,13 +37,14 @@ globalThis.__pdImport = (specifier) => import(specifier.startsWith('.') ? new UR
  */
 const uncached = [];
 process.once('beforeExit', () => {
-  for (const [f, script, partial] of uncached) {
+  for (const [f, script] of uncached) {
     try {
       // a temporary file renamed into place: two processes writing at once never leave a torn cache
       const tmp = `${f}.cache.${process.pid}`;
       fs.writeFileSync(tmp, script.createCachedData());
       fs.renameSync(tmp, `${f}.cache`);
-      if (partial) fs.rmSync(`${f}.cache.partial`, { force: true });
+      // whatever it replaced (none, one V8 rejected, a partial one), the cache is now whole
+      fs.rmSync(`${f}.cache.partial`, { force: true });
     } catch {
       // read-only install: run with the cache there is
     }
@@ -60,8 +61,7 @@ function run(f) {
   }
   // The bundle is ASCII (scripts/bundle.mjs checks): latin1 makes a one-byte string without UTF-8 decoding.
   const script = new vm.Script(Module.wrap(fs.readFileSync(f, 'latin1')), { filename: f, cachedData });
-  if (cachedData === undefined || script.cachedDataRejected) uncached.push([f, script, false]);
-  else if (fs.existsSync(`${f}.cache.partial`)) uncached.push([f, script, true]);
+  if (cachedData === undefined || script.cachedDataRejected || fs.existsSync(`${f}.cache.partial`)) uncached.push([f, script]);
   const mod = new Module(f, module);
   mod.filename = f;
   mod.paths = Module._nodeModulePaths(path.dirname(f));

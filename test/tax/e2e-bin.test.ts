@@ -5,10 +5,8 @@
  */
 import { execa } from 'execa';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import Module from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import vm from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { callLocal } from '../../src/backends/local.js';
 import { handlerCtx } from '../support/handler-context.js';
@@ -30,9 +28,13 @@ describe('built binary: tax', () => {
     for (const d of ['data', 'node_modules', 'package.json']) symlinkSync(join(repo, d), join(root, d));
     const chunks = join(root, 'dist', 'cli', 'chunks');
     const file = join(chunks, readdirSync(chunks).find((f) => /^ni-\w+\.cjs$/.test(f))!);
-    // the state the build leaves a pack no build run loaded in: its compiled top level, and the marker
-    const top = new vm.Script(Module.wrap(readFileSync(file, 'latin1')), { filename: file }).createCachedData();
-    writeFileSync(`${file}.cache`, top);
+    // the state the build leaves a pack no build run loaded in: its compiled top level (made by a plain node,
+    // as the build makes it: this test's worker may run with other V8 flags, whose caches V8 would reject),
+    // and the marker
+    const make = `const vm = require('node:vm'), M = require('node:module'), fs = require('node:fs'), f = process.argv[1];
+      fs.writeFileSync(f + '.cache', new vm.Script(M.wrap(fs.readFileSync(f, 'latin1')), { filename: f }).createCachedData());`;
+    await execa('node', ['-e', make, file], { env: baseEnv(), extendEnv: false });
+    const top = readFileSync(`${file}.cache`);
     writeFileSync(`${file}.cache.partial`, '');
     const ni = () => execa('node', [join(root, 'bin', 'publicdata.cjs'), 'tax', 'ni', '30000'], { env: baseEnv(), extendEnv: false });
     expect((await ni()).exitCode).toBe(0);
