@@ -105,6 +105,12 @@ const yearsBytes = Buffer.from(await (await fetch(`${serve.url}/tax/years`)).arr
 const bare = await startBare(yearsBytes);
 log(`serve ${serve.url}, bare ${bare.url}; ${SECONDS} s per run, ${PAIRS} pairs, ${CONNECTIONS} connections`);
 const rps = (r) => r.requests.average;
+// Both servers warmed up before the pairs (3 s of each request kind): the lines compare steady states, not
+// a first run of the measured server's code still being compiled against a bare server that has little to compile.
+const WARM = { connections: CONNECTIONS, duration: 3, timeout: 30 };
+await autocannon({ ...WARM, url: `${bare.url}/tax/years` });
+await autocannon({ ...WARM, url: `${serve.url}/tax/years` });
+await autocannon({ ...WARM, url: `${serve.url}/tax/take-home/calculate`, method: 'POST', body: JSON.stringify({ gross_income: 45000 }), headers: { 'content-type': 'application/json' } });
 
 const getYears = await paired(
   PAIRS,
