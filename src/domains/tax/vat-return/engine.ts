@@ -51,8 +51,13 @@ const zero = (): Contribution => ({ b1: 0, b2: 0, b4: 0, b6: 0, b7: 0, b8: 0, b9
 
 const pctToH = (pct: number) => Math.round(pct * 100);
 
-function contribution(r: Resolved, partlyExempt: boolean): Contribution {
-  const c = zero();
+/**
+ * A transaction's contribution, written into `c` (one object for the whole loop, cleared here: nothing keeps
+ * it past its transaction, and 10,000 fresh ones were young-generation garbage every collection copied the
+ * parsed transactions past).
+ */
+function contribution(r: Resolved, partlyExempt: boolean, c: Contribution): Contribution {
+  c.b1 = c.b2 = c.b4 = c.b6 = c.b7 = c.b8 = c.b9 = c.frsTurnover = c.frsRelief = c.pctH = c.peInput = 0;
   const t = r.t;
   const { net, vat, gross } = r;
   const s = t.supply;
@@ -272,6 +277,7 @@ function sumTransactions(p: Prepared, detail: BreakdownDetail, W: WarningSet): S
     usedFrs: false,
   };
   const { frsTurnover, frsRelief, peT, counts, cats, perTx } = s;
+  const scratch = zero();
   const ni = p.company.northern_ireland;
 
   for (const r of p.transactions) {
@@ -282,7 +288,7 @@ function sumTransactions(p: Prepared, detail: BreakdownDetail, W: WarningSet): S
       continue;
     }
     counts.set(r.entry, (counts.get(r.entry) ?? 0) + 1);
-    const c = contribution(r, pe && r.scheme !== 'flat_rate');
+    const c = contribution(r, pe && r.scheme !== 'flat_rate', scratch);
     s.b1 += c.b1; s.b2 += c.b2; s.b4 += c.b4; s.b6 += c.b6; s.b7 += c.b7; s.b8 += c.b8; s.b9 += c.b9;
     if (c.frsTurnover) frsTurnover.set(c.pctH, (frsTurnover.get(c.pctH) ?? 0) + c.frsTurnover);
     if (c.frsRelief) frsRelief.set(c.pctH, (frsRelief.get(c.pctH) ?? 0) + c.frsRelief);
