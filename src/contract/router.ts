@@ -41,20 +41,27 @@ export function createRouter<R extends RouteSpec>(routes: readonly R[]): Router<
     params: Array<string | undefined>;
     specificity: number;
   }
-  const byLength = new Map<number, Compiled[]>();
+  // A path with no `{param}` is the most specific match of its method and path: the first one wins, as in
+  // the scan below, which finds it whatever else matches. Made at once (a command's call is usually one).
   const statics = new Map<string, R>();
   for (const route of routes) {
-    const segs = route.path.split('/');
-    const params = segs.map((x) => (x.startsWith('{') && x.endsWith('}') ? x.slice(1, -1) : undefined));
-    const c: Compiled = { route, segs, params, specificity: specificity(route) };
-    const list = byLength.get(segs.length) ?? [];
-    list.push(c);
-    byLength.set(segs.length, list);
-    // A path with no `{param}` is the most specific match of its method and path: the first one wins,
-    // as in the scan below, which finds it whatever else matches.
     const key = `${route.method} ${route.path}`;
-    if (c.specificity === 0 && !statics.has(key)) statics.set(key, route);
+    if (!route.path.includes('{') && !statics.has(key)) statics.set(key, route);
   }
+  // The patterns, compiled on the first path no literal matches (a CLI start usually never needs them).
+  let compiled: Map<number, Compiled[]> | undefined;
+  const patterns = (): Map<number, Compiled[]> => {
+    if (compiled) return compiled;
+    compiled = new Map();
+    for (const route of routes) {
+      const segs = route.path.split('/');
+      const params = segs.map((x) => (x.startsWith('{') && x.endsWith('}') ? x.slice(1, -1) : undefined));
+      const list = compiled.get(segs.length) ?? [];
+      list.push({ route, segs, params, specificity: specificity(route) });
+      compiled.set(segs.length, list);
+    }
+    return compiled;
+  };
   function matchCompiled(c: Compiled, xs: string[]): Record<string, string> | null {
     const out: Record<string, string> = {};
     for (let i = 0; i < xs.length; i++) {
@@ -80,7 +87,7 @@ export function createRouter<R extends RouteSpec>(routes: readonly R[]): Router<
       let best: { c: Compiled; pathValues: Record<string, string> } | undefined;
       let otherMethod = false;
       const xs = path.split('/');
-      for (const c of byLength.get(xs.length) ?? []) {
+      for (const c of patterns().get(xs.length) ?? []) {
         const pathValues = matchCompiled(c, xs);
         if (!pathValues) continue;
         if (c.route.method !== method) {
