@@ -51,6 +51,16 @@ process.once('beforeExit', () => {
   }
 });
 
+/** Whether this process may write in `dir` (a global install may not: its caches are left as they are). */
+function writable(dir) {
+  try {
+    fs.accessSync(dir, fs.constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Compile and run one CommonJS file of the bundle, from its code cache when V8 accepts it. */
 function run(f) {
   let cachedData;
@@ -61,7 +71,7 @@ function run(f) {
   }
   // The bundle is ASCII (scripts/bundle.mjs checks): latin1 makes a one-byte string without UTF-8 decoding.
   const script = new vm.Script(Module.wrap(fs.readFileSync(f, 'latin1')), { filename: f, cachedData });
-  if (cachedData === undefined || script.cachedDataRejected || fs.existsSync(`${f}.cache.partial`)) uncached.push([f, script]);
+  if ((cachedData === undefined || script.cachedDataRejected || fs.existsSync(`${f}.cache.partial`)) && writable(path.dirname(f))) uncached.push([f, script]);
   const mod = new Module(f, module);
   mod.filename = f;
   mod.paths = Module._nodeModulePaths(path.dirname(f));

@@ -87,11 +87,13 @@ export async function readJsonArg(ctx: Context, arg: string, what: string): Prom
  * `field 'gain'` the `<gain>` argument. `labels`: parameter name -> what the user typed it as.
  */
 export function relabelError(e: ApiError, labels: ReadonlyMap<string, string>): ApiError {
+  const flag = (q: string, name: string) => labels.get(name)?.replace(/^(?:option|argument) /, '') ?? q;
   const message = e.message
     .replace(/\b(?:field|parameter) '([^']+)'/g, (m, name: string) => labels.get(name) ?? m)
-    // a name quoted alone in a list or a condition (`needs 'lat' as well`, `one of 'lat', 'lsoa', 'force'`):
-    // the option or argument itself (`--near`, `<gain>`)
-    .replace(/'([a-z][a-z0-9_]*)'/g, (m, name: string) => labels.get(name)?.replace(/^(?:option|argument) /, '') ?? m)
+    // names listed after the validator's own words (`needs 'lat' as well`, `one of 'lat', 'lsoa', 'force'`,
+    // `Parameters 'a' and 'b'`, `(got 'a' and 'b')`): the option or argument itself (`--near`, `<gain>`).
+    // Only there: elsewhere a quoted word is a value the user typed (`--sort postcode`), left as typed.
+    .replace(/\b(needs|[Oo]ne of|Parameters|Fields|\(got) ((?:'[a-z][a-z0-9_]*'(?:, | and | or )?)+)/g, (_m, lead: string, list: string) => `${lead} ${list.replace(/'([a-z][a-z0-9_]*)'/g, flag)}`)
     // lat and lng are one option when typed as --near: named once (`needs --near and --near`)
     .replace(/(--near)(?:(?:,| and| or) --near)+/g, '$1');
   return message === e.message ? e : new ApiError(e.status, e.code, message, e.details);

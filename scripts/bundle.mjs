@@ -107,6 +107,7 @@ async function cjsChunk(name, text) {
   // ~2.5 ms of a 10,000-transaction VAT return's run (`--cpu-prof`: `get` in the hot checks, not yet
   // optimised). The export object itself (its getters keep ES live bindings) is the module's exports instead.
   code = code.replace(/^module\.exports = __toCommonJS\(stdin_exports\);$/m, () => 'module.exports = __defProp(stdin_exports, "__esModule", { value: true });');
+  if (code.includes('__toCommonJS(stdin_exports)')) throw new Error(`bundle: chunk ${name}'s exports line was not rewritten (esbuild's CommonJS output changed?)`);
   const banner = [];
   if (code.includes('__pdImportMetaUrl')) banner.push(META_URL);
   if (code.includes('__pdImport(')) banner.push('const __pdImport = globalThis.__pdImport ?? ((s) => import(s));');

@@ -6,7 +6,7 @@
  * dropped first.
  *
  * A GET answer is kept under its exact request target; a POST answer (a calculator) under its target and
- * its exact body text (`postKey`), for bodies of at most POST_BODY_MAX bytes: a script that asks the same
+ * its exact body text (`postKey`), for bodies of at most POST_BODY_MAX characters: a script that asks the same
  * calculation again, as batch jobs and pages do, is answered without parsing, validating and computing
  * it again. Only 200 answers are kept; every request is still authenticated, rate-limited and charged.
  */
@@ -14,7 +14,7 @@ import type { Route } from '../registry.js';
 
 const ANSWER_CACHE_ENTRIES = 1000;
 const ANSWER_CACHE_BYTES = 32 * 1024 * 1024;
-/** POST bodies longer than this (a batch) are not kept: a repeat is unlikely and the key would be large. */
+/** POST bodies longer than this many characters (a batch) are not kept: a repeat is unlikely and the key would be large. */
 export const POST_BODY_MAX = 4096;
 export const HOUR_MS = 3_600_000;
 

@@ -65,6 +65,13 @@ describe('food hygiene output', () => {
     expect(JSON.parse(lat.stdout).error.message).toBe('Invalid option --lat: must be at most 90.');
   });
 
+  it('--sort distance without a point names --near; a value that is also a parameter name stays the value typed', async () => {
+    const msg = async (args: string[]) => JSON.parse((await runCli(['food-hygiene', 'search', ...args, '--source', 'local', '--format', 'json'], { env: isolatedEnv() })).stdout).error.message;
+    expect(await msg(['--sort', 'distance'])).toBe("Invalid option --sort: 'distance' needs --near.");
+    // `postcode` is a parameter of this route too: the value the user typed is not taken for it
+    expect(await msg(['--sort', 'postcode'])).toBe("Invalid option --sort: 'postcode'. Allowed: name, distance, rating, rating_date.");
+  });
+
   it.each([
     [['food-hygiene', 'search', '   '], 'argument <name>'],
     [['food-hygiene', 'search', '--authority', '  '], 'option --authority'],

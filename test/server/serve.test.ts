@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { callLocal } from '../../src/backends/local.js';
+import { errorEnvelope } from '../../src/contract/errors.js';
 import { ROUTES } from '../../src/registry.js';
 import type { CallResult } from '../../src/contract/types.js';
 import { KeysFileError, parseKeysFile } from '../../src/server/keys.js';
@@ -478,6 +479,8 @@ describe('answer cache (routes that read no mirror file)', () => {
       keysText: keyLine(LIVE, { monthly_credits: 60, per_minute: 100 }),
       wrap: (call, run) => {
         runs.push(JSON.stringify(call.body));
+        // a refusal made when the call runs (as a handler's own 4xx is): never kept
+        if ((call.body as { amount?: number }).amount === 13) return Promise.resolve({ status: 422, envelope: errorEnvelope('invalid_parameter', 'thirteen is refused'), source: 'local' as const });
         return run();
       },
     });
@@ -489,9 +492,11 @@ describe('answer cache (routes that read no mirror file)', () => {
     expect(runs).toEqual(['{"amount":100}']);
     // The key is the exact text: the same call spelled otherwise computes (and is then kept too).
     expect(h(await post('{ "amount": 100 }'))).toEqual([200, want, '10', '30', undefined]);
-    // A refusal is never kept: the same bad body is refused again, charged nothing.
-    expect(h(await post('{"amount":"x"}')).slice(0, 1)).toEqual([400]);
-    expect(h(await post('{"amount":"x"}')).slice(2, 4)).toEqual(['0', '30']);
+    // A refusal is never kept: one made when the call runs is made again (the call runs twice), charged nothing
+    expect(h(await post('{"amount":13}')).slice(0, 1)).toEqual([422]);
+    expect(h(await post('{"amount":13}')).slice(0, 4)).toEqual([422, JSON.stringify(errorEnvelope('invalid_parameter', 'thirteen is refused')), '0', '30']);
+    expect(runs.filter((b) => b === '{"amount":13}').length).toBe(2);
+    runs.splice(runs.indexOf('{"amount":13}'), 2);
     // A body over POST_BODY_MAX (4,096) is not kept.
     const long = `{"amount":100}${' '.repeat(5000)}`;
     expect(h(await post(long))).toEqual([200, want, '10', '20', undefined]);

@@ -4,10 +4,10 @@
  * --batch on the bundled worker threads, and live calls against the real test API server on 127.0.0.1.
  */
 import { execa } from 'execa';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { callLocal } from '../../src/backends/local.js';
 import { handlerCtx } from '../support/handler-context.js';
 import { TEST_KEY } from '../support/api-server.js';
@@ -24,6 +24,7 @@ describe('built binary: tax', () => {
     // a copy of the built launcher and bundle, so the repository's own caches are left as they are
     const repo = join(__dirname, '..', '..');
     const root = mkdtempSync(join(tmpdir(), 'publicdata-cache-'));
+    onTestFinished(() => rmSync(root, { recursive: true, force: true }));
     for (const d of ['bin', 'dist']) cpSync(join(repo, d), join(root, d), { recursive: true });
     for (const d of ['data', 'node_modules', 'package.json']) symlinkSync(join(repo, d), join(root, d));
     const chunks = join(root, 'dist', 'cli', 'chunks');
