@@ -377,7 +377,8 @@ export function validateParams(
   }
   if (supplied) checkOrderAndOneOf(route, supplied, q);
   if (route.exactlyOneOf && !route.exactlyOneOf.some((k) => supplied?.has(k))) {
-    throw new ApiError(400, 'invalid_parameter', `Invalid parameter '${route.exactlyOneOf[0]}': one of ${route.exactlyOneOf.map((k) => `'${k}'`).join(', ')} is required.`);
+    // none of them was given: the message names them all, and no one of them as if it had been
+    throw new ApiError(400, 'invalid_parameter', `One of ${route.exactlyOneOf.map((k) => `'${k}'`).join(', ')} is required.`);
   }
   // Relations look at what the caller sent: a default filled in above is not a value given.
   if (route.query && hasRelations(route.query)) {

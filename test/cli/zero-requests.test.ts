@@ -252,7 +252,7 @@ describe('a lone lat, a lone lng, a radius without lat: refused before any reque
     expect([live.code, local.code]).toEqual([2, 2]);
     // crime's point is one area of three (lat, lsoa, force): without lat, no area is given, which is said first
     const message = route.exactlyOneOf?.includes('lat') && c.given !== 'lat'
-      ? "Invalid parameter 'lat': one of 'lat', 'lsoa', 'force' is required."
+      ? "One of 'lat', 'lsoa', 'force' is required."
       : `Invalid parameter '${c.given}': needs '${c.needs}' as well.`;
     expect(json(live).error).toEqual(expect.objectContaining({ code: 'invalid_parameter', message }));
   });

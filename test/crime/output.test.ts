@@ -34,6 +34,11 @@ describe('crime output', () => {
     expect(JSON.parse(r.stdout).error).toEqual(expect.objectContaining({ code: 'invalid_parameter', message: 'Invalid option --near: must be at most 90.' }));
   });
 
+  it('street with no area: one usage error naming the three options to choose from (exit 2)', async () => {
+    const r = await runCli(['crime', 'street', '--source', 'local', '--format', 'json'], { env: isolatedEnv() });
+    expect([r.code, JSON.parse(r.stdout).error.message]).toEqual([2, 'One of --near, --lsoa, --force is required.']);
+  });
+
   it('stats --lsoa " ": invalid_parameter "empty" (exit 2), before data access', async () => {
     const r = await runCli(['crime', 'stats', '--lsoa', ' ', '--source', 'local', '--format', 'json'], { env: isolatedEnv() });
     expect(r.code).toBe(2);
