@@ -3,23 +3,15 @@
  * declaration: the PSC route reads `psc` and, when synced, `companies` (optionalDatasets), so it queues
  * behind register queries for a `companies` slot, and that changes nothing in its answer.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { callLocal } from '../../src/backends/local.js';
 import { handlerCtx } from '../support/handler-context.js';
-import { startTestServer, type TestServer } from '../support/serve.js';
+import { useTestServers } from '../support/serve.js';
 import { http } from '../support/serve-http.js';
 
 const local = (path: string) => callLocal({ method: 'GET', path, query: {} }, handlerCtx());
 
-const servers: TestServer[] = [];
-async function serve(o: Parameters<typeof startTestServer>[0] = {}): Promise<TestServer> {
-  const s = await startTestServer(o);
-  servers.push(s);
-  return s;
-}
-afterEach(async () => {
-  for (const s of servers.splice(0)) await s.close();
-});
+const serve = useTestServers();
 
 describe('per-dataset queue', () => {
   it('a PSC route queues on the companies dataset it also reads, behind register queries', async () => {

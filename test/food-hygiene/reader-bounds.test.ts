@@ -1,16 +1,9 @@
 /** Issue 37, memory before rejection (moved from test/sync/reader-bounds.test.ts): an FSA XML field. */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { scratchFiles } from '../support/mirror-helper.js';
 import { MalformedFileError, parseAuthorityFile, textRun } from '../../src/domains/food-hygiene/sync/parse.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'pd-bounds-'));
-const file = (name: string, data: string | Buffer): string => {
-  const p = join(dir, name);
-  writeFileSync(p, data);
-  return p;
-};
+const file = scratchFiles('pd-bounds-');
 
 describe('an XML field has a limit', () => {
   it('FSA: a text of more characters than the limit is refused before the parser holds it; a real file passes', async () => {

@@ -1,18 +1,12 @@
 /** Issue 37, memory before rejection (moved from test/sync/reader-bounds.test.ts): price-paid's bounded first-lines check. */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { scratchFiles } from '../support/mirror-helper.js';
 import { checkPricePaidFile } from '../../src/domains/property/sync/price-paid.js';
 import { syncDataset } from '../../src/sync-runner.js';
 import { fixture } from './ppd-fixture.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'pd-bounds-'));
-const file = (name: string, data: string | Buffer): string => {
-  const p = join(dir, name);
-  writeFileSync(p, data);
-  return p;
-};
+const file = scratchFiles('pd-bounds-');
 
 describe('a line has a limit', () => {
   it('price-paid: garbage is refused from its first lines; the real file passes', () => {
@@ -25,7 +19,7 @@ describe('a line has a limit', () => {
 
   it('sync price-paid --from garbage fails on the bounded check, not after loading it', async () => {
     const garbage = file('pp-2025.csv', Array.from({ length: 2000 }, (_, i) => `row ${i}: not a transaction`).join('\n'));
-    await expect(syncDataset('price-paid', { mirrorDir: join(dir, 'mirror'), cacheDir: join(dir, 'cache'), env: {}, from: garbage })).rejects.toThrow(
+    await expect(syncDataset('price-paid', { mirrorDir: join(dirname(garbage), 'mirror'), cacheDir: join(dirname(garbage), 'cache'), env: {}, from: garbage })).rejects.toThrow(
       /pp-2025\.csv: 100 of its first 100 lines are not price-paid rows/,
     );
   });

@@ -7,13 +7,13 @@
  * coalescing). The mirror is empty, so each answer is the local 503, computed independently by callLocal.
  */
 import { request } from 'node:http';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { callLocal } from '../../src/backends/local.js';
 import { ROUTES } from '../../src/registry.js';
 import type { CallResult } from '../../src/contract/types.js';
 import { DEFAULT_DATASET_CONCURRENCY } from '../../src/server/server.js';
 import { handlerCtx } from '../support/handler-context.js';
-import { startTestServer, type TestServer } from '../support/serve.js';
+import { startTestServer, useTestServers, type TestServer } from '../support/serve.js';
 import { http } from '../support/serve-http.js';
 
 /** The first registered GET that needs a synced dataset, with no path parameter and no required input, and paged. */
@@ -21,15 +21,7 @@ const DATASET_ROUTE = ROUTES.find((r) => r.local?.datasets?.length && r.method =
 /** Every registered GET that reads a dataset only when it is synced (none may be registered). */
 const OPTIONAL_ROUTES = ROUTES.filter((r) => !r.local?.datasets?.length && r.local?.optionalDatasets?.length && r.method === 'GET' && !r.path.includes('{') && !(r.query ?? []).some((q) => q.required));
 
-const servers: TestServer[] = [];
-async function serve(o: Parameters<typeof startTestServer>[0] = {}): Promise<TestServer> {
-  const s = await startTestServer(o);
-  servers.push(s);
-  return s;
-}
-afterEach(async () => {
-  for (const s of servers.splice(0)) await s.close();
-});
+const serve = useTestServers();
 
 const path = () => {
   expect(DATASET_ROUTE, 'a registered GET route that needs a synced dataset and is paged').toBeDefined();

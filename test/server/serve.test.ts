@@ -6,7 +6,7 @@
 import { request } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { callLocal } from '../../src/backends/local.js';
 import { errorEnvelope } from '../../src/contract/errors.js';
 import { ROUTES } from '../../src/registry.js';
@@ -14,7 +14,7 @@ import type { CallResult } from '../../src/contract/types.js';
 import { KeysFileError, parseKeysFile } from '../../src/server/keys.js';
 import { handlerCtx } from '../support/handler-context.js';
 import { runCli } from '../support/cli.js';
-import { FakeClock, keyLine, startTestServer, type TestServer } from '../support/serve.js';
+import { FakeClock, keyLine, startTestServer, useTestServers } from '../support/serve.js';
 import { fakeKey } from '../support/keys.js';
 import { http, type Raw } from '../support/serve-http.js';
 
@@ -24,15 +24,7 @@ const OTHER = fakeKey('live', '0a0b0c0d0e0f1a1b1c1d1e1f2a2b2c2d');
 const local = (method: 'GET' | 'POST', path: string, query: Record<string, string> = {}, body?: unknown): Promise<CallResult> =>
   callLocal({ method, path, query, ...(body !== undefined ? { body } : {}) }, handlerCtx());
 
-const servers: TestServer[] = [];
-async function serve(o: Parameters<typeof startTestServer>[0] = {}): Promise<TestServer> {
-  const s = await startTestServer(o);
-  servers.push(s);
-  return s;
-}
-afterEach(async () => {
-  for (const s of servers.splice(0)) await s.close();
-});
+const serve = useTestServers();
 
 describe('keys file', () => {
   it('a key alone gets the default plan; a JSON line sets kind, rate and credits', () => {

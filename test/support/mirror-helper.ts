@@ -4,7 +4,7 @@
  * Sync tests against a local upstream server use test/support/upstream-harness.ts.
  */
 import { DuckDBInstance } from '@duckdb/node-api';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import type { HandlerContext } from '../../src/contract/types.js';
@@ -18,6 +18,16 @@ export const fixturesOf = (domain: string): string => join(__dirname, '..', 'fix
 
 export function tempDir(prefix = 'pd-prop-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** A writer of scratch files in one new temporary folder: `(name, data)` writes the file, returns its path. */
+export function scratchFiles(prefix = 'pd-scratch-'): (name: string, data: string | Buffer) => string {
+  const dir = tempDir(prefix);
+  return (name, data) => {
+    const p = join(dir, name);
+    writeFileSync(p, data);
+    return p;
+  };
 }
 
 export function ctxFor(mirrorDir: string, iso = '2026-11-21T12:00:00Z'): HandlerContext {

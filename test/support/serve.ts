@@ -6,6 +6,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterEach } from 'vitest';
 import { callLocal } from '../../src/backends/local.js';
 import type { CallResult, RouteCall } from '../../src/contract/types.js';
 import { parseKeysFile } from '../../src/server/keys.js';
@@ -49,6 +50,19 @@ export async function startTestServer(o: TestServerOptions = {}): Promise<TestSe
     ...rest,
   });
   return Object.assign(server, { clock, stateFile, accessLog, errorLog });
+}
+
+/** A test file's server starter: every server started through it is closed after each test. */
+export function useTestServers(): (o?: TestServerOptions) => Promise<TestServer> {
+  const servers: TestServer[] = [];
+  afterEach(async () => {
+    for (const s of servers.splice(0)) await s.close();
+  });
+  return async (o = {}) => {
+    const s = await startTestServer(o);
+    servers.push(s);
+    return s;
+  };
 }
 
 /** A live key of the given plan as one keys-file line. */

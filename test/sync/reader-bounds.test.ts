@@ -4,19 +4,12 @@
  * made: a line past the limit is refused as soon as it passes it; a spreadsheet member that would unpack
  * past the limit is refused from the zip's central directory, before SheetJS inflates anything.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { scratchFiles } from '../support/mirror-helper.js';
 import { checkWorkbookMembers, sampleLines } from '../../sync/formats/bounds.js';
 import { buildZip } from '../support/zip.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'pd-bounds-'));
-const file = (name: string, data: string | Buffer): string => {
-  const p = join(dir, name);
-  writeFileSync(p, data);
-  return p;
-};
+const file = scratchFiles('pd-bounds-');
 
 describe('a line has a limit', () => {
   it('a file with no line end is refused once the limit is passed, naming the line', () => {
