@@ -31,7 +31,7 @@ globalThis.__pdImport = (specifier) => import(specifier.startsWith('.') ? new UR
 
 /**
  * Scripts compiled without an accepted cache, or from a partial one (the build's cache of a pack no build
- * run loaded holds its top level only: a `<pack>.cache.partial` file says so): their caches are written
+ * run loaded, `<pack>.cache.partial`, holds its top level only): their caches are written to `<file>.cache`
  * before exit, with the bytecode of every function this run compiled, so the next run of the command
  * compiles none of them.
  */
@@ -43,7 +43,7 @@ process.once('beforeExit', () => {
       const tmp = `${f}.cache.${process.pid}`;
       fs.writeFileSync(tmp, script.createCachedData());
       fs.renameSync(tmp, `${f}.cache`);
-      // whatever it replaced (none, one V8 rejected, a partial one), the cache is now whole
+      // the partial cache, if that is what this run had, is not read again
       fs.rmSync(`${f}.cache.partial`, { force: true });
     } catch {
       // read-only install: run with the cache there is
@@ -63,15 +63,22 @@ function writable(dir) {
 
 /** Compile and run one CommonJS file of the bundle, from its code cache when V8 accepts it. */
 function run(f) {
+  // `<file>.cache` when there is one (one read: the common case), else the build's partial cache
   let cachedData;
+  let partial = false;
   try {
     cachedData = fs.readFileSync(`${f}.cache`);
   } catch {
-    cachedData = undefined;
+    try {
+      cachedData = fs.readFileSync(`${f}.cache.partial`);
+      partial = true;
+    } catch {
+      cachedData = undefined;
+    }
   }
   // The bundle is ASCII (scripts/bundle.mjs checks): latin1 makes a one-byte string without UTF-8 decoding.
   const script = new vm.Script(Module.wrap(fs.readFileSync(f, 'latin1')), { filename: f, cachedData });
-  if ((cachedData === undefined || script.cachedDataRejected || fs.existsSync(`${f}.cache.partial`)) && writable(path.dirname(f))) uncached.push([f, script]);
+  if ((cachedData === undefined || script.cachedDataRejected || partial) && writable(path.dirname(f))) uncached.push([f, script]);
   const mod = new Module(f, module);
   mod.filename = f;
   mod.paths = Module._nodeModulePaths(path.dirname(f));

@@ -192,15 +192,15 @@ const warm = existsSync(resolve('src', 'domains', MAIN_JOB[0])) ? MAIN_JOB : ['-
 const r = spawnSync(process.execPath, ['bin/publicdata.cjs', ...warm], { stdio: ['ignore', 'ignore', 'inherit'] });
 if (r.status !== 0) throw new Error(`bundle: the built CLI failed its first run (exit ${r.status})`);
 // The packs the main job did not load get a cache of their compiled top level (the launcher writes none
-// where it cannot write, e.g. a global install): the same wrapping as bin/publicdata.cjs. A `.partial` file
-// beside it tells the launcher to replace it, after the pack's first run, with one that also holds the
-// functions that run compiled (a VAT return's parse and checks: ~100 functions compiled on every run else).
+// where it cannot write, e.g. a global install): the same wrapping as bin/publicdata.cjs. Named
+// `<pack>.cache.partial`: the launcher reads it when there is no `<pack>.cache`, and after the pack's first
+// run writes `<pack>.cache` with the functions that run compiled too (a VAT return's parse and checks:
+// ~100 functions compiled on every run else), then removes the partial one.
 let cached = 0;
 for (const file of packs) {
   if (existsSync(`${file}.cache`)) continue;
   const script = new vm.Script(Module.wrap(readFileSync(file, 'latin1')), { filename: resolve(file) });
-  writeFileSync(`${file}.cache`, script.createCachedData());
-  writeFileSync(`${file}.cache.partial`, '');
+  writeFileSync(`${file}.cache.partial`, script.createCachedData());
   cached++;
 }
 console.log(`bundle: dist/cli/main.cjs (${main.size} chunks) and ${packs.length} packs in dist/cli/chunks (${routed} external dynamic imports routed), code caches (${cached} compiled only) and ${workers().length} worker(s)`);

@@ -4,13 +4,7 @@
  * (The machinery's own case is on the example domain there.)
  */
 import { describe, expect, it } from 'vitest';
-import { ROUTES } from '../../src/registry.js';
-import { openApiDocument } from '../../src/server/openapi.js';
-
-type Schema = { pattern?: string };
-const doc = openApiDocument(ROUTES, 'http://127.0.0.1/v1') as { paths: Record<string, Record<string, { parameters?: Array<{ name: string; in: string; schema: Schema }> }>> };
-const schemaOf = (path: string, name: string): Schema => doc.paths[path.replace(/^\/v1/, '')]!.get!.parameters!.find((p) => p.name === name)!.schema;
-const accepts = (s: Schema, v: string) => new RegExp(s.pattern!, 'u').test(v);
+import { accepts, paramSchema as schemaOf } from '../support/openapi-patterns.js';
 
 describe('OpenAPI patterns match what the server validates: company numbers', () => {
   it('company numbers in either case; a bad value refused', () => {

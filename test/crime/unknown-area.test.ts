@@ -3,7 +3,7 @@
  * Issue 37: an area that matches nothing answered as a real zero. An unknown area is 404 naming the command
  * that lists the known ones; a force known (data/crime/forces.json) but not loaded answers with null figures
  * and the sync that loads it. Run through the CLI on the fixture mirror (City of London, Surrey and the Met
- * outcomes loaded for crime; four FSA authorities: 314, 626, 648, 760).
+ * outcomes loaded).
  */
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../support/cli.js';

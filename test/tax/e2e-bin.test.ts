@@ -4,7 +4,7 @@
  * --batch on the bundled worker threads, and live calls against the real test API server on 127.0.0.1.
  */
 import { execa } from 'execa';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
@@ -29,14 +29,14 @@ describe('built binary: tax', () => {
     for (const d of ['data', 'node_modules', 'package.json']) symlinkSync(join(repo, d), join(root, d));
     const chunks = join(root, 'dist', 'cli', 'chunks');
     const file = join(chunks, readdirSync(chunks).find((f) => /^ni-\w+\.cjs$/.test(f))!);
-    // the state the build leaves a pack no build run loaded in: its compiled top level (made by a plain node,
-    // as the build makes it: this test's worker may run with other V8 flags, whose caches V8 would reject),
-    // and the marker
+    // the state the build leaves a pack no build run loaded in: no `.cache`, and its compiled top level as
+    // `.cache.partial` (made by a plain node, as the build makes it: this test's worker may run with other V8
+    // flags, whose caches V8 would reject)
+    rmSync(`${file}.cache`, { force: true });
     const make = `const vm = require('node:vm'), M = require('node:module'), fs = require('node:fs'), f = process.argv[1];
-      fs.writeFileSync(f + '.cache', new vm.Script(M.wrap(fs.readFileSync(f, 'latin1')), { filename: f }).createCachedData());`;
+      fs.writeFileSync(f + '.cache.partial', new vm.Script(M.wrap(fs.readFileSync(f, 'latin1')), { filename: f }).createCachedData());`;
     await execa('node', ['-e', make, file], { env: baseEnv(), extendEnv: false });
-    const top = readFileSync(`${file}.cache`);
-    writeFileSync(`${file}.cache.partial`, '');
+    const top = readFileSync(`${file}.cache.partial`);
     const ni = () => execa('node', [join(root, 'bin', 'publicdata.cjs'), 'tax', 'ni', '30000'], { env: baseEnv(), extendEnv: false });
     expect((await ni()).exitCode).toBe(0);
     expect(existsSync(`${file}.cache.partial`)).toBe(false);
