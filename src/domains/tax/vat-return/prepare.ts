@@ -75,7 +75,9 @@ function frsCategory(code: string, date: string) {
 const inForceOn = (s: SchemeEntry, date: string) => inRange(date, s.effective_from, s.effective_to);
 
 function schemeAt(schemes: readonly SchemeEntry[], date: string): SchemeEntry | undefined {
-  return schemes.find((s) => inForceOn(s, date));
+  // a loop, not `find` with a closure: this runs for every transaction
+  for (let k = 0; k < schemes.length; k++) if (inForceOn(schemes[k]!, date)) return schemes[k];
+  return undefined;
 }
 
 const CASH_ELIGIBLE: ReadonlySet<SupplyType> = new Set(['domestic', 'ec_supply_goods', 'ec_supply_services', 'export_outside_ec', 'outside_scope']);
@@ -257,7 +259,9 @@ function checkFlatRateEntries(x: Ctx): void {
  */
 function resolveTransactions(x: Ctx, txns: readonly Txn[]): Resolved[] {
   const resolved: Resolved[] = [];
-  for (const t of txns) {
+  // indexed: a for-of in code V8 has not optimised yet makes an iterator result per transaction
+  for (let k = 0; k < txns.length; k++) {
+    const t = txns[k]!;
     // field names (`transactions[i].date`) are built only where a failure or warning is reported
     if (t.type === 'bad_debt_relief') checkBadDebtRelief(x, t);
     const r = resolveScheme(x, t);
@@ -330,7 +334,8 @@ function resolveScheme(x: Ctx, t: Txn): Resolved | undefined {
     if (entry && scheme === 'cash_accounting' && cashDated(t) && t.payment_date) accDate = t.payment_date;
   }
   // entry may be undefined here: placeInPeriod reports it before the transaction is kept
-  return { t, entry: entry!, scheme, accounting_date: accDate, included: true, net: t.net, vat: t.vat, gross: t.gross };
+  // every field in the literal (one hidden class; placeInPeriod and flatRatePercentage fill the last two)
+  return { t, entry: entry!, scheme, accounting_date: accDate, included: true, excluded: undefined, net: t.net, vat: t.vat, gross: t.gross, frs_percentage: undefined };
 }
 
 /**
