@@ -44,6 +44,8 @@ function withLocal(d: DomainManifest, spec: RouteSpec): Route {
   const r = withVocabularies(spec, d.vocabularies);
   const local = d.local[r.id];
   const document = d.documents?.[r.id];
+  // the runner leaves a document's unsafe-key check to its validator (src/domains/manifest.ts DocumentValidator)
+  if (r.bodyDocument && !document) throw new Error(`route ${r.id} has bodyDocument but its domain declares no document validator for it`);
   if (!local && !document) return r;
   return { ...r, ...(local ? { local } : {}), ...(document ? { document } : {}) };
 }

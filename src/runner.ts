@@ -8,7 +8,7 @@ import type { Match } from './contract/router.js';
 import type { CallResult, Handler, HandlerContext, HandlerRequest, RecordSink, RouteCall } from './contract/types.js';
 import type { DocumentValidator, LocalSpec } from './domains/manifest.js';
 import type { RouteSpec } from './contract/route.js';
-import { validateBody, validateCall, validateParams } from './contract/validate.js';
+import { refuseUnsafeKeys, validateBody, validateCall, validateParams } from './contract/validate.js';
 import { matchRoute, type Route } from './registry.js';
 
 /** A call after matching and validation: what a local handler receives, and the route it belongs to. */
@@ -31,7 +31,7 @@ export interface PreparedCall extends RouteCall {
  */
 export async function prepare(call: RouteCall, match?: Match<Route>): Promise<Prepared> {
   const m = match ?? matchRoute(call.method, call.path);
-  return checkDocument({ route: m.route, pathValues: m.pathValues, request: validateCall(m.route, m.pathValues, call.query, call.body) });
+  return checkDocument({ route: m.route, pathValues: m.pathValues, request: validateCall(m.route, m.pathValues, call.query, call.body, m.route.document !== undefined) });
 }
 
 /**
@@ -53,9 +53,17 @@ export async function loadDocument(route: Route): Promise<DocumentValidator | un
   return route.document ? route.document() : undefined;
 }
 
+/**
+ * The document checked by its validator. A refused document is first walked for unsafe keys
+ * (validateBody left that to here: a document the validator accepts has none), so a body with
+ * `__proto__` is answered 400 bad_request naming it, as any other route's body is.
+ */
 function withDocument(request: HandlerRequest, validate: DocumentValidator): HandlerRequest {
   const r = validate(request.body);
-  if (!r.ok) throw errors.validation(r.details);
+  if (!r.ok) {
+    refuseUnsafeKeys(request.body);
+    throw errors.validation(r.details);
+  }
   return { ...request, document: r.document };
 }
 
@@ -64,7 +72,7 @@ function withDocument(request: HandlerRequest, validate: DocumentValidator): Han
  * fields, then the document with `validate` when the route has one). Synchronous, for batch lines.
  */
 export function requestForBody(route: RouteSpec, base: Pick<HandlerRequest, 'params' | 'query'>, body: unknown, validate?: DocumentValidator): HandlerRequest {
-  const request: HandlerRequest = { params: base.params, query: base.query, body: validateBody(route, body) };
+  const request: HandlerRequest = { params: base.params, query: base.query, body: validateBody(route, body, validate !== undefined) };
   return validate ? withDocument(request, validate) : request;
 }
 

@@ -64,6 +64,11 @@ export function handlers<M>(load: () => Promise<M>, reads: Reads = {}): (pick: H
  * A whole-document body validator (routes with `bodyDocument`, e.g. the VAT return): every failure at
  * once as details[] (answered 400 VALIDATION_ERROR), else the checked document the handler works on.
  * Run by src/execute.ts before any backend is chosen, so a bad document never reaches the live API.
+ *
+ * It must refuse every key it does not declare, at every depth, and every value of a type it does not
+ * take (never ignore one): a document it accepts then has no `__proto__`, `constructor` or `prototype`
+ * key anywhere, and the runner walks the body for them only when the document is refused (src/runner.ts;
+ * test/tax/vat-return/unsafe-keys.test.ts holds the VAT return to it).
  */
 export type DocumentValidator = (body: unknown) => { ok: true; document: unknown } | { ok: false; details: ErrorDetail[] };
 

@@ -367,7 +367,9 @@ function checkFuelScaleCharges(c: Collector, fsc: unknown, company: Company): vo
     checkKnownFields(c, e, f, DOCUMENT_FIELDS.fuel);
     const ft = checkEnum(c, e, 'fuel_type', f, FUEL_TYPES, false) ?? ('petrol' as FuelType);
     const fc: FuelCharge = { index: j, fuel_type: ft };
-    if (typeof e['vehicle'] === 'string') fc.vehicle = e['vehicle'];
+    const vehicle = e['vehicle'];
+    if (typeof vehicle === 'string') fc.vehicle = vehicle;
+    else if (vehicle !== undefined && vehicle !== null) c.add(`${f}.vehicle`, 'INVALID_FIELD_TYPE', "'vehicle' must be a string.");
     const pm = e['period_months'];
     if (pm !== undefined && pm !== null) {
       if (pm !== 1 && pm !== 3 && pm !== 12) c.add(`${f}.period_months`, 'INVALID_ENUM_VALUE', "'period_months' must be 1, 3 or 12.");
@@ -387,11 +389,19 @@ function checkFuelBand(c: Collector, e: Obj, f: string, fc: FuelCharge): void {
   const co2b = e['co2_emissions_secondary'];
   const cc = e['engine_size_cc'];
   const badNum = (v: unknown) => v !== undefined && v !== null && (typeof v !== 'number' || !Number.isFinite(v) || v < 0);
+  // a figure of the wrong type is refused even where another decides the band (never ignored)
+  const overridden = (key: string, v: unknown) => {
+    if (badNum(v)) c.add(`${f}.${key}`, 'INVALID_FIELD_TYPE', `'${key}' must be a non-negative number.`);
+  };
   if (rawBand !== undefined && rawBand !== null) {
+    overridden('co2_emissions', co2);
+    overridden('co2_emissions_secondary', co2b);
+    overridden('engine_size_cc', cc);
     const b = normaliseBand(rawBand);
     if (!b) c.add(`${f}.co2_band`, 'INVALID_CO2_BAND', `CO2 band ${JSON.stringify(rawBand)} is not a band of the fuel scale (120_or_less, 125, 130, ... 220, 225_or_more: multiples of 5).`);
     else fc.band = b;
   } else if (co2 !== undefined && co2 !== null) {
+    overridden('engine_size_cc', cc);
     if (badNum(co2)) c.add(`${f}.co2_emissions`, 'INVALID_CO2_BAND', "'co2_emissions' must be a non-negative number of g/km.");
     else if (badNum(co2b)) c.add(`${f}.co2_emissions_secondary`, 'INVALID_CO2_BAND', "'co2_emissions_secondary' must be a non-negative number of g/km.");
     else {
@@ -399,10 +409,13 @@ function checkFuelBand(c: Collector, e: Obj, f: string, fc: FuelCharge): void {
       fc.band = bandFromEmissions(fc.co2_emissions);
     }
   } else if (cc !== undefined && cc !== null) {
+    overridden('co2_emissions_secondary', co2b);
     if (badNum(cc) || cc === 0) c.add(`${f}.engine_size_cc`, 'INVALID_CO2_BAND', "'engine_size_cc' must be a positive number of cubic centimetres.");
     else fc.band = bandFromEngine(cc as number);
-  } else if (fc.vat_inclusive_charge === undefined && fc.fuel_type !== 'electric') {
-    c.add(`${f}.co2_band`, 'INVALID_CO2_BAND', "A fuel scale charge needs 'co2_emissions', 'co2_band' or (for cars without a CO2 figure) 'engine_size_cc'.");
+  } else {
+    overridden('co2_emissions_secondary', co2b);
+    if (fc.vat_inclusive_charge === undefined && fc.fuel_type !== 'electric')
+      c.add(`${f}.co2_band`, 'INVALID_CO2_BAND', "A fuel scale charge needs 'co2_emissions', 'co2_band' or (for cars without a CO2 figure) 'engine_size_cc'.");
   }
 }
 
@@ -459,8 +472,10 @@ export function parseTxn(c: Collector, raw: unknown, i: number): Txn | undefined
     if (typeof rp !== 'number' || !Number.isFinite(rp) || rp < 0 || rp > 100) c.add(`transactions[${i}].vat_rate_percentage`, 'INVALID_FIELD_TYPE', "'vat_rate_percentage' must be a number from 0 to 100 (20 means 20%).");
     else ratePct = rp;
   }
+  // checked on every transaction (a value of the wrong type is refused, not ignored); it decides the side of a journal only
+  const direction = enumValue(c, raw['direction'], 'direction', i, DIRECTIONS, type === 'journal');
   let side: Side | undefined;
-  if (type === 'journal') side = enumValue(c, raw['direction'], 'direction', i, DIRECTIONS, true);
+  if (type === 'journal') side = direction;
   else if (type) side = SIDE_OF_TYPE[type];
   const attribution = enumValue(c, raw['input_tax_attribution'], 'input_tax_attribution', i, ATTRIBUTIONS, false);
   const payment_date = dateValue(c, raw['payment_date'], 'payment_date', i, false);
@@ -468,7 +483,8 @@ export function parseTxn(c: Collector, raw: unknown, i: number): Txn | undefined
   const original_transaction_date = dateValue(c, raw['original_transaction_date'], 'original_transaction_date', i, false);
   const payment_due_date = dateValue(c, raw['payment_due_date'], 'payment_due_date', i, false);
   let origId = raw['original_transaction_id'];
-  if (typeof origId === 'number') origId = String(origId);
+  if (typeof origId === 'number' && Number.isFinite(origId)) origId = String(origId);
+  else if (origId !== undefined && origId !== null && typeof origId !== 'string') c.add(`transactions[${i}].original_transaction_id`, 'INVALID_FIELD_TYPE', "'original_transaction_id' must be a string (the id of the unpaid sale).");
   let override: Scheme | undefined;
   const ov = raw['scheme_override'];
   if (ov !== undefined && ov !== null && ov !== '') {
@@ -477,10 +493,11 @@ export function parseTxn(c: Collector, raw: unknown, i: number): Txn | undefined
     else override = ov as Scheme;
   }
   const frsPct = percentValue(c, raw['flat_rate_percentage'], 'flat_rate_percentage', i);
+  const description = raw['description'];
+  if (description !== undefined && description !== null && typeof description !== 'string') c.add(`transactions[${i}].description`, 'INVALID_FIELD_TYPE', "'description' must be a string.");
   if (c.details.length > before || !date || !type || !rate || !side || typeof net !== 'number' || typeof vat !== 'number' || gross === undefined) {
     return undefined;
   }
-  const description = raw['description'];
   // Every field in the one literal, absent ones undefined: fields added one by one afterwards gave each
   // transaction object a chain of hidden-class transitions and an out-of-object property array.
   const t: Txn = {
