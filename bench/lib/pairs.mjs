@@ -143,10 +143,25 @@ export function pairLine({ measure, unit, a, b, ratios, what, target, cmp = '<='
 }
 
 /** Wall time (ms) of one child process; rejects on a non-zero exit. */
+/** This process's environment with `env` over it; a variable given as undefined is removed. */
+export function childEnv(env = {}) {
+  const out = { ...process.env, ...env };
+  for (const [k, v] of Object.entries(env)) if (v === undefined) delete out[k];
+  return out;
+}
+
+/**
+ * Node reads the certificates of NODE_EXTRA_CA_CERTS at every start, before any script runs: with a
+ * system bundle of ~140 certificates (as in this project's sandboxes) that is ~35 ms of `node -e 0`'s ~60
+ * ms, paid by a command and its baseline alike, so every start-up ratio is smaller where it is set. The
+ * start-up and VAT-return benches add a line measured without it (no target, for context) when it is.
+ */
+export const EXTRA_CA = process.env.NODE_EXTRA_CA_CERTS ? 'NODE_EXTRA_CA_CERTS' : undefined;
+
 export function timeProcess(args, { env = {}, cwd, stdin = 'ignore' } = {}) {
   return new Promise((resolve, reject) => {
     const t0 = process.hrtime.bigint();
-    const child = spawn(process.execPath, args, { cwd, env: { ...process.env, ...env }, stdio: [stdin, 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, args, { cwd, env: childEnv(env), stdio: [stdin, 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     child.stdout.on('data', (d) => (out += d));

@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain ES module of the bench, without types
-import { cpuSample, othersCores, pairLine } from '../../bench/lib/pairs.mjs';
+import { childEnv, cpuSample, othersCores, pairLine } from '../../bench/lib/pairs.mjs';
 import { readFileSync } from 'node:fs';
 
 const lines: string[] = [];
@@ -93,5 +93,22 @@ describe('pairLine', () => {
     pairLine({ ...base, a: [5, 5, 5], b: [2, 2, 2], ratios: [2.5, 2.5, 2.5], now: 1, minPairs: 3 });
     expect(lines[0].endsWith('| FAIL')).toBe(true);
     expect(process.exitCode).toBe(1);
+  });
+});
+
+describe('childEnv', () => {
+  it('this process environment with the given values over it; one given as undefined is removed', () => {
+    process.env.PD_BENCH_TEST_A = 'a';
+    process.env.PD_BENCH_TEST_B = 'b';
+    try {
+      const e = childEnv({ PD_BENCH_TEST_A: undefined, PD_BENCH_TEST_C: 'c' });
+      expect('PD_BENCH_TEST_A' in e).toBe(false);
+      expect(e.PD_BENCH_TEST_B).toBe('b');
+      expect(e.PD_BENCH_TEST_C).toBe('c');
+      expect(process.env.PD_BENCH_TEST_A).toBe('a');
+    } finally {
+      delete process.env.PD_BENCH_TEST_A;
+      delete process.env.PD_BENCH_TEST_B;
+    }
   });
 });
