@@ -142,7 +142,6 @@ export function pairLine({ measure, unit, a, b, ratios, what, target, cmp = '<='
   return { pass: !busy && met && !few, ratio: r.median, busy, line };
 }
 
-/** Wall time (ms) of one child process; rejects on a non-zero exit. */
 /** This process's environment with `env` over it; a variable given as undefined is removed. */
 export function childEnv(env = {}) {
   const out = { ...process.env, ...env };
@@ -158,6 +157,7 @@ export function childEnv(env = {}) {
  */
 export const EXTRA_CA = process.env.NODE_EXTRA_CA_CERTS ? 'NODE_EXTRA_CA_CERTS' : undefined;
 
+/** Wall time (ms) of one child process; rejects on a non-zero exit. */
 export function timeProcess(args, { env = {}, cwd, stdin = 'ignore' } = {}) {
   return new Promise((resolve, reject) => {
     const t0 = process.hrtime.bigint();

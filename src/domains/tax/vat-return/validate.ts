@@ -105,9 +105,10 @@ function pence(v: unknown): number | undefined {
   return toPence(v);
 }
 
-/** The allowed values of an enum as a set, made once per list (a hashed lookup instead of a scan per value). */
+/** A journal's `direction`. */
 const DIRECTIONS = ['output', 'input'] as const;
 
+/** The allowed values of an enum as a set, made once per list (a hashed lookup instead of a scan per value). */
 const enumSets = new WeakMap<readonly string[], ReadonlySet<string>>();
 function enumSet(allowed: readonly string[]): ReadonlySet<string> {
   let set = enumSets.get(allowed);
@@ -132,9 +133,10 @@ function checkEnum<T extends string>(
 }
 
 /**
- * The value-taking forms of the checks (`enumValue(c, raw.type, 'type', …)`): a transaction's fields are
- * read by name at the call, one property load V8 caches for the body's object shape, where `o[key]` in a
- * helper shared by every field is a keyed load that misses its cache on most calls. A 10,000-transaction
+ * The value-taking forms of the checks (`enumValue(c, raw['type'], 'type', …)`): a transaction's fields
+ * are read by name at the call (a string-literal key is a named property load for V8), one load V8 caches
+ * for the body's object shape, where `o[key]` in a helper shared by every field is a keyed load that
+ * misses its cache on most calls. A 10,000-transaction
  * return runs them 150,000 times, mostly before V8 has optimised them.
  */
 function enumValue<T extends string>(c: Collector, v: unknown, key: string, at: At, allowed: readonly T[], required: boolean): T | undefined {
