@@ -63,7 +63,8 @@ export function handlers<M>(load: () => Promise<M>, reads: Reads = {}): (pick: H
 /**
  * A whole-document body validator (routes with `bodyDocument`, e.g. the VAT return): every failure at
  * once as details[] (answered 400 VALIDATION_ERROR), else the checked document the handler works on.
- * Run by src/execute.ts before any backend is chosen, so a bad document never reaches the live API.
+ * Run by src/runner.ts (`prepare`, `requestForBody`) before any backend is chosen, so a bad document never
+ * reaches the live API.
  *
  * It must refuse every key it does not declare, at every depth, and every value of a type it does not
  * take (never ignore one): a document it accepts then has no `__proto__`, `constructor` or `prototype`

@@ -4,6 +4,14 @@ import { parseCsv } from '../../../src/domains/tax/vat-return/csv.js';
 import { Q3_2026, standardCompany, vatReturn } from './helpers.js';
 
 describe('transactionsFromCsv', () => {
+  it('a column named __proto__, constructor or prototype is 400 bad_request (a __proto__ column once vanished silently)', () => {
+    for (const col of ['__proto__', 'Constructor', 'prototype']) {
+      const text = `id,date,${col}\nT1,2026-07-01,x\n`;
+      expect(() => transactionsFromCsv(text)).toThrow(expect.objectContaining({ status: 400, code: 'bad_request' }));
+      expect(() => transactionsFromCsv(text)).toThrow(new RegExp(`^column '${col.toLowerCase()}' is refused: '${col.toLowerCase()}' is not allowed as a name`));
+    }
+  });
+
   it('parses quoted fields with commas, doubled quotes and newlines, CRLF and a BOM', () => {
     const text = '\uFEFFa,b,c\r\n"x, y","say ""hi""","line1\nline2"\r\n1,,3\r\n';
     expect(parseCsv(text)).toEqual([

@@ -9,24 +9,38 @@
 import { describe, expect, it } from 'vitest';
 import { Q3_2026, standardCompany, tx, vatReturn } from './helpers.js';
 
-/** A valid body that uses every object of the document: schemes, partial exemption with an annual adjustment, fuel charges, transactions with optional fields. */
-function fullBody(): Record<string, unknown> {
+/**
+ * A valid body that uses every field of the document: schemes, partial exemption with an annual adjustment
+ * (an object, or `true` with `annualTrue`), a fuel charge down each branch of the CO2 band (a band, CO2
+ * figures, an engine size, none) and a given charge, transactions with the optional fields.
+ */
+function fullBody(annualTrue = false): Record<string, unknown> {
   return {
     company: standardCompany({
       vat_registration_date: '2019-04-01',
+      northern_ireland: false,
       partially_exempt: true,
       vat_schemes: [{ scheme: 'standard', effective_from: '2020-01-01', effective_to: null, limited_cost_trader: false, first_year: false, flat_rate_category: 'retailer_food', flat_rate_percentage: 4 }],
       partial_exemption: {
         method: 'standard',
+        special_method_recoverable_percentage: 80,
         de_minimis_tests: ['simplified_test_1'],
-        annual_adjustment: { year_months: 12, prior_returns: { taxable_supplies: 1000, exempt_supplies: 100, taxable_input_tax: 50, exempt_input_tax: 5, residual_input_tax: 10, input_tax_recovered: 55 } },
+        annual_adjustment: annualTrue
+          ? true
+          : { year_months: 12, prior_returns: { taxable_supplies: 1000, exempt_supplies: 100, taxable_input_tax: 50, exempt_input_tax: 5, residual_input_tax: 10, input_tax_recovered: 55 } },
       },
-      fuel_scale_charges: [{ fuel_type: 'petrol', vehicle: 'AB12 CDE', period_months: 3, co2_band: 150, co2_emissions: 152, co2_emissions_secondary: 140, engine_size_cc: 1600 }],
+      fuel_scale_charges: [
+        { fuel_type: 'petrol', vehicle: 'AB12 CDE', period_months: 3, co2_band: 150, co2_emissions: 152, co2_emissions_secondary: 140, engine_size_cc: 1600 },
+        { fuel_type: 'bi_fuel', co2_emissions: 152, co2_emissions_secondary: 140, engine_size_cc: 1600 },
+        { fuel_type: 'diesel', engine_size_cc: 1300, co2_emissions_secondary: 140 },
+        { fuel_type: 'electric', co2_emissions_secondary: 0 },
+        { fuel_type: 'diesel', vat_inclusive_charge: 123.45 },
+      ],
     }),
     period: { ...Q3_2026 },
     transactions: [
-      tx({ description: 'a sale', payment_date: '2026-08-10', amount_paid: 120, payment_due_date: '2026-08-31', original_transaction_date: '2026-08-01', scheme_override: 'standard' }),
-      tx({ type: 'purchase', input_tax_attribution: 'taxable', description: 'stock' }),
+      tx({ description: 'a sale', payment_date: '2026-08-10', amount_paid: 120, payment_due_date: '2026-08-31', original_transaction_date: '2026-08-01', original_transaction_id: 'X1', scheme_override: 'standard', flat_rate_percentage: 10 }),
+      tx({ type: 'purchase', input_tax_attribution: 'taxable', description: 'stock', input_tax_reclaimed: false }),
       tx({ type: 'journal', direction: 'input', input_tax_attribution: 'residual' }),
     ],
   };
@@ -64,36 +78,42 @@ async function expectRefused(body: unknown, field: string): Promise<void> {
 }
 
 describe('VAT return: unsafe keys in the document', () => {
-  it('the full body is valid (so every refusal below is the unsafe key)', async () => {
-    const r = await vatReturn(fullBody());
-    expect(r.status).toBe(200);
+  it('the full body is valid, in both forms (so every refusal below is the unsafe key)', async () => {
+    for (const annualTrue of [false, true]) {
+      const r = await vatReturn(fullBody(annualTrue));
+      expect(r.status, JSON.stringify(r.envelope.error)).toBe(200);
+    }
   });
 
   it('an unsafe key added to each object of the body in turn: 400 bad_request naming it', async () => {
-    const n = objectsOf(fullBody()).length;
+    for (const annualTrue of [false, true]) {
+    const n = objectsOf(fullBody(annualTrue)).length;
     expect(n).toBeGreaterThan(10);
     for (let at = 0; at < n; at++) {
       for (const [k, key] of UNSAFE.entries()) {
-        const body = fullBody();
+        const body = fullBody(annualTrue);
         const target = objectsOf(body)[at]!;
         defineOwn(target.obj, key, VALUES[(at + k) % VALUES.length]);
         await expectRefused(body, join(target.path, key));
       }
     }
+    }
   });
 
   it('an object holding an unsafe key in place of each field value in turn: 400 bad_request naming it', async () => {
-    const n = fieldsOf(fullBody()).length;
+    for (const annualTrue of [false, true]) {
+    const n = fieldsOf(fullBody(annualTrue)).length;
     expect(n).toBeGreaterThan(40);
     for (let at = 0; at < n; at++) {
       for (const key of UNSAFE) {
-        const body = fullBody();
+        const body = fullBody(annualTrue);
         const f = fieldsOf(body)[at]!;
         const hidden = {};
         defineOwn(hidden, key, { polluted: true });
         f.obj[f.key] = hidden;
         await expectRefused(body, join(join(f.path, f.key), key));
       }
+    }
     }
   });
 

@@ -8,6 +8,7 @@
  * columns stay strings even when they look like numbers.
  */
 import { ApiError } from '../../../contract/errors.js';
+import { isUnsafeKey, unsafeKeyReason } from '../../../contract/safe-keys.js';
 import { withoutThousands } from '../../../money.js';
 
 const NUMBER_COLUMNS = new Set([
@@ -98,6 +99,9 @@ export function transactionsFromCsv(text: string): unknown[] {
   const rows = parseCsv(text);
   if (rows.length === 0) return [];
   const header = rows[0]!.map(normaliseHeader);
+  // a column named __proto__ would set each row's prototype (`o[name] = …`), not a field: refused as in a JSON body
+  const unsafe = header.find((h) => isUnsafeKey(h));
+  if (unsafe !== undefined) throw new ApiError(400, 'bad_request', `column '${unsafe}' is refused: ${unsafeKeyReason(unsafe)}.`);
   const out: unknown[] = [];
   for (let r = 1; r < rows.length; r++) {
     const cells = rows[r]!;

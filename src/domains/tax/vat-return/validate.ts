@@ -117,9 +117,9 @@ function enumSet(allowed: readonly string[]): ReadonlySet<string> {
 }
 
 /*
- * The check helpers take `at`, the path of the object that holds `key` ('period', 'transactions[3]'), and
- * name the field `${at}.${key}` only when they report it: a valid body builds no field names (10,000
- * transactions would otherwise make ~150,000 strings just in case).
+ * The check helpers take `at`, where the object that holds `key` sits (a path such as 'period', or a
+ * transaction's index: `At`), and name the field `${path}.${key}` only when they report it: a valid body
+ * builds no field names (10,000 transactions would otherwise make ~150,000 strings just in case).
  */
 function checkEnum<T extends string>(
   c: Collector,
