@@ -5,7 +5,7 @@
 //
 // Then start-up against the number of domains: the same take-home in a scratch copy of the project with the
 // test-only example domain (test/support/example-domain/) registered as an eleventh-plus domain (its
-// folder copied to src/domains/example/, one import line added to src/registry.ts, built as `npm run
+// folder copied to src/domains/example/, its line added to src/registry.ts, built as `npm run
 // build` builds), against this checkout's build. Target <= 1.05x: a domain adds its manifest (routes and
 // dataset facts) to start-up, not its commands, handlers or sync code (docs/performance.md "Start-up").
 // BENCH_STARTUP_DOMAIN=0 skips it (the copy's build takes a minute or more).
@@ -50,10 +50,10 @@ function buildWithExampleDomain() {
   cpSync(join(root, 'test', 'support', 'example-domain'), join(copy, 'src', 'domains', 'example'), { recursive: true, filter: (s) => !s.endsWith('samples.ts') });
   const registry = join(copy, 'src', 'registry.ts');
   const text = readFileSync(registry, 'utf8');
-  const last = [...text.matchAll(/^import '\.\/domains\/[^']+\/index\.js';$/gm)].at(-1);
-  if (!last) throw new Error('bench: no domain import line found in src/registry.ts');
+  const last = [...text.matchAll(/^  \{ name: '[^']+', load: \(\) => import\('\.\/domains\/[^']+\/index\.js'\)(?:, [^}]*)? \},$/gm)].at(-1);
+  if (!last) throw new Error('bench: no domain line found in src/registry.ts');
   const at = last.index + last[0].length;
-  writeFileSync(registry, `${text.slice(0, at)}\nimport './domains/example/index.js';${text.slice(at)}`);
+  writeFileSync(registry, `${text.slice(0, at)}\n  { name: 'example', load: () => import('./domains/example/index.js') },${text.slice(at)}`);
   const r = spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: copy, stdio: ['ignore', 'ignore', 'inherit'] });
   if (r.status !== 0) throw new Error(`bench: the copy with the example domain did not build (exit ${r.status})`);
   const launcher = join(copy, 'bin', 'publicdata.cjs');

@@ -4,7 +4,7 @@ import type { RouteCall } from '../src/contract/types.js';
 import type { Context } from '../src/context.js';
 import { runBatch } from '../src/batch.js';
 import { prepareParams } from '../src/runner.js';
-import { matchRoute } from '../src/registry.js';
+import { matchLoading } from '../src/registry.js';
 import { backendOptions, printError, type GlobalOptions } from '../src/invoke.js';
 
 export async function runBatchCommand(ctx: Context, call: RouteCall, g: GlobalOptions, askedFormat?: string): Promise<number> {
@@ -15,7 +15,7 @@ export async function runBatchCommand(ctx: Context, call: RouteCall, g: GlobalOp
       throw new ApiError(400, 'usage_error', `--batch writes one JSON envelope per input line (NDJSON): --format ${askedFormat} does not apply; use --format ndjson (or json).`);
     }
     // Path and query are validated once, before any backend is chosen; each line's body is validated in turn.
-    const m = matchRoute(call.method, call.path);
+    const m = await matchLoading(call.method, call.path);
     const { route } = m;
     if (route.method !== 'POST') throw new ApiError(400, 'usage_error', `--batch takes request bodies, so it needs a POST route (not ${route.method} ${route.path}).`);
     const prepared = prepareParams(call, m);

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { ApiError } from '../src/contract/errors.js';
 import { parseAmount } from '../src/amount.js';
 import type { ParamSpec, RouteSpec } from '../src/contract/route.js';
-import { matchRoute, ROUTES, routeById } from '../src/registry.js';
+import { loadDomains, matchLoading, matchRoute, ROUTES, routeById } from '../src/registry.js';
 import { enumValue, validateParams } from '../src/contract/validate.js';
 import type { RouteCall } from '../src/contract/types.js';
 import type { Context } from '../src/context.js';
@@ -128,7 +128,7 @@ function valuesGiven(
  * not relabelled as this command's options.
  */
 async function withNear(call: RouteCall, near: string, lookup: CommandRun['execute']): Promise<RouteCall | ApiError> {
-  const point = await resolveNear(near, { postcodes: hasPostcodeRoute(), execute: lookup }).catch((e: unknown) => e);
+  const point = await resolveNear(near, { postcodes: await hasPostcodeRoute(), execute: lookup }).catch((e: unknown) => e);
   if (point instanceof ApiError) return point;
   if (point instanceof Error) throw point;
   return { ...call, query: { ...call.query, ...(point as { lat: string; lng: string }) } };
@@ -304,8 +304,12 @@ function canonicalChoices(
   }
 }
 
-/** Whether the registry answers postcode lookups (the postcodes domain), for `--near POSTCODE`. */
-function hasPostcodeRoute(): boolean {
+/**
+ * Whether the registry answers postcode lookups (the postcodes domain), for `--near POSTCODE`: every
+ * domain is loaded to know (a command loads its own domain only, src/cli.ts).
+ */
+async function hasPostcodeRoute(): Promise<boolean> {
+  await loadDomains();
   return ROUTES.some((r) => r.method === 'GET' && r.path === POSTCODE_ROUTE_PATH);
 }
 
@@ -328,7 +332,7 @@ function commandRun(ctx: Context, g: GlobalOptions, opts: Record<string, unknown
     output: (envelope, id) => writeOutput(ctx.io, { envelope, id }, renderContext(ctx, g, opts)),
     fail: (e) => printError(ctx, e, g),
     async budget(call, count) {
-      const { route } = matchRoute(call.method, call.path);
+      const { route } = await matchLoading(call.method, call.path);
       const backend = await ctx.backend(route, backendOptions(g));
       const cost = count * route.cost;
       if (!backend.canSpend || backend.canSpend(cost)) return undefined;

@@ -4,7 +4,7 @@
  */
 import { workerData } from 'node:worker_threads';
 import { serve } from './workers/serve.js';
-import { routeById } from './registry.js';
+import { routeByIdLoading } from './registry.js';
 import { loadDocument, loadHandler } from './runner.js';
 import { runChunk, type Chunk, type LineRunner, type LineSink } from './batch-line.js';
 
@@ -24,7 +24,7 @@ const init = workerData as Init;
 
 /** The route's runner (no top-level await: the worker is bundled as CommonJS, see scripts/bundle.mjs). */
 async function makeRunner(): Promise<LineRunner> {
-  const route = routeById(init.routeId);
+  const route = await routeByIdLoading(init.routeId);
   const handler = await loadHandler(route.local!); // the main thread runs only routes with a local handler here
   const document = await loadDocument(route);
   return {

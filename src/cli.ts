@@ -10,7 +10,7 @@ import { writeError } from './output/renderers.js';
 import { VERSION } from './version.js';
 import { addGlobalOptions } from '../commands/global.js';
 import { commandKit } from '../commands/route-command.js';
-import { commandGroups, DOMAINS } from './registry.js';
+import { commandGroups, DOMAINS, domainsOfWord, loadDomains } from './registry.js';
 
 
 /** Registers a command group; `only` (a subcommand name) limits it to that one when it exists. */
@@ -44,13 +44,28 @@ const OWN: Record<string, Registrar> = {
   serve: lazyRegistrar(() => import('../commands/serve.js').then((m) => m.registerServe)),
 };
 
-/** Top-level command names and what registers them: every domain's group (from the registry), then the CLI's own. */
-const REGISTRARS: Record<string, Registrar> = {
-  ...Object.fromEntries(DOMAINS.flatMap((d) => commandGroups(d).map((g) => [g.name, domainRegistrar(g.load)]))),
-  ...OWN,
-};
-/** Every group once, domains first (the order of `publicdata --help`). */
-const ALL: Registrar[] = [...new Set(Object.values(REGISTRARS))];
+/**
+ * Top-level command names and what registers them: every loaded domain's group (from the registry), then
+ * the CLI's own; with every group once, domains first (the order of `publicdata --help`).
+ */
+function registrars(): { byWord: Record<string, Registrar>; all: Registrar[] } {
+  const byWord: Record<string, Registrar> = {
+    ...Object.fromEntries(DOMAINS.flatMap((d) => commandGroups(d).map((g) => [g.name, domainRegistrar(g.load)]))),
+    ...OWN,
+  };
+  return { byWord, all: [...new Set(Object.values(byWord))] };
+}
+
+/**
+ * The domains a command line needs loaded: the one whose group its first word names (`tax take-home`:
+ * tax only), else every domain (help, completion, the CLI's own groups, an unknown word: they list or
+ * reach every route).
+ */
+export async function loadDomainsFor(argv: readonly string[]): Promise<void> {
+  const [word] = commandWords(argv);
+  const own = word !== undefined ? domainsOfWord(word) : [];
+  await loadDomains(own.length ? own : undefined);
+}
 
 /** Global options that take a value (so their value is not taken for the command word). */
 const VALUED_GLOBALS = new Set(['--source', '--format', '--fields', '--max-credits', '--max-wait']);
@@ -104,6 +119,7 @@ export async function buildProgram(ctx: Context, argv?: readonly string[]): Prom
     // Every command's --help lists the global options it inherits (--format, --fields, --source, ...).
     .configureHelp({ showGlobalOptions: true });
   addGlobalOptions(program);
+  const { byWord: REGISTRARS, all: ALL } = registrars();
   if (!argv) {
     for (const r of ALL) await r(program, ctx);
     return program;
@@ -142,6 +158,7 @@ export async function run(argv: string[], ctx: Context): Promise<number> {
     ctx.io.stdout.write(`${VERSION}\n`);
     return EXIT.OK;
   }
+  await loadDomainsFor(argv);
   const program = await buildProgram(ctx, argv);
   try {
     await program.parseAsync(argv, { from: 'user' });

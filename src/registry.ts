@@ -1,11 +1,16 @@
 /**
  * The registry: every domain, one line each. The route table with each route's local handler, the
  * dataset catalogue (src/mirror/catalog.ts), the sync modules (src/sync-runner.ts) and the renderers all
- * derive from this list. Adding a domain = its folder src/domains/<domain>/ with an index.ts manifest
- * (which declares itself with declareDomain), and one import line here.
+ * derive from the domains loaded. Adding a domain = its folder src/domains/<domain>/ with an index.ts
+ * manifest (which declares itself with declareDomain), and one line here.
  *
- * Importing this module loads only the manifests (route specs and dataset facts): handlers, sync
- * modules and renderers are imported when first used.
+ * A domain's manifest (route specs and dataset facts) is imported when first needed, not at start-up:
+ * `publicdata tax take-home` loads the tax manifest only (src/cli.ts), every other entry point (serve,
+ * api, sync, mirror, sql, help, completion) loads them all with `loadDomains()`, and a call to a route of
+ * a domain not loaded yet (a command of one domain calling another's route through `execute`) loads it
+ * first (`matchLoading`). The lists below (DOMAINS, ROUTES, DATASETS, ...) are live bindings, refilled as
+ * domains load: read them after the `await` that loaded what you need. Handlers, sync modules and
+ * renderers stay imported on first use.
  */
 import type { RouteSpec } from './contract/route.js';
 import { createRouter, type Match } from './contract/router.js';
@@ -14,23 +19,64 @@ import type { HttpMethod } from './contract/types.js';
 import { schemaBranches, type JsonSchema, type ResponseSchema } from './contract/schema.js';
 import type { DatasetEntry, DocumentValidator, DomainManifest, LocalSpec, RendererRef } from './domains/manifest.js';
 import type { DatasetInfo } from './mirror/catalog.js';
-import { commandGroups, declaredDomains } from './domains/manifest.js';
+import { commandGroups, declaredCount, declaredDomains } from './domains/manifest.js';
 
 export { commandGroups };
-// The domains: one line each (each index.ts declares its manifest); their order is the order of the lists.
-import './domains/property/index.js';
-import './domains/companies/index.js';
-import './domains/tax/index.js';
-import './domains/vehicles/index.js';
-import './domains/calendar/index.js';
-import './domains/schools/index.js';
-import './domains/energy/index.js';
-import './domains/earnings/index.js';
-import './domains/food-hygiene/index.js';
-import './domains/crime/index.js';
-import './domains/postcodes/index.js';
 
-export const DOMAINS: readonly DomainManifest[] = declaredDomains();
+interface DomainLine {
+  name: string;
+  /** The manifest module (it declares the domain when imported). */
+  load: () => Promise<unknown>;
+  /** The CLI's top-level words for the domain's command groups (the manifest's `commands`; default: its name). */
+  words?: readonly string[];
+  /** Loading it loads every domain (the postcodes domain's area profile composes them all). */
+  all?: boolean;
+}
+
+// The domains: one line each; their order is the order of the lists.
+const LINES: readonly DomainLine[] = [
+  { name: 'property', load: () => import('./domains/property/index.js') },
+  { name: 'companies', load: () => import('./domains/companies/index.js') },
+  { name: 'tax', load: () => import('./domains/tax/index.js') },
+  { name: 'vehicles', load: () => import('./domains/vehicles/index.js') },
+  { name: 'calendar', load: () => import('./domains/calendar/index.js') },
+  { name: 'schools', load: () => import('./domains/schools/index.js') },
+  { name: 'energy', load: () => import('./domains/energy/index.js') },
+  { name: 'earnings', load: () => import('./domains/earnings/index.js') },
+  { name: 'food-hygiene', load: () => import('./domains/food-hygiene/index.js') },
+  { name: 'crime', load: () => import('./domains/crime/index.js') },
+  { name: 'postcodes', load: () => import('./domains/postcodes/index.js'), words: ['postcode', 'area'], all: true },
+];
+
+/** The registered domains' names, in registry order (loaded or not). */
+export const DOMAIN_NAMES: readonly string[] = LINES.map((l) => l.name);
+
+/** The domains whose command group a top-level CLI word names ([] when it is no domain's: the CLI's own). */
+export function domainsOfWord(word: string): string[] {
+  return LINES.filter((l) => (l.words ?? [l.name]).includes(word)).map((l) => l.name);
+}
+
+const loading = new Map<string, Promise<unknown>>();
+
+/**
+ * Load the named domains' manifests (every domain without `names`), then refill the lists. A domain that
+ * needs every other (`all`) loads them all. Loading twice is free.
+ */
+export async function loadDomains(names?: readonly string[]): Promise<void> {
+  const wanted = names ? LINES.filter((l) => names.includes(l.name)) : LINES;
+  const lines = wanted.some((l) => l.all) ? LINES : wanted;
+  await Promise.all(
+    lines.map((l) => {
+      let p = loading.get(l.name);
+      if (!p) loading.set(l.name, (p = l.load()));
+      return p;
+    }),
+  );
+  refresh();
+}
+
+/** Whether every registered domain is loaded. */
+const allLoaded = () => LINES.every((l) => loading.has(l.name)) && DOMAINS.length >= LINES.length;
 
 /** A route of the table: its pure spec, plus the local handler when its domain answers it offline. */
 export interface Route extends RouteSpec {
@@ -56,28 +102,82 @@ function checked(d: DomainManifest, r: RouteSpec): RouteSpec {
   return r;
 }
 
-export const ROUTES: readonly Route[] = DOMAINS.flatMap((d) => d.routes.map((r) => withLocal(d, checked(d, r))));
+/** The declared domains (the registered ones loaded so far, and any a test declares), in registry order. */
+export let DOMAINS: readonly DomainManifest[] = [];
+/** The routes of the domains loaded, in registry order. */
+export let ROUTES: readonly Route[] = [];
+/** Every loaded domain's datasets (catalogue entry and lazy sync module), in registry order. */
+export let DATASET_ENTRIES: readonly DatasetEntry[] = [];
+/** The catalogue: every loaded mirror dataset's facts, in registry order (what `mirror status`, `sql`, `serve` list). */
+export let DATASETS: readonly DatasetInfo[] = [];
 
-const router = createRouter(ROUTES);
+const routesOf = new WeakMap<DomainManifest, readonly Route[]>();
+let router = createRouter(ROUTES);
 
+/** Refill the lists from the declared manifests, when a domain was declared since the last time. */
+function refresh(): void {
+  if (declaredCount() === DOMAINS.length) return;
+  const declared = declaredDomains();
+  // one declared without a line here (a test's example domain) first, as it is declared before any loads
+  const rank = (d: DomainManifest) => LINES.findIndex((l) => l.name === d.name);
+  DOMAINS = [...declared].sort((a, b) => rank(a) - rank(b));
+  ROUTES = DOMAINS.flatMap((d) => {
+    let rs = routesOf.get(d);
+    if (!rs) routesOf.set(d, (rs = d.routes.map((r) => withLocal(d, checked(d, r)))));
+    return rs;
+  });
+  router = createRouter(ROUTES);
+  DATASET_ENTRIES = DOMAINS.flatMap((d) => d.datasets);
+  DATASETS = DATASET_ENTRIES.map((e) => e.info);
+}
+refresh();
+
+/** The route of a call among the domains loaded (404/405 as the router answers). */
 export function matchRoute(method: HttpMethod, path: string): Match<Route> {
+  refresh();
   return router.match(method, path);
 }
 
+/**
+ * The route of a call, loading every domain first when it is none of the loaded ones' (a command of one
+ * domain calling another's route: `tax take-home --rank` calls earnings).
+ */
+export async function matchLoading(method: HttpMethod, path: string): Promise<Match<Route>> {
+  if (!allLoaded()) {
+    try {
+      return matchRoute(method, path);
+    } catch {
+      await loadDomains();
+    }
+  }
+  return matchRoute(method, path);
+}
+
 export function routeById(id: string): Route {
+  refresh();
   return router.byId(id);
+}
+
+/** A route by id, loading its domain first (the id's first word names it; else every domain). */
+export async function routeByIdLoading(id: string): Promise<Route> {
+  try {
+    return routeById(id);
+  } catch {
+    const prefix = id.split('.')[0]!;
+    await loadDomains(DOMAIN_NAMES.includes(prefix) ? [prefix] : undefined);
+    try {
+      return routeById(id);
+    } catch {
+      await loadDomains();
+      return routeById(id);
+    }
+  }
 }
 
 /** The domains' terminal renderers for an answer id (a route id, or a command id such as tax.take-home.sweep). */
 export function renderersFor(id: string): readonly RendererRef[] {
   return DOMAINS.flatMap((d) => (d.renderers?.[id] ? [d.renderers[id]] : []));
 }
-
-/** Every domain's datasets (catalogue entry and lazy sync module), in registry order. */
-export const DATASET_ENTRIES: readonly DatasetEntry[] = DOMAINS.flatMap((d) => d.datasets);
-
-/** The catalogue: every mirror dataset's facts, in registry order (what `mirror status`, `sql`, `serve` list). */
-export const DATASETS: readonly DatasetInfo[] = DATASET_ENTRIES.map((e) => e.info);
 
 /** A dataset by its name (as typed on the command line), or undefined. */
 export function datasetByName(name: string): DatasetInfo | undefined {

@@ -9,7 +9,7 @@ import type { CallResult, Handler, HandlerContext, HandlerRequest, RecordSink, R
 import type { DocumentValidator, LocalSpec } from './domains/manifest.js';
 import type { RouteSpec } from './contract/route.js';
 import { refuseUnsafeKeys, validateBody, validateCall, validateParams } from './contract/validate.js';
-import { matchRoute, type Route } from './registry.js';
+import { matchLoading, matchRoute, type Route } from './registry.js';
 
 /** A call after matching and validation: what a local handler receives, and the route it belongs to. */
 export interface Prepared {
@@ -30,7 +30,7 @@ export interface PreparedCall extends RouteCall {
  * a body document with its route's document validator. Throws ApiError with the contract's codes.
  */
 export async function prepare(call: RouteCall, match?: Match<Route>): Promise<Prepared> {
-  const m = match ?? matchRoute(call.method, call.path);
+  const m = match ?? (await matchLoading(call.method, call.path));
   return checkDocument({ route: m.route, pathValues: m.pathValues, request: validateCall(m.route, m.pathValues, call.query, call.body, m.route.document !== undefined) });
 }
 

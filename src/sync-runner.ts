@@ -8,7 +8,7 @@
  */
 import type { RunSyncOptions } from '../sync/framework.js';
 import type { DatasetModule, SyncReport } from '../sync/types.js';
-import { DATASET_ENTRIES } from './registry.js';
+import { DATASET_ENTRIES, loadDomains } from './registry.js';
 
 export type { RunSyncOptions };
 
@@ -58,8 +58,28 @@ export function createSyncRunner(loaders: ModuleLoaders): SyncRunner {
   return { datasets, isSyncDataset, loadModule, syncDataset, runSync };
 }
 
-/** The runner over the registry's datasets. */
-const RUNNER = createSyncRunner(Object.fromEntries(DATASET_ENTRIES.map((d) => [d.info.name, d.sync])));
+/** The runner over the registry's datasets: of the domains loaded, remade when more have loaded. */
+let runner: SyncRunner | undefined;
+function current(): SyncRunner {
+  if (!runner || runner.datasets.length !== DATASET_ENTRIES.length) runner = createSyncRunner(Object.fromEntries(DATASET_ENTRIES.map((d) => [d.info.name, d.sync])));
+  return runner;
+}
 
-export const SYNC_DATASETS: readonly string[] = RUNNER.datasets;
-export const { isSyncDataset, loadModule, syncDataset, runSync } = RUNNER;
+/**
+ * Every dataset of the domains loaded when this module is first imported (the CLI's `sync` and
+ * `completion` load every domain first; src/registry.ts). The functions below load every domain themselves.
+ */
+export const SYNC_DATASETS: readonly string[] = current().datasets;
+export const isSyncDataset = (name: string): boolean => current().isSyncDataset(name);
+export const loadModule = async (name: string): Promise<DatasetModule> => {
+  await loadDomains();
+  return current().loadModule(name);
+};
+export const syncDataset = async (name: string, opts: RunSyncOptions): Promise<SyncReport> => {
+  await loadDomains();
+  return current().syncDataset(name, opts);
+};
+export const runSync = async (names: readonly string[], opts: RunSyncOptions): Promise<SyncReport[]> => {
+  await loadDomains();
+  return current().runSync(names, opts);
+};

@@ -119,8 +119,8 @@ export interface DomainManifest {
 const declared: DomainManifest[] = [];
 
 /**
- * A domain's index.ts declares its manifest here when src/registry.ts imports it, so registering a domain
- * is that one import line; the registry's DOMAINS are the declared manifests in its import order (only
+ * A domain's index.ts declares its manifest here when src/registry.ts loads it, so registering a domain
+ * is that one line there; the registry's DOMAINS are the declared manifests in the order of its lines (only
  * the registry imports a domain's index.ts: test/cli/registry.test.ts). A name declared twice is an error.
  */
 export function declareDomain(m: DomainManifest): DomainManifest {
@@ -132,6 +132,11 @@ export function declareDomain(m: DomainManifest): DomainManifest {
 /** The manifests declared so far, in declaration order. */
 export function declaredDomains(): readonly DomainManifest[] {
   return [...declared];
+}
+
+/** How many manifests are declared so far (the registry refills its lists when this grows). */
+export function declaredCount(): number {
+  return declared.length;
 }
 
 /** Every declared area section, in its `order` (then name): the sections of `/v1/area/{postcode}`. */

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { runCli, json } from '../support/cli.js';
+import { baseEnv, binRunner } from '../support/e2e.js';
 import { useFixtureMirror } from '../support/route-samples.js';
 import { GENERATED_2026_CSV } from './samples.js';
 import { rowsOf } from './fixture.js';
@@ -26,6 +27,16 @@ describe('--near takes a postcode', () => {
     ['collisions near', ['vehicles', 'collisions-near', '--radius-km', '5', '--per-page', '100'], 'EC2V 7HH'],
     ['collisions summary', ['vehicles', 'collisions-summary', '--radius-km', '5'], 'EC2V 7HH'],
   ];
+  it('the built binary: a schools command loads the postcodes domain when --near is a postcode, and answers as in process', async () => {
+    // the binary loads only the invoked group's domain (src/registry.ts); the postcode route is another's
+    const args = ['schools', '--radius-km', '5', '--near', 'LS8 3BS', '--format', 'json'];
+    const bin = await binRunner([])(args, baseEnv(fx.env()));
+    const inProcess = await runCli(args, { env: fx.env() });
+    expect(bin.exitCode, bin.stderr).toBe(0);
+    expect(JSON.parse(bin.stdout).data).toEqual(json(inProcess).data);
+    expect((json(inProcess).data as unknown[]).length).toBeGreaterThan(0);
+  });
+
   for (const [name, args, pc] of cases) {
     it(`${name} --near "${pc}" answers as --near with its coordinates`, async () => {
       const byPostcode = await run([...args, '--near', pc]);
