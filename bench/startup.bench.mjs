@@ -50,7 +50,7 @@ function buildWithExampleDomain() {
   cpSync(join(root, 'test', 'support', 'example-domain'), join(copy, 'src', 'domains', 'example'), { recursive: true, filter: (s) => !s.endsWith('samples.ts') });
   const registry = join(copy, 'src', 'registry.ts');
   const text = readFileSync(registry, 'utf8');
-  const last = [...text.matchAll(/^  \{ name: '[^']+', load: \(\) => import\('\.\/domains\/[^']+\/index\.js'\)(?:, [^}]*)? \},$/gm)].at(-1);
+  const last = [...text.matchAll(/^  \{ name: '[^']+', load: \(\) => import\('\.\/domains\/[^']+\/index\.js'\)(?:, .*)? \},$/gm)].at(-1);
   if (!last) throw new Error('bench: no domain line found in src/registry.ts');
   const at = last.index + last[0].length;
   writeFileSync(registry, `${text.slice(0, at)}\n  { name: 'example', load: () => import('./domains/example/index.js') },${text.slice(at)}`);

@@ -29,8 +29,11 @@ interface DomainLine {
   load: () => Promise<unknown>;
   /** The CLI's top-level words for the domain's command groups (the manifest's `commands`; default: its name). */
   words?: readonly string[];
-  /** Loading it loads every domain (the postcodes domain's area profile composes them all). */
-  all?: boolean;
+  /**
+   * What needs every domain loaded, not just this one: CLI words and route ids (the postcodes domain's
+   * area profile composes a section from each domain; its postcode lookups need none of them).
+   */
+  all?: { words: readonly string[]; routes: readonly string[] };
 }
 
 // The domains: one line each; their order is the order of the lists.
@@ -45,26 +48,29 @@ const LINES: readonly DomainLine[] = [
   { name: 'earnings', load: () => import('./domains/earnings/index.js') },
   { name: 'food-hygiene', load: () => import('./domains/food-hygiene/index.js') },
   { name: 'crime', load: () => import('./domains/crime/index.js') },
-  { name: 'postcodes', load: () => import('./domains/postcodes/index.js'), words: ['postcode', 'area'], all: true },
+  { name: 'postcodes', load: () => import('./domains/postcodes/index.js'), words: ['postcode', 'area'], all: { words: ['area'], routes: ['area.profile'] } },
 ];
 
 /** The registered domains' names, in registry order (loaded or not). */
 export const DOMAIN_NAMES: readonly string[] = LINES.map((l) => l.name);
 
-/** The domains whose command group a top-level CLI word names ([] when it is no domain's: the CLI's own). */
+/**
+ * The domains whose command group a top-level CLI word names ([] when it is no domain's: the CLI's own),
+ * or every domain for a word whose commands need them all (`area`).
+ */
 export function domainsOfWord(word: string): string[] {
+  if (LINES.some((l) => l.all?.words.includes(word))) return [...DOMAIN_NAMES];
   return LINES.filter((l) => (l.words ?? [l.name]).includes(word)).map((l) => l.name);
 }
 
+/** Whether a route needs every domain loaded (the area profile). */
+const needsAll = (id: string) => LINES.some((l) => l.all?.routes.includes(id));
+
 const loading = new Map<string, Promise<unknown>>();
 
-/**
- * Load the named domains' manifests (every domain without `names`), then refill the lists. A domain that
- * needs every other (`all`) loads them all. Loading twice is free.
- */
+/** Load the named domains' manifests (every domain without `names`), then refill the lists. Loading twice is free. */
 export async function loadDomains(names?: readonly string[]): Promise<void> {
-  const wanted = names ? LINES.filter((l) => names.includes(l.name)) : LINES;
-  const lines = wanted.some((l) => l.all) ? LINES : wanted;
+  const lines = names ? LINES.filter((l) => names.includes(l.name)) : LINES;
   await Promise.all(
     lines.map((l) => {
       let p = loading.get(l.name);
@@ -145,10 +151,12 @@ export function matchRoute(method: HttpMethod, path: string): Match<Route> {
 export async function matchLoading(method: HttpMethod, path: string): Promise<Match<Route>> {
   if (!allLoaded()) {
     try {
-      return matchRoute(method, path);
+      const m = matchRoute(method, path);
+      if (!needsAll(m.route.id)) return m;
     } catch {
-      await loadDomains();
+      // none of the loaded domains' routes: every domain is loaded below
     }
+    await loadDomains();
   }
   return matchRoute(method, path);
 }
@@ -160,6 +168,7 @@ export function routeById(id: string): Route {
 
 /** A route by id, loading its domain first (the id's first word names it; else every domain). */
 export async function routeByIdLoading(id: string): Promise<Route> {
+  if (needsAll(id)) await loadDomains();
   try {
     return routeById(id);
   } catch {
