@@ -79,7 +79,8 @@ const { readFileSync } = await import('node:fs');
 const { pathToFileURL } = await import('node:url');
 const imp = (p) => import(pathToFileURL(join(root, 'dist', 'src', p)).href);
 const { runChunk } = await imp('batch-line.js');
-const { routeById } = await imp('registry.js');
+const { loadDomains, routeById } = await imp('registry.js');
+await loadDomains(['energy']); // the registry imports a domain's manifest when first asked (src/registry.ts)
 const route = routeById('energy.price-cap.calculate');
 const runner = {
   route,

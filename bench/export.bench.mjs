@@ -156,7 +156,8 @@ function generate() {
 function exportRun(mirror, out, since) {
   const { result } = runNode(`
     import { exportMirror } from ${JSON.stringify(url(join(dist, 'src', 'mirror', 'export.js')))};
-    import { DATASETS } from ${JSON.stringify(url(join(dist, 'src', 'registry.js')))};
+    import { DATASETS, loadDomains } from ${JSON.stringify(url(join(dist, 'src', 'registry.js')))};
+    await loadDomains();
     ${RSS}
     const t0 = performance.now();
     const r = await exportMirror({ catalogue: DATASETS, env: process.env, format: 'parquet', outDir: ${JSON.stringify(out)}, mirrorDir: ${JSON.stringify(mirror)}, datasets: ['price-paid']${since ? `, since: ${JSON.stringify(since)}` : ''} });

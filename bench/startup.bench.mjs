@@ -6,8 +6,9 @@
 // Then start-up against the number of domains: the same take-home in a scratch copy of the project with the
 // test-only example domain (test/support/example-domain/) registered as an eleventh-plus domain (its
 // folder copied to src/domains/example/, its line added to src/registry.ts, built as `npm run
-// build` builds), against this checkout's build. Target <= 1.05x: a domain adds its manifest (routes and
-// dataset facts) to start-up, not its commands, handlers or sync code (docs/performance.md "Start-up").
+// build` builds), against this checkout's build. Target <= 1.05x: a domain adds its registry line to
+// another domain's start-up, and no more (its manifest, commands, handlers and sync code load when its own
+// command or route is used: src/registry.ts; docs/performance.md "Start-up").
 // BENCH_STARTUP_DOMAIN=0 skips it (the copy's build takes a minute or more).
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';

@@ -9,7 +9,8 @@ import { dirname, join } from 'node:path';
 const root = process.env.BENCH_ROOT ?? join(dirname(fileURLToPath(import.meta.url)), '..');
 const imp = (p) => import(pathToFileURL(join(root, 'dist', 'src', p)).href);
 const { validateBodyFields } = await imp('contract/validate.js');
-const { matchRoute } = await imp('registry.js');
+const { loadDomains, matchRoute } = await imp('registry.js');
+await loadDomains(['tax']); // the registry imports a domain's manifest when first asked (src/registry.ts)
 const { route } = matchRoute('POST', '/v1/tax/take-home/calculate');
 const handler = await route.local.handler();
 const ctx = { now: () => new Date('2026-11-21T12:00:00Z'), env: {}, mirrorDir: '/nonexistent', cacheDir: '/tmp' };

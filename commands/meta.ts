@@ -271,8 +271,8 @@ export function registerMeta(program: Command, ctx: Context): void {
     .argument('<shell>', 'bash, zsh or fish')
     .action(async (shell: string, _o: unknown, self: Command) => {
       if (!['bash', 'zsh', 'fish'].includes(shell)) throw new ApiError(400, 'usage_error', `completion: unknown shell '${shell}' (bash, zsh or fish).`);
-      const { SYNC_DATASETS } = await import('../src/sync-runner.js');
-      ctx.io.stdout.write(completionScript(program, shell, SYNC_DATASETS));
+      const { syncDatasets } = await import('../src/sync-runner.js');
+      ctx.io.stdout.write(completionScript(program, shell, syncDatasets()));
       setExit(self, 0);
     });
 

@@ -17,7 +17,7 @@ import { backendOptions, invoke, printError, renderContext, type GlobalOptions }
 import { execute } from '../src/execute.js';
 import { writeOutput } from '../src/output/renderers.js';
 import { globalOptions } from './global.js';
-import { POSTCODE_ROUTE_PATH, resolveNear } from './near.js';
+import { POSTCODE_ROUTE_PATH, latLngOf, resolveNear } from './near.js';
 import type { CommandKit, CommandRun, FlagSpec, RouteCommandSpec } from '../src/domains/command-kit.js';
 
 export type { ArgSpec, FlagSpec, RouteCommandSpec } from '../src/domains/command-kit.js';
@@ -128,7 +128,9 @@ function valuesGiven(
  * not relabelled as this command's options.
  */
 async function withNear(call: RouteCall, near: string, lookup: CommandRun['execute']): Promise<RouteCall | ApiError> {
-  const point = await resolveNear(near, { postcodes: await hasPostcodeRoute(), execute: lookup }).catch((e: unknown) => e);
+  // coordinates need no lookup: the domains are loaded to find the postcode route only for anything else
+  const postcodes = latLngOf(near) === undefined && (await hasPostcodeRoute());
+  const point = await resolveNear(near, { postcodes, execute: lookup }).catch((e: unknown) => e);
   if (point instanceof ApiError) return point;
   if (point instanceof Error) throw point;
   return { ...call, query: { ...call.query, ...(point as { lat: string; lng: string }) } };

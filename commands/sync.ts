@@ -2,7 +2,7 @@
 import { Command, Option } from 'commander';
 import { ApiError, EXIT } from '../src/contract/errors.js';
 import type { Context } from '../src/context.js';
-import { SYNC_DATASETS } from '../src/sync-runner.js';
+import { syncDatasets } from '../src/sync-runner.js';
 import { globalOptions } from './global.js';
 import { discoveryOnlyOptions, parseRateOption, parseScopeOptions, scopeExamples, scopeOptions } from './sync-options.js';
 import { helpWithExamples } from './route-command.js';
@@ -10,8 +10,11 @@ import { commandRunner, writeRows } from './mirror-common.js';
 import { DATASETS as CATALOGUE } from '../src/registry.js';
 import type { SyncListOption } from '../src/mirror/catalog.js';
 
-/** Every dataset with a sync module (the registry imports none of them until used). */
-const DATASETS: readonly string[] = SYNC_DATASETS;
+/**
+ * Every dataset with a sync module (the registry imports none of them until used): read when the command
+ * is registered and run, after the CLI has loaded every domain (src/cli.ts), never frozen at import.
+ */
+const datasets = (): readonly string[] => syncDatasets();
 
 function fail(e: unknown): never {
   if (e instanceof ApiError) throw e;
@@ -20,12 +23,12 @@ function fail(e: unknown): never {
 }
 
 /** The datasets' own narrowing options (DatasetInfo.syncLists), once each. */
-const LIST_OPTIONS: readonly SyncListOption[] = [...new Map(CATALOGUE.flatMap((d) => d.syncLists ?? []).map((l) => [l.name, l])).values()];
+const listOptions = (): readonly SyncListOption[] => [...new Map(CATALOGUE.flatMap((d) => d.syncLists ?? []).map((l) => [l.name, l])).values()];
 
 /** The lists given with the datasets' own options, each checked item by item (usage error, exit 2). */
 function syncLists(o: Record<string, unknown>): Record<string, string[]> {
   const out: Record<string, string[]> = {};
-  for (const l of LIST_OPTIONS) {
+  for (const l of listOptions()) {
     const raw = o[new Option(`--${l.name} <${l.placeholder}>`).attributeName()];
     if (raw === undefined) continue;
     const items = String(raw).split(',').map((x) => x.trim()).filter(Boolean);
@@ -61,11 +64,11 @@ export function registerSync(program: Command, ctx: Context): void {
     .summary('download upstream open data into the local DuckDB mirror')
     .description(
       helpWithExamples(
-        `Sync datasets into the mirror: discover the current upstream file, download (resumable), load into a new\nDuckDB file, verify, and swap it in atomically. Datasets: ${DATASETS.join(', ')}.`,
+        `Sync datasets into the mirror: discover the current upstream file, download (resumable), load into a new\nDuckDB file, verify, and swap it in atomically. Datasets: ${datasets().join(', ')}.`,
         [...scopeExamples(), 'publicdata sync <dataset> --from <downloaded-file>', 'publicdata sync --all'],
       ),
     )
-    .argument('[dataset...]', DATASETS.join(', '))
+    .argument('[dataset...]', datasets().join(', '))
     .option('--all', 'every dataset')
     .option('--check', 'ask each publisher what is newest (no download): what the mirror holds, what is published, whether a sync would change it; exit 0 nothing newer, 1 something newer')
     .option('--from <file-or-url>', 'use this file, folder or URL (prefix ending in /) instead of discovering the upstream files; repeatable', (v: string, prev: string[] = []) => [...prev, v])
@@ -75,7 +78,7 @@ export function registerSync(program: Command, ctx: Context): void {
     .option('--allow-shrink', 'accept a full reload of the same file(s) with more than 10% fewer rows than before')
     .option('--limit-rate <rate>', 'cap the download bandwidth, bytes per second (e.g. 500k, 2M)');
   for (const s of scopeOptions()) cmd.option(s.flags, s.description);
-  for (const l of LIST_OPTIONS) cmd.option(`--${l.name} <${l.placeholder}>`, l.description);
+  for (const l of listOptions()) cmd.option(`--${l.name} <${l.placeholder}>`, l.description);
   cmd
     .action((names: string[], o: {
       all?: boolean; from?: string[]; years?: string; days?: string; months?: string; force?: boolean; limitRate?: string;
@@ -84,10 +87,10 @@ export function registerSync(program: Command, ctx: Context): void {
       run(self, async () => {
         const g = globalOptions(self, ctx);
         // --check: every dataset when none is named (commands/sync-check.ts)
-        const list = o.all || (o.check && names.length === 0) ? [...DATASETS] : names;
-        if (list.length === 0) throw new ApiError(400, 'usage_error', `sync: name one or more datasets (${DATASETS.join(', ')}) or --all.`);
-        const unknown = list.filter((n) => !DATASETS.includes(n));
-        if (unknown.length) throw new ApiError(400, 'usage_error', `sync: unknown dataset ${unknown.map((u) => `'${u}'`).join(', ')}. Datasets: ${DATASETS.join(', ')}.`);
+        const list = o.all || (o.check && names.length === 0) ? [...datasets()] : names;
+        if (list.length === 0) throw new ApiError(400, 'usage_error', `sync: name one or more datasets (${datasets().join(', ')}) or --all.`);
+        const unknown = list.filter((n) => !datasets().includes(n));
+        if (unknown.length) throw new ApiError(400, 'usage_error', `sync: unknown dataset ${unknown.map((u) => `'${u}'`).join(', ')}. Datasets: ${datasets().join(', ')}.`);
         if (o.check) return (await import('./sync-check.js')).syncCheck(ctx, g, list, o);
         if (o.from && list.length !== 1) throw new ApiError(400, 'usage_error', 'sync: --from takes exactly one dataset.');
         if (o.replace && !o.from) throw new ApiError(400, 'usage_error', 'sync: --replace goes with --from (it says whether the file replaces the data or is added to it).');

@@ -67,6 +67,8 @@ export function domainsOfWord(word: string): string[] {
 const needsAll = (id: string) => LINES.some((l) => l.all?.routes.includes(id));
 
 const loading = new Map<string, Promise<unknown>>();
+/** The registered domains whose manifest has loaded. */
+const loaded = new Set<string>();
 
 /** Load the named domains' manifests (every domain without `names`), then refill the lists. Loading twice is free. */
 export async function loadDomains(names?: readonly string[]): Promise<void> {
@@ -74,15 +76,15 @@ export async function loadDomains(names?: readonly string[]): Promise<void> {
   await Promise.all(
     lines.map((l) => {
       let p = loading.get(l.name);
-      if (!p) loading.set(l.name, (p = l.load()));
+      if (!p) loading.set(l.name, (p = l.load().then(() => void loaded.add(l.name))));
       return p;
     }),
   );
   refresh();
 }
 
-/** Whether every registered domain is loaded. */
-const allLoaded = () => LINES.every((l) => loading.has(l.name)) && DOMAINS.length >= LINES.length;
+/** Whether every registered domain's manifest has loaded. */
+const allLoaded = () => loaded.size === LINES.length;
 
 /** A route of the table: its pure spec, plus the local handler when its domain answers it offline. */
 export interface Route extends RouteSpec {

@@ -14,7 +14,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { CallResult } from '../contract/types.js';
-import { loadResponseSchemas } from '../registry.js';
+import { loadDomains, loadResponseSchemas } from '../registry.js';
 import type { PreparedCall } from '../runner.js';
 import { HttpAdapter } from './adapter.js';
 import { AnswerCache } from './answer-cache.js';
@@ -113,6 +113,8 @@ function creditStore(opts: ServeOptions): CreditStore {
  * credits (answer.ts), and the HTTP adapter (adapter.ts).
  */
 export async function startServer(opts: ServeOptions): Promise<RunningServer> {
+  // the whole API: every domain's manifest (the registry loads them on demand; the CLI's serve has them already)
+  await loadDomains();
   const host = opts.host ?? '127.0.0.1';
   const now = opts.now ?? Date.now;
   const keyed = opts.keys !== undefined;
