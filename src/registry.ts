@@ -129,6 +129,13 @@ function refresh(): void {
   // one declared without a line here (a test's example domain) first, as it is declared before any loads
   const rank = (d: DomainManifest) => LINES.findIndex((l) => l.name === d.name);
   DOMAINS = [...declared].sort((a, b) => rank(a) - rank(b));
+  for (const d of DOMAINS) {
+    // the CLI picks the domain to load by its line's words before the manifest is read: they must agree
+    const line = LINES.find((l) => l.name === d.name);
+    const words = commandGroups(d).map((g) => g.name);
+    if (line && words.length && words.join(' ') !== (line.words ?? [line.name]).join(' '))
+      throw new Error(`domain ${d.name}: its command groups are ${words.join(', ')} but its registry line gives ${(line.words ?? [line.name]).join(', ')}`);
+  }
   ROUTES = DOMAINS.flatMap((d) => {
     let rs = routesOf.get(d);
     if (!rs) routesOf.set(d, (rs = d.routes.map((r) => withLocal(d, checked(d, r)))));
