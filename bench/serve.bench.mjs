@@ -107,10 +107,11 @@ log(`serve ${serve.url}, bare ${bare.url}; ${SECONDS} s per run, ${PAIRS} pairs,
 const rps = (r) => r.requests.average;
 // Both servers warmed up before the pairs (3 s of each request kind): the lines compare steady states, not
 // a first run of the measured server's code still being compiled against a bare server that has little to compile.
-const WARM = { connections: CONNECTIONS, duration: 3, timeout: 30 };
-await autocannon({ ...WARM, url: `${bare.url}/tax/years` });
-await autocannon({ ...WARM, url: `${serve.url}/tax/years` });
-await autocannon({ ...WARM, url: `${serve.url}/tax/take-home/calculate`, method: 'POST', body: JSON.stringify({ gross_income: 45000 }), headers: { 'content-type': 'application/json' } });
+const body = JSON.stringify({ gross_income: 45000 });
+const takeHome = { url: `${serve.url}/tax/take-home/calculate`, method: 'POST', body, headers: { 'content-type': 'application/json' } };
+await cannon({ duration: 3, url: `${bare.url}/tax/years` });
+await cannon({ duration: 3, url: `${serve.url}/tax/years` });
+await cannon({ duration: 3, ...takeHome });
 
 const getYears = await paired(
   PAIRS,
@@ -120,10 +121,9 @@ const getYears = await paired(
 );
 pairLine({ measure: `serve GET /v1/tax/years throughput (${CONNECTIONS} connections, ${SECONDS} s)`, unit: 'req/s', what: 'bare node:http, same bytes', target: 0.8, cmp: '>=', decimals: 2, ...getYears });
 
-const body = JSON.stringify({ gross_income: 45000 });
 const postTakeHome = await paired(
   PAIRS,
-  async () => rps(await cannon({ url: `${serve.url}/tax/take-home/calculate`, method: 'POST', body, headers: { 'content-type': 'application/json' } })),
+  async () => rps(await cannon(takeHome)),
   async () => rps(await cannon({ url: `${bare.url}/tax/years` })),
   { pids: [serve.pid, bare.pid] },
 );

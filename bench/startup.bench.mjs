@@ -14,7 +14,7 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { EXTRA_CA, paired, pairLine, timeProcess } from './lib/pairs.mjs';
+import { paired, pairedWithoutExtraCa, pairLine, timeProcess } from './lib/pairs.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const bin = join(root, 'bin', 'publicdata.cjs');
@@ -32,11 +32,7 @@ for (const [name, args] of cases) {
 }
 // Where NODE_EXTRA_CA_CERTS is set, node's own start includes loading those certificates (bench/lib/pairs.mjs
 // EXTRA_CA): the same take-home pairs without it, for context (docs/performance.md "Issue 37, fourth pass").
-if (EXTRA_CA) {
-  const bare = async (args) => (await timeProcess(args, { env: { ...env, [EXTRA_CA]: undefined } })).ms;
-  const r = await paired(N, () => bare(cases[1][1]), () => bare(['-e', '0']), { warmup: 2 });
-  pairLine({ measure: `cold start ${cases[1][0]} without ${EXTRA_CA} (median of ${N})`, unit: 'ms', what: `node -e 0 without ${EXTRA_CA}`, target: null, shown: true, ...r });
-}
+await pairedWithoutExtraCa(N, cases[1][1], { measure: `cold start ${cases[1][0]}`, env, warmup: 2 });
 
 /** A scratch copy of the project with the example domain registered, built; returns its launcher. */
 function buildWithExampleDomain() {

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { ApiError } from '../src/contract/errors.js';
 import { parseAmount } from '../src/amount.js';
 import type { ParamSpec, RouteSpec } from '../src/contract/route.js';
-import { loadDomains, matchLoading, matchRoute, ROUTES, routeById } from '../src/registry.js';
+import { domainsOfWord, loadDomains, matchLoading, matchRoute, ROUTES, routeById } from '../src/registry.js';
 import { enumValue, validateParams } from '../src/contract/validate.js';
 import type { RouteCall } from '../src/contract/types.js';
 import type { Context } from '../src/context.js';
@@ -307,11 +307,11 @@ function canonicalChoices(
 }
 
 /**
- * Whether the registry answers postcode lookups (the postcodes domain), for `--near POSTCODE`: every
- * domain is loaded to know (a command loads its own domain only, src/cli.ts).
+ * Whether the registry answers postcode lookups, for `--near POSTCODE`: the domain of the `postcode` command
+ * group is loaded to know (a command loads its own domain only, src/cli.ts); none when no domain has it.
  */
 async function hasPostcodeRoute(): Promise<boolean> {
-  await loadDomains();
+  await loadDomains(domainsOfWord('postcode'));
   return ROUTES.some((r) => r.method === 'GET' && r.path === POSTCODE_ROUTE_PATH);
 }
 

@@ -2,6 +2,7 @@
 import { Command, Option } from 'commander';
 import { ApiError, EXIT } from '../src/contract/errors.js';
 import type { Context } from '../src/context.js';
+// the dataset lists are read when the command is registered and run, after the CLI loaded every domain (src/cli.ts)
 import { syncDatasets } from '../src/sync-runner.js';
 import { globalOptions } from './global.js';
 import { discoveryOnlyOptions, parseRateOption, parseScopeOptions, scopeExamples, scopeOptions } from './sync-options.js';
@@ -9,12 +10,6 @@ import { helpWithExamples } from './route-command.js';
 import { commandRunner, writeRows } from './mirror-common.js';
 import { DATASETS as CATALOGUE } from '../src/registry.js';
 import type { SyncListOption } from '../src/mirror/catalog.js';
-
-/**
- * Every dataset with a sync module (the registry imports none of them until used): read when the command
- * is registered and run, after the CLI has loaded every domain (src/cli.ts), never frozen at import.
- */
-const datasets = (): readonly string[] => syncDatasets();
 
 function fail(e: unknown): never {
   if (e instanceof ApiError) throw e;
@@ -64,11 +59,11 @@ export function registerSync(program: Command, ctx: Context): void {
     .summary('download upstream open data into the local DuckDB mirror')
     .description(
       helpWithExamples(
-        `Sync datasets into the mirror: discover the current upstream file, download (resumable), load into a new\nDuckDB file, verify, and swap it in atomically. Datasets: ${datasets().join(', ')}.`,
+        `Sync datasets into the mirror: discover the current upstream file, download (resumable), load into a new\nDuckDB file, verify, and swap it in atomically. Datasets: ${syncDatasets().join(', ')}.`,
         [...scopeExamples(), 'publicdata sync <dataset> --from <downloaded-file>', 'publicdata sync --all'],
       ),
     )
-    .argument('[dataset...]', datasets().join(', '))
+    .argument('[dataset...]', syncDatasets().join(', '))
     .option('--all', 'every dataset')
     .option('--check', 'ask each publisher what is newest (no download): what the mirror holds, what is published, whether a sync would change it; exit 0 nothing newer, 1 something newer')
     .option('--from <file-or-url>', 'use this file, folder or URL (prefix ending in /) instead of discovering the upstream files; repeatable', (v: string, prev: string[] = []) => [...prev, v])
@@ -87,10 +82,10 @@ export function registerSync(program: Command, ctx: Context): void {
       run(self, async () => {
         const g = globalOptions(self, ctx);
         // --check: every dataset when none is named (commands/sync-check.ts)
-        const list = o.all || (o.check && names.length === 0) ? [...datasets()] : names;
-        if (list.length === 0) throw new ApiError(400, 'usage_error', `sync: name one or more datasets (${datasets().join(', ')}) or --all.`);
-        const unknown = list.filter((n) => !datasets().includes(n));
-        if (unknown.length) throw new ApiError(400, 'usage_error', `sync: unknown dataset ${unknown.map((u) => `'${u}'`).join(', ')}. Datasets: ${datasets().join(', ')}.`);
+        const list = o.all || (o.check && names.length === 0) ? [...syncDatasets()] : names;
+        if (list.length === 0) throw new ApiError(400, 'usage_error', `sync: name one or more datasets (${syncDatasets().join(', ')}) or --all.`);
+        const unknown = list.filter((n) => !syncDatasets().includes(n));
+        if (unknown.length) throw new ApiError(400, 'usage_error', `sync: unknown dataset ${unknown.map((u) => `'${u}'`).join(', ')}. Datasets: ${syncDatasets().join(', ')}.`);
         if (o.check) return (await import('./sync-check.js')).syncCheck(ctx, g, list, o);
         if (o.from && list.length !== 1) throw new ApiError(400, 'usage_error', 'sync: --from takes exactly one dataset.');
         if (o.replace && !o.from) throw new ApiError(400, 'usage_error', 'sync: --replace goes with --from (it says whether the file replaces the data or is added to it).');

@@ -122,7 +122,11 @@ export let DATASETS: readonly DatasetInfo[] = [];
 const routesOf = new WeakMap<DomainManifest, readonly Route[]>();
 let router = createRouter(ROUTES);
 
-/** Refill the lists from the declared manifests, when a domain was declared since the last time. */
+/**
+ * Refill the lists from the declared manifests, when a domain was declared since the last time: at import
+ * (a test's example domain is declared first) and after every load, never per call (serve matches a
+ * route per request).
+ */
 function refresh(): void {
   if (declaredCount() === DOMAINS.length) return;
   const declared = declaredDomains();
@@ -149,7 +153,6 @@ refresh();
 
 /** The route of a call among the domains loaded (404/405 as the router answers). */
 export function matchRoute(method: HttpMethod, path: string): Match<Route> {
-  refresh();
   return router.match(method, path);
 }
 
@@ -171,24 +174,18 @@ export async function matchLoading(method: HttpMethod, path: string): Promise<Ma
 }
 
 export function routeById(id: string): Route {
-  refresh();
   return router.byId(id);
 }
 
-/** A route by id, loading its domain first (the id's first word names it; else every domain). */
+/** A route by id, loading its domain first (the id's first word names it; every domain for the area profile or another id). */
 export async function routeByIdLoading(id: string): Promise<Route> {
-  if (needsAll(id)) await loadDomains();
+  const prefix = id.split('.')[0]!;
+  await loadDomains(needsAll(id) || !DOMAIN_NAMES.includes(prefix) ? undefined : [prefix]);
   try {
     return routeById(id);
   } catch {
-    const prefix = id.split('.')[0]!;
-    await loadDomains(DOMAIN_NAMES.includes(prefix) ? [prefix] : undefined);
-    try {
-      return routeById(id);
-    } catch {
-      await loadDomains();
-      return routeById(id);
-    }
+    await loadDomains();
+    return routeById(id);
   }
 }
 

@@ -61,20 +61,14 @@ export function createSyncRunner(loaders: ModuleLoaders): SyncRunner {
 /** The runner over the registry's datasets: of the domains loaded, remade when more have loaded. */
 let runner: SyncRunner | undefined;
 function current(): SyncRunner {
-  if (!runner || runner.datasets.length !== DATASET_ENTRIES.length) {
-    runner = createSyncRunner(Object.fromEntries(DATASET_ENTRIES.map((d) => [d.info.name, d.sync])));
-    SYNC_DATASETS = runner.datasets;
-  }
+  if (!runner || runner.datasets.length !== DATASET_ENTRIES.length) runner = createSyncRunner(Object.fromEntries(DATASET_ENTRIES.map((d) => [d.info.name, d.sync])));
   return runner;
 }
 
 /**
- * Every dataset of the domains loaded (a live binding, as the registry's lists: the CLI's `sync` and
- * `completion` load every domain first; src/registry.ts). The functions below load every domain themselves.
+ * Every dataset of the domains loaded now (the CLI's `sync` and `completion` load every domain first;
+ * src/registry.ts). The functions below load every domain themselves.
  */
-export let SYNC_DATASETS: readonly string[] = [];
-current();
-/** Every dataset of the domains loaded now. */
 export const syncDatasets = (): readonly string[] => current().datasets;
 export const isSyncDataset = (name: string): boolean => current().isSyncDataset(name);
 export const loadModule = async (name: string): Promise<DatasetModule> => {

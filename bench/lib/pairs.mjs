@@ -13,6 +13,16 @@ export const CORES = typeof availableParallelism === 'function' ? availableParal
 export const loadNow = () => loadavg()[0];
 
 /**
+ * A process's CPU time in clock ticks from /proc/<pid>/stat: user + system, with `children` its waited-for
+ * children's too (after the name: state ppid ... utime stime cutime cstime are fields 12 to 15).
+ */
+export function procTicks(pid, children) {
+  const st = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const f = st.slice(st.lastIndexOf(')') + 2).split(' ');
+  return Number(f[11]) + Number(f[12]) + (children ? Number(f[13]) + Number(f[14]) : 0);
+}
+
+/**
  * The machine's CPU time (non-idle, and in all) and this process's own with its waited-for children's, now,
  * in clock ticks (Linux: /proc/stat and /proc/self/stat); undefined elsewhere. Two samples give the CPU
  * other processes used in between (`othersCores`), which, unlike the load average, leaves out the bench's
@@ -23,16 +33,11 @@ export function cpuSample(pids = []) {
     const c = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
     const idle = c[3] + (c[4] ?? 0);
     const total = c.slice(0, 8).reduce((x, y) => x + (y || 0), 0);
-    const st = readFileSync('/proc/self/stat', 'utf8');
-    const f = st.slice(st.lastIndexOf(')') + 2).split(' ');
-    // after the name: state ppid ... utime stime cutime cstime are the 12th to 15th fields (index 11 to 14)
-    let own = Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]);
+    let own = procTicks('self', true);
     // children the bench started and has not waited for yet (a server under test): their CPU is the bench's
     for (const pid of pids) {
       try {
-        const cs = readFileSync(`/proc/${pid}/stat`, 'utf8');
-        const g = cs.slice(cs.lastIndexOf(')') + 2).split(' ');
-        own += Number(g[11]) + Number(g[12]);
+        own += procTicks(pid, false);
       } catch {
         /* it has exited: its CPU is in cutime/cstime once waited for */
       }
@@ -156,6 +161,17 @@ export function childEnv(env = {}) {
  * start-up and VAT-return benches add a line measured without it (no target, for context) when it is.
  */
 export const EXTRA_CA = process.env.NODE_EXTRA_CA_CERTS ? 'NODE_EXTRA_CA_CERTS' : undefined;
+
+/**
+ * Where NODE_EXTRA_CA_CERTS is set: `args` against `node -e 0`, both without it, `n` pairs, printed as a line
+ * for context (no target) named `<measure> without NODE_EXTRA_CA_CERTS (median of n)`. Nothing elsewhere.
+ */
+export async function pairedWithoutExtraCa(n, args, { measure, env = {}, warmup = 1 }) {
+  if (!EXTRA_CA) return;
+  const ms = async (a) => (await timeProcess(a, { env: { ...env, [EXTRA_CA]: undefined } })).ms;
+  const r = await paired(n, () => ms(args), () => ms(['-e', '0']), { warmup });
+  pairLine({ measure: `${measure} without ${EXTRA_CA} (median of ${n})`, unit: 'ms', what: `node -e 0 without ${EXTRA_CA}`, target: null, shown: true, ...r });
+}
 
 /** Wall time (ms) of one child process; rejects on a non-zero exit. */
 export function timeProcess(args, { env = {}, cwd, stdin = 'ignore' } = {}) {

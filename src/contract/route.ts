@@ -30,9 +30,9 @@ export type ParamErrorCode =
  * A shared vocabulary's resolver (issue 37: one region vocabulary accepted everywhere): the value typed
  * (an ONS name, a GSS code, the domain's own slug, in any case) -> this parameter's own value, or
  * `{ refused }`, the reason (what is accepted and the nearest name), which validation reports with the
- * parameter's own error code. Pure of I/O once built; src/reference/ builds them from data/.
+ * parameter's own error code, with `near`, the nearest accepted name, when one is near. Pure of I/O once
+ * built; src/reference/ builds them from data/.
  */
-/** A value as the route takes it, or why it is refused (with the nearest accepted name, when one is near). */
 export type ValueResolver = (raw: string) => string | { refused: string; near?: string };
 
 export interface ParamSpec {

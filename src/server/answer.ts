@@ -144,10 +144,8 @@ export class Answerer {
     const auth = this.authenticate(req, t, log);
     if ('status' in auth) return auth;
     const { plan, rate } = auth;
-    const credits = this.p.credits;
-    if (plan && credits && !(state.reservation = credits.reserve(plan, hit.route.cost, t))) {
-      return errorAnswer(402, 'insufficient_credits', INSUFFICIENT_CREDITS_MESSAGE, this.limitHeaders(plan, rate, 0, this.p.now()));
-    }
+    const refused = this.reserve(plan, hit.route.cost, t, state, (cost) => this.limitHeaders(plan, rate, cost, this.p.now()));
+    if (refused) return refused;
     log.cost = plan ? hit.route.cost : 0;
     // A GET's entry (its key is the target, which a POST's key never is) always has its ETag.
     const etag = hit.etag ?? '';
@@ -183,25 +181,24 @@ export class Answerer {
     // A calculation asked before this hour, body for body: its answer, charged like any other.
     const key = text !== undefined && text.length <= POST_BODY_MAX && cacheable(found.route) && req.url ? postKey(req.url, text) : undefined;
     const hit = key === undefined ? undefined : this.p.cache.lookup(key, t);
-    if (hit) return this.answerCachedPost(hit, t, state, plan, limits);
+    if (hit) {
+      // a POST answered 200 this hour for this target and body: charged, then that answer
+      const refused = this.reserve(plan, hit.route.cost, t, state, limits);
+      if (refused) return refused;
+      state.log.cost = plan ? hit.route.cost : 0;
+      return { status: 200, headers: limits(state.log.cost), cached: hit };
+    }
     const prepared = await this.validate(u, found, text, limits);
     if ('status' in prepared) return prepared;
-    const credits = this.p.credits;
-    if (plan && credits) {
-      state.reservation = credits.reserve(plan, found.route.cost, t);
-      if (!state.reservation) return errorAnswer(402, 'insufficient_credits', INSUFFICIENT_CREDITS_MESSAGE, limits(0));
-    }
-    return this.execute(req, prepared, found.route, state, t, plan, limits, key);
+    return this.reserve(plan, found.route.cost, t, state, limits) ?? this.execute(req, prepared, found.route, state, t, plan, limits, key);
   }
 
-  /** A POST whose target and body were answered 200 this hour: the credit check and charge, then that answer. */
-  private answerCachedPost(hit: CachedAnswer, t: number, state: RequestState, plan: KeyPlan | undefined, limits: (cost: number) => Record<string, string>): Answer {
+  /** The credits of a keyed call reserved in `state` (credit accounting on), or its 402 answer when they are not there. */
+  private reserve(plan: KeyPlan | undefined, cost: number, t: number, state: RequestState, limits: (cost: number) => Record<string, string>): Answer | undefined {
     const credits = this.p.credits;
-    if (plan && credits && !(state.reservation = credits.reserve(plan, hit.route.cost, t))) {
-      return errorAnswer(402, 'insufficient_credits', INSUFFICIENT_CREDITS_MESSAGE, limits(0));
-    }
-    state.log.cost = plan ? hit.route.cost : 0;
-    return { status: 200, headers: limits(state.log.cost), cached: hit };
+    if (!plan || !credits) return undefined;
+    state.reservation = credits.reserve(plan, cost, t);
+    return state.reservation ? undefined : errorAnswer(402, 'insufficient_credits', INSUFFICIENT_CREDITS_MESSAGE, limits(0));
   }
 
   /** The route a method and path name, or the 404/405/501 answer. */

@@ -12,14 +12,7 @@ import { callLocal } from '../../src/backends/local.js';
 import { ROUTES } from '../../src/registry.js';
 import { handlerCtx } from '../support/handler-context.js';
 import { ROUTE_SAMPLES } from '../support/route-samples.js';
-
-/** Every object of a JSON value with its path as findUnsafeKey writes it ('' for the root). */
-function objectsOf(v: unknown, path = ''): Array<{ path: string; obj: Record<string, unknown> }> {
-  if (Array.isArray(v)) return v.flatMap((x, i) => objectsOf(x, `${path}[${i}]`));
-  if (typeof v !== 'object' || v === null) return [];
-  const o = v as Record<string, unknown>;
-  return [{ path, obj: o }, ...Object.keys(o).flatMap((k) => objectsOf(o[k], path ? `${path}.${k}` : k))];
-}
+import { UNSAFE_KEYS, defineOwn, joinPath, objectsOf } from '../support/unsafe-keys.js';
 
 async function call(sample: { method: string; path: string }, body: unknown) {
   const url = new URL(sample.path, 'http://x');
@@ -35,12 +28,11 @@ describe('bodyDocument routes: unsafe keys', () => {
       expect(valid.status, `${route.id}'s sample body is valid`).toBe(200);
       const n = objectsOf(sample!.body).length;
       for (let at = 0; at < n; at++) {
-        for (const key of ['__proto__', 'constructor', 'prototype']) {
+        for (const key of UNSAFE_KEYS) {
           const body = structuredClone(sample!.body);
           const target = objectsOf(body)[at]!;
-          // an own property, as JSON.parse makes `"__proto__": …`
-          Object.defineProperty(target.obj, key, { value: { x: 1 }, enumerable: true, writable: true, configurable: true });
-          const field = target.path ? `${target.path}.${key}` : key;
+          defineOwn(target.obj, key, { x: 1 });
+          const field = joinPath(target.path, key);
           const r = await call(sample!, body);
           const error = (r.envelope as { error?: { code: string; message: string } }).error;
           expect({ route: route.id, field, status: r.status, code: error?.code }).toEqual({ route: route.id, field, status: 400, code: 'bad_request' });

@@ -8,6 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Q3_2026, standardCompany, tx, vatReturn } from './helpers.js';
+import { UNSAFE_KEYS as UNSAFE, defineOwn, fieldsOf, joinPath as join, objectsOf } from '../../support/unsafe-keys.js';
 
 /**
  * A valid body that uses every field of the document: schemes, partial exemption with an annual adjustment
@@ -46,26 +47,7 @@ function fullBody(annualTrue = false): Record<string, unknown> {
   };
 }
 
-/** Every object of a JSON value with its path as findUnsafeKey writes it ('' for the root). */
-function objectsOf(v: unknown, path = ''): Array<{ path: string; obj: Record<string, unknown> }> {
-  if (Array.isArray(v)) return v.flatMap((x, i) => objectsOf(x, `${path}[${i}]`));
-  if (typeof v !== 'object' || v === null) return [];
-  const o = v as Record<string, unknown>;
-  return [{ path, obj: o }, ...Object.keys(o).flatMap((k) => objectsOf(o[k], path ? `${path}.${k}` : k))];
-}
-
-/** Every field (an object's key) of a JSON value with the path of the object holding it. */
-function fieldsOf(v: unknown): Array<{ path: string; obj: Record<string, unknown>; key: string }> {
-  return objectsOf(v).flatMap(({ path, obj }) => Object.keys(obj).map((key) => ({ path, obj, key })));
-}
-
-/** An own property, as JSON.parse makes `"__proto__": …` (an assignment would set the prototype instead). */
-const defineOwn = (o: Record<string, unknown>, key: string, value: unknown) =>
-  Object.defineProperty(o, key, { value, enumerable: true, writable: true, configurable: true });
-
-const UNSAFE = ['__proto__', 'constructor', 'prototype'] as const;
 const VALUES: readonly unknown[] = [1, 'x', true, null, { a: 1 }, [1]];
-const join = (path: string, key: string) => (path ? `${path}.${key}` : key);
 
 async function expectRefused(body: unknown, field: string): Promise<void> {
   const r = await vatReturn(body);

@@ -167,8 +167,8 @@ function checkPeriod(c: Collector, p: unknown): { start: string | undefined; end
   else if (!isObj(p)) c.add('period', 'INVALID_FIELD_TYPE', "'period' must be an object with start_date and end_date.");
   else {
     checkKnownFields(c, p, 'period', DOCUMENT_FIELDS.period);
-    start = checkDate(c, p, 'start_date', 'period', true);
-    end = checkDate(c, p, 'end_date', 'period', true);
+    start = checkDate(c, p['start_date'], 'start_date', 'period', true);
+    end = checkDate(c, p['end_date'], 'end_date', 'period', true);
     if (start && end) {
       if (end < start) c.add('period.end_date', 'INVALID_PERIOD', `end_date ${end} is before start_date ${start}.`);
       else if (end >= addMonths(start, MAX_PERIOD_MONTHS))

@@ -117,29 +117,14 @@ function enumSet(allowed: readonly string[]): ReadonlySet<string> {
 }
 
 /*
- * The check helpers take `at`, where the object that holds `key` sits (a path such as 'period', or a
- * transaction's index: `At`), and name the field `${path}.${key}` only when they report it: a valid body
- * builds no field names (10,000 transactions would otherwise make ~150,000 strings just in case).
+ * The checks take the field's value, read by name at the call (`checkEnum(c, raw['type'], 'type', …)`: a
+ * string-literal key is a named property load, which V8 caches for the body's object shape; `o[key]` in a
+ * helper shared by every field is a keyed load that misses its cache on most calls, and a 10,000-transaction
+ * return runs the checks 150,000 times, mostly before V8 has optimised them). They take `at`, where the
+ * object that holds `key` sits (a path such as 'period', or a transaction's index: `At`), and name the
+ * field `${path}.${key}` only when they report it: a valid body builds no field names.
  */
-function checkEnum<T extends string>(
-  c: Collector,
-  o: Obj,
-  key: string,
-  at: string,
-  allowed: readonly T[],
-  required: boolean,
-): T | undefined {
-  return enumValue(c, o[key], key, at, allowed, required);
-}
-
-/**
- * The value-taking forms of the checks (`enumValue(c, raw['type'], 'type', …)`): a transaction's fields
- * are read by name at the call (a string-literal key is a named property load for V8), one load V8 caches
- * for the body's object shape, where `o[key]` in a helper shared by every field is a keyed load that
- * misses its cache on most calls. A 10,000-transaction
- * return runs them 150,000 times, mostly before V8 has optimised them.
- */
-function enumValue<T extends string>(c: Collector, v: unknown, key: string, at: At, allowed: readonly T[], required: boolean): T | undefined {
+function checkEnum<T extends string>(c: Collector, v: unknown, key: string, at: At, allowed: readonly T[], required: boolean): T | undefined {
   if (v === undefined || v === null || v === '') {
     if (required) c.add(`${pathOf(at)}.${key}`, 'MISSING_FIELD', `'${key}' is required.`);
     return undefined;
@@ -151,11 +136,7 @@ function enumValue<T extends string>(c: Collector, v: unknown, key: string, at: 
   return v as T;
 }
 
-export function checkDate(c: Collector, o: Obj, key: string, at: string, required: boolean): string | undefined {
-  return dateValue(c, o[key], key, at, required);
-}
-
-function dateValue(c: Collector, v: unknown, key: string, at: At, required: boolean): string | undefined {
+export function checkDate(c: Collector, v: unknown, key: string, at: At, required: boolean): string | undefined {
   if (v === undefined || v === null || v === '') {
     if (required) c.add(`${pathOf(at)}.${key}`, 'MISSING_FIELD', `'${key}' is required.`);
     return undefined;
@@ -167,11 +148,7 @@ function dateValue(c: Collector, v: unknown, key: string, at: At, required: bool
   return v;
 }
 
-function checkAmount(c: Collector, o: Obj, key: string, at: string, required: boolean): number | undefined | null {
-  return amountValue(c, o[key], key, at, required);
-}
-
-function amountValue(c: Collector, v: unknown, key: string, at: At, required: boolean): number | undefined | null {
+function checkAmount(c: Collector, v: unknown, key: string, at: At, required: boolean): number | undefined | null {
   if (v === undefined || v === null || v === '') {
     if (required) c.add(`${pathOf(at)}.${key}`, 'MISSING_FIELD', `'${key}' is required.`);
     return null;
@@ -184,11 +161,7 @@ function amountValue(c: Collector, v: unknown, key: string, at: At, required: bo
   return p;
 }
 
-function checkBool(c: Collector, o: Obj, key: string, at: string, dflt: boolean): boolean {
-  return boolValue(c, o[key], key, at, dflt);
-}
-
-function boolValue(c: Collector, v: unknown, key: string, at: At, dflt: boolean): boolean {
+function checkBool(c: Collector, v: unknown, key: string, at: At, dflt: boolean): boolean {
   if (v === undefined || v === null) return dflt;
   if (typeof v !== 'boolean') {
     c.add(`${pathOf(at)}.${key}`, 'INVALID_FIELD_TYPE', `'${key}' must be true or false.`);
@@ -197,11 +170,7 @@ function boolValue(c: Collector, v: unknown, key: string, at: At, dflt: boolean)
   return v;
 }
 
-function checkPercent(c: Collector, o: Obj, key: string, at: string): number | undefined {
-  return percentValue(c, o[key], key, at);
-}
-
-function percentValue(c: Collector, v: unknown, key: string, at: At): number | undefined {
+function checkPercent(c: Collector, v: unknown, key: string, at: At): number | undefined {
   if (v === undefined || v === null) return undefined;
   if (typeof v !== 'number' || !Number.isFinite(v) || v < 0 || v > 100) {
     c.add(`${pathOf(at)}.${key}`, 'INVALID_FIELD_TYPE', `'${key}' must be a percentage between 0 and 100 (14.5 means 14.5%).`);
@@ -255,10 +224,10 @@ function checkCompanyIdentity(c: Collector, raw: Obj, company: Company, warnings
       if (/^XI/i.test(vrn.trim())) company.northern_ireland = true;
     }
   }
-  const regDate = checkDate(c, raw, 'vat_registration_date', 'company', false);
+  const regDate = checkDate(c, raw['vat_registration_date'], 'vat_registration_date', 'company', false);
   if (regDate) company.vat_registration_date = regDate;
-  company.northern_ireland = checkBool(c, raw, 'northern_ireland', 'company', company.northern_ireland);
-  company.partially_exempt = checkBool(c, raw, 'partially_exempt', 'company', false);
+  company.northern_ireland = checkBool(c, raw['northern_ireland'], 'northern_ireland', 'company', company.northern_ireland);
+  company.partially_exempt = checkBool(c, raw['partially_exempt'], 'partially_exempt', 'company', false);
 }
 
 /** company.vat_schemes: each entry's scheme, dates and flat-rate fields (entries with a scheme and a start are kept). */
@@ -273,26 +242,26 @@ function checkVatSchemes(c: Collector, vs: unknown, company: Company, warnings: 
     const f = `company.vat_schemes[${j}]`;
     if (!isObj(e)) return c.add(f, 'INVALID_FIELD_TYPE', 'A scheme entry must be an object.');
     checkKnownFields(c, e, f, DOCUMENT_FIELDS.scheme);
-    const scheme = checkEnum(c, e, 'scheme', f, SCHEMES, true);
-    const from = checkDate(c, e, 'effective_from', f, true);
+    const scheme = checkEnum(c, e['scheme'], 'scheme', f, SCHEMES, true);
+    const from = checkDate(c, e['effective_from'], 'effective_from', f, true);
     let to: string | null = null;
-    if (e['effective_to'] !== undefined && e['effective_to'] !== null) to = checkDate(c, e, 'effective_to', f, false) ?? null;
+    if (e['effective_to'] !== undefined && e['effective_to'] !== null) to = checkDate(c, e['effective_to'], 'effective_to', f, false) ?? null;
     if (from && to && to < from) c.add(`${f}.effective_to`, 'INVALID_PERIOD', `effective_to ${to} is before effective_from ${from}.`);
     const entry: SchemeEntry = {
       index: j,
       scheme: scheme ?? 'standard',
       effective_from: from ?? '0000-01-01',
       effective_to: to,
-      limited_cost_trader: checkBool(c, e, 'limited_cost_trader', f, false),
+      limited_cost_trader: checkBool(c, e['limited_cost_trader'], 'limited_cost_trader', f, false),
     };
     const fy = e['first_year'];
-    if (fy !== undefined && fy !== null) entry.first_year = checkBool(c, e, 'first_year', f, false);
+    if (fy !== undefined && fy !== null) entry.first_year = checkBool(c, e['first_year'], 'first_year', f, false);
     const cat = e['flat_rate_category'];
     if (cat !== undefined && cat !== null) {
       if (typeof cat !== 'string') c.add(`${f}.flat_rate_category`, 'INVALID_FIELD_TYPE', "'flat_rate_category' must be a string.");
       else entry.flat_rate_category = cat;
     }
-    const pct = checkPercent(c, e, 'flat_rate_percentage', f);
+    const pct = checkPercent(c, e['flat_rate_percentage'], 'flat_rate_percentage', f);
     if (pct !== undefined) entry.flat_rate_percentage = pct;
     if (scheme && scheme !== 'flat_rate' && (entry.flat_rate_category || pct !== undefined || entry.limited_cost_trader))
       warnings.push({ code: 'FLAT_RATE_FIELDS_IGNORED', field: f, message: `Flat-rate fields on a '${scheme}' entry are ignored.` });
@@ -310,8 +279,8 @@ function checkPartialExemption(c: Collector, pe: unknown, company: Company, warn
   const f = 'company.partial_exemption';
   checkKnownFields(c, pe, f, DOCUMENT_FIELDS.partialExemption);
   const cfg: PartialExemptionConfig = company.partial_exemption;
-  cfg.method = checkEnum(c, pe, 'method', f, ['standard', 'special'] as const, false) ?? 'standard';
-  const sp = checkPercent(c, pe, 'special_method_recoverable_percentage', f);
+  cfg.method = checkEnum(c, pe['method'], 'method', f, ['standard', 'special'] as const, false) ?? 'standard';
+  const sp = checkPercent(c, pe['special_method_recoverable_percentage'], 'special_method_recoverable_percentage', f);
   if (sp !== undefined) cfg.special_method_recoverable_percentage = sp;
   else if (cfg.method === 'special' && pe['special_method_recoverable_percentage'] === undefined)
     c.add(`${f}.special_method_recoverable_percentage`, 'MISSING_FIELD', "A special method needs 'special_method_recoverable_percentage' (the percentage your approved method gives).");
@@ -348,7 +317,7 @@ function checkAnnualAdjustment(c: Collector, aa: unknown, company: Company, cfg:
     else {
       checkKnownFields(c, pr, `${f}.annual_adjustment.prior_returns`, DOCUMENT_FIELDS.priorReturns);
       for (const k of Object.keys(prior) as Array<keyof PriorReturns>) {
-        const p = checkAmount(c, pr, k, `${f}.annual_adjustment.prior_returns`, false);
+        const p = checkAmount(c, pr[k], k, `${f}.annual_adjustment.prior_returns`, false);
         if (typeof p === 'number') prior[k] = p;
       }
     }
@@ -367,7 +336,7 @@ function checkFuelScaleCharges(c: Collector, fsc: unknown, company: Company): vo
     const f = `company.fuel_scale_charges[${j}]`;
     if (!isObj(e)) return c.add(f, 'INVALID_FIELD_TYPE', 'A fuel scale charge must be an object.');
     checkKnownFields(c, e, f, DOCUMENT_FIELDS.fuel);
-    const ft = checkEnum(c, e, 'fuel_type', f, FUEL_TYPES, false) ?? ('petrol' as FuelType);
+    const ft = checkEnum(c, e['fuel_type'], 'fuel_type', f, FUEL_TYPES, false) ?? ('petrol' as FuelType);
     const fc: FuelCharge = { index: j, fuel_type: ft };
     const vehicle = e['vehicle'];
     if (typeof vehicle === 'string') fc.vehicle = vehicle;
@@ -377,7 +346,7 @@ function checkFuelScaleCharges(c: Collector, fsc: unknown, company: Company): vo
       if (pm !== 1 && pm !== 3 && pm !== 12) c.add(`${f}.period_months`, 'INVALID_ENUM_VALUE', "'period_months' must be 1, 3 or 12.");
       else fc.period_months = pm;
     }
-    const charge = checkAmount(c, e, 'vat_inclusive_charge', f, false);
+    const charge = checkAmount(c, e['vat_inclusive_charge'], 'vat_inclusive_charge', f, false);
     if (typeof charge === 'number') fc.vat_inclusive_charge = charge;
     checkFuelBand(c, e, f, fc);
     company.fuel.push(fc);
@@ -459,15 +428,15 @@ export function parseTxn(c: Collector, raw: unknown, i: number): Txn | undefined
   if (typeof id === 'number' && Number.isFinite(id)) id = String(id);
   if (id === undefined || id === null || id === '') c.add(`transactions[${i}].id`, 'MISSING_FIELD', "'id' is required.");
   else if (typeof id !== 'string') c.add(`transactions[${i}].id`, 'INVALID_FIELD_TYPE', "'id' must be a string.");
-  const date = dateValue(c, raw['date'], 'date', i, true);
-  const type = enumValue(c, raw['type'], 'type', i, TRANSACTION_TYPES, true);
-  const net = amountValue(c, raw['net_amount'], 'net_amount', i, true);
-  const vat = amountValue(c, raw['vat_amount'], 'vat_amount', i, true);
-  const gross = amountValue(c, raw['gross_amount'], 'gross_amount', i, false);
-  const rate = enumValue(c, raw['vat_rate'], 'vat_rate', i, VAT_RATE_NAMES, true);
-  const supply = enumValue(c, raw['supply_type'], 'supply_type', i, SUPPLY_TYPES, false) ?? ('domestic' as SupplyType);
-  const capital = boolValue(c, raw['is_capital_asset'], 'is_capital_asset', i, false);
-  const reclaimed = boolValue(c, raw['input_tax_reclaimed'], 'input_tax_reclaimed', i, false);
+  const date = checkDate(c, raw['date'], 'date', i, true);
+  const type = checkEnum(c, raw['type'], 'type', i, TRANSACTION_TYPES, true);
+  const net = checkAmount(c, raw['net_amount'], 'net_amount', i, true);
+  const vat = checkAmount(c, raw['vat_amount'], 'vat_amount', i, true);
+  const gross = checkAmount(c, raw['gross_amount'], 'gross_amount', i, false);
+  const rate = checkEnum(c, raw['vat_rate'], 'vat_rate', i, VAT_RATE_NAMES, true);
+  const supply = checkEnum(c, raw['supply_type'], 'supply_type', i, SUPPLY_TYPES, false) ?? ('domestic' as SupplyType);
+  const capital = checkBool(c, raw['is_capital_asset'], 'is_capital_asset', i, false);
+  const reclaimed = checkBool(c, raw['input_tax_reclaimed'], 'input_tax_reclaimed', i, false);
   let ratePct: number | undefined;
   const rp = raw['vat_rate_percentage'];
   if (rp !== undefined && rp !== null) {
@@ -475,15 +444,15 @@ export function parseTxn(c: Collector, raw: unknown, i: number): Txn | undefined
     else ratePct = rp;
   }
   // checked on every transaction (a value of the wrong type is refused, not ignored); it decides the side of a journal only
-  const direction = enumValue(c, raw['direction'], 'direction', i, DIRECTIONS, type === 'journal');
+  const direction = checkEnum(c, raw['direction'], 'direction', i, DIRECTIONS, type === 'journal');
   let side: Side | undefined;
   if (type === 'journal') side = direction;
   else if (type) side = SIDE_OF_TYPE[type];
-  const attribution = enumValue(c, raw['input_tax_attribution'], 'input_tax_attribution', i, ATTRIBUTIONS, false);
-  const payment_date = dateValue(c, raw['payment_date'], 'payment_date', i, false);
-  const amount_paid = amountValue(c, raw['amount_paid'], 'amount_paid', i, false);
-  const original_transaction_date = dateValue(c, raw['original_transaction_date'], 'original_transaction_date', i, false);
-  const payment_due_date = dateValue(c, raw['payment_due_date'], 'payment_due_date', i, false);
+  const attribution = checkEnum(c, raw['input_tax_attribution'], 'input_tax_attribution', i, ATTRIBUTIONS, false);
+  const payment_date = checkDate(c, raw['payment_date'], 'payment_date', i, false);
+  const amount_paid = checkAmount(c, raw['amount_paid'], 'amount_paid', i, false);
+  const original_transaction_date = checkDate(c, raw['original_transaction_date'], 'original_transaction_date', i, false);
+  const payment_due_date = checkDate(c, raw['payment_due_date'], 'payment_due_date', i, false);
   let origId = raw['original_transaction_id'];
   if (typeof origId === 'number' && Number.isFinite(origId)) origId = String(origId);
   else if (origId !== undefined && origId !== null && typeof origId !== 'string') c.add(`transactions[${i}].original_transaction_id`, 'INVALID_FIELD_TYPE', "'original_transaction_id' must be a string (the id of the unpaid sale).");
@@ -494,7 +463,7 @@ export function parseTxn(c: Collector, raw: unknown, i: number): Txn | undefined
       c.add(`transactions[${i}].scheme_override`, 'INVALID_SCHEME_OVERRIDE', `'scheme_override' must be one of ${SCHEMES.join(', ')}; got ${JSON.stringify(ov)}.`);
     else override = ov as Scheme;
   }
-  const frsPct = percentValue(c, raw['flat_rate_percentage'], 'flat_rate_percentage', i);
+  const frsPct = checkPercent(c, raw['flat_rate_percentage'], 'flat_rate_percentage', i);
   const description = raw['description'];
   if (description !== undefined && description !== null && typeof description !== 'string') c.add(`transactions[${i}].description`, 'INVALID_FIELD_TYPE', "'description' must be a string.");
   if (c.details.length > before || !date || !type || !rate || !side || typeof net !== 'number' || typeof vat !== 'number' || gross === undefined) {
