@@ -157,20 +157,36 @@ export function matchRoute(method: HttpMethod, path: string): Match<Route> {
 }
 
 /**
- * The route of a call, loading every domain first when it is none of the loaded ones' (a command of one
- * domain calling another's route: `tax take-home --rank` calls earnings).
+ * The route of a call, loading its domain first when it is none of the loaded ones' (a command of one
+ * domain calling another's route: `tax take-home --rank` calls earnings), and every domain for the area
+ * profile or a path no single domain answers.
  */
 export async function matchLoading(method: HttpMethod, path: string): Promise<Match<Route>> {
-  if (!allLoaded()) {
+  if (allLoaded()) return matchRoute(method, path);
+  const loadedMatch = () => {
     try {
       const m = matchRoute(method, path);
-      if (!needsAll(m.route.id)) return m;
+      return needsAll(m.route.id) ? undefined : m;
     } catch {
-      // none of the loaded domains' routes: every domain is loaded below
+      return undefined; // none of the loaded domains' routes
     }
-    await loadDomains();
+  };
+  let m = loadedMatch();
+  if (m) return m;
+  // A domain's routes sit under /v1/<its name>/ (`take-home --rank` calls /v1/earnings/percentile): that
+  // domain first, then every domain for a path of none (the area profile's /v1/area/) or a route it lacks.
+  const word = /^\/v\d+\/([^/?#]+)/.exec(path)?.[1];
+  if (word !== undefined && DOMAIN_NAMES.includes(word) && !loaded.has(word)) {
+    await loadDomains([word]);
+    if ((m = loadedMatch())) return m;
   }
+  await loadDomains();
   return matchRoute(method, path);
+}
+
+/** The registered domains whose manifest has loaded, in registry order. */
+export function loadedDomains(): string[] {
+  return DOMAIN_NAMES.filter((n) => loaded.has(n));
 }
 
 export function routeById(id: string): Route {
