@@ -8,7 +8,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { promisify } from 'node:util';
 import { gzip as gzipCb } from 'node:zlib';
-import { redact, redactUrl } from '../config.js';
+import { maskKey, redact, redactUrl } from '../config.js';
 import { errorEnvelope } from '../contract/errors.js';
 import type { AnswerCache } from './answer-cache.js';
 import { bearerToken, errorAnswer, SERVER_ERROR_MESSAGE, type Answer, type Answerer, type RequestState } from './answer.js';
@@ -21,15 +21,17 @@ import { methodsOf } from './routing.js';
 const gzip = promisify(gzipCb);
 
 /**
- * The segments of a request target that could be a key: path segments, query names and values, each as
- * sent and %-decoded (up to three times, for a target escaped more than once); 16+ characters only.
+ * The segments of a request target that could be a key (path segments, query names and values; 16+
+ * characters), each as its forms: as sent, then %-decoded (up to three times, for a target escaped more
+ * than once).
  */
-export function targetTokens(target: string): string[] {
-  const out = new Set<string>();
+export function targetSegments(target: string): string[][] {
+  const out: string[][] = [];
   for (const raw of target.split(/[/?&=#;]+/)) {
+    const forms: string[] = [];
     let t = raw;
     for (let i = 0; i < 4 && t.length >= 16; i++) {
-      out.add(t);
+      forms.push(t);
       let next: string;
       try {
         next = decodeURIComponent(t.replace(/\+/g, ' '));
@@ -39,8 +41,24 @@ export function targetTokens(target: string): string[] {
       if (next === t) break;
       t = next;
     }
+    if (forms.length) out.push(forms);
   }
-  return [...out];
+  return out;
+}
+
+/**
+ * The text a base64 or base64url token encodes, when it is one (padding optional) and decodes to UTF-8 text
+ * that encodes back to it; else undefined. A key of the keys file is found by its digest only, so a token
+ * of the target is tried as itself and as what it encodes.
+ */
+export function fromBase64(token: string): string | undefined {
+  if (token.length < 16 || !/^[A-Za-z0-9+/_-]+={0,2}$/.test(token)) return undefined;
+  const bytes = Buffer.from(token, token.includes('-') || token.includes('_') ? 'base64url' : 'base64');
+  const text = bytes.toString('utf8');
+  const again = Buffer.from(text, 'utf8');
+  // not text (a decoding that replaced bytes), or not this token's bytes
+  if (!again.equals(bytes) || again.toString('base64url') !== token.replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_')) return undefined;
+  return text;
 }
 
 /** Answers smaller than this are sent uncompressed (gzip would not pay for its header and CPU). */
@@ -161,14 +179,24 @@ export class HttpAdapter {
    * A log line with every key masked, in any encoding (redact): the request's own Bearer token when shaped
    * like a key (a gd_ key, or 16+ characters: `Bearer 1` must not mask every 1 in the line), and any key of
    * the keys file that stands as a whole segment of the target (path segment, query name or value, escaped
-   * or not), found by its digest since the keys themselves are not kept. Whatever the answer (401,
+   * or not, itself or in base64/base64url), found by its digest since the keys themselves are not kept.
+   * Whatever the answer (401,
    * OPTIONS, 405, the OpenAPI document).
    */
   private maskKeys(line: string, req: IncomingMessage): string {
     let out = line;
     const own = bearerToken(req);
     if (own && (/^gd_(live|test)_/.test(own) || own.length >= 16)) out = redact(out, own);
-    for (const token of targetTokens(req.url ?? '')) if (this.answerer.isKey(token)) out = redact(out, token);
+    for (const forms of targetSegments(req.url ?? '')) {
+      for (const form of forms) {
+        // the key itself, or its base64/base64url
+        const decoded = this.answerer.isKey(form) ? form : fromBase64(form);
+        if (decoded === undefined || (decoded !== form && !this.answerer.isKey(decoded))) continue;
+        // every encoding redact knows of the key, and the segment as sent (base64 with %-escapes: `%2F`, `%3D`)
+        out = redact(out, decoded).split(forms[0]!).join(maskKey(decoded));
+        break;
+      }
+    }
     return redact(out);
   }
 

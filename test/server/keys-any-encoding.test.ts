@@ -86,3 +86,37 @@ describe("serve's access log masks a keys-file key wherever it sits", () => {
     }
   });
 });
+
+describe("serve's access log masks a keys-file key given in base64", () => {
+  it('base64 and base64url, padded, %-escaped padding, in the path and in a parameter', async () => {
+    // a second key of 20 bytes: its base64 ends in one '=' and holds '-'/'_' in base64url ('>>' and '??' bytes)
+    const KEY2 = 'odd>>key??0123456789';
+    expect(Buffer.from(KEY2).toString('base64')).toBe('b2RkPj5rZXk/PzAxMjM0NTY3ODk=');
+    expect(Buffer.from(KEY2).toString('base64url')).toBe('b2RkPj5rZXk_PzAxMjM0NTY3ODk');
+    const s = await startTestServer({ keysText: `${keyLine(KEY, { per_minute: 100, credits: 1000 })}\n${keyLine(KEY2, { per_minute: 100, credits: 1000 })}` });
+    try {
+      const base = s.url.replace(/\/v1$/, '');
+      const calls: Array<[string, string]> = [
+        ['GET', '/v1/openapi.json?x=cGxhaW5TZWNyZXQwMTIzNDU2Nzg5'], // base64 of KEY (the audit's call)
+        ['GET', '/v1/example/items/cGxhaW5TZWNyZXQwMTIzNDU2Nzg5'],
+        ['GET', '/v1/example/summary?t=b2RkPj5rZXk%2FPzAxMjM0NTY3ODk%3D'], // base64 of KEY2, '/' and '=' %-escaped
+        ['OPTIONS', '/v1/example/summary?t=b2RkPj5rZXk_PzAxMjM0NTY3ODk'], // base64url of KEY2
+      ];
+      for (const [method, t] of calls) await (await fetch(`${base}${t}`, { method })).text();
+      expect(s.accessLog).toHaveLength(calls.length);
+      const [l1, l2, l3, l4] = s.accessLog;
+      expect(l1).toContain('/v1/openapi.json?x=…6789 ');
+      expect(l2).toContain('/v1/example/items/…6789 ');
+      for (const l of [l3, l4]) expect(l).toContain('/v1/example/summary?t=…6789');
+      for (const l of s.accessLog) {
+        expect(l).not.toContain('cGxhaW5TZWNyZXQw');
+        expect(l).not.toContain('b2RkPj5rZXk');
+      }
+      // a base64 token of something that is not a key is left as it is
+      await (await fetch(`${base}/v1/openapi.json?x=${Buffer.from('not a key of this server').toString('base64')}`)).text();
+      expect(s.accessLog.at(-1)).toContain(`?x=${Buffer.from('not a key of this server').toString('base64')} `);
+    } finally {
+      await s.close();
+    }
+  });
+});
