@@ -11,3 +11,13 @@ export async function mainTables(conn: DuckDBConnection, mod?: { tables?: readon
   );
   return rows.map((r) => r.table_name);
 }
+
+/** Whether the dataset file has a base table `name` (one a later version added may be missing from an older mirror). */
+export async function hasTable(conn: DuckDBConnection, name: string): Promise<boolean> {
+  const rows = await query<{ n: number }>(
+    conn,
+    "SELECT count(*)::INTEGER AS n FROM duckdb_tables() WHERE database_name = current_database() AND schema_name = 'main' AND table_name = ?",
+    [name],
+  );
+  return Number(rows[0]?.n ?? 0) > 0;
+}

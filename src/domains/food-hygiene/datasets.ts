@@ -24,6 +24,14 @@ export const FOOD_HYGIENE_INFO: DatasetInfo = {
     },
   ],
   staleAfterDays: 14,
+  // authorities of the sync's scope that the FSA lists but the mirror holds no file of (a file rejected, or
+  // not served), with the rejected file named: an answer about one of them has no figures (issue 37)
+  statusNotes: `SELECT count(*) || CASE WHEN count(*) = 1 THEN ' authority' ELSE ' authorities' END || ' on the FSA''s list not loaded: '
+      || array_to_string(list_slice(list(coalesce(l.name, l.code) || ' (' || l.code || CASE WHEN l.file_name IN (SELECT file FROM rejects) THEN ', ' || l.file_name || ' rejected' ELSE '' END || ')'
+           ORDER BY CAST(l.code AS INTEGER)), 1, 5), ', ') || CASE WHEN count(*) > 5 THEN ', …' ELSE '' END AS note
+    FROM listed_authorities l, scope s
+    WHERE l.code NOT IN (SELECT code FROM authorities) AND (s.authorities = '*' OR list_contains(string_split(s.authorities, ','), l.code))
+    HAVING count(*) > 0`,
   export: {
     tables: [
       {

@@ -85,7 +85,15 @@ export const statistics: Handler = async (req, ctx) => {
   const conn = await openDataset(DATASET, ctx.mirrorDir);
   // The authority named as the user knows it: its name, not its code (several that a name matches: each)
   const authorities = typeof q.local_authority === 'string' ? await knownAuthority(conn, q.local_authority) : undefined;
-  if (authorities) area = authorities.map((a) => a.name ?? a.code).join(', ');
+  if (authorities) area = [...authorities.loaded, ...authorities.notLoaded].map((a) => a.name ?? a.code).join(', ');
+  // authorities on the FSA's list that the mirror holds no file of: no figures, not a count of 0 (meta.note
+  // names the sync that loads them)
+  if (authorities && !authorities.loaded.length) {
+    return {
+      data: { area, establishment_count: null, by_rating: null, share_4_or_5: null, average_scores: null },
+      meta: await foodMeta(conn, {}, authorities),
+    };
+  }
   const counts = await query<{ rating_value: string | null; n: number }>(
     conn, `SELECT rating_value, count(*) AS n FROM establishments ${where.sql} GROUP BY rating_value`, where.params,
   );

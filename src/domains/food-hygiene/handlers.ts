@@ -76,5 +76,5 @@ export const getEstablishment: Handler = async (req, ctx) => {
   const row = await queryOne(conn, 'SELECT * FROM establishments WHERE fhrs_id = ?', [id]);
   if (!row) throw errors.notFound(`No establishment with FHRS id ${id} in the mirror.`);
   // the caveat gives the extract date of the authority file this record came from
-  return { data: toDetail(row), meta: await foodMeta(conn, {}, await matchingAuthorities(conn, String(row.source_code))) };
+  return { data: toDetail(row), meta: await foodMeta(conn, {}, { loaded: await matchingAuthorities(conn, String(row.source_code)), notLoaded: [] }) };
 };

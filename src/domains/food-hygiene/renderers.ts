@@ -47,7 +47,9 @@ export const statisticsChart: Renderer = {
   name: 'food-hygiene-stats-chart',
   canRender: (_o, rc) => rc.format === 'table' && Boolean(rc.options.chart) && !rc.fields,
   render: (out, rc) => {
-    const d = out.envelope.data as { area?: string; establishment_count?: number; by_rating?: Record<string, number>; share_4_or_5?: number | null };
+    const d = out.envelope.data as { area?: string; establishment_count?: number | null; by_rating?: Record<string, number> | null; share_4_or_5?: number | null };
+    // an authority not loaded: no figures to draw (the note under the answer says which sync loads it)
+    if (d.establishment_count === null) return `no figures for ${d.area ?? 'the area'}: not loaded\n`;
     const entries = Object.entries(d.by_rating ?? {});
     if (!entries.length) return `no establishments in ${d.area ?? 'the area'}\n`;
     const max = Math.max(...entries.map(([, n]) => n));

@@ -73,16 +73,22 @@ const authority = obj({
 const businessType = obj({ business_type_id: int(), business_type: str(), establishment_count: int() });
 
 const avgScore = (): JsonSchema => nullable(num());
+/** An authority on the FSA's list whose file the mirror does not hold: no figures (meta.note names the sync). */
+const NOT_LOADED = 'null when the authority asked for is on the FSA list but not loaded: not a count of 0; meta.note names the sync that loads it';
+
 const statistics = obj({
   area: str('the filter echoed, or "all"'),
-  establishment_count: int(),
+  establishment_count: orNull(int(), NOT_LOADED),
   // declared value by value, so a CSV has one column per rating
-  by_rating: obj(Object.fromEntries([...BY_RATING_ORDER, 'none'].map((v) => [v, int()])), {
-    optional: [...BY_RATING_ORDER, 'none'],
-    description: "rating value -> count: every value of the schemes the area's establishments are rated under, 0 where none has it; none: establishments whose file gives no rating value",
-  }),
-  share_4_or_5: orNull({ ...num('0 to 1'), minimum: 0, maximum: 1 }, 'null when there are no FHRS numeric ratings'),
-  average_scores: orNull(obj({ hygiene: avgScore(), structural: avgScore(), confidence_in_management: avgScore() }), 'null when no establishment has scores'),
+  by_rating: orNull(
+    obj(Object.fromEntries([...BY_RATING_ORDER, 'none'].map((v) => [v, int()])), {
+      optional: [...BY_RATING_ORDER, 'none'],
+      description: "rating value -> count: every value of the schemes the area's establishments are rated under, 0 where none has it; none: establishments whose file gives no rating value",
+    }),
+    NOT_LOADED,
+  ),
+  share_4_or_5: orNull({ ...num('0 to 1'), minimum: 0, maximum: 1 }, 'null when there are no FHRS numeric ratings, or the authority is not loaded'),
+  average_scores: orNull(obj({ hygiene: avgScore(), structural: avgScore(), confidence_in_management: avgScore() }), 'null when no establishment has scores, or the authority is not loaded'),
 });
 
 const META = ['licence', 'source', 'source_url', 'as_of', 'caveat'];

@@ -7,6 +7,7 @@ import { ApiError } from '../../contract/errors.js';
 import type { Meta } from '../../contract/types.js';
 import { provenanceMeta, query, queryOne, type Row, type Where } from '../../mirror/db.js';
 import { postcodeCondition } from '../../mirror/postcode.js';
+import { hasTable } from '../../mirror/tables.js';
 import { FOOD_HYGIENE_INFO } from './datasets.js';
 
 const str = (v: unknown): string | null => (v === null || v === undefined ? null : String(v));
@@ -72,19 +73,40 @@ const scopes = new WeakMap<DuckDBConnection, string>();
  * meta of a food-hygiene answer: provenance (as_of: the newest extract date of the files loaded), the
  * caveat the FSA's terms ask for, and a note when the mirror holds only some authorities.
  */
-export async function foodMeta(conn: DuckDBConnection, extra: Record<string, unknown> = {}, authorities?: readonly AuthorityRef[]): Promise<Meta> {
+export async function foodMeta(conn: DuckDBConnection, extra: Record<string, unknown> = {}, authorities?: AuthorityMatch): Promise<Meta> {
+  const scope = await scopeOfMirror(conn);
+  const m = await provenanceMeta(FOOD_HYGIENE_INFO, conn, extra);
+  const note = authorities?.notLoaded.length
+    ? notLoadedNote(authorities.notLoaded, scope)
+    : scope !== '*' ? `The mirror holds only the authorities ${scope} (synced with --authorities); run 'publicdata sync food-hygiene' for all of them.` : undefined;
+  return {
+    ...m,
+    caveat: `From the Food Standards Agency's open data ${await extractDates(conn, authorities?.loaded)} (a static copy, not the live service): ratings.food.gov.uk is the authoritative current rating.`,
+    attribution: FOOD_HYGIENE_INFO.attribution,
+    ...(note ? { note } : {}),
+  };
+}
+
+/** The sync's `--authorities` ('*': every listed authority; else the codes, comma-separated). */
+async function scopeOfMirror(conn: DuckDBConnection): Promise<string> {
   let scope = scopes.get(conn);
   if (scope === undefined) {
     scope = (await queryOne<{ a: string }>(conn, 'SELECT authorities AS a FROM scope').catch(() => undefined))?.a ?? '*';
     scopes.set(conn, scope);
   }
-  const m = await provenanceMeta(FOOD_HYGIENE_INFO, conn, extra);
-  return {
-    ...m,
-    caveat: `From the Food Standards Agency's open data ${await extractDates(conn, authorities)} (a static copy, not the live service): ratings.food.gov.uk is the authoritative current rating.`,
-    attribution: FOOD_HYGIENE_INFO.attribution,
-    ...(scope !== '*' ? { note: `The mirror holds only the authorities ${scope} (synced with --authorities); run 'publicdata sync food-hygiene' for all of them.` } : {}),
-  };
+  return scope;
+}
+
+/**
+ * What to say of listed authorities the mirror does not hold: the sync that adds them to those it holds
+ * (a sync with other `--authorities` replaces the scope, so the command names the ones held as well).
+ */
+function notLoadedNote(listed: readonly ListedRef[], scope: string): string {
+  const names = listed.slice(0, 5).map((a) => `${a.name ?? a.code} (${a.code})`).join(', ') + (listed.length > 5 ? ` and ${listed.length - 5} more` : '');
+  const one = listed.length === 1;
+  const codes = scope === '*' ? undefined : [...new Set([...scope.split(','), ...listed.map((a) => a.code)])].sort((a, b) => Number(a) - Number(b));
+  return `${names} ${one ? 'is' : 'are'} on the FSA's list but not loaded: no figures for ${one ? 'it' : 'them'} here, not a count of 0. ${
+    codes ? `'publicdata sync food-hygiene --authorities ${codes.join(',')}' adds ${one ? 'it' : 'them'} to those held.` : `'publicdata sync food-hygiene' loads every listed authority (${one ? 'its' : 'their'} file may have been rejected: 'publicdata mirror status' says).`}`;
 }
 
 /**
@@ -124,10 +146,7 @@ export function addPostcodeFilter(where: Where, raw: string): void {
  * The authority filter: an FSA code (digits) exactly, else a case-insensitive substring of the authority's
  * name in the list or of the name its file gives (626: 'Hull and Goole Port').
  */
-/**
- * An authority filter that matches no authority loaded (by code, name or an establishment's LocalAuthorityName)
- * is 404 naming the command that lists them (issue 37: `stats --authority Nowhere` answered a real-looking 0).
- */
+/** An authority loaded (the mirror's `authorities`). */
 export interface AuthorityRef {
   code: string;
   name: string | null;
@@ -150,13 +169,41 @@ export async function matchingAuthorities(conn: DuckDBConnection, raw: string): 
   return rows.map((r) => ({ code: String(r.code), name: (r.name as string | null) ?? null, extract_date: (r.extract_date as string | null) ?? null }));
 }
 
-export async function knownAuthority(conn: DuckDBConnection, raw: string): Promise<AuthorityRef[]> {
+/** An authority on the FSA's list the mirror holds no file of (listed_authorities: every authority of the list synced). */
+export interface ListedRef {
+  code: string;
+  name: string | null;
+}
+
+/** What an authority filter names: the authorities loaded it selects, else those of the FSA's list it names. */
+export interface AuthorityMatch {
+  loaded: AuthorityRef[];
+  notLoaded: ListedRef[];
+}
+
+/**
+ * The authorities an authority filter names. One on the FSA's list but not loaded answers with no figures
+ * and the sync that loads it (issue 37: "an area not loaded has null figures and says which sync loads it");
+ * one that matches nothing, loaded or listed, is 404 naming the command that lists them.
+ */
+export async function knownAuthority(conn: DuckDBConnection, raw: string): Promise<AuthorityMatch> {
   const q = raw.trim();
-  const hits = await matchingAuthorities(conn, q);
-  if (!hits.length) {
-    throw new ApiError(404, 'not_found', `No local authority loaded matches '${q}': 'publicdata food-hygiene authorities' lists those loaded (GET /v1/food-hygiene/authorities), by code (314) or name; 'publicdata sync food-hygiene --authorities CODE' loads another.`);
-  }
-  return hits;
+  const loaded = await matchingAuthorities(conn, q);
+  if (loaded.length) return { loaded, notLoaded: [] };
+  const notLoaded = await listedAuthorities(conn, q);
+  if (notLoaded.length) return { loaded, notLoaded };
+  throw new ApiError(404, 'not_found', `No local authority loaded matches '${q}': 'publicdata food-hygiene authorities' lists those loaded (GET /v1/food-hygiene/authorities), by code (314) or name; 'publicdata sync food-hygiene --authorities CODE' loads another.`);
+}
+
+/** The FSA list's authorities (none loaded) that a filter names: by code, or by part of the name. */
+async function listedAuthorities(conn: DuckDBConnection, q: string): Promise<ListedRef[]> {
+  const sql = /^\d+$/.test(q)
+    ? ['SELECT code, name FROM listed_authorities WHERE code = ?', [String(Number(q))]] as const
+    : ['SELECT code, name FROM listed_authorities WHERE contains(lower(name), lower(?)) ORDER BY lower(name), CAST(code AS INTEGER)', [q]] as const;
+  // a mirror synced before the list was kept has no such table: nothing is known of other authorities
+  if (!(await hasTable(conn, 'listed_authorities'))) return [];
+  const rows = await query(conn, sql[0], [...sql[1]]);
+  return rows.map((r) => ({ code: String(r.code), name: (r.name as string | null) ?? null }));
 }
 
 export function addAuthorityFilter(where: Where, raw: string): void {

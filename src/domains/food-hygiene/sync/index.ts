@@ -3,7 +3,9 @@
  * Agency's food hygiene ratings (FHRS: England, Wales, Northern Ireland; FHIS: Scotland) into
  * food_hygiene.duckdb, tables `establishments` (one row per establishment, sorted by grid cell: src/mirror/geo.ts gridCell),
  * `authorities` (one row per authority loaded: what the list said, what its file's header said, how many
- * establishments the mirror holds from it) and `scope` (the `--authorities` of the sync).
+ * establishments the mirror holds from it), `listed_authorities` (every authority of the list, loaded or
+ * not: an answer about one not loaded names the sync that loads it) and `scope` (the `--authorities` of
+ * the sync).
  *
  * Discovery: the FSA API's authorities list, `GET https://api.ratings.food.gov.uk/Authorities` with
  * `x-api-version: 2` (each authority's FileName, EstablishmentCount and LastPublishedDate). The list is the
@@ -66,6 +68,11 @@ export function directFileUrl(url: string): string {
 
 /** The authorities list (API v2 JSON) as planned files, narrowed to `selected`; unknown codes are an error. */
 export function planFromList(text: string, listUrl: string, selected: readonly string[] | undefined): PlannedFile[] {
+  return narrow(listedFiles(text, listUrl), selected, 'the authorities list');
+}
+
+/** Every authority of the list (API v2 JSON) as a planned file. */
+function listedFiles(text: string, listUrl: string): PlannedFile[] {
   let doc: { authorities?: ListedAuthority[] };
   try {
     doc = JSON.parse(text) as { authorities?: ListedAuthority[] };
@@ -91,7 +98,7 @@ export function planFromList(text: string, listUrl: string, selected: readonly s
       listedCount: typeof a.EstablishmentCount === 'number' ? a.EstablishmentCount : null,
     });
   }
-  return narrow(plans, selected, 'the authorities list');
+  return plans;
 }
 
 function narrow(plans: PlannedFile[], selected: readonly string[] | undefined, where: string): PlannedFile[] {
@@ -121,6 +128,9 @@ const AUTHORITIES_DDL = `CREATE TABLE IF NOT EXISTS authorities (
   code VARCHAR PRIMARY KEY, name VARCHAR, region VARCHAR, scheme VARCHAR, file_url VARCHAR, file_name VARCHAR,
   last_published VARCHAR, listed_count INTEGER, extract_date DATE, item_count INTEGER, establishments INTEGER,
   sha256 VARCHAR, bytes BIGINT)`;
+
+/** Every authority of the FSA's list the sync read (its code, name, region and file), loaded or not. */
+const LISTED_DDL = 'CREATE TABLE IF NOT EXISTS listed_authorities (code VARCHAR PRIMARY KEY, name VARCHAR, region VARCHAR, file_name VARCHAR)';
 
 /** One authority's row of `authorities` (AUTHORITIES_DDL's columns but `establishments`, set after the build). */
 function authorityRow(r: FileSuccess): unknown[] {
@@ -287,18 +297,30 @@ async function keepRejected(conn: DuckDBConnection, previousPath: string | undef
   }
 }
 
+interface LoadPlan {
+  /** The files this sync holds: every selected one. */
+  plans: PlannedFile[];
+  /** Those to fetch: every plan (full), or those whose list date changed (incremental). */
+  fetch: PlannedFile[];
+  /** Authorities held before and no longer listed (or outside --authorities). */
+  removed: string[];
+  /** Every authority of the FSA's list, selected or not (none when the sync had no list: XML files alone). */
+  listed: PlannedFile[];
+}
+
 /** The plan of this sync: every selected file (full), or those whose list date changed (incremental). */
-async function planLoad(ctx: LoadContext, incremental: boolean): Promise<{ plans: PlannedFile[]; fetch: PlannedFile[]; removed: string[] }> {
+async function planLoad(ctx: LoadContext, incremental: boolean): Promise<LoadPlan> {
   const list = ctx.files.find((f) => f.name === LIST_NAME || f.name.toLowerCase().endsWith('.json'));
   const xml = ctx.files.filter((f) => FILE_NAME_RE.test(f.name));
   const selected = ctx.options.lists?.authorities;
-  const plans = list ? planFromList(readFileSync(list.path, 'utf8'), list.url, selected) : planFromFiles(xml, selected);
-  if (!incremental) return { plans, fetch: plans, removed: [] };
+  const listed = list ? listedFiles(readFileSync(list.path, 'utf8'), list.url) : [];
+  const plans = list ? narrow(listed, selected, 'the authorities list') : planFromFiles(xml, selected);
+  if (!incremental) return { plans, fetch: plans, removed: [], listed };
   const prev = await query<PreviousAuthority & Record<string, unknown>>(ctx.conn, 'SELECT code, last_published FROM authorities');
   const before = new Map(prev.map((p) => [p.code, p.last_published]));
   const fetch = plans.filter((p) => !before.has(p.code) || before.get(p.code) !== p.lastPublished || p.lastPublished === null);
-  const listed = new Set(plans.map((p) => p.code));
-  return { plans, fetch, removed: prev.map((p) => p.code).filter((c) => !listed.has(c)) };
+  const held = new Set(plans.map((p) => p.code));
+  return { plans, fetch, removed: prev.map((p) => p.code).filter((c) => !held.has(c)), listed };
 }
 
 const foodHygiene: DatasetModule = {
@@ -331,7 +353,12 @@ const foodHygiene: DatasetModule = {
     const conn = ctx.conn;
     const incremental = ctx.mode === 'incremental';
     await conn.run(AUTHORITIES_DDL);
-    const { plans, fetch, removed } = await planLoad(ctx, incremental);
+    const { plans, fetch, removed, listed } = await planLoad(ctx, incremental);
+    // every authority the FSA lists, loaded or not: an answer about one not loaded says so and names the
+    // sync that loads it, instead of 404 (shape.ts knownAuthority); empty when the sync had no list
+    await conn.run(LISTED_DDL);
+    await conn.run('DELETE FROM listed_authorities');
+    await insertRows(conn, 'listed_authorities', '(?, ?, ?, ?)', listed.map((p) => [p.code, p.name, p.region, p.fileName]));
     ctx.log?.(`${plans.length} authorities; ${fetch.length} file${fetch.length === 1 ? '' : 's'} to fetch${removed.length ? `, ${removed.length} removed` : ''}`);
     const dir = ctx.workDir ? join(ctx.workDir, 'food-hygiene-xml') : join(tmpdir(), `publicdata-food-hygiene-${process.pid}`);
     // what a killed sync left (a staging CSV can be as big as the XML): the sync's lock says none is running
