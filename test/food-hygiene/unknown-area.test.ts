@@ -77,6 +77,8 @@ describe('an authority listed but not loaded', () => {
     expect((await run(['food-hygiene', 'stats', '--authority', '314'])).body.data.establishment_count).toBe(readXml(fileName('314')).length);
     const nowhere = await run(['food-hygiene', 'stats', '--authority', 'Nowhere']);
     expect([nowhere.code, nowhere.body.error.code]).toEqual([1, 'not_found']);
+    // the sync it names keeps the authorities held (one with other codes alone would replace them)
+    expect(nowhere.body.error.message).toContain("'publicdata sync food-hygiene --authorities 314,626,CODE' adds another to those held.");
   });
 
   it('a full sync whose list names an authority with no file: the note says a full sync loads it and mirror status tells why', async () => {

@@ -192,7 +192,10 @@ export async function knownAuthority(conn: DuckDBConnection, raw: string): Promi
   if (loaded.length) return { loaded, notLoaded: [] };
   const notLoaded = await listedAuthorities(conn, q);
   if (notLoaded.length) return { loaded, notLoaded };
-  throw new ApiError(404, 'not_found', `No local authority loaded matches '${q}': 'publicdata food-hygiene authorities' lists those loaded (GET /v1/food-hygiene/authorities), by code (314) or name; 'publicdata sync food-hygiene --authorities CODE' loads another.`);
+  // a sync with other codes replaces those held: the command to add one names them too
+  const scope = await scopeOfMirror(conn);
+  const another = scope === '*' ? "'publicdata sync food-hygiene' loads every authority the FSA lists" : `'publicdata sync food-hygiene --authorities ${scope},CODE' adds another to those held`;
+  throw new ApiError(404, 'not_found', `No local authority loaded matches '${q}': 'publicdata food-hygiene authorities' lists those loaded (GET /v1/food-hygiene/authorities), by code (314) or name; ${another}.`);
 }
 
 /** The FSA list's authorities (none loaded) that a filter names: by code, or by part of the name. */
