@@ -14,9 +14,13 @@ let server: Server;
 let url: string;
 beforeAll(async () => {
   server = createServer((req, res) => {
+    const token = (req.headers.authorization ?? '').replace(/^Bearer /, '');
     const body = req.url?.startsWith('/v1/example/summary')
       ? { status: 401, json: { error: { code: 'unauthorized', message: `Invalid API key ${req.headers.authorization ?? ''}` } } }
-      : { status: 500, json: { error: { message: 'An unexpected error occurred on our end.' } } };
+      : req.url?.startsWith('/v1/example/items')
+        // a server error quoting the key as sent, %-escaped and in base64
+        ? { status: 500, json: { error: { code: 'internal_error', message: `Failed for ${token} (${encodeURIComponent(token).replace(/[a-z]/g, (c) => `%${c.charCodeAt(0).toString(16)}`)}; ${Buffer.from(token).toString('base64')})` } } }
+        : { status: 500, json: { error: { message: 'An unexpected error occurred on our end.' } } };
     res.writeHead(body.status, { 'content-type': 'application/json', 'retry-after': '0' });
     res.end(JSON.stringify(body.json));
   });
@@ -34,6 +38,19 @@ describe('error answers from the API', () => {
     const tail = KEY.slice('gd_live_'.length);
     for (const out of [r.stdout, r.stderr]) for (let i = 0; i + 8 <= tail.length; i++) expect(out).not.toContain(tail.slice(i, i + 8));
     expect(r.stderr).toContain('error unauthorized: Invalid API key Bearer gd_live_…4242');
+  });
+
+  it.each(['json', 'table'])('a configured key of any shape, quoted by a server error as itself, URL-escaped and in base64, is masked (--format %s)', async (format) => {
+    const plain = 'plainSecret0123456789';
+    const r = await runCli(['example', 'items', '--source', 'live', '--format', format, '--max-wait', '0'], { env: isolatedEnv({ PUBLICDATA_BASE_URL: url, PUBLICDATA_API_KEY: plain }) });
+    expect(r.code).toBe(6);
+    const b64 = Buffer.from(plain).toString('base64');
+    for (const out of [r.stdout, r.stderr]) {
+      for (let i = 0; i + 6 <= plain.length; i++) expect(out).not.toContain(plain.slice(i, i + 6));
+      expect(out).not.toContain('%70%6c%61');
+      expect(out).not.toContain(b64.slice(0, 12));
+    }
+    expect(r.stderr).toContain('Failed for …6789 (…6789; …6789)');
   });
 
   it('a 500 without a code prints its message (exit 6), not "undefined"', async () => {
