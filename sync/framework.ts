@@ -19,6 +19,7 @@ import { readSyncHistory, type SyncHistory } from '../src/mirror/sync-log.js';
 import { VERSION } from '../src/version.js';
 import { download, fetchText, remoteSize, sha256File, type RetryOptions } from './download.js';
 import { damagedReason, DEFAULT_MAX_SHRINK, incompleteReason, notCsvReason, shrinkAdvice, shrinkReason, unitShrinkMessage, unitShrinks } from './integrity.js';
+import { duckdbLoadError } from './load-error.js';
 import { acquireLock, cleanStaleTemps, fsyncPath, SyncError } from './lock.js';
 import { fmtBytes } from './progress.js';
 import {
@@ -395,7 +396,10 @@ async function loadFiles(run: Run, incremental: boolean): Promise<LoadResult> {
       ...(run.opts.sleep ? { sleep: run.opts.sleep } : {}),
     });
   } catch (e) {
-    throw new SyncError(`${name}: load failed: ${(e as Error).message}`, name);
+    // a DuckDB error reading a file (a malformed CSV): one line naming the file and the fix, not DuckDB's dump
+    const given = run.got.map((g) => ({ path: g.path, shown: g.downloaded ? g.url : g.path }));
+    const plain = duckdbLoadError(e, given, workDir);
+    throw new SyncError(`${name}: ${plain ?? `load failed: ${(e as Error).message}`}`, name);
   } finally {
     clearInterval(poll);
     rmSync(workDir, { recursive: true, force: true });

@@ -109,7 +109,11 @@ export interface LoadContext {
   status?(text: string, share?: { done: number; total: number }): void;
   /** The sync's environment (its thread setting, src/workers/settings.ts `syncThreads`, for modules that run worker threads). */
   env?: Readonly<Record<string, string | undefined>>;
-  /** A scratch directory in the cache for this dataset (zip members are extracted here, one at a time). */
+  /**
+   * A scratch directory in the cache for this dataset (zip members are extracted here, one at a time). A
+   * copy of a given file made here (re-encoded, say) keeps that file's name: a DuckDB error reading the copy
+   * then names the file given (sync/load-error.ts).
+   */
   workDir?: string;
   /** What the module's `warmUp` started at the beginning of the sync. */
   warm?: Warm;

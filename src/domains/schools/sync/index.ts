@@ -11,7 +11,7 @@
  * file is not given, or whose file has the same sha256 as the one loaded last time, is copied from the live
  * file instead of being read again (docs/schools.md); a first sync needs both files.
  */
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import type { DuckDBConnection } from '@duckdb/node-api';
@@ -87,7 +87,8 @@ async function countAndReject(ctx: LoadContext, stage: string, selectRejects: st
 }
 
 async function loadGias(ctx: LoadContext, g: Given, workDir: string): Promise<{ good: number; bad: number; encoding: string }> {
-  const u = await asUtf8(g.file.path, join(workDir, 'gias.utf8.csv'));
+  // the UTF-8 copy keeps the file's name, so a DuckDB error reading it names the file given (sync/load-error.ts)
+  const u = await asUtf8(g.file.path, join(workDir, basename(g.file.path)));
   const header = csvHeader(u.path);
   await ctx.conn.run(`CREATE TEMP TABLE gias_stage AS ${fileSelect(header, GIAS_COLUMNS, GIAS_COLUMNS)}`, [u.path]);
   const counts = await countAndReject(ctx, 'gias_stage', rejectSelect(header, GIAS_COLUMNS, GIAS_COLUMNS), u.path, g.file.name);
@@ -135,7 +136,7 @@ const LATEST_FRAMEWORK = `CASE
   END`;
 
 async function loadMi(ctx: LoadContext, g: Given, workDir: string): Promise<{ good: number; bad: number; encoding: string }> {
-  const u = await asUtf8(g.file.path, join(workDir, 'mi.utf8.csv'));
+  const u = await asUtf8(g.file.path, join(workDir, basename(g.file.path)));
   const header = csvHeader(u.path);
   const cols = MI_COLUMNS[g.layout!];
   await ctx.conn.run(`CREATE TEMP TABLE mi_stage AS ${fileSelect(header, cols, INSPECTION_COLUMNS)}`, [u.path]);

@@ -1,0 +1,56 @@
+/**
+ * Issue 37: a crime street CSV that DuckDB cannot read (a quote never closed) fails the sync in one line that
+ * names the file, the line when DuckDB knows it, and the fix; not DuckDB's 20-line sniffer dump. The previous
+ * force-month keeps answering. Real sync (the CLI's `sync crime --from`), real DuckDB, the real Surrey file.
+ */
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { isolatedEnv, runCli } from '../support/cli.js';
+import { expectOneLineNaming, withUnterminatedQuote } from '../support/malformed-csv.js';
+import { bytesOf, FILES, rowsOf } from './fixture.js';
+
+const root = mkdtempSync(join(tmpdir(), 'pd-crime-load-error-'));
+let n = 0;
+/** A folder holding `text` as 2024-01-surrey-street.csv (the name the crime sync reads as Surrey, January 2024). */
+function folderWith(text: string): string {
+  const dir = join(root, `src-${++n}`);
+  mkdirSync(dir);
+  writeFileSync(join(dir, '2024-01-surrey-street.csv'), text, 'utf8');
+  return dir;
+}
+
+describe('crime: a malformed street CSV is one line naming the file; the previous data answers', () => {
+  const street = bytesOf(FILES.surrey2401).toString('utf8');
+  const held = rowsOf(FILES.surrey2401).length;
+  const env = isolatedEnv();
+  const count = async () => {
+    const r = await runCli(['sql', "SELECT count(*)::INTEGER AS n FROM street WHERE force = 'surrey' AND month = '2024-01'", '--format', 'json'], { env });
+    expect(r.code, r.stderr).toBe(0);
+    return (JSON.parse(r.stdout) as { data: Array<{ n: number }> }).data[0]!.n;
+  };
+
+  it('a quote left open near the top (DuckDB\'s sniffer fails): one line, the file and the fix', async () => {
+    expect((await runCli(['sync', 'crime', '--from', folderWith(street)], { env })).code).toBe(0);
+    expect(await count()).toBe(held);
+
+    const bad = folderWith(withUnterminatedQuote(street, 3));
+    const r = await runCli(['sync', 'crime', '--from', bad], { env });
+    const line = expectOneLineNaming(r, 'crime', join(bad, '2024-01-surrey-street.csv'));
+    expect(line).toContain('the expected 12 columns');
+    expect(await count()).toBe(held);
+  }, 60_000);
+
+  it('a quote left open past the sniffer\'s sample: the line DuckDB names', async () => {
+    // 400 copies of the real rows: 39,600 lines, more than DuckDB's sniffer samples (20,480), so the reader
+    // meets the bad line and says which (the header is line 1, the bad line line 30,001); the 2.4 MB after it
+    // are more than a CSV line may hold (max_line_size), so the open quote cannot take them in as one field
+    const [header, ...rows] = street.split(/(?<=\n)/);
+    const big = header + Array.from({ length: 400 }, () => rows.join('')).join('');
+    const r = await runCli(['sync', 'crime', '--from', folderWith(withUnterminatedQuote(big, 30_000))], { env });
+    const line = expectOneLineNaming(r, 'crime', '2024-01-surrey-street.csv');
+    expect(line).toContain('line 30001 has a quoted field that is never closed');
+    expect(await count()).toBe(held);
+  }, 60_000);
+});
