@@ -70,7 +70,7 @@ export function registerSync(program: Command, ctx: Context): void {
     .option('--force', 'full reload even when up to date (or when an update could be applied); with --from, replaces instead of adding')
     .option('--replace', 'with --from: replace the data of a dataset that accumulates (a --from file is added to what it holds: daily zips, yearly files) instead of adding to it')
     .option('--keep-downloads', 'keep the downloaded files in the cache (default: removed once loaded and verified)')
-    .option('--allow-shrink', 'accept a full reload of the same file(s) with more than 10% fewer rows than before')
+    .option('--allow-shrink', 'accept more than 10% fewer rows than the mirror held: in a unit a file replaces (a force-month, a register, an authority, an edition), whatever the file is called, or in a full reload of the same file(s)')
     .option('--limit-rate <rate>', 'cap the download bandwidth, bytes per second (e.g. 500k, 2M)');
   for (const s of scopeOptions()) cmd.option(s.flags, s.description);
   for (const l of listOptions()) cmd.option(`--${l.name} <${l.placeholder}>`, l.description);

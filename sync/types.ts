@@ -59,7 +59,10 @@ export interface SyncOptions {
   force?: boolean;
   /** `--replace`: a `--from` file replaces the data of a dataset that accumulates, instead of adding to it. */
   replace?: boolean;
-  /** `--allow-shrink`: accept a full reload of the same files with fewer rows than `maxShrink` allows. */
+  /**
+   * `--allow-shrink`: accept more than `maxShrink` fewer rows than the live file held, in a unit a file
+   * replaces (whatever the file's name) or in a full reload of the same files.
+   */
   allowShrink?: boolean;
 }
 
@@ -175,7 +178,8 @@ export interface DatasetModule {
   rejectThreshold?: number;
   /**
    * Max share of rows a full reload of the same file name(s) may lose against the previous load before
-   * the sync fails and keeps the old data (default 0.1, sync/integrity.ts; `--force` accepts it).
+   * the sync fails and keeps the old data (default 0.1, sync/integrity.ts; `--allow-shrink` accepts it); the
+   * same share bounds each of the module's `units`.
    */
   maxShrink?: number;
   /**

@@ -72,3 +72,14 @@ describe('the whole-table shrink error', () => {
     expect(shrinkAdvice(reason, [])).toBe(`${reason}; if the publisher really removed them, run again with --allow-shrink`);
   });
 });
+
+describe('sync --help on --allow-shrink', () => {
+  it('says the per-unit check, whatever the file is called, not only a reload of the same file(s)', async () => {
+    const r = await runCli(['sync', '--help']);
+    expect(r.code).toBe(0);
+    const line = /--allow-shrink\s+(.*?)\s+--limit-rate/s.exec(r.stdout)![1]!.replace(/\s+/g, ' ');
+    expect(line).toBe(
+      'accept more than 10% fewer rows than the mirror held: in a unit a file replaces (a force-month, a register, an authority, an edition), whatever the file is called, or in a full reload of the same file(s)',
+    );
+  });
+});
