@@ -4,8 +4,7 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { spawnSync } from 'node:child_process';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { DATASET_ENTRIES, DATASETS, DOMAINS as ALL_DOMAINS, ROUTES } from '../../src/registry.js';
 import { PRODUCTION_DOMAINS as DOMAINS } from '../support/production.js';
@@ -186,37 +185,5 @@ describe('registry', () => {
 
   it('every local handler loads', async () => {
     for (const r of ROUTES) if (r.local) expect(typeof (await r.local.handler())).toBe('function');
-  });
-});
-
-// The registry of a fresh process (the built dist/src/registry.js in a child: this process has every domain
-// loaded by the test setup), as the CLI meets it: a call to a route of a domain not loaded loads that domain.
-describe('registry: manifests loaded on demand', () => {
-  const registry = pathToFileURL(join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist', 'src', 'registry.js')).href;
-  const fresh = (body: string): unknown => {
-    const code = `const r = await import(${JSON.stringify(registry)});\nconst out = [];\n${body}\nprocess.stdout.write(JSON.stringify(out));`;
-    const res = spawnSync(process.execPath, ['--input-type=module', '-e', code], { encoding: 'utf8' });
-    expect(res.status, res.stderr).toBe(0);
-    return JSON.parse(res.stdout);
-  };
-
-  it("a route under /v1/<domain>/ loads that domain's manifest alone; the area profile and an unknown path load every domain", () => {
-    const names = DOMAINS.map((d) => d.name);
-    const [afterRank, rankRoute, afterTax, afterArea, areaRoute, unknown] = fresh(`
-      await r.loadDomains(['tax']);
-      out.push(r.loadedDomains(), (await r.matchLoading('POST', '/v1/earnings/percentile')).route.id);
-      await r.matchLoading('GET', '/v1/tax/years');
-      out.push(r.loadedDomains());
-      const area = (await r.matchLoading('GET', '/v1/area/LS8%203BS')).route.id;
-      out.push(r.loadedDomains().length, area);
-      try { await r.matchLoading('GET', '/v1/nowhere/x'); out.push('matched'); } catch (e) { out.push(e.code ?? String(e)); }
-    `) as [string[], string, string[], number, string, string];
-    // the tax command's own domain, then earnings for --rank's call
-    expect(afterRank).toEqual(['tax']);
-    expect(rankRoute).toBe('earnings.percentile');
-    expect(afterTax).toEqual(names.filter((n) => n === 'tax' || n === 'earnings'));
-    expect(afterArea).toBe(names.length);
-    expect(areaRoute).toBe('area.profile');
-    expect(unknown).toBe('not_found');
   });
 });
