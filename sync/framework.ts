@@ -396,10 +396,11 @@ async function loadFiles(run: Run, incremental: boolean): Promise<LoadResult> {
       ...(run.opts.sleep ? { sleep: run.opts.sleep } : {}),
     });
   } catch (e) {
-    // a DuckDB error reading a file (a malformed CSV): one line naming the file and the fix, not DuckDB's dump
+    // a DuckDB error reading a file (a malformed CSV): one line naming the file and the fix, not DuckDB's dump;
+    // a module's own message as it is. Either way the live file is untouched, and the line says so.
     const given = run.got.map((g) => ({ path: g.path, shown: g.downloaded ? g.url : g.path }));
     const plain = duckdbLoadError(e, given, workDir);
-    throw new SyncError(`${name}: ${plain ?? `load failed: ${(e as Error).message}`}`, name);
+    throw new SyncError(`${name}: ${plain ?? `load failed: ${(e as Error).message}; kept the previous data`}`, name);
   } finally {
     clearInterval(poll);
     rmSync(workDir, { recursive: true, force: true });

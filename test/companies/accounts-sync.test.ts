@@ -188,7 +188,7 @@ describe('sync accounts: a corrupt member', () => {
       process.off('unhandledRejection', onUnhandled);
     }
     expect(unhandled).toEqual([]);
-    const message = `accounts: load failed: Accounts_Bulk_Data-2026-11-03.zip: member ${memberName('90000002', '2026-03-31')} failed its CRC-32 check; the zip is corrupt, download it again`;
+    const message = `accounts: load failed: Accounts_Bulk_Data-2026-11-03.zip: member ${memberName('90000002', '2026-03-31')} failed its CRC-32 check; the zip is corrupt, download it again; kept the previous data`;
     // the sync's own failure report (as for a truncated zip), exit 1 (EXIT.ERROR); never an internal_error
     expect(r.stderr).toBe(`accounts: sync failed: ${message}\n`);
     expect(JSON.parse(r.stdout).data).toEqual([expect.objectContaining({ dataset: 'accounts', status: 'failed', rows_loaded: 0, error: message })]);

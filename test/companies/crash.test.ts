@@ -31,7 +31,7 @@ describe('not a crash: a corrupt accounts member read in the worker threads', ()
       extendEnv: false,
       reject: false,
     });
-    const message = `accounts: load failed: Accounts_Bulk_Data-2026-11-03.zip: member ${memberName('90000002', '2026-03-31')} failed its CRC-32 check; the zip is corrupt, download it again`;
+    const message = `accounts: load failed: Accounts_Bulk_Data-2026-11-03.zip: member ${memberName('90000002', '2026-03-31')} failed its CRC-32 check; the zip is corrupt, download it again; kept the previous data`;
     expect(r.stderr).toBe(`accounts: sync failed: ${message}`);
     expect(r.exitCode).toBe(1);
     expect(JSON.parse(r.stdout).data).toEqual([expect.objectContaining({ dataset: 'accounts', status: 'failed', error: message })]);

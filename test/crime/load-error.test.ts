@@ -53,4 +53,27 @@ describe('crime: a malformed street CSV is one line naming the file; the previou
     expect(line).toContain('line 30001 has a quoted field that is never closed');
     expect(await count()).toBe(held);
   }, 60_000);
+
+  it('a quote left open near the end (past the sniffer, under max_line_size: the reader takes the rest in as one field): refused by name, not one reject', async () => {
+    // 300 copies of the real rows (29,700 lines, past the sniffer's 20,480); the open quote 200 lines from
+    // the end takes in those 200 lines (~50 KB, under max_line_size): before, "1 rejected" stood for them
+    const [header, ...rows] = street.split(/(?<=\n)/);
+    const big = (header + Array.from({ length: 300 }, () => rows.join('')).join('')).split(/(?<=\n)/);
+    const r = await runCli(['sync', 'crime', '--from', folderWith(withUnterminatedQuote(big.join(''), big.length - 200))], { env });
+    expect(r.code, r.stderr).toBe(1);
+    const out = r.stderr.trimEnd().split('\n');
+    expect(out).toHaveLength(1);
+    // the inserted line and the 200 after it, one field
+    expect(out[0]).toBe(
+      "crime: sync failed: crime: load failed: 2024-01-surrey-street.csv is not a well-formed police.uk CSV: a quoted field that is never closed takes in 201 lines as one field (police.uk files have no field over several lines); download it again (or check it is the publisher's file, whole and unedited) and run the sync again; kept the previous data",
+    );
+    expect(await count()).toBe(held);
+    // the quote opened in the last column (Context) of a real row: that row would pass its checks
+    const i = big.length - 200;
+    const ctx = [...big.slice(0, i - 1), big[i - 1]!.replace(/(\r?\n)$/, '"$1'), ...big.slice(i)].join('');
+    const r2 = await runCli(['sync', 'crime', '--from', folderWith(ctx)], { env });
+    expect(r2.code, r2.stderr).toBe(1);
+    expect(r2.stderr).toContain('a quoted field that is never closed takes in 201 lines as one field');
+    expect(await count()).toBe(held);
+  }, 60_000);
 });

@@ -137,8 +137,15 @@ async function createStaging(conn: DuckDBConnection): Promise<void> {
 
 const MONTH_OK = `regexp_full_match(r.month, '\\d{4}-(0[1-9]|1[0-2])')`;
 const COORDS_OK = '(r.longitude IS NULL OR TRY_CAST(r.longitude AS DOUBLE) IS NOT NULL) AND (r.latitude IS NULL OR TRY_CAST(r.latitude AS DOUBLE) IS NOT NULL)';
-const STREET_OK = `coalesce(${MONTH_OK} AND ${COORDS_OK} AND r.crime_type IS NOT NULL, false)`;
-const OUTCOMES_OK = `coalesce(${MONTH_OK} AND ${COORDS_OK} AND r.crime_id IS NOT NULL AND r.outcome IS NOT NULL, false)`;
+/**
+ * No line break in the fields a quote left open can reach while the row still passes: police.uk files have
+ * no field over several lines, and a quote never closed takes in every line after it as one field (DuckDB's
+ * lenient reader) of a row that would otherwise pass (in the last fields) or be one reject. The row fails
+ * instead, its raw text is kept, and `openQuote` refuses the file by name.
+ */
+const noBreak = (cols: readonly string[]) => `NOT contains(concat(${cols.map((c) => `coalesce(r.${c}, '')`).join(', ')}), chr(10))`;
+const STREET_OK = `coalesce(${MONTH_OK} AND ${COORDS_OK} AND r.crime_type IS NOT NULL AND ${noBreak(['crime_type', 'last_outcome', 'context'])}, false)`;
+const OUTCOMES_OK = `coalesce(${MONTH_OK} AND ${COORDS_OK} AND r.crime_id IS NOT NULL AND r.outcome IS NOT NULL AND ${noBreak(['outcome'])}, false)`;
 const rawText = (cols: readonly string[]) => `concat_ws(',', ${cols.map((c) => `coalesce(r.${c}, '')`).join(', ')})`;
 const COMMON = 'r.crime_id, r.month, f.force, r.reported_by, r.falls_within, TRY_CAST(r.longitude AS DOUBLE), TRY_CAST(r.latitude AS DOUBLE), r.location, r.lsoa_code, r.lsoa_name';
 const STAGE_SELECT = {
@@ -186,6 +193,25 @@ async function loadMonths(ctx: LoadContext, plans: MonthPlan[], scratch: string)
   } finally {
     await next?.catch(() => undefined);
     rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/**
+ * A file with a row that holds a line break (a quote never closed: see noBreak) is refused by name, with the
+ * lines it took in: one reject would otherwise stand for every row after it (a cut that the 1% reject limit
+ * and the per-unit shrink check can both miss near the end of a long file).
+ */
+async function openQuote(conn: DuckDBConnection): Promise<void> {
+  for (const kind of ['street', 'outcomes'] as const) {
+    const hit = await queryOne<{ file: string; lines: number }>(
+      conn,
+      `SELECT file, (length(raw) - length(replace(raw, chr(10), '')))::INTEGER + 1 AS lines FROM stage.${kind}_stage WHERE NOT ok AND contains(raw, chr(10)) LIMIT 1`,
+    );
+    if (hit) {
+      throw new Error(
+        `${hit.file} is not a well-formed police.uk CSV: a quoted field that is never closed takes in ${hit.lines} lines as one field (police.uk files have no field over several lines); download it again (or check it is the publisher's file, whole and unedited) and run the sync again`,
+      );
+    }
   }
 }
 
@@ -351,6 +377,7 @@ async function loadStaged(ctx: LoadContext, plans: MonthPlan[], scratch: string,
   await createStaging(conn);
   await loadMonths(ctx, plans, scratch);
   span('reading the members into the staging tables (zip, read_csv, checks)');
+  await openQuote(conn);
   const structural = await storeStructuralRejects(conn);
   const rejected = structural + (await storeRejects(conn));
   span('rejects');
