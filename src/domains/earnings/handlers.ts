@@ -15,14 +15,8 @@ import { openDataset, pagedQuery, provenanceMeta, queryOne, Where } from '../../
 import { socVersion, type Family } from './codes.js';
 import { missingOf, placeAmount } from './percentile.js';
 import { EARNINGS_INFO } from './datasets.js';
-import { COLUMNS, loadedYears, resolveYear, toRecord, type EarningsRow } from './records.js';
+import { asOf, COLUMNS, loadedYears, resolveYear, toRecord, type EarningsRow } from './records.js';
 import type { Basis, Measure } from './routes.js';
-
-/**
- * meta.as_of: the date of the data answered from (spec doc 4: months `YYYY-MM`), which for ASHE is its
- * April reference period, not the day it was synced (issue 37).
- */
-export const asOf = (year: number): string => `${year}-04`;
 
 const TABLE_NAMES: Record<string, string> = {
   '7': 'ASHE Table 7 (place of work)',

@@ -8,6 +8,13 @@ import { query } from '../../mirror/db.js';
 import type { Family } from './codes.js';
 import type { Measure } from './routes.js';
 
+/**
+ * meta.as_of: the date of the data answered from (spec doc 4: months `YYYY-MM`), which for ASHE is its
+ * April reference period, not the day it was synced (issue 37). The sync records the same month, as its
+ * first day, for the newest year loaded (sync/index.ts): `mirror status` counts a `--from` load's age from it.
+ */
+export const asOf = (year: number): string => `${year}-04`;
+
 export const PCT_FIELDS = ['p10', 'p20', 'p25', 'p30', 'p40', 'p60', 'p70', 'p75', 'p80', 'p90'] as const;
 
 export interface EarningsRow {

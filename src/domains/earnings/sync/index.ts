@@ -19,7 +19,8 @@ import type { DuckDBConnection } from '@duckdb/node-api';
 import { count, catalogFields } from '../../../../sync/common.js';
 import { dataFiles } from '../../../../sync/formats/zip.js';
 import type { DatasetModule, LoadContext, LoadResult } from '../../../../sync/types.js';
-import { query } from '../../../mirror/db.js';
+import { query, queryOne } from '../../../mirror/db.js';
+import { asOf } from '../records.js';
 import { EARNINGS_INFO } from '../datasets.js';
 import { discoverEditions, editionOfName, statusOf, type LoadedSource, type Status } from './discover.js';
 import { createParsePool, parseThreads, type ParsePool } from './pool.js';
@@ -173,7 +174,12 @@ async function load(ctx: LoadContext): Promise<LoadResult> {
   }
   if (uncoded) ctx.log?.(`${uncoded} rows without a code (Not Classified, All employees) left out`);
   const notes = ctx.files.map((f) => f.note).filter((n): n is string => !!n);
-  return { rows, rejected, mode: ctx.mode ?? 'full', replaced, ...(notes.length ? { note: notes.join('; ') } : {}) };
+  // the data's date (sync_log.as_of, from which `mirror status` counts a --from load's age): the reference
+  // period of the newest edition the file now holds, the month the answers' meta.as_of names (asOf), as
+  // its first day (the column is a DATE); an update that adds an older year leaves it at the newest
+  const newest = (await queryOne<{ y: number | null }>(conn, 'SELECT max(year) AS y FROM earnings'))?.y;
+  const dataDate = newest === null || newest === undefined ? undefined : `${asOf(Number(newest))}-01`;
+  return { rows, rejected, mode: ctx.mode ?? 'full', replaced, ...(notes.length ? { note: notes.join('; ') } : {}), ...(dataDate ? { asOf: dataDate } : {}) };
 }
 
 async function verify(conn: DuckDBConnection): Promise<void> {
