@@ -97,14 +97,16 @@ export async function mirrorStatus(opts: { env: Env; mirrorDir?: string; cacheDi
 
 /**
  * The date a dataset's age counts from: the upstream publication it was synced from; for files loaded with
- * `--from` (a local path, not a URL: no publication date) the data's own date (`as_of`), since a file
- * years old loaded today is not fresh; the sync itself only when neither is known.
+ * `--from` (a local path, not a URL) the data's own date (`as_of`) first, since a file years old loaded
+ * today is not fresh and the only "publication" date a local file has is what its name states (the newest
+ * of the files', where the data's date may be an older table's: schools); the sync itself only when
+ * neither is known, and then a local load says that it states no date.
  */
 function ageFrom(s: DatasetStatus): { ref: string; since: string } {
-  if (s.published) return { ref: s.published, since: 'the upstream publication' };
   const local = s.source_url !== null && s.source_url !== '' && !/^[a-z]+:\/\//i.test(s.source_url);
   if (local && s.as_of) return { ref: s.as_of, since: `the data's date, ${s.as_of.slice(0, 10)} (loaded from a local file)` };
-  return { ref: s.synced_at!, since: 'the last sync' };
+  if (s.published) return { ref: s.published, since: 'the upstream publication' };
+  return { ref: s.synced_at!, since: local ? 'the last sync (loaded from a local file that states no date of its data)' : 'the last sync' };
 }
 
 /** Total size of the files under `dir` (0 when it does not exist). */

@@ -167,6 +167,16 @@ async function copyPrevious(conn: DuckDBConnection, kind: SourceKind): Promise<v
   await conn.run(`INSERT INTO sources SELECT * FROM prev.sources WHERE source = ?`, [kind]);
 }
 
+/**
+ * The data's date (LoadResult.asOf, sync_log.as_of; `mirror status` counts a `--from` load's age from it):
+ * each table's date is its file's, in `sources.published`: the register's extract date (edubasealldata<YYYYMMDD>)
+ * and the management information's "as at" date (…_as_at_<D>_<Mon>_<YYYY>), from the URL or the name of a
+ * `--from` file (a table kept from the previous sync keeps its date). When both are known the OLDER wins: the
+ * file is no newer than its oldest table, so a register extracted today beside outcomes months old (or the
+ * reverse) is as old as the older of them. A live sync loads today's register, so its date stays the
+ * management information's, as the answers' meta.as_of (handlers.ts; meta.register_as_of gives the other).
+ * A file named without its date adds none; when neither states one the sync records no date.
+ */
 async function load(ctx: LoadContext): Promise<LoadResult> {
   const given = classify(ctx.files);
   // the framework gives a scratch folder in the cache; never write beside a user's --from file
@@ -205,7 +215,7 @@ async function load(ctx: LoadContext): Promise<LoadResult> {
   if (prev) await ctx.conn.run('DETACH prev');
   ctx.progress(loaded);
   const rows = (await queryOne<{ n: number }>(ctx.conn, 'SELECT (SELECT count(*) FROM schools) + (SELECT count(*) FROM inspections) AS n'))!.n;
-  const asOf = await queryOne<{ d: string | null }>(ctx.conn, "SELECT strftime(max(published), '%Y-%m-%d') AS d FROM sources WHERE source = 'mi'");
+  const asOf = await queryOne<{ d: string | null }>(ctx.conn, "SELECT strftime(min(published), '%Y-%m-%d') AS d FROM sources");
   const notes = ctx.files.map((f) => f.note).filter((n): n is string => !!n);
   // inspections of a URN the register does not hold are kept and answered from their own columns; said here
   const unmatched = Number((await queryOne<{ n: number }>(ctx.conn, 'SELECT count(*) AS n FROM inspections i WHERE NOT EXISTS (SELECT 1 FROM schools s WHERE s.urn = i.urn)'))!.n);
