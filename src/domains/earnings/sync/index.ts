@@ -167,7 +167,10 @@ async function load(ctx: LoadContext): Promise<LoadResult> {
       const sha = (f as { sha256?: string }).sha256 || (await sha256File(f.path));
       await conn.run('INSERT OR REPLACE INTO earnings_editions VALUES (?, ?, ?)', [f.name, statSync(f.path).size, sha]);
     }
-    for (const s of staged.values()) replaced.push({ unit: `Table ${s.key[0]} ${s.key[1]} ${s.key[2]}`, file: `${s.member} (${s.container})` });
+    // the file named in a shrink error: the table file, and the zip it came in (a bare workbook is its own)
+    for (const s of staged.values()) {
+      replaced.push({ unit: `Table ${s.key[0]} ${s.key[1]} ${s.key[2]}`, file: s.member === s.container ? s.member : `${s.member} (${s.container})` });
+    }
   } finally {
     await pool.close();
     rmSync(dir, { recursive: true, force: true });
