@@ -6,7 +6,7 @@
 import { Decimal } from 'decimal.js';
 import { fit, plot } from '../../output/chart.js';
 import type { BillData } from './calc.js';
-import { ansi, money, statementTable } from '../../output/statement.js';
+import { ansi, money, prose, statementTable } from '../../output/statement.js';
 
 export type { BillData } from './calc.js';
 
@@ -23,8 +23,8 @@ export function kwh(n: number): string {
 }
 const PAYMENT: Record<string, string> = { direct_debit: 'Direct Debit', standard_credit: 'standard credit', prepayment: 'prepayment' };
 
-const table = (rows: Array<[string, string, string?]>, bold: (s: string) => string, dim: (s: string) => string): string =>
-  statementTable(rows, { bold, dim, isBold: (a) => a.startsWith('Total') || a === 'Monthly' });
+const table = (rows: Array<[string, string, string?]>, bold: (s: string) => string, dim: (s: string) => string, columns = 0): string =>
+  statementTable(rows, { bold, dim, isBold: (a) => a.startsWith('Total') || a === 'Monthly' }, columns);
 
 /** The closing line: the VAT the rates include (per fuel, from meta.vat_rate) and what set them. */
 function footer(d: BillData, meta: BillMeta | undefined): string {
@@ -46,7 +46,8 @@ export interface BillMeta {
   tariff?: string;
 }
 
-export function renderBill(d: BillData, opts: { color: boolean; meta?: BillMeta }): string {
+/** `columns`: the terminal's width (0 or absent: no limit); the title and the closing line wrap at word boundaries. */
+export function renderBill(d: BillData, opts: { color: boolean; meta?: BillMeta; columns?: number }): string {
   const bold = ansi('1', opts.color);
   const dim = ansi('2', opts.color);
   const rows: Array<[string, string, string?]> = [];
@@ -60,8 +61,9 @@ export function renderBill(d: BillData, opts: { color: boolean; meta?: BillMeta 
   rows.push(['Total a year', money(d.total_annual)]);
   rows.push(['Monthly', money(d.monthly), 'a twelfth of the year']);
   const meter = d.meter === 'multi_register' ? ' · Economy 7' : '';
-  const title = bold(`Energy bill under the ${opts.meta?.tariff === 'energy_price_guarantee' ? 'Energy Price Guarantee' : 'cap'} ${d.period_id} · ${d.region.name} · ${PAYMENT[d.payment_method] ?? d.payment_method}${meter}`);
-  return `${title}\n${table(rows, bold, dim)}\n  ${dim(footer(d, opts.meta))}\n`;
+  const columns = opts.columns ?? 0;
+  const title = prose(`Energy bill under the ${opts.meta?.tariff === 'energy_price_guarantee' ? 'Energy Price Guarantee' : 'cap'} ${d.period_id} · ${d.region.name} · ${PAYMENT[d.payment_method] ?? d.payment_method}${meter}`, columns, bold);
+  return `${title}\n${table(rows, bold, dim, columns)}\n  ${prose(footer(d, opts.meta), columns > 0 ? columns - 2 : 0, dim, '  ')}\n`;
 }
 
 interface PeriodRow {
@@ -76,5 +78,6 @@ export async function periodsChart(rows: PeriodRow[], columns: number): Promise<
   const values = fit(pts.map((r) => r.typical_annual_bill.direct_debit as number), Math.max(20, columns - 16));
   const chart = await plot([values], { format: (x) => `£${Math.round(x).toLocaleString('en-GB')}`.padStart(8) });
   const gaps = pts.length < rows.length ? `; ${rows.length - pts.length} period(s) without a published figure left out` : '';
-  return `Typical dual-fuel bill under the cap (Direct Debit, £/year), ${pts[0]!.period_id} to ${pts[pts.length - 1]!.period_id}, one point per period (periods are not evenly spaced${gaps})\n${chart}\n`;
+  const title = `Typical dual-fuel bill under the cap (Direct Debit, £/year), ${pts[0]!.period_id} to ${pts[pts.length - 1]!.period_id}, one point per period (periods are not evenly spaced${gaps})`;
+  return `${prose(title, columns)}\n${chart}\n`;
 }

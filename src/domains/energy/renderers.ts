@@ -7,7 +7,7 @@ const render = () => import('./render.js');
 export const bill: Renderer = {
   name: 'energy-bill',
   canRender: (_o, rc) => plain(rc),
-  render: async (out, rc) => (await render()).renderBill(out.envelope.data as never, { color: rc.color, meta: out.envelope.meta as never }),
+  render: async (out, rc) => (await render()).renderBill(out.envelope.data as never, { color: rc.color, meta: out.envelope.meta as never, columns: rc.columns }),
 };
 
 export const periodsChart: Renderer = {

@@ -4,7 +4,8 @@
  * Plain text with optional ANSI colour; asciichart loads only when a chart is drawn (src/output/chart.ts).
  */
 import { fit, plot } from '../../output/chart.js';
-import { ansi, money, statementTable } from '../../output/statement.js';
+import { ansi, money, prose, statementTable } from '../../output/statement.js';
+import { wrapWords } from '../../output/wrap.js';
 
 /** The take-home `data` object (POST /v1/tax/take-home/calculate), as far as rendering needs it. */
 export interface TakeHomeData {
@@ -63,10 +64,11 @@ const REGION: Record<string, string> = { england_wales_ni: 'England, Wales & NI'
 
 const bandLabel = (b: string) => b.replace(/_rate$/, '').replace(/_/g, ' ');
 
-const table = (rows: Array<[string, string, string?]>, bold: (s: string) => string, dim: (s: string) => string): string =>
-  statementTable(rows, { bold, dim, isBold: (a) => a.startsWith('Net ') || a === 'Gross income' });
+const table = (rows: Array<[string, string, string?]>, bold: (s: string) => string, dim: (s: string) => string, columns = 0): string =>
+  statementTable(rows, { bold, dim, isBold: (a) => a.startsWith('Net ') || a === 'Gross income' }, columns);
 
-export function renderTakeHome(data: TakeHomeData, opts: { color: boolean }): string {
+/** `columns`: the terminal's width (0 or absent: no limit); a note too long for its line wraps at word boundaries. */
+export function renderTakeHome(data: TakeHomeData, opts: { color: boolean; columns?: number }): string {
   const bold = ansi('1', opts.color);
   const dim = ansi('2', opts.color);
   const red = ansi('31', opts.color);
@@ -106,8 +108,8 @@ export function renderTakeHome(data: TakeHomeData, opts: { color: boolean }): st
   rows.push(['Cost to employer', money(data.employer_costs.total_cost_to_employer)]);
   const rank = rankRow(data);
   if (rank) rows.push(['---', ''], rank);
-  const title = bold(`Take-home pay ${data.tax_year} · ${REGION[data.region] ?? data.region}`);
-  return `${title}\n${table(rows, bold, dim)}\n`;
+  const title = prose(`Take-home pay ${data.tax_year} · ${REGION[data.region] ?? data.region}`, opts.columns ?? 0, bold);
+  return `${title}\n${table(rows, bold, dim, opts.columns)}\n`;
 }
 
 /**
@@ -140,10 +142,14 @@ export function renderSweep(rows: TakeHomeData[], opts: { color: boolean; column
   return `${bold(line(head))}\n${body.map(line).join('\n')}\n`;
 }
 
-/** `tax compare`: the headline figures of scenarios A and B side by side, and B minus A. */
+/**
+ * `tax compare`: the headline figures of scenarios A and B side by side, and B minus A. At a terminal
+ * narrower than the lines (`columns`), the column headings wrap at word boundaries onto more heading lines
+ * (`A (England, Wales & NI)` over two), down to the width of their figures: the figures are never cut.
+ */
 export function renderCompare(
   data: { tax_year: string; scenario_a: TakeHomeData; scenario_b: TakeHomeData },
-  opts: { color: boolean },
+  opts: { color: boolean; columns?: number },
 ): string {
   const bold = ansi('1', opts.color);
   const a = data.scenario_a;
@@ -174,9 +180,31 @@ export function renderCompare(
     .filter(([label, f]) => !(label === 'Student loan' || label === 'Pension') || f(a) !== 0 || f(b) !== 0)
     .map(([label, f, kind]) => [label, fmt(f(a), kind), fmt(f(b), kind), diff(f(a), f(b), kind)]);
   const head = ['', `A (${REGION[a.region] ?? a.region})`, `B (${REGION[b.region] ?? b.region})`, 'B − A'];
-  const w = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const heads = fitHeadings(head, rows, opts.columns ?? 0);
+  const w = heads.map((h, i) => Math.max(...h.map((l) => l.length), ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(w[0]!) : c.padStart(w[i]!))).join('  ');
-  return `${bold(`Compare ${data.tax_year}`)}\n${bold(line(head))}\n${rows.map(line).join('\n')}\n`;
+  const headLines = Array.from({ length: Math.max(...heads.map((h) => h.length)) }, (_, k) => line(heads.map((h) => h[k] ?? '')));
+  const title = prose(`Compare ${data.tax_year}`, opts.columns ?? 0, bold);
+  return `${title}\n${headLines.map((l) => bold(l.trimEnd())).join('\n')}\n${rows.map(line).join('\n')}\n`;
+}
+
+/**
+ * Headings of a two-space-separated table (first column left, the others figures) as lines each: whole
+ * when the table fits `columns` (0: always), else each figure column's heading wrapped at word boundaries
+ * to the narrowest width that fits, never below its widest figure or its longest word, widest first.
+ */
+function fitHeadings(head: readonly string[], rows: readonly string[][], columns: number): string[][] {
+  const figures = head.map((_, i) => Math.max(0, ...rows.map((r) => r[i]!.length)));
+  const floor = head.map((h, i) => (i === 0 ? Math.max(h.length, figures[i]!) : Math.max(figures[i]!, ...h.split(' ').map((x) => x.length))));
+  const width = head.map((h, i) => Math.max(h.length, figures[i]!));
+  const total = () => width.reduce((x, y) => x + y, 0) + 2 * (width.length - 1);
+  while (columns > 0 && total() > columns) {
+    // the column whose heading is furthest above its floor gives up one character
+    const i = width.reduce((best, wi, j) => (wi - floor[j]! > width[best]! - floor[best]! ? j : best), 0);
+    if (width[i]! <= floor[i]!) break;
+    width[i]! -= 1;
+  }
+  return head.map((h, i) => (h.length <= width[i]! ? [h] : wrapWords(h, width[i]!).split('\n')));
 }
 
 const BOX_LABELS: Record<string, string> = {

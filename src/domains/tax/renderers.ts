@@ -13,8 +13,8 @@ function plainRenderer(name: string, draw: (m: Awaited<ReturnType<typeof render>
   return { name, canRender: (_o, rc) => plain(rc) && when(rc), render: async (out, rc) => draw(await render(), out.envelope.data as never, rc) };
 }
 
-export const takeHome = plainRenderer('take-home', (m, d, rc) => m.renderTakeHome(d, { color: rc.color }));
+export const takeHome = plainRenderer('take-home', (m, d, rc) => m.renderTakeHome(d, { color: rc.color, columns: rc.columns }));
 export const sweepChart = plainRenderer('sweep-chart', (m, d) => m.sweepChart(d), (rc) => Boolean(rc.options.chart));
 export const sweepTable = plainRenderer('sweep-table', (m, d, rc) => m.renderSweep(d, { color: rc.color, columns: rc.columns }));
-export const compare = plainRenderer('compare', (m, d, rc) => m.renderCompare(d, { color: rc.color }));
+export const compare = plainRenderer('compare', (m, d, rc) => m.renderCompare(d, { color: rc.color, columns: rc.columns }));
 export const vatReturn = plainRenderer('vat-return', (m, d, rc) => m.renderVatReturn(d, { color: rc.color }));
