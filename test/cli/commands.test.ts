@@ -91,7 +91,7 @@ describe('errors and exit codes', () => {
 
 describe('api command', () => {
   it('--list shows every route with its cost', async () => {
-    const r = await runCli(['api', '--list'], { tty: true });
+    const r = await runCli(['api', '--list'], { tty: true, columns: 1000 }); // wide enough for one line a route
     const lines = r.stdout.trim().split('\n');
     expect(lines.at(-1)).toBe(`${ROUTES.length} routes`);
     expect(lines.find((l) => l.startsWith('POST /v1/example/calculate'))).toMatch(/10 credits\s+local\s+How many example items/);

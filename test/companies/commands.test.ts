@@ -15,7 +15,7 @@ describe('companies commands', () => {
   });
 
   it('api --list names the sync each companies route needs', async () => {
-    const lines = (await runCli(['api', '--list'], { tty: true })).stdout.trim().split('\n');
+    const lines = (await runCli(['api', '--list'], { tty: true, columns: 1000 })).stdout.trim().split('\n');
     expect(lines.find((l) => l.startsWith('GET  /v1/companies/search'))).toMatch(/ 1 credit\s+local \(sync companies\)/);
     expect(lines.find((l) => l.startsWith('GET  /v1/companies/{company_number}/financials'))).toMatch(/ 1 credit\s+local \(sync accounts\)/);
   });

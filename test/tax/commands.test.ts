@@ -28,7 +28,7 @@ describe('tax: errors and exit codes', () => {
 
 describe('tax: api --list', () => {
   it('lists the take-home calculator with its cost', async () => {
-    const r = await runCli(['api', '--list'], { tty: true });
+    const r = await runCli(['api', '--list'], { tty: true, columns: 1000 }); // wide enough for one line a route
     expect(r.stdout.trim().split('\n').find((l) => l.startsWith('POST /v1/tax/take-home/calculate'))).toMatch(/10 credits\s+local\s+Take-home/);
   });
 });
