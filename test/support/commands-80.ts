@@ -1,0 +1,64 @@
+/**
+ * The commands' own output at 80 columns (issue 37, tables at 80 columns), shared by test/cli/commands-80.test.ts
+ * (every declared example, the shared answers) and each domain's test/<domain>/commands-80.test.ts (the
+ * inputs that give the longest lines of each answer with a renderer of its own, and its figures whole):
+ * commands run in process (test/support/cli.ts) on a fixture mirror, as a terminal 80 columns wide.
+ */
+import { describe, expect, it } from 'vitest';
+import { DOMAINS, loadDomains } from '../../src/registry.js';
+import { runCli, type RunResult } from './cli.js';
+import { COLUMNS, widest } from './tables-80.js';
+
+type Fx = { env: () => Record<string, string> };
+
+/** The command as a terminal 80 columns wide shows it. */
+export const at80 = (fx: Fx, argv: string[]) => runCli([...argv, '--format', 'table'], { env: fx.env(), tty: true, columns: COLUMNS });
+/** The command's `--format json` answer. */
+export const asJson = async (fx: Fx, argv: string[]) => JSON.parse((await runCli([...argv, '--format', 'json'], { env: fx.env() })).stdout) as { data: any; meta?: any };
+
+/** £12,345.67, as a person writes it (not the renderers' own formatter). */
+export const gbp = (n: number) => new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'GBP' }).format(n);
+
+/** No line over 80 on stdout or stderr. */
+export function fits(r: RunResult): void {
+  expect(widest(r.stdout), r.stdout).toBeLessThanOrEqual(COLUMNS);
+  expect(widest(r.stderr), r.stderr).toBeLessThanOrEqual(COLUMNS);
+}
+
+/** The lines of a statement row (`  label  amount  note`) and the note's continuation lines under it, joined. */
+export function statementRow(stdout: string, label: string): string {
+  const lines = stdout.split('\n');
+  const i = lines.findIndex((l) => l.startsWith(`  ${label} `));
+  expect(i, `${label} in\n${stdout}`).toBeGreaterThanOrEqual(0);
+  const more: string[] = [];
+  for (const l of lines.slice(i + 1)) {
+    if (!/^ {8,}\S/.test(l)) break; // a note's next line sits under the note (a sub-row: 4 spaces)
+    more.push(l.trim());
+  }
+  return [lines[i]!.replace(/\s+/g, ' ').trim(), ...more].join(' ');
+}
+
+/**
+ * The longest realistic lines of each answer with a renderer of its own, by renderer id: each case answers
+ * (exit 0) and fits. `domain`: the cases must be exactly that domain manifest's renderers (a renderer added
+ * to the domain fails until it has a case); `ids`: the ids the cases must be, for answers of no domain.
+ */
+export function rendererCases(fx: Fx, cases: Record<string, string[][]>, of: { domain: string } | { ids: string[] }): void {
+  describe('every answer with a renderer of its own, at its longest, at 80 columns', () => {
+    it('every renderer has its cases here', async () => {
+      await loadDomains();
+      const ids = 'domain' in of ? Object.keys(DOMAINS.find((d) => d.name === of.domain)?.renderers ?? {}) : of.ids;
+      expect(Object.keys(cases).sort()).toEqual([...new Set(ids)].sort());
+    });
+
+    for (const [id, list] of Object.entries(cases)) {
+      for (const argv of list) {
+        it(`${id}: ${argv.join(' ')}`, async () => {
+          const r = await at80(fx, argv);
+          expect(r.code, r.stderr).toBe(0);
+          fits(r);
+        });
+      }
+    }
+  });
+}
