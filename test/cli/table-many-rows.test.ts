@@ -31,3 +31,21 @@ describe('a record table drawn in chunks', () => {
     expect(new Set(lines.map((l) => l.length)).size).toBe(1);
   });
 });
+
+describe('rows written without cli-table3 (one-line cells that fit)', () => {
+  it('are the lines cli-table3 draws for the same rows', async () => {
+    const Table = (await import('cli-table3')).default;
+    const rows = [
+      { name: 'Zoë Ångström', code: 'E01000916', n: '0', note: '' },
+      { name: 'a', code: 'x y  z', n: '123456', note: 'cut…' },
+      { name: '  padded  ', code: '', n: '-1.5', note: 'café, £12.00' },
+    ];
+    const ours = await recordsTable(rows, { color: false, columns: 0, wide: true });
+    const heads = Object.keys(rows[0]!);
+    const widths = heads.map((h) => Math.max(h.length, ...rows.map((r) => (r as Record<string, string>)[h]!.length)) + 2);
+    const t = new Table({ head: heads, style: { head: [], border: [] }, chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' }, wordWrap: true, colWidths: widths });
+    for (const r of rows) t.push(heads.map((h) => (r as Record<string, string>)[h]!));
+    expect(ours).toBe(`${t.toString()}\n`);
+    expect(ours.split('\n')[2]).toBe('│ Zoë Ångström │ E01000916 │ 0      │              │');
+  });
+});
