@@ -34,6 +34,7 @@ import { recordChangedKeys } from '../../mirror/changes.js';
 import { queryOne, query } from '../../mirror/db.js';
 import { catalogFields, count, csvHeader, MAX_STORED_REJECTS, storeStructuralRejects } from '../../../sync/common.js';
 import { extractMembers, isZipFile, listZip } from '../../../sync/formats/zip.js';
+import { noLineBreak, refuseOpenQuote, type NoBreakFormat } from '../../../sync/open-quote.js';
 import { withStaging } from '../../../sync/staging.js';
 import type { DatasetModule, DiscoverContext, LoadContext, LoadResult, UpstreamFile } from '../../../sync/types.js';
 import {
@@ -143,7 +144,8 @@ const COORDS_OK = '(r.longitude IS NULL OR TRY_CAST(r.longitude AS DOUBLE) IS NO
  * lenient reader) of a row that would otherwise pass (in the last fields) or be one reject. The row fails
  * instead, its raw text is kept, and `openQuote` refuses the file by name.
  */
-const noBreak = (cols: readonly string[]) => `NOT contains(concat(${cols.map((c) => `coalesce(r.${c}, '')`).join(', ')}), chr(10))`;
+const noBreak = (cols: readonly string[]) => noLineBreak(cols.map((c) => `r.${c}`));
+const POLICE_CSV: NoBreakFormat = { what: 'police.uk CSV', why: 'police.uk files have no field over several lines' };
 const STREET_OK = `coalesce(${MONTH_OK} AND ${COORDS_OK} AND r.crime_type IS NOT NULL AND ${noBreak(['crime_type', 'last_outcome', 'context'])}, false)`;
 const OUTCOMES_OK = `coalesce(${MONTH_OK} AND ${COORDS_OK} AND r.crime_id IS NOT NULL AND r.outcome IS NOT NULL AND ${noBreak(['outcome'])}, false)`;
 const rawText = (cols: readonly string[]) => `concat_ws(',', ${cols.map((c) => `coalesce(r.${c}, '')`).join(', ')})`;
@@ -197,21 +199,13 @@ async function loadMonths(ctx: LoadContext, plans: MonthPlan[], scratch: string)
 }
 
 /**
- * A file with a row that holds a line break (a quote never closed: see noBreak) is refused by name, with the
+ * A file with a row that holds a line break (a quote never closed: see noBreak) is refused by name (sync/open-quote.ts), with the
  * lines it took in: one reject would otherwise stand for every row after it (a cut that the 1% reject limit
  * and the per-unit shrink check can both miss near the end of a long file).
  */
 async function openQuote(conn: DuckDBConnection): Promise<void> {
   for (const kind of ['street', 'outcomes'] as const) {
-    const hit = await queryOne<{ file: string; lines: number }>(
-      conn,
-      `SELECT file, (length(raw) - length(replace(raw, chr(10), '')))::INTEGER + 1 AS lines FROM stage.${kind}_stage WHERE NOT ok AND contains(raw, chr(10)) LIMIT 1`,
-    );
-    if (hit) {
-      throw new Error(
-        `${hit.file} is not a well-formed police.uk CSV: a quoted field that is never closed takes in ${hit.lines} lines as one field (police.uk files have no field over several lines); download it again (or check it is the publisher's file, whole and unedited) and run the sync again`,
-      );
-    }
+    await refuseOpenQuote(conn, `SELECT file, raw AS text FROM stage.${kind}_stage WHERE NOT ok`, POLICE_CSV);
   }
 }
 
