@@ -23,6 +23,7 @@ import { DownloadError } from '../../../../sync/download.js';
 import type { DatasetModule, DiscoverContext, LoadContext, LoadResult, UpstreamFile } from '../../../../sync/types.js';
 import { READER_LIMITS, sampleLines, type ReaderLimits } from '../../../../sync/formats/bounds.js';
 import { csvFields } from '../../../../sync/integrity.js';
+import { noLineBreak, refuseOpenQuote, refuseOpenQuoteInRejects, type NoBreakFormat } from '../../../../sync/open-quote.js';
 import { PRICE_PAID_INFO } from '../datasets.js';
 import { addMonths, coveredThrough, dropYears, MAX_REPAIR_YEARS, planUpdate, recordFull, recordUpdate, repairYears } from './price-paid-months.js';
 
@@ -88,11 +89,30 @@ const TYPED_FROM_FILE = (param: number) => `SELECT
   filename AS _file
 FROM read_csv($${param}, ${READ_OPTS})`;
 
+/** The fields as read (the raw id, price and date, the text columns as they are). */
+const RAW_FIELDS = ['r_id', 'r_price', 'r_date', ...COLUMNS.slice(3)];
+/**
+ * A price-paid file has one transaction a line (checkPricePaidFile reads it so; no field of the real
+ * excerpts spans lines): a field with a line break is a quote never closed that took in the lines after it
+ * (sync/open-quote.ts). A row with one in a text field, which no other check fails, is rejected too (the
+ * id, price, date and codes fail their own checks), its raw text kept, and `openQuote` refuses the file.
+ */
+const NO_BREAK = noLineBreak(['postcode', 'paon', 'saon', 'street', 'locality', 'town', 'district', 'county']);
+const BREAK_REASON = 'a field holds a line break';
+const PPD_CSV: NoBreakFormat = { what: 'HM Land Registry price-paid CSV', why: 'price-paid files have one transaction a line' };
+
+/** Refuse a file whose rejected rows (`raw` column of `table`) or structural rejects hold a line break. */
+async function openQuote(conn: DuckDBConnection, table: string, raw: string): Promise<void> {
+  await refuseOpenQuoteInRejects(conn, PPD_CSV);
+  await refuseOpenQuote(conn, `SELECT _file AS file, ${raw} AS text FROM ${table} WHERE _reject IS NOT NULL`, PPD_CSV);
+}
+
 /** Every file's typed rows plus `_reject`: the reason a row is rejected, NULL when it is fine. */
 function staged(files: number): string {
   const union = Array.from({ length: files }, (_, i) => TYPED_FROM_FILE(i + 1)).join('\nUNION ALL\n');
   return `SELECT *,
   CASE
+    WHEN NOT ${NO_BREAK} THEN '${BREAK_REASON}'
     WHEN id IS NULL THEN 'invalid transaction id'
     WHEN price IS NULL OR price < 0 THEN 'invalid price'
     WHEN date IS NULL THEN 'invalid date'
@@ -106,7 +126,7 @@ FROM (${union})`;
 }
 
 /** The row as read (quoted CSV), built only for rejected rows (CASE evaluates it lazily). */
-const RAW_LINE = `'"' || concat_ws('","', ${['r_id', 'r_price', 'r_date', ...COLUMNS.slice(3)].map((c) => `coalesce(${c}, '')`).join(', ')}) || '"'`;
+const RAW_LINE = `'"' || concat_ws('","', ${RAW_FIELDS.map((c) => `coalesce(${c}, '')`).join(', ')}) || '"'`;
 
 const OUT_COLUMNS = COLUMNS.filter((c) => c !== 'record_status').join(', ');
 
@@ -157,6 +177,7 @@ async function loadFull(ctx: LoadContext): Promise<LoadResult> {
     paths,
   );
   ctx.log?.(`read, typed and sorted in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+  await openQuote(conn, 'price_paid', '_raw');
   const structural = await storeStructuralRejects(conn);
   const typed = await count(conn, 'SELECT count(*) AS n FROM price_paid WHERE _reject IS NOT NULL');
   if (typed > 0) {
@@ -190,6 +211,7 @@ async function loadUpdate(ctx: LoadContext): Promise<LoadResult> {
      FROM (${staged(paths.length)})`,
     paths,
   );
+  await openQuote(conn, '_pp_update', '_rawkept');
   const structural = await storeStructuralRejects(conn);
   const typed = await count(conn, 'SELECT count(*) AS n FROM _pp_update WHERE _reject IS NOT NULL');
   await conn.run(

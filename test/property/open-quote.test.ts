@@ -1,0 +1,69 @@
+/**
+ * A quote left open in a price-paid CSV (read leniently: DuckDB takes the lines after it in as one field):
+ * refused by name with the lines taken in, not one reject standing for them (sync/open-quote.ts). Real sync
+ * (`sync price-paid --from`), real DuckDB, the REAL pp-complete.csv excerpt repeated.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { isolatedEnv, runCli } from '../support/cli.js';
+import { fixture } from './ppd-fixture.js';
+
+const root = mkdtempSync(join(tmpdir(), 'pd-ppd-open-quote-'));
+let n = 0;
+function fileWith(name: string, text: string): string {
+  const dir = join(root, `src-${++n}`);
+  mkdirSync(dir);
+  writeFileSync(join(dir, name), text, 'utf8');
+  return join(dir, name);
+}
+
+/** Line `i` of `lines` with the closing quote of its field `k` (1-based) removed: the quote stays open. */
+function openAt(lines: string[], i: number, k: number): string {
+  const out = [...lines];
+  const fields = out[i]!.replace(/\r?\n$/, '').split('","');
+  // field k ends `…,` (or the line ends) with no quote to close it
+  out[i] = k === fields.length ? `${fields.join('","').replace(/"$/, '')}\n` : `${fields.slice(0, k).join('","')},"${fields.slice(k).join('","')}\n`;
+  return out.join('');
+}
+
+describe('price-paid: a quote left open is refused by name; the previous data answers', () => {
+  const real = readFileSync(fixture('pp-complete.csv'), 'utf8').split(/(?<=\n)/);
+  // 3 copies of the real 300 rows (the ids repeat: the load takes every row)
+  const big = [...real, ...real, ...real];
+  const env = isolatedEnv();
+  const count = async () => {
+    const r = await runCli(['sql', 'SELECT count(*)::INTEGER AS n FROM price_paid', '--format', 'json'], { env });
+    expect(r.code, r.stderr).toBe(0);
+    return (JSON.parse(r.stdout) as { data: Array<{ n: number }> }).data[0]!.n;
+  };
+
+  it('in a middle field (a structural reject), the last field (a typed reject): one line, the file, the lines taken in', async () => {
+    expect((await runCli(['sync', 'price-paid', '--from', fileWith('pp-complete.csv', big.join(''))], { env })).code).toBe(0);
+    const held = await count();
+    expect(held).toBe(900);
+    const line = (name: string) =>
+      `price-paid: sync failed: price-paid: load failed: ${name} is not a well-formed HM Land Registry price-paid CSV: a quoted field that is never closed takes in `;
+    // the street (field 10) of line 801: the quoted fields after it pair up with the wrong quotes
+    const street = await runCli(['sync', 'price-paid', '--from', fileWith('pp-complete.csv', openAt(big, 800, 10))], { env });
+    expect(street.code, street.stderr).toBe(1);
+    const out = street.stderr.trimEnd().split('\n');
+    expect(out).toHaveLength(1);
+    expect(out[0]).toMatch(new RegExp(`^${line('pp-complete.csv')}\\d+ lines as one field \\(price-paid files have one transaction a line\\); download it again .*; kept the previous data$`));
+    expect(Number(/takes in (\d+) lines/.exec(out[0]!)![1])).toBeGreaterThan(1);
+    expect(await count()).toBe(held);
+    // the record status (field 16, the last): the row has all its fields
+    const last = await runCli(['sync', 'price-paid', '--from', fileWith('pp-complete.csv', openAt(big, 800, 16))], { env });
+    expect(last.code, last.stderr).toBe(1);
+    expect(last.stderr).toContain(line('pp-complete.csv'));
+    expect(await count()).toBe(held);
+    // a monthly update (line 501's street): its month is read first (price-paid-months.ts, three columns),
+    // and that read meets the quote still open at the end of the file: DuckDB's error, named by line
+    const upd = await runCli(['sync', 'price-paid', '--from', fileWith('pp-monthly-update-new-version.csv', openAt(big, 500, 10))], { env });
+    expect(upd.code, upd.stderr).toBe(1);
+    expect(upd.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(upd.stderr).toContain('pp-monthly-update-new-version.csv is not a well-formed CSV of the expected format: line 501 has a quoted field that is never closed');
+    expect(await count()).toBe(held);
+  }, 60_000);
+});
