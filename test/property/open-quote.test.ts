@@ -3,41 +3,20 @@
  * refused by name with the lines taken in, not one reject standing for them (sync/open-quote.ts). Real sync
  * (`sync price-paid --from`), real DuckDB, the REAL pp-complete.csv excerpt repeated.
  */
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { isolatedEnv, runCli } from '../support/cli.js';
+import { countOf, fileWriter, openAt } from '../support/open-quote.js';
 import { fixture } from './ppd-fixture.js';
 
-const root = mkdtempSync(join(tmpdir(), 'pd-ppd-open-quote-'));
-let n = 0;
-function fileWith(name: string, text: string): string {
-  const dir = join(root, `src-${++n}`);
-  mkdirSync(dir);
-  writeFileSync(join(dir, name), text, 'utf8');
-  return join(dir, name);
-}
-
-/** Line `i` of `lines` with the closing quote of its field `k` (1-based) removed: the quote stays open. */
-function openAt(lines: string[], i: number, k: number): string {
-  const out = [...lines];
-  const fields = out[i]!.replace(/\r?\n$/, '').split('","');
-  // field k ends `…,` (or the line ends) with no quote to close it
-  out[i] = k === fields.length ? `${fields.join('","').replace(/"$/, '')}\n` : `${fields.slice(0, k).join('","')},"${fields.slice(k).join('","')}\n`;
-  return out.join('');
-}
+const fileWith = fileWriter('ppd-open-quote');
 
 describe('price-paid: a quote left open is refused by name; the previous data answers', () => {
   const real = readFileSync(fixture('pp-complete.csv'), 'utf8').split(/(?<=\n)/);
   // 3 copies of the real 300 rows (the ids repeat: the load takes every row)
   const big = [...real, ...real, ...real];
   const env = isolatedEnv();
-  const count = async () => {
-    const r = await runCli(['sql', 'SELECT count(*)::INTEGER AS n FROM price_paid', '--format', 'json'], { env });
-    expect(r.code, r.stderr).toBe(0);
-    return (JSON.parse(r.stdout) as { data: Array<{ n: number }> }).data[0]!.n;
-  };
+  const count = () => countOf(env, 'SELECT count(*)::INTEGER AS n FROM price_paid');
 
   it('in a middle field (a structural reject), the last field (a typed reject): one line, the file, the lines taken in', async () => {
     expect((await runCli(['sync', 'price-paid', '--from', fileWith('pp-complete.csv', big.join(''))], { env })).code).toBe(0);

@@ -21,6 +21,7 @@ import { queryOne } from '../../../mirror/db.js';
 import { NAME_INDEX, NAME_INDEX_COLUMNS, NAME_INDEX_SELECT, normNameSql, sqlLiteral, statusSql, typeSql } from '../register-values.js';
 import { count, csvHeader, quoteIdent, snapshotDataset, storeStructuralRejects, MAX_STORED_REJECTS } from '../../../../sync/common.js';
 import { dataFiles, isZipFile, listZip } from '../../../../sync/formats/zip.js';
+import { noLineBreak, refuseOpenQuote, refuseOpenQuoteInRejects, type NoBreakFormat } from '../../../../sync/open-quote.js';
 import { STAGE_DB, withStaging } from '../../../../sync/staging.js';
 import type { DatasetModule, DiscoverContext, LoadContext, LoadResult, UpstreamFile } from '../../../../sync/types.js';
 import { COMPANIES_INFO } from '../datasets.js';
@@ -100,6 +101,23 @@ function readCsv(): string {
     strict_mode = false, null_padding = false, store_rejects = true, max_line_size = 1048576)`;
 }
 
+/**
+ * A BasicCompanyData row is one line (no field of the real excerpts spans lines; docs/mirror.md): a field
+ * with a line break is a quote never closed that took in the lines after it (sync/open-quote.ts). No check
+ * of the load reads every field (dates and counts that do not parse are NULL, not rejects), so all 55 are
+ * looked at. `_break` holds the row's fields only for such a row, in the SELECT that reads the file; the
+ * load refuses the file when one is set, then drops the column.
+ */
+const BREAK_COLUMN = '_break';
+const BREAK = `CASE WHEN NOT ${noLineBreak(CSV_COLUMNS.map(col))} THEN concat_ws(',', ${CSV_COLUMNS.map(col).join(', ')}) END AS ${BREAK_COLUMN}`;
+const CH_CSV: NoBreakFormat = { what: 'BasicCompanyData CSV', why: 'BasicCompanyData files have one company a line' };
+
+/** Refuse the file just read into `table` when a structural reject or a row holds a line break. */
+async function openQuote(conn: DuckDBConnection, table: string, name: string): Promise<void> {
+  await refuseOpenQuoteInRejects(conn, CH_CSV);
+  await refuseOpenQuote(conn, `SELECT ? AS file, ${BREAK_COLUMN} AS text FROM ${table} WHERE ${BREAK_COLUMN} IS NOT NULL`, CH_CSV, [name]);
+}
+
 /** Check a CSV's header against the 55 expected names (trimmed); throws naming the first difference. */
 export function checkHeader(path: string, name: string): void {
   const got = csvHeader(path);
@@ -139,11 +157,13 @@ async function loadCompanies(ctx: LoadContext): Promise<LoadResult> {
   for await (const f of dataFiles(ctx.files, workDir, isCsv)) {
     checkHeader(f.path, f.name);
     names.push(f.name);
-    const select = `SELECT ${typedSelect()}
+    const select = `SELECT ${typedSelect()}, ${BREAK}
       FROM (SELECT *, upper(regexp_replace(${col('RegAddress.PostCode')}, '\\s', '', 'g')) AS _pc FROM ${readCsv()})`;
     if (single) await conn.run(`CREATE TABLE companies AS ${select} ORDER BY company_number`, [f.path]);
     else await conn.run(first ? `CREATE TABLE ${STAGE} AS ${select}` : `INSERT INTO ${STAGE} ${select}`, [f.path]);
     first = false;
+    // earlier files were checked: a row with a break is this file's
+    await openQuote(conn, single ? 'companies' : STAGE, f.name);
     structural += await storeStructuralRejects(conn);
     const n = await count(conn, `SELECT count(*) AS n FROM ${single ? 'companies' : STAGE}`);
     ctx.progress(n);
@@ -152,10 +172,10 @@ async function loadCompanies(ctx: LoadContext): Promise<LoadResult> {
   }
   if (first) throw new Error('no BasicCompanyData CSV found in the downloaded files');
   if (!single) {
-    await conn.run(`CREATE TABLE companies AS SELECT * FROM ${STAGE} ORDER BY company_number`);
+    await conn.run(`CREATE TABLE companies AS SELECT * EXCLUDE (${BREAK_COLUMN}) FROM ${STAGE} ORDER BY company_number`);
     await conn.run(`DROP TABLE ${STAGE}`);
     ctx.log?.(`sorted on company number in ${((Date.now() - t) / 1000).toFixed(1)} s`);
-  }
+  } else await conn.run(`ALTER TABLE companies DROP COLUMN ${BREAK_COLUMN}`);
   const file = names.join(' ');
 
   // Rows without a company number or name cannot be served: rejects (raw = number and name only).
