@@ -58,3 +58,21 @@ export function expectOpenQuoteRefused(r: RunResult, dataset: string, name: stri
   expect(m, out[0]).not.toBeNull();
   return Number(m![1]);
 }
+
+/** The lines (each with its line end) of `text`'s header then `copies` copies of its rows. */
+export function repeated(text: string, copies: number): string[] {
+  const [header, ...rows] = text.split(/(?<=\n)/);
+  return [header!, ...Array.from({ length: copies }, () => rows).flat()];
+}
+
+/**
+ * `lines` joined, line `i` (0-based) with a quote opened before its field `k` (1-based) and never closed, in
+ * a file whose fields are not quoted (`a,b,…`, fields split on `delim`).
+ */
+export function openBefore(lines: readonly string[], i: number, k: number, delim = ','): string {
+  const out = [...lines];
+  const fields = out[i]!.split(delim);
+  fields[k - 1] = `"${fields[k - 1]}`;
+  out[i] = fields.join(delim);
+  return out.join('');
+}

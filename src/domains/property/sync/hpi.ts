@@ -12,10 +12,12 @@
  * are integers or decimals, and re-serialised copies write floats with ".0" (e.g. SalesVolume "305.0"), so every
  * numeric column is read as text and TRY_CAST to DOUBLE (volumes rounded to integers); blank cells are NULL.
  * A row whose date or area code does not parse, or whose non-blank number does not parse, is rejected.
+ * A row whose region name or area code holds a line break is rejected too, and the file refused (below).
  */
 import { basename } from 'node:path';
 import { queryOne } from '../../../mirror/db.js';
 import { catalogFields, csvHeader, discoverFromPages, quoteIdent } from '../../../../sync/common.js';
+import { noLineBreak, refuseOpenQuote, type NoBreakFormat } from '../../../../sync/open-quote.js';
 import type { DatasetModule, DiscoverContext, LoadContext, LoadResult, UpstreamFile } from '../../../../sync/types.js';
 import { HPI_INFO } from '../datasets.js';
 
@@ -117,6 +119,18 @@ export function checkHeader(path: string): void {
   }
 }
 
+/**
+ * A UK HPI file has one area and month a line (no field of the real excerpt spans lines): a field with a
+ * line break is a quote never closed that took in the lines after it (sync/open-quote.ts). The date and
+ * numbers fail their own parse then; the two text columns fail `NO_BREAK`. A rejected row holding a break
+ * refuses the file.
+ */
+const NO_BREAK = noLineBreak(HPI_CSV_COLUMNS.filter(([, , kind]) => kind === 'text').map(([csv]) => quoteIdent(csv)));
+const HPI_CSV: NoBreakFormat = { what: 'UK HPI CSV', why: 'UK HPI files have one area and month a line' };
+
+/** A raw row of `hpi_raw r` as one text, its fields joined by commas. */
+const RAW_LINE = `concat_ws(',', ${HPI_CSV_COLUMNS.map(([csv]) => `coalesce(r.${quoteIdent(csv)}, '')`).join(', ')})`;
+
 const hpi: DatasetModule = {
   ...catalogFields(HPI_INFO),
   defaultBaseUrl: 'https://www.gov.uk',
@@ -154,6 +168,7 @@ const hpi: DatasetModule = {
     );
     const select = HPI_CSV_COLUMNS.map(([csv, col, kind]) => `${expr(csv, kind)} AS ${col}`).join(',\n  ');
     await conn.run(`CREATE TEMP TABLE hpi_typed AS SELECT\n  line,\n  ${select},\n  ${rawOk()} AS ok FROM hpi_raw`);
+    await refuseOpenQuote(conn, `SELECT ? AS file, ${RAW_LINE} AS text FROM hpi_raw r JOIN hpi_typed t USING (line) WHERE NOT t.ok`, HPI_CSV, [file.name]);
     await conn.run(TABLE_DDL);
     await conn.run(
       `INSERT INTO hpi SELECT ${HPI_CSV_COLUMNS.map(([, col]) => col).join(', ')} FROM hpi_typed WHERE ok ORDER BY region_code, date`,
@@ -165,7 +180,7 @@ const hpi: DatasetModule = {
     ))!;
     if (counts.bad > 0) {
       await conn.run(
-        `INSERT INTO rejects SELECT ?, r.line, concat_ws(',', ${HPI_CSV_COLUMNS.map(([csv]) => `coalesce(r.${quoteIdent(csv)}, '')`).join(', ')}), 'unparseable date, area code or number'
+        `INSERT INTO rejects SELECT ?, r.line, ${RAW_LINE}, 'unparseable date, area code or number'
          FROM hpi_raw r JOIN hpi_typed t USING (line) WHERE NOT t.ok ORDER BY r.line LIMIT 1000`,
         [file.name],
       );
@@ -186,7 +201,7 @@ const hpi: DatasetModule = {
   },
 };
 
-/** A row is usable when date and area code parse and every non-blank number parses. */
+/** A row is usable when date and area code parse, every non-blank number parses and no text holds a line break. */
 function rawOk(): string {
   const checks = HPI_CSV_COLUMNS.map(([csv, , kind]) => {
     const c = `nullif(trim(${quoteIdent(csv)}), '')`;
@@ -194,7 +209,7 @@ function rawOk(): string {
     if (kind === 'text') return `${c} IS NOT NULL`;
     return `(${c} IS NULL OR TRY_CAST(${c} AS DOUBLE) IS NOT NULL)`;
   });
-  return `(${checks.join(' AND ')})`;
+  return `(${[...checks, NO_BREAK].join(' AND ')})`;
 }
 
 export default hpi;
