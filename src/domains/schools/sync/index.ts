@@ -16,6 +16,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import type { DuckDBConnection } from '@duckdb/node-api';
 import { catalogFields, csvHeader } from '../../../../sync/common.js';
+import { refuseOpenQuote, type NoBreakFormat } from '../../../../sync/open-quote.js';
 import type { DatasetModule, LoadContext, LoadResult } from '../../../../sync/types.js';
 import { query, queryOne } from '../../../mirror/db.js';
 import { loadJsonFile } from '../../../data.js';
@@ -72,12 +73,23 @@ async function referenceTables(conn: DuckDBConnection): Promise<void> {
   }
 }
 
-/** Rejected rows into `rejects`; returns how many rows were good and bad. */
-async function countAndReject(ctx: LoadContext, stage: string, selectRejects: string, path: string, name: string): Promise<{ good: number; bad: number }> {
+/**
+ * Both files have one school a line (no field of the real excerpts spans lines; docs/mirror.md): a row with
+ * a line break fails its check (sql.ts), and one among the rejected rows refuses the file (sync/open-quote.ts).
+ */
+const NO_BREAK: Record<SourceKind, NoBreakFormat> = {
+  gias: { what: "GIAS 'all establishment data' CSV", why: 'GIAS files have one establishment a line' },
+  mi: { what: 'Ofsted management-information CSV', why: 'the management information has one school a line' },
+};
+
+/** Rejected rows into `rejects` (a file with a line break in one refused); returns how many rows were good and bad. */
+async function countAndReject(ctx: LoadContext, stage: string, selectRejects: string, path: string, g: Given): Promise<{ good: number; bad: number }> {
+  const name = g.file.name;
   const r = (await queryOne<{ good: number; bad: number }>(
     ctx.conn, `SELECT count(*) FILTER (WHERE ok) AS good, count(*) FILTER (WHERE NOT ok) AS bad FROM ${stage}`,
   ))!;
   if (r.bad > 0) {
+    await refuseOpenQuote(ctx.conn, `SELECT ? AS file, raw AS text FROM (${selectRejects})`, NO_BREAK[g.kind], [name, path]);
     await ctx.conn.run(
       `INSERT INTO rejects SELECT ${sqlString(name)}, line, raw, 'no integer URN, or a number or date that does not parse' FROM (${selectRejects})`,
       [path],
@@ -91,7 +103,7 @@ async function loadGias(ctx: LoadContext, g: Given, workDir: string): Promise<{ 
   const u = await asUtf8(g.file.path, join(workDir, basename(g.file.path)));
   const header = csvHeader(u.path);
   await ctx.conn.run(`CREATE TEMP TABLE gias_stage AS ${fileSelect(header, GIAS_COLUMNS, GIAS_COLUMNS)}`, [u.path]);
-  const counts = await countAndReject(ctx, 'gias_stage', rejectSelect(header, GIAS_COLUMNS, GIAS_COLUMNS), u.path, g.file.name);
+  const counts = await countAndReject(ctx, 'gias_stage', rejectSelect(header, GIAS_COLUMNS, GIAS_COLUMNS), u.path, g);
   ctx.progress(counts.good);
   // grid references -> WGS84 in JS (proj4), appended to a table joined in below
   await ctx.conn.run('CREATE TEMP TABLE coords (urn INTEGER, latitude DOUBLE, longitude DOUBLE)');
@@ -140,7 +152,7 @@ async function loadMi(ctx: LoadContext, g: Given, workDir: string): Promise<{ go
   const header = csvHeader(u.path);
   const cols = MI_COLUMNS[g.layout!];
   await ctx.conn.run(`CREATE TEMP TABLE mi_stage AS ${fileSelect(header, cols, INSPECTION_COLUMNS)}`, [u.path]);
-  const counts = await countAndReject(ctx, 'mi_stage', rejectSelect(header, cols, INSPECTION_COLUMNS), u.path, g.file.name);
+  const counts = await countAndReject(ctx, 'mi_stage', rejectSelect(header, cols, INSPECTION_COLUMNS), u.path, g);
   await ctx.conn.run(
     `CREATE TABLE inspections AS SELECT * EXCLUDE (ok), ${sqlString(g.layout!)} AS mi_layout, ${LATEST_FRAMEWORK} AS latest_framework
      FROM mi_stage WHERE ok ORDER BY urn`,

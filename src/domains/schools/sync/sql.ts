@@ -3,6 +3,7 @@
  * converted in SQL; blank and `NULL` cells are NULL), and the derived columns of the tables.
  */
 import { quoteIdent } from '../../../mirror/db.js';
+import { noLineBreak } from '../../../../sync/open-quote.js';
 import { normaliseHeader, type Col, type Kind } from './columns.js';
 
 export function sqlString(s: string): string {
@@ -61,13 +62,17 @@ function selectParts(header: readonly string[], cols: readonly Col[], tableCols:
     parts.push(`${typed(c.kind, raw)} AS ${quoteIdent(c.column)}`);
     checks.push(c.column === 'urn' ? `${typed('int', raw)} IS NOT NULL` : parses(c.kind, raw));
   }
+  // a line break, in any column no parse covers (the text ones and those the mirror does not keep), is a
+  // quote never closed that took in the lines after it (sync/open-quote.ts; `refuseOpenQuote` in index.ts)
+  const parsed = new Set(tableCols.filter((c) => c.kind !== 'text').map((c) => source.get(c.column)));
+  checks.push(noLineBreak(header.filter((h) => !parsed.has(h)).map(quoteIdent)));
   return { columns: parts.join(', '), ok: checks.join(' AND ') };
 }
 
 /**
  * `SELECT <typed columns>, <ok> AS ok FROM read_csv(?)` of one file onto `tableCols` in order (those the
  * file's layout `cols` lacks, or the file lacks, are NULL). `ok` is false for a row to reject: no integer URN,
- * or a non-blank value that does not parse as its kind.
+ * a non-blank value that does not parse as its kind, or a line break in any other column.
  */
 export function fileSelect(header: readonly string[], cols: readonly Col[], tableCols: readonly Col[]): string {
   const { columns, ok } = selectParts(header, cols, tableCols);
