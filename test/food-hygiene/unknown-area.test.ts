@@ -94,3 +94,18 @@ describe('an authority listed but not loaded', () => {
     expect(status.note).toContain("; 1 authority on the FSA's list not loaded: Listedshire (9001, FHRS9001en-GB.xml rejected)");
   });
 });
+
+describe('a sync whose files are mostly missing', () => {
+  const up = useUpstreamServer('pd-fh-broken-');
+  afterAll(() => closeAll());
+
+  it('fails naming the rejects, and says once that the previous data is kept', async () => {
+    // the list names the four real files; only Waverley's is served (the others 404): 3 of 4 rejected
+    const base = `${up.server.url}/food-hygiene`;
+    up.server.set('/food-hygiene/Authorities', authoritiesJson(base, AUTHORITIES), { contentType: 'application/json' });
+    up.server.setFile(`/food-hygiene/api/open-data-files/${fileName('314')}`, join(FIXTURE_DIR, fileName('314')));
+    const o = up.syncOptions();
+    const err = await syncDataset('food-hygiene', o).then(() => undefined, (e: Error) => e);
+    expect(err?.message).toMatch(/^food-hygiene: load failed: 3 of 4 authority files and \d+ establishments rejected against \d+ held \(more than 50%\): upstream looks broken; kept the previous data$/);
+  });
+});
