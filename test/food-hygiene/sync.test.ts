@@ -240,6 +240,32 @@ describe('sync food-hygiene from the authorities list', () => {
     expect(auths.data.find((a: any) => a.code === '760')).toMatchObject({ name: 'Aberdeen City', scheme: 'fhis', establishment_count: 42 });
   });
 
+  it('--from the authorities list: its files downloaded from where it names them; given beside it, read there (no request)', async () => {
+    serveAll();
+    const o = up.syncOptions();
+    const dir = join(o.cacheDir, '..', 'from-list');
+    mkdirSync(dir, { recursive: true });
+    // the list alone: FileNames on the local server (a list given as a file once failed with 'Invalid URL')
+    writeFileSync(join(dir, 'authorities.json'), authoritiesJson(base(), AUTHORITIES));
+    const before = up.server.requests.length;
+    const r = await syncDataset('food-hygiene', { ...o, from: join(dir, 'authorities.json') });
+    expect([r.status, r.rows_total]).toEqual(['synced', all.length]);
+    expect(up.server.requests.slice(before).map((q) => q.path).sort()).toEqual(AUTHORITIES.map((a) => `/food-hygiene/api/open-data-files/${fileName(a.code)}`).sort());
+    // the list with the files beside it, its FileNames on a host nothing answers: read from the folder
+    const o2 = up.syncOptions();
+    const dir2 = join(o2.cacheDir, '..', 'from-folder');
+    mkdirSync(dir2, { recursive: true });
+    writeFileSync(join(dir2, 'authorities.json'), authoritiesJson('http://127.0.0.1:9/food-hygiene', [...AUTHORITIES, { ...AUTHORITIES[0]!, code: '9001', name: 'Listedshire', count: 5 }]));
+    for (const a of AUTHORITIES) writeFileSync(join(dir2, fileName(a.code)), readFileSync(join(FIXTURE_DIR, fileName(a.code))));
+    const before2 = up.server.requests.length;
+    const r2 = await syncDataset('food-hygiene', { ...o2, from: dir2 });
+    // the four files loaded; 9001's file is neither beside the list nor reachable: rejected by name
+    expect([r2.status, r2.rows_total]).toEqual(['synced', all.length]);
+    expect(up.server.requests.length).toBe(before2);
+    const s = await get(o2.mirrorDir, '/v1/food-hygiene/statistics', { local_authority: '9001' });
+    expect(s.data.establishment_count).toBeNull();
+  });
+
   it('an FHRSID in two authorities\' files is kept once (the newer rating) and the other copy is a reject', async () => {
     const o = up.syncOptions();
     const dir = join(o.cacheDir, '..', 'from');

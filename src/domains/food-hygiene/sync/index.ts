@@ -24,6 +24,7 @@
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
 import { query, queryOne } from '../../../mirror/db.js';
 import { catalogFields } from '../../../../sync/common.js';
@@ -66,6 +67,11 @@ export function directFileUrl(url: string): string {
   return u.toString();
 }
 
+/** What a list's FileNames resolve against: the list's URL, or a list given as a local file (`--from`) its file URL. */
+function baseOf(listUrl: string): string {
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(listUrl) ? listUrl : pathToFileURL(listUrl).href;
+}
+
 /** The authorities list (API v2 JSON) as planned files, narrowed to `selected`; unknown codes are an error. */
 export function planFromList(text: string, listUrl: string, selected: readonly string[] | undefined): PlannedFile[] {
   return narrow(listedFiles(text, listUrl), selected, 'the authorities list');
@@ -86,7 +92,7 @@ function listedFiles(text: string, listUrl: string): PlannedFile[] {
     if (!/^\d{1,4}$/.test(code) || typeof a.FileName !== 'string' || !a.FileName) {
       throw new Error(`the authorities list has an entry without a code or FileName: ${JSON.stringify(a).slice(0, 200)}`);
     }
-    const url = directFileUrl(new URL(a.FileName, listUrl).toString());
+    const url = directFileUrl(new URL(a.FileName, baseOf(listUrl)).toString());
     plans.push({
       code: String(Number(code)),
       name: a.Name ?? null,
@@ -313,7 +319,14 @@ async function planLoad(ctx: LoadContext, incremental: boolean): Promise<LoadPla
   const list = ctx.files.find((f) => f.name === LIST_NAME || f.name.toLowerCase().endsWith('.json'));
   const xml = ctx.files.filter((f) => FILE_NAME_RE.test(f.name));
   const selected = ctx.options.lists?.authorities;
-  const listed = list ? listedFiles(readFileSync(list.path, 'utf8'), list.url) : [];
+  // a list given with --from: its files given beside it (same name) are read there, not downloaded; a
+  // FileName that resolves to a local file (relative to a list given as a file) is read where it is
+  const given = new Map(xml.map((f) => [f.name, f]));
+  const listed = (list ? listedFiles(readFileSync(list.path, 'utf8'), list.url) : []).map((p): PlannedFile => {
+    const f = given.get(p.fileName);
+    if (f) return { ...p, url: f.url, localPath: f.path };
+    return p.url.startsWith('file:') ? { ...p, localPath: fileURLToPath(p.url) } : p;
+  });
   const plans = list ? narrow(listed, selected, 'the authorities list') : planFromFiles(xml, selected);
   if (!incremental) return { plans, fetch: plans, removed: [], listed };
   const prev = await query<PreviousAuthority & Record<string, unknown>>(ctx.conn, 'SELECT code, last_published FROM authorities');
