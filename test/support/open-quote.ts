@@ -76,3 +76,28 @@ export function openBefore(lines: readonly string[], i: number, k: number, delim
   out[i] = fields.join(delim);
   return out.join('');
 }
+
+/** One dataset's open-quote case: how its sync of a file's text runs, how many rows it answers, its refusal. */
+export interface OpenQuoteCase {
+  dataset: string;
+  /** The file's name, in the refusal. */
+  name: string;
+  what: string;
+  why: string;
+  sync: (text: string) => Promise<RunResult>;
+  count: () => Promise<number>;
+}
+
+/** The sync of `text` refused for a quote left open (expectOpenQuoteRefused), `kept` rows still answering: the lines taken in. */
+export async function refusedKeeping(c: OpenQuoteCase, text: string, kept: number): Promise<number> {
+  const lines = expectOpenQuoteRefused(await c.sync(text), c.dataset, c.name, c.what, c.why);
+  expect(await c.count()).toBe(kept);
+  return lines;
+}
+
+/** The sync of `text` succeeds (the previous data of the refused syncs after it), `n` rows answering. */
+export async function syncedAnswering(c: OpenQuoteCase, text: string, n: number): Promise<void> {
+  const r = await c.sync(text);
+  expect(r.code, r.stderr).toBe(0);
+  expect(await c.count()).toBe(n);
+}

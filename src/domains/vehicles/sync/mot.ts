@@ -35,6 +35,7 @@ import { ageBandSql, caseMap, firstUseBandSql, motCodes } from '../mot-codes.js'
 import { query, queryOne } from '../../../mirror/db.js';
 import { catalogFields, count, firstLine, MAX_STORED_REJECTS, quoteIdent, storeStructuralRejects } from '../../../../sync/common.js';
 import { extractMembers, isZipFile } from '../../../../sync/formats/zip.js';
+import { noLineBreak, refuseOpenQuote, refuseOpenQuoteInRejects, type NoBreakFormat } from '../../../../sync/open-quote.js';
 import { STAGE_DB, withStaging } from '../../../../sync/staging.js';
 import type { DatasetModule, DiscoverContext, LoadContext, LoadResult, UpstreamFile } from '../../../../sync/types.js';
 import { MOT_INFO } from '../datasets.js';
@@ -282,7 +283,20 @@ const STAGE_DDL = `CREATE TABLE ${STAGE} (
   test_id BIGINT, test_date DATE, test_class VARCHAR, test_type VARCHAR, result VARCHAR, mileage INTEGER,
   postcode_area VARCHAR, make VARCHAR, model VARCHAR, colour VARCHAR, fuel_code VARCHAR, cylinder_capacity_cc INTEGER,
   first_use_date DATE, _reject VARCHAR, _raw VARCHAR, _file VARCHAR)`;
-const ITEMS_DDL = `CREATE TABLE ${ITEMS} (test_id BIGINT, rfr_id INTEGER, rfr_type VARCHAR, dangerous_mark VARCHAR)`;
+// _brk: the raw line of an item row with a line break in a field (NULL for every other row; loadItems)
+const ITEMS_DDL = `CREATE TABLE ${ITEMS} (test_id BIGINT, rfr_id INTEGER, rfr_type VARCHAR, dangerous_mark VARCHAR, _brk VARCHAR)`;
+
+/**
+ * The MOT files have one test (or item) a line, every field an id, date, number or code (no field of the
+ * real excerpts spans lines; docs/mirror.md): a field with a line break is a quote never closed that took in
+ * the lines after it (sync/open-quote.ts). Any column, test_id and test_date too (a number or date with a
+ * line break after it still parses, and test_date is read by its first 10 characters).
+ */
+const MOT_CSV: NoBreakFormat = { what: 'DVSA MOT file', why: 'the MOT files have one test or item a line' };
+const BREAK_REASON = 'a line break in a field (a quote never closed)';
+
+/** SQL: the raw row of a layout, its fields joined by its delimiter (the text of a row with a line break). */
+const rawLine = (l: Layout) => `concat_ws(${lit(l.delim)}, ${l.header.map((h) => `coalesce(${quoteIdent(h)}, '')`).join(', ')})`;
 
 async function loadResults(ctx: LoadContext, path: string, name: string): Promise<{ structural: number }> {
   const { conn } = ctx;
@@ -290,12 +304,14 @@ async function loadResults(ctx: LoadContext, path: string, name: string): Promis
   const c = (col: string) => `nullif(trim(${quoteIdent(col)}), '')`;
   const unknownFirstUse = motCodes().unknown_first_use_date;
   const before = await count(conn, `SELECT count(*) AS n FROM ${STAGE}`);
+  // a row with a line break in any field is rejected with its whole raw line (`_brk`, computed in the SELECT
+  // that reads the file), and refuses the file below
   await conn.run(
     `INSERT INTO ${STAGE}
      SELECT test_id, test_date, test_class, test_type, result, mileage, postcode_area, make, model, colour, fuel_code, cc, first_use,
-       CASE WHEN test_id IS NULL THEN 'invalid test_id' WHEN test_date IS NULL THEN 'invalid test_date' END AS _reject,
-       CASE WHEN test_id IS NULL OR test_date IS NULL THEN concat_ws('|', r_id, r_date, result, make, model) END AS _raw,
-       CASE WHEN test_id IS NULL OR test_date IS NULL THEN ? END AS _file
+       CASE WHEN _brk IS NOT NULL THEN ${lit(BREAK_REASON)} WHEN test_id IS NULL THEN 'invalid test_id' WHEN test_date IS NULL THEN 'invalid test_date' END AS _reject,
+       CASE WHEN _brk IS NOT NULL THEN _brk WHEN test_id IS NULL OR test_date IS NULL THEN concat_ws('|', r_id, r_date, result, make, model) END AS _raw,
+       CASE WHEN _brk IS NOT NULL OR test_id IS NULL OR test_date IS NULL THEN ? END AS _file
      FROM (
        SELECT TRY_CAST(${c('test_id')} AS BIGINT) AS test_id, TRY_CAST(left(${c('test_date')}, 10) AS DATE) AS test_date,
          ${c('test_class_id')} AS test_class, upper(${c('test_type')}) AS test_type, upper(${c('test_result')}) AS result,
@@ -304,12 +320,15 @@ async function loadResults(ctx: LoadContext, path: string, name: string): Promis
          upper(${c('colour')}) AS colour, upper(${c('fuel_type')}) AS fuel_code,
          CASE WHEN TRY_CAST(${c('cylinder_capacity')} AS INTEGER) > 0 THEN TRY_CAST(${c('cylinder_capacity')} AS INTEGER) END AS cc,
          CASE WHEN left(${c('first_use_date')}, 10) = ${lit(unknownFirstUse)} THEN NULL ELSE TRY_CAST(left(${c('first_use_date')}, 10) AS DATE) END AS first_use,
-         test_id AS r_id, test_date AS r_date
+         test_id AS r_id, test_date AS r_date,
+         CASE WHEN NOT ${noLineBreak(l.header.map(quoteIdent))} THEN ${rawLine(l)} END AS _brk
        FROM ${readCsv(l)}
        WHERE test_id IS DISTINCT FROM 'test_id'
      )`,
     [name, path],
   );
+  await refuseOpenQuote(conn, `SELECT _file AS file, _raw AS text FROM ${STAGE} WHERE _reject = ?`, MOT_CSV, [BREAK_REASON]);
+  await refuseOpenQuoteInRejects(conn, MOT_CSV);
   const structural = await storeStructuralRejects(conn);
   ctx.log?.(`${name}: ${(await count(conn, `SELECT count(*) AS n FROM ${STAGE}`)) - before} result rows (${l.delim === '|' ? 'pipe' : 'comma'}, ${l.header.length} columns)`);
   return { structural };
@@ -320,12 +339,18 @@ async function loadItems(ctx: LoadContext, path: string, name: string): Promise<
   const l = await layoutOf(path, name, ['test_id', 'rfr_id', 'rfr_type_code']);
   const c = (col: string) => (l.header.includes(col) ? `nullif(trim(${quoteIdent(col)}), '')` : 'NULL');
   const before = await count(conn, `SELECT count(*) AS n FROM ${ITEMS}`);
+  // Items have no row check (one whose test is not loaded joins nothing), so a quote left open would drop
+  // the items it took in with no reject at all: a row with a line break keeps its raw line in `_brk` and
+  // refuses the file (ids and codes only: a break cannot be the publisher's).
   await conn.run(
     `INSERT INTO ${ITEMS}
-     SELECT TRY_CAST(${c('test_id')} AS BIGINT), TRY_CAST(${c('rfr_id')} AS INTEGER), upper(${c('rfr_type_code')}), upper(${c('dangerous_mark')})
+     SELECT TRY_CAST(${c('test_id')} AS BIGINT), TRY_CAST(${c('rfr_id')} AS INTEGER), upper(${c('rfr_type_code')}), upper(${c('dangerous_mark')}),
+       CASE WHEN NOT ${noLineBreak(l.header.map(quoteIdent))} THEN ${rawLine(l)} END
      FROM ${readCsv(l)} WHERE test_id IS DISTINCT FROM 'test_id'`,
     [path],
   );
+  await refuseOpenQuote(conn, `SELECT ? AS file, _brk AS text FROM ${ITEMS} WHERE _brk IS NOT NULL`, MOT_CSV, [name]);
+  await refuseOpenQuoteInRejects(conn, MOT_CSV);
   const structural = await storeStructuralRejects(conn);
   ctx.log?.(`${name}: ${(await count(conn, `SELECT count(*) AS n FROM ${ITEMS}`)) - before} item rows`);
   return { structural };
