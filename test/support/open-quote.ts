@@ -101,3 +101,12 @@ export async function syncedAnswering(c: OpenQuoteCase, text: string, n: number)
   expect(r.code, r.stderr).toBe(0);
   expect(await c.count()).toBe(n);
 }
+
+/**
+ * A file's `lines` synced whole (`rows` answering), then, for each `[i, k]` of `opens`, with a quote opened
+ * before field `k` of line `i` (openBefore): refused, `taken` lines taken in, the `rows` still answering.
+ */
+export async function expectOpenedRefused(c: OpenQuoteCase, lines: readonly string[], rows: number, opens: ReadonlyArray<readonly [number, number]>, taken: number): Promise<void> {
+  await syncedAnswering(c, lines.join(''), rows);
+  for (const [i, k] of opens) expect(await refusedKeeping(c, openBefore(lines, i, k), rows), `line ${i + 1}, field ${k}`).toBe(taken);
+}

@@ -4,7 +4,9 @@
  * a file's header onto them through an alias table, case-insensitively; then it reads every column as
  * text and converts in SQL, so a sniffer never guesses a type.
  */
+import type { DuckDBConnection } from '@duckdb/node-api';
 import { quoteIdent } from '../../../../sync/common.js';
+import { noLineBreak, refuseOpenQuote, type NoBreakFormat } from '../../../../sync/open-quote.js';
 
 /** Column kinds a loader converts from text. */
 export type ColumnKind = 'text' | 'int' | 'bigint' | 'double' | 'date' | 'time';
@@ -96,4 +98,31 @@ export function readCsvAllText(header: readonly string[]): string {
 
 export function sqlString(s: string): string {
   return `'${s.replace(/'/g, "''")}'`;
+}
+
+/**
+ * SQL: true when no field of the row holds a line break. The STATS19 and road traffic files have one record
+ * a line (no field of the real excerpts spans lines; docs/mirror.md): a break is a quote never closed that
+ * took in the lines after it (sync/open-quote.ts). Every column, parsed or not: a number, date or time with a
+ * break after it still parses, and the columns not kept are checked by nothing else.
+ */
+export function noBreakInRow(header: readonly string[]): string {
+  return noLineBreak(header.map(quoteIdent));
+}
+
+/**
+ * A file's rejected rows (those failing `ok`) into `rejects` as `file` (the first 1,000 by line, with their
+ * raw text, the file read again: the rare path); refused first when one holds a line break (`noBreakInRow`).
+ */
+export async function storeFileRejects(
+  conn: DuckDBConnection,
+  f: { label: string; path: string; header: readonly string[] },
+  ok: string,
+  reason: string,
+  format: NoBreakFormat,
+): Promise<void> {
+  const rows = `SELECT line, raw FROM (SELECT row_number() OVER () + 1 AS line, concat_ws(',', ${f.header.map((h) => `coalesce(${quoteIdent(h)}, '')`).join(', ')}) AS raw, (${ok}) AS ok
+    FROM ${readCsvAllText(f.header)}) WHERE NOT ok`;
+  await refuseOpenQuote(conn, `SELECT ? AS file, raw AS text FROM (${rows})`, format, [f.label, f.path]);
+  await conn.run(`INSERT INTO rejects SELECT ?, line, raw, ? FROM (${rows}) ORDER BY line LIMIT 1000`, [f.label, reason, f.path]);
 }

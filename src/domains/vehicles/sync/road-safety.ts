@@ -21,7 +21,8 @@
  * Values: every column is read as text; `-1` (unknown in coded fields) is kept as published; blank and
  * `NULL` cells are NULL; dates dd/mm/yyyy; times HH:MM → 'HH:MM:SS'; collision indexes and references stay
  * strings (they hold letters and leading zeros). A row without a collision index, year or (collisions) a
- * valid date, or with a non-blank coded value that is not an integer, is rejected.
+ * valid date, or with a non-blank coded value that is not an integer, is rejected; one with a line break in
+ * any field (a quote never closed) is rejected and refuses its file (header-alias.ts `storeFileRejects`).
  */
 import { basename, join } from 'node:path';
 import { DATA_DIR } from '../../../data.js';
@@ -29,8 +30,9 @@ import { queryOne } from '../../../mirror/db.js';
 import { gridCellSql } from '../../../mirror/geo.js';
 import { catalogFields, csvHeader, quoteIdent } from '../../../../sync/common.js';
 import {
-  type ColumnKind, type ColumnSpec, mapHeader, normaliseHeader, parsesExpr, readCsvAllText, sqlString, sqlType, typedExpr,
+  type ColumnKind, type ColumnSpec, mapHeader, noBreakInRow, normaliseHeader, parsesExpr, readCsvAllText, sqlString, sqlType, storeFileRejects, typedExpr,
 } from './header-alias.js';
+import type { NoBreakFormat } from '../../../../sync/open-quote.js';
 import type { DatasetModule, DiscoverContext, LoadContext, LoadResult, UpstreamFile } from '../../../../sync/types.js';
 import { COLLISION_LIST_COLUMNS, ROAD_SAFETY_INFO, ROAD_SAFETY_YEARS } from '../traffic-datasets.js';
 
@@ -190,6 +192,8 @@ function fileSelect(kind: Stats19Kind, header: string[]): { select: string; ok: 
     else checks.push(parsesExpr(s.kind, raw));
     parts.push(`${e} AS ${quoteIdent(s.column)}`);
   }
+  // a line break in any field: a quote never closed (the file is refused in storeRejects)
+  checks.push(noBreakInRow(header));
   return { select: parts.join(',\n  '), ok: checks.join(' AND '), missing, unused };
 }
 
@@ -339,17 +343,24 @@ async function buildCollisionPoints(conn: LoadContext['conn']): Promise<void> {
   );
 }
 
-/** Rejected rows of one table, with their line and raw text (the files are read again: the rare path). */
+/** STATS19 files have one collision, vehicle or casualty a line (no field of the real excerpts spans lines). */
+const STATS19_CSV: NoBreakFormat = { what: 'STATS19 CSV', why: 'STATS19 files have one collision, vehicle or casualty a line' };
+
+/**
+ * Rejected rows of one table, with their line and raw text (the files are read again: the rare path); a file
+ * with a rejected row holding a line break is refused (header-alias.ts `storeFileRejects`).
+ */
 async function storeRejects(ctx: LoadContext, kind: Stats19Kind): Promise<void> {
   for (const file of ctx.files) {
     const header = csvHeader(file.path);
     if (kindOfHeader(header) !== kind) continue;
     const { ok } = fileSelect(kind, header);
-    await ctx.conn.run(
-      `INSERT INTO rejects SELECT ?, line, raw, 'missing collision index, year or date, or a coded value that is not an integer'
-       FROM (SELECT row_number() OVER () + 1 AS line, concat_ws(',', ${header.map((h) => `coalesce(${quoteIdent(h)}, '')`).join(', ')}) AS raw, (${ok}) AS ok
-             FROM ${readCsvAllText(header)}) WHERE NOT ok ORDER BY line LIMIT 1000`,
-      [basename(file.name), file.path],
+    await storeFileRejects(
+      ctx.conn,
+      { label: basename(file.name), path: file.path, header },
+      ok,
+      'missing collision index, year or date, a coded value that is not an integer, or a line break in a field',
+      STATS19_CSV,
     );
   }
 }

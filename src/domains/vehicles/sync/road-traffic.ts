@@ -25,8 +25,9 @@ import { queryOne } from '../../../mirror/db.js';
 import { catalogFields, csvHeader, quoteIdent } from '../../../../sync/common.js';
 import { extractMembers, isZipFile } from '../../../../sync/formats/zip.js';
 import {
-  type ColumnKind, type ColumnSpec, mapHeader, normaliseHeader, parsesExpr, readCsvAllText, sqlString, sqlType, typedExpr,
+  type ColumnKind, type ColumnSpec, mapHeader, noBreakInRow, normaliseHeader, parsesExpr, readCsvAllText, sqlString, sqlType, storeFileRejects, typedExpr,
 } from './header-alias.js';
+import type { NoBreakFormat } from '../../../../sync/open-quote.js';
 import type { DatasetModule, LoadContext, LoadResult, UpstreamFile } from '../../../../sync/types.js';
 import { ROAD_TRAFFIC_INFO } from '../traffic-datasets.js';
 
@@ -128,11 +129,16 @@ function fileSelect(part: TrafficPart, header: string[]): { select: string; ok: 
   const required = specs.filter((s) => s.required && !source.has(s.column)).map((s) => s.column);
   if (required.length) throw new Error(`lacks the column(s) ${required.join(', ')}`);
   const select = specs.map((s) => `${typedExpr(s.kind, source.get(s.column))} AS ${quoteIdent(s.column)}`).join(', ');
-  const ok = specs
-    .map((s) => (s.required ? `${typedExpr(s.kind, source.get(s.column))} IS NOT NULL` : parsesExpr(s.kind, source.get(s.column))))
-    .join(' AND ');
+  const ok = [
+    ...specs.map((s) => (s.required ? `${typedExpr(s.kind, source.get(s.column))} IS NOT NULL` : parsesExpr(s.kind, source.get(s.column)))),
+    // a line break in any field: a quote never closed (the file is refused with its rejects)
+    noBreakInRow(header),
+  ].join(' AND ');
   return { select, ok, missing };
 }
+
+/** The road traffic files have one count point, region or local authority and year a line (no field of the real excerpts spans lines). */
+const TRAFFIC_CSV: NoBreakFormat = { what: 'DfT road traffic CSV', why: 'the road traffic files have one count point or area and year a line' };
 
 const ORDER: Record<TrafficPart, string> = {
   aadf: 'count_point_id, year',
@@ -184,11 +190,12 @@ const roadTraffic: DatasetModule = {
       const n = (await queryOne<{ bad: number }>(conn, `SELECT count(*) FILTER (WHERE NOT ok) AS bad FROM stage_${part}`))!.bad;
       if (n > (badSoFar.get(part) ?? 0)) {
         badSoFar.set(part, n);
-        await conn.run(
-          `INSERT INTO rejects SELECT ?, line, raw, 'a required value (year, id, name) is missing or a number does not parse'
-           FROM (SELECT row_number() OVER () + 1 AS line, concat_ws(',', ${header.map((h) => `coalesce(${quoteIdent(h)}, '')`).join(', ')}) AS raw, (${sel.ok}) AS ok
-                 FROM ${readCsvAllText(header)}) WHERE NOT ok ORDER BY line LIMIT 1000`,
-          [label, path],
+        await storeFileRejects(
+          conn,
+          { label, path, header },
+          sel.ok,
+          'a required value (year, id, name) is missing, a number does not parse, or a line break in a field',
+          TRAFFIC_CSV,
         );
       }
     };
