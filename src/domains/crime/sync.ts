@@ -34,7 +34,7 @@ import { recordChangedKeys } from '../../mirror/changes.js';
 import { queryOne, query } from '../../mirror/db.js';
 import { catalogFields, count, csvHeader, MAX_STORED_REJECTS, storeStructuralRejects } from '../../../sync/common.js';
 import { extractMembers, isZipFile, listZip } from '../../../sync/formats/zip.js';
-import { noLineBreak, refuseOpenQuote, type NoBreakFormat } from '../../../sync/open-quote.js';
+import { noLineBreak, refuseOpenQuote, refuseOpenQuoteInRejects, type NoBreakFormat } from '../../../sync/open-quote.js';
 import { withStaging } from '../../../sync/staging.js';
 import type { DatasetModule, DiscoverContext, LoadContext, LoadResult, UpstreamFile } from '../../../sync/types.js';
 import {
@@ -139,15 +139,16 @@ async function createStaging(conn: DuckDBConnection): Promise<void> {
 const MONTH_OK = `regexp_full_match(r.month, '\\d{4}-(0[1-9]|1[0-2])')`;
 const COORDS_OK = '(r.longitude IS NULL OR TRY_CAST(r.longitude AS DOUBLE) IS NOT NULL) AND (r.latitude IS NULL OR TRY_CAST(r.latitude AS DOUBLE) IS NOT NULL)';
 /**
- * No line break in the fields a quote left open can reach while the row still passes: police.uk files have
- * no field over several lines, and a quote never closed takes in every line after it as one field (DuckDB's
- * lenient reader) of a row that would otherwise pass (in the last fields) or be one reject. The row fails
- * instead, its raw text is kept, and `openQuote` refuses the file by name.
+ * No line break in any field: police.uk files have no field over several lines, and a quote never closed
+ * takes in the lines after it as one field (DuckDB's lenient reader), up to the next quote or the end of the
+ * file, of a row that would otherwise pass (the quote closed by a later row's quoted field, or opened in
+ * the last columns) or be one reject. The row fails instead, its raw text is kept, and `openQuote` refuses
+ * the file by name.
  */
 const noBreak = (cols: readonly string[]) => noLineBreak(cols.map((c) => `r.${c}`));
 const POLICE_CSV: NoBreakFormat = { what: 'police.uk CSV', why: 'police.uk files have no field over several lines' };
-const STREET_OK = `coalesce(${MONTH_OK} AND ${COORDS_OK} AND r.crime_type IS NOT NULL AND ${noBreak(['crime_type', 'last_outcome', 'context'])}, false)`;
-const OUTCOMES_OK = `coalesce(${MONTH_OK} AND ${COORDS_OK} AND r.crime_id IS NOT NULL AND r.outcome IS NOT NULL AND ${noBreak(['outcome'])}, false)`;
+const STREET_OK = `coalesce(${MONTH_OK} AND ${COORDS_OK} AND r.crime_type IS NOT NULL AND ${noBreak(STREET_COLUMNS)}, false)`;
+const OUTCOMES_OK = `coalesce(${MONTH_OK} AND ${COORDS_OK} AND r.crime_id IS NOT NULL AND r.outcome IS NOT NULL AND ${noBreak(OUTCOMES_COLUMNS)}, false)`;
 const rawText = (cols: readonly string[]) => `concat_ws(',', ${cols.map((c) => `coalesce(r.${c}, '')`).join(', ')})`;
 const COMMON = 'r.crime_id, r.month, f.force, r.reported_by, r.falls_within, TRY_CAST(r.longitude AS DOUBLE), TRY_CAST(r.latitude AS DOUBLE), r.location, r.lsoa_code, r.lsoa_name';
 const STAGE_SELECT = {
@@ -204,6 +205,9 @@ async function loadMonths(ctx: LoadContext, plans: MonthPlan[], scratch: string)
  * and the per-unit shrink check can both miss near the end of a long file).
  */
 async function openQuote(conn: DuckDBConnection): Promise<void> {
+  // a row short of fields (the quote opened in an early column): DuckDB's structural rejects, read before
+  // storeStructuralRejects empties them
+  await refuseOpenQuoteInRejects(conn, POLICE_CSV);
   for (const kind of ['street', 'outcomes'] as const) {
     await refuseOpenQuote(conn, `SELECT file, raw AS text FROM stage.${kind}_stage WHERE NOT ok`, POLICE_CSV);
   }
