@@ -121,11 +121,11 @@ export function checkHeader(path: string): void {
 
 /**
  * A UK HPI file has one area and month a line (no field of the real excerpt spans lines): a field with a
- * line break is a quote never closed that took in the lines after it (sync/open-quote.ts). The date and
- * numbers fail their own parse then; the two text columns fail `NO_BREAK`. A rejected row holding a break
- * refuses the file.
+ * line break is a quote never closed that took in the lines after it (sync/open-quote.ts). Every column
+ * fails `NO_BREAK` then (a number or date parse alone is not enough: DuckDB reads `'5\n'` as 5). A
+ * rejected row holding a break refuses the file.
  */
-const NO_BREAK = noLineBreak(HPI_CSV_COLUMNS.filter(([, , kind]) => kind === 'text').map(([csv]) => quoteIdent(csv)));
+const NO_BREAK = noLineBreak(HPI_CSV_COLUMNS.map(([csv]) => quoteIdent(csv)));
 const HPI_CSV: NoBreakFormat = { what: 'UK HPI CSV', why: 'UK HPI files have one area and month a line' };
 
 /** A raw row of `hpi_raw r` as one text, its fields joined by commas. */
