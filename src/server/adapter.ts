@@ -21,27 +21,45 @@ import { methodsOf } from './routing.js';
 const gzip = promisify(gzipCb);
 
 /**
- * The segments of a request target that could be a key (path segments, query names and values; 16+
- * characters), each as its forms: as sent, then %-decoded (up to three times, for a target escaped more
- * than once).
+ * The segments of a request target that could be a key (path segments, query names and values: a value
+ * whole, `/` and `=` included, as base64 holds them; 16+ characters), each as its forms: as sent, then
+ * %-decoded (up to three times, for a target escaped more than once), in a query both with `+` as a space
+ * (a form's encoding) and as itself (base64's `+`).
  */
 export function targetSegments(target: string): string[][] {
-  const out: string[][] = [];
-  for (const raw of target.split(/[/?&=#;]+/)) {
-    const forms: string[] = [];
-    let t = raw;
-    for (let i = 0; i < 4 && t.length >= 16; i++) {
-      forms.push(t);
-      let next: string;
-      try {
-        next = decodeURIComponent(t.replace(/\+/g, ' '));
-      } catch {
-        break;
-      }
-      if (next === t) break;
-      t = next;
+  const hash = target.indexOf('#');
+  const t = hash < 0 ? target : target.slice(0, hash);
+  const q = t.indexOf('?');
+  const pieces: Array<{ raw: string; query: boolean }> = [];
+  for (const p of (q < 0 ? t : t.slice(0, q)).split(/[/;]+/)) pieces.push({ raw: p, query: false });
+  if (q >= 0) {
+    for (const part of t.slice(q + 1).split(/[&;]+/)) {
+      const eq = part.indexOf('=');
+      pieces.push({ raw: eq < 0 ? part : part.slice(0, eq), query: true });
+      if (eq >= 0) pieces.push({ raw: part.slice(eq + 1), query: true });
     }
-    if (forms.length) out.push(forms);
+  }
+  const out: string[][] = [];
+  for (const { raw, query } of pieces) {
+    const forms = new Set<string>();
+    let frontier = [raw];
+    for (let i = 0; i < 4 && frontier.length; i++) {
+      const next: string[] = [];
+      for (const f of frontier) {
+        if (f.length < 16 || forms.has(f)) continue;
+        forms.add(f);
+        for (const d of [f, ...(query ? [f.replace(/\+/g, ' ')] : [])]) {
+          try {
+            const decoded = decodeURIComponent(d);
+            if (decoded !== f) next.push(decoded);
+          } catch {
+            // not %-encoded text: the form as it is
+          }
+        }
+      }
+      frontier = next;
+    }
+    if (forms.size) out.push([...forms]);
   }
   return out;
 }

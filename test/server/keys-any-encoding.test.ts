@@ -120,3 +120,29 @@ describe("serve's access log masks a keys-file key given in base64", () => {
     }
   });
 });
+
+describe("serve's access log masks a base64 key holding '+' and '/'", () => {
+  it('raw in a query value, with %2F for its slash, in a path with %2F: as base64 holds them', async () => {
+    const KEY3 = 'key~~~???~~~???0123456789';
+    const b64 = Buffer.from(KEY3).toString('base64');
+    expect(b64).toBe('a2V5fn5+Pz8/fn5+Pz8/MDEyMzQ1Njc4OQ==');
+    const s = await startTestServer({ keysText: keyLine(KEY3, { per_minute: 100, credits: 1000 }) });
+    try {
+      const base = s.url.replace(/\/v1$/, '');
+      const calls = [
+        `/v1/openapi.json?t=${b64}`, // '+' and '/' as they are: legal in a query value
+        `/v1/openapi.json?t=${b64.replace(/\//g, '%2F')}`, // the slash escaped, the plus not
+        `/v1/example/items/${b64.replace(/\//g, '%2F').replace(/=/g, '%3D')}`, // a path segment: '+' is itself there
+      ];
+      for (const t of calls) await (await fetch(`${base}${t}`)).text();
+      expect(s.accessLog).toHaveLength(calls.length);
+      for (const l of s.accessLog) {
+        expect(l).not.toContain('a2V5fn5');
+        expect(l).not.toContain('MDEyMzQ1');
+        expect(l).toContain('…6789');
+      }
+    } finally {
+      await s.close();
+    }
+  });
+});
