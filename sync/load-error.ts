@@ -8,6 +8,13 @@
  *
  * Used once, by the framework's load stage (sync/framework.ts `loadFiles`), so every dataset that reads its
  * files through DuckDB gets it. An error that is not DuckDB's (a module's own message) is left as it is.
+ *
+ * The file is blamed ("not a well-formed CSV … download it again") only when DuckDB's message shows it came
+ * from its CSV reader: the reader names the line ("CSV Error on Line: N"), the column it was converting
+ * ('Error when converting column "a"'), its sniffer ("Error when sniffing file") or lists its options
+ * ("  file = /path"). The same "Could not convert string" raised by a cast in a module's own SQL (over a
+ * VARCHAR column, a staged table, values read from a workbook) names no CSV line, only the cast's source
+ * column and the SQL ("LINE 1: SELECT …"): that is said as the load failing, not as a bad download.
  */
 import { basename, relative, isAbsolute } from 'node:path';
 
@@ -52,8 +59,20 @@ function short(text: string, max = 160): string {
   return one.length > max ? `${one.slice(0, max - 1)}…` : one;
 }
 
-/** What happened, in plain words, from DuckDB's message; `fileFault` when the file's content is the cause. */
+/** DuckDB's CSV reader's own wording: a line it names, the column it converts, its sniffer, its options listed. */
+const CSV_READER_RE = /CSV Error on Line|Error when converting column "|Error when sniffing file|^\s*file = \S/m;
+
+/**
+ * What happened, in plain words, from DuckDB's message; `fileFault` when the file's content is the cause:
+ * only for an error of DuckDB's CSV reader (CSV_READER_RE), never for one of a module's SQL.
+ */
 function plainWords(msg: string, kind: string, first: string, line: number | undefined): { what: string; fileFault: boolean } {
+  const said = plainWordsOf(msg, kind, first, line);
+  return { what: said.what, fileFault: said.fileFault && CSV_READER_RE.test(msg) };
+}
+
+/** plainWords before the CSV reader check: what each of DuckDB's messages says, and whether a CSV reader's would be the file's fault. */
+function plainWordsOf(msg: string, kind: string, first: string, line: number | undefined): { what: string; fileFault: boolean } {
   const at = line !== undefined ? `line ${line}` : 'a line';
   if (/Error when sniffing file/.test(first)) {
     const want = grab(/they contain: (\d+) columns/, msg);
@@ -70,8 +89,8 @@ function plainWords(msg: string, kind: string, first: string, line: number | und
   const conv = /Could not convert string ["'](.{0,60}?)["'] to '?([A-Za-z0-9_]+)'?/.exec(msg);
   if (conv) {
     const column = grab(/converting column "([^"]+)"/, msg) ?? grab(/from source column (\S+)/, msg);
-    const where = line !== undefined ? `line ${line}${column ? `, column ${column},` : ''}` : column ? `column ${column}` : 'a value';
-    return { what: `${where} holds "${conv[1]}", which is not a valid ${conv[2]}`, fileFault: true };
+    const where = line !== undefined ? `line ${line}${column ? `, column ${column},` : ''}` : column ? `column ${column}` : undefined;
+    return { what: where ? `${where} holds "${conv[1]}", which is not a valid ${conv[2]}` : `"${conv[1]}" is not a valid ${conv[2]}`, fileFault: true };
   }
   if (/No files found that match the pattern/.test(msg)) return { what: 'the file is not there (removed while the sync ran?)', fileFault: false };
   if (/No space left on device/i.test(msg)) return { what: 'the disk is full', fileFault: false };

@@ -66,11 +66,50 @@ describe('duckdbLoadError', () => {
     expect(duckdbLoadError(new Error('the authorities list is not JSON (Unexpected token)'), [])).toBeUndefined();
   });
 
-  it('a module\'s words before DuckDB\'s are kept', () => {
+  it('a module\'s words before DuckDB\'s are kept; a cast in its SQL (no CSV line named) is not the file\'s fault', () => {
     const e = new Error('month 2024-01: Conversion Error: Could not convert string \'x\' to INT32 when casting from source column a\n\nLINE 1: SELECT …');
-    expect(parseDuckdbError(e)).toMatchObject({ kind: 'Conversion', prefix: 'month 2024-01', fileFault: true });
-    expect(duckdbLoadError(e, [{ path: '/a.csv', shown: '/a.csv' }])).toBe(
-      'month 2024-01: /a.csv is not a well-formed CSV of the expected format: column a holds "x", which is not a valid INT32; ' +
+    expect(parseDuckdbError(e)).toMatchObject({ kind: 'Conversion', prefix: 'month 2024-01', fileFault: false });
+    expect(duckdbLoadError(e, [{ path: '/a.csv', shown: '/a.csv' }])).toBe('month 2024-01: load failed (/a.csv): column a holds "x", which is not a valid INT32; kept the previous data');
+  });
+});
+
+describe('duckdbLoadError: a conversion error of a module\'s own SQL, not of the CSV reader', () => {
+  // DuckDB's reader names the line and the column it converts ("CSV Error on Line: 3", 'Error when converting
+  // column "a"') and lists its options ("file = …"); a cast in a SELECT names only the cast's source column
+  // and the SQL ("LINE 1: SELECT CAST(s AS INTEGER) FROM t")
+  const workbook = [{ path: '/given/table4.xlsx', shown: '/given/table4.xlsx' }];
+  const notCsv = (line: string) => {
+    expect(line).not.toContain('not a well-formed CSV');
+    expect(line).not.toContain('download it again');
+  };
+
+  it('a cast in a SELECT over a VARCHAR table (values read from a workbook, say): load failed, the file given, the value', async () => {
+    const e = await duckError("CREATE TABLE t AS SELECT * FROM (VALUES ('1'), ('abc')) v(s); SELECT CAST(s AS INTEGER) AS n FROM t", []);
+    expect(e.message).toContain('when casting from source column s');
+    expect(e.message).not.toContain('CSV Error on Line');
+    const line = duckdbLoadError(e, workbook)!;
+    expect(line).toBe('load failed (/given/table4.xlsx): column s holds "abc", which is not a valid INT32; kept the previous data');
+    notCsv(line);
+  });
+
+  it('a cast of a CSV read as text (all_varchar): the reader read the file; the cast is the module\'s', async () => {
+    const p = given('small.csv', 'a,b\n1,2\nx,3\n');
+    const e = await duckError('SELECT CAST(a AS INTEGER) FROM read_csv(?, header = true, all_varchar = true)', [p]);
+    const line = duckdbLoadError(e, [{ path: p, shown: '/given/small.csv' }])!;
+    expect(line).toBe('load failed (/given/small.csv): column a holds "x", which is not a valid INT32; kept the previous data');
+    notCsv(line);
+  });
+
+  it('a cast with no column named and no file given: the value alone', async () => {
+    const e = await duckError("SELECT CAST('abc' AS INTEGER)", []);
+    expect(duckdbLoadError(e, [])).toBe('load failed: "abc" is not a valid INT32; kept the previous data');
+  });
+
+  it('the same value read by the CSV reader as a typed column: the file is blamed, with the line', async () => {
+    const p = given('typed.csv', 'a,b\n1,2\nx,3\n');
+    const e = await duckError(`SELECT * FROM read_csv(?, header = true, columns = {'a': 'INTEGER', 'b': 'INTEGER'})`, [p]);
+    expect(duckdbLoadError(e, [{ path: p, shown: '/given/typed.csv' }])).toBe(
+      '/given/typed.csv is not a well-formed CSV of the expected format: line 3, column a, holds "x", which is not a valid INTEGER; ' +
         "download it again (or check it is the publisher's file, whole and unedited) and run the sync again; kept the previous data",
     );
   });
