@@ -4,9 +4,10 @@
  * program, so a new command is covered without a line here), in process on the fixture mirror of every
  * domain, as a terminal 80 columns wide, and fails on any line over 80 on stdout or stderr where it answers
  * (the ones that need a file, a pipe, the network or a key are left out: sync, serve, auth, completion,
- * help); and the answers of no domain with a renderer of their own (`mirror status`, `api --list`), and the
- * test-only example domain's. Each domain's own answers, at their longest and with their figures checked
- * whole: test/<domain>/commands-80.test.ts (test/support/commands-80.ts).
+ * help); and the answers of no domain with a renderer of their own (`mirror status`, `api --list`: the
+ * cases must be the renderers src/output/command-renderers.ts registers), and the test-only example
+ * domain's. Each domain's own answers, at their longest and with their figures checked whole:
+ * test/<domain>/commands-80.test.ts (test/support/commands-80.ts).
  */
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
@@ -80,7 +81,7 @@ describe('every command example at 80 columns', () => {
 
 // the test-only example domain's notes view (test/support/example-domain/)
 rendererCases(fx, { 'example.notes': [['example', 'notes']] }, { domain: 'example' });
-rendererCases(fx, { 'mirror.status': [['mirror', 'status']], 'api.list': [['api', '--list']] }, { ids: ['mirror.status', 'api.list'] });
+rendererCases(fx, { 'mirror.status': [['mirror', 'status']], 'api.list': [['api', '--list']] }, 'commands');
 
 describe('api --list at 80 columns', () => {
   it('method, path and cost on a line, where it answers and what under it', async () => {

@@ -5,6 +5,7 @@
  * commands run in process (test/support/cli.ts) on a fixture mirror, as a terminal 80 columns wide.
  */
 import { describe, expect, it } from 'vitest';
+import { renderers as commandRenderers } from '../../src/output/command-renderers.js';
 import { DOMAINS, loadDomains } from '../../src/registry.js';
 import { runCli, type RunResult } from './cli.js';
 import { COLUMNS, widest } from './tables-80.js';
@@ -40,14 +41,17 @@ export function statementRow(stdout: string, label: string): string {
 
 /**
  * The longest realistic lines of each answer with a renderer of its own, by renderer id: each case answers
- * (exit 0) and fits. `domain`: the cases must be exactly that domain manifest's renderers (a renderer added
- * to the domain fails until it has a case); `ids`: the ids the cases must be, for answers of no domain.
+ * (exit 0) and fits. The cases must be exactly the renderers registered for `of` (a renderer added there
+ * fails until it has a case): `domain`, that domain manifest's `renderers`; `'commands'`, the CLI's own
+ * (src/output/command-renderers.ts `renderers`, the map the renderer registry loads for answers of no
+ * domain).
  */
-export function rendererCases(fx: Fx, cases: Record<string, string[][]>, of: { domain: string } | { ids: string[] }): void {
+export function rendererCases(fx: Fx, cases: Record<string, string[][]>, of: { domain: string } | 'commands'): void {
   describe('every answer with a renderer of its own, at its longest, at 80 columns', () => {
     it('every renderer has its cases here', async () => {
       await loadDomains();
-      const ids = 'domain' in of ? Object.keys(DOMAINS.find((d) => d.name === of.domain)?.renderers ?? {}) : of.ids;
+      const ids = of === 'commands' ? Object.keys(commandRenderers) : Object.keys(DOMAINS.find((d) => d.name === of.domain)?.renderers ?? {});
+      expect(ids.length).toBeGreaterThan(0);
       expect(Object.keys(cases).sort()).toEqual([...new Set(ids)].sort());
     });
 
