@@ -16,6 +16,17 @@ import { syncFrom } from '../support/sync-from.js';
 const FIXTURES = fixturesOf('companies');
 
 export const samples: DomainSamples = {
+  // command examples naming real companies (Tesco, a Scottish number) the fixture's excerpt does not hold
+  unansweredExamples: {
+    ...Object.fromEntries(
+      ['show 00445790', 'show SC123456', 'psc 00445790', 'psc-changes 00445790', 'network 00445790', 'filing-status 00445790', 'timeline 00445790'].map((a) => [
+        `companies ${a}`,
+        { code: 1, error: 'not_found', why: 'the fixture\'s register excerpt does not hold the company' },
+      ]),
+    ),
+    'companies benchmark 00445790': { code: 1, error: 'not_found', why: 'the fixture\'s register excerpt does not hold the company' },
+    'companies health 00445790': { code: 1, error: 'not_found', why: 'the fixture\'s accounts hold no filing of the company' },
+  },
   routes: [
     { route: 'companies.search', method: 'GET', path: '/v1/companies/search?q=nspired' },
     { route: 'companies.list', method: 'GET', path: '/v1/companies?postcode=AB&per_page=5' },

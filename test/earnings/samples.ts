@@ -8,6 +8,10 @@ import { buildDataset } from '../support/mirror-helper.js';
 import type { DomainSamples } from '../support/samples-types.js';
 
 export const samples: DomainSamples = {
+  unansweredExamples: {
+    'earnings rank 650 --measure weekly_gross --chart': { code: 1, error: 'dataset_not_synced', why: 'the fixture loads no ASHE Table 7 weekly_gross' },
+    'earnings rank 38000 --occupation 2231': { code: 1, error: 'dataset_not_synced', why: 'the fixture loads no ASHE Table 14 (occupation)' },
+  },
   routes: [
     { route: 'earnings.regions', method: 'GET', path: '/v1/earnings/regions?basis=residence&level=region&population=all' },
     { route: 'earnings.industries', method: 'GET', path: '/v1/earnings/industries?level=section' },

@@ -11,6 +11,10 @@ import { syncFrom } from '../support/sync-from.js';
 import { generateLevelsWorkbook } from '../../bench/lib/energy-workbook.mjs';
 
 export const samples: DomainSamples = {
+  unansweredExamples: {
+    'energy bill --electricity 2700 --gas 11500 --region london': { code: 1, error: 'dataset_not_synced', why: 'the fixture is the shipped GB-average rates only: no regional rates' },
+    'energy bill --electricity 2700 --gas 11500 --region london --payment prepayment': { code: 1, error: 'dataset_not_synced', why: 'the fixture is the shipped GB-average rates only: no regional rates' },
+  },
   routes: [
     { route: 'energy.price-cap.periods', method: 'GET', path: '/v1/energy/price-cap/periods?per_page=5' },
     { route: 'energy.price-cap.periods.current', method: 'GET', path: '/v1/energy/price-cap/periods/current' },

@@ -9,6 +9,9 @@ import { syncDataset } from '../../src/sync-runner.js';
 import type { DomainSamples } from '../support/samples-types.js';
 
 export const samples: DomainSamples = {
+  unansweredExamples: {
+    'food-hygiene stats --authority Leeds --chart': { code: 1, error: 'not_found', why: 'the fixture\'s authorities do not include Leeds' },
+  },
   routes: [
     { route: 'food-hygiene.establishments', method: 'GET', path: '/v1/food-hygiene/establishments?lat=51.1856&lng=-0.6115&radius_km=2' },
     { route: 'food-hygiene.establishment', method: 'GET', path: '/v1/food-hygiene/establishments/1280734' },

@@ -11,6 +11,9 @@ import type { DomainSamples } from '../support/samples-types.js';
 const FIXTURES = fixturesOf('property');
 
 export const samples: DomainSamples = {
+  unansweredExamples: {
+    'property listed-buildings 31599893': { code: 1, error: 'not_found', why: 'the fixture\'s listed buildings excerpt does not hold entity 31599893' },
+  },
   routes: [
     { route: 'property.listed-buildings.list', method: 'GET', path: '/v1/property/listed-buildings?name=wall&per_page=5' },
     { route: 'property.listed-buildings.get', method: 'GET', path: '/v1/property/listed-buildings/31537854' },

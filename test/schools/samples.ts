@@ -9,6 +9,9 @@ import { syncDataset } from '../../src/sync-runner.js';
 import type { DomainSamples } from '../support/samples-types.js';
 
 export const samples: DomainSamples = {
+  unansweredExamples: {
+    'schools show 100000': { code: 1, error: 'not_found', why: 'the fixture\'s GIAS register and Ofsted file do not hold URN 100000' },
+  },
   routes: [
     { route: 'schools.search', method: 'GET', path: '/v1/schools?local_authority=Leeds&per_page=5' },
     { route: 'schools.detail', method: 'GET', path: '/v1/schools/107848' },

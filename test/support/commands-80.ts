@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { renderers as commandRenderers } from '../../src/output/command-renderers.js';
 import { DOMAINS, loadDomains } from '../../src/registry.js';
 import { runCli, type RunResult } from './cli.js';
+import type { UnansweredExample } from './samples-types.js';
 import { COLUMNS, widest } from './tables-80.js';
 
 type Fx = { env: () => Record<string, string> };
@@ -24,6 +25,16 @@ export const gbp = (n: number) => new Intl.NumberFormat('en-GB', { style: 'curre
 export function fits(r: RunResult): void {
   expect(widest(r.stdout), r.stdout).toBeLessThanOrEqual(COLUMNS);
   expect(widest(r.stderr), r.stderr).toBeLessThanOrEqual(COLUMNS);
+}
+
+/**
+ * A command example the fixture mirror cannot answer fails as its domain declares
+ * (`DomainSamples.unansweredExamples`): that exit code, one line on stderr naming that error code, nothing
+ * on stdout.
+ */
+export function failsAs(r: RunResult, u: UnansweredExample): void {
+  const got = { code: r.code, error: /^error ([a-z_]+): /.exec(r.stderr)?.[1], stderrLines: r.stderr.trimEnd().split('\n').length, stdout: r.stdout };
+  expect(got, `${u.why}\n${r.stderr}`).toEqual({ code: u.code, error: u.error, stderrLines: 1, stdout: '' });
 }
 
 /** The lines of a statement row (`  label  amount  note`) and the note's continuation lines under it, joined. */

@@ -66,4 +66,21 @@ export interface DomainSamples {
    * the schema does not allow fails. Assert here that the walk was not vacuous.
    */
   wide?: (api: WideApi) => Promise<void>;
+  /**
+   * The domain's command examples (as its --help declares them) that the fixture mirror cannot answer, by
+   * their words after `publicdata` (without `--format`): the exit code and error code each answers with,
+   * and why. test/cli/commands-80.test.ts runs every example: these fail exactly so, every other one
+   * answers (exit 0) and fits 80 columns.
+   */
+  unansweredExamples?: Record<string, UnansweredExample>;
+}
+
+/** How a command example the fixture mirror cannot answer fails there (`DomainSamples.unansweredExamples`). */
+export interface UnansweredExample {
+  /** Its exit code. */
+  code: number;
+  /** The error code its one line on stderr names (`error not_found: …`). */
+  error: string;
+  /** What the fixture mirror lacks. */
+  why: string;
 }

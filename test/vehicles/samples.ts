@@ -14,6 +14,10 @@ import type { DomainSamples } from '../support/samples-types.js';
 import { syncFrom } from '../support/sync-from.js';
 
 export const samples: DomainSamples = {
+  unansweredExamples: {
+    'vehicles collisions 2023010419171': { code: 1, error: 'not_found', why: 'the fixture\'s STATS19 collisions are of 2022 only' },
+    'vehicles collisions-near --near 53.8,-1.55 --year-from 2023 --severity 1': { code: 1, error: 'not_found', why: 'the fixture\'s STATS19 collisions are of 2022 only' },
+  },
   routes: [
     { route: 'vehicles.licensing', method: 'GET', path: '/v1/vehicles/licensing?make=FO&per_page=5' },
     { route: 'vehicles.registrations', method: 'GET', path: '/v1/vehicles/registrations?make=KIA&geography=GB&per_page=5' },
