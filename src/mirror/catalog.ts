@@ -82,6 +82,14 @@ export interface DatasetInfo {
   cadence: 'daily' | 'weekly' | 'monthly' | 'quarterly' | 'yearly';
   /** Days after the last sync (or after the upstream publication date) before `mirror status` calls it stale. */
   staleAfterDays: number;
+  /**
+   * About how many days the publisher takes from the data's own date (`as_of`: ASHE's April reference
+   * period) to publishing it. A `--from` load, which has no publication date, counts its age from `as_of`
+   * plus this, the date a live sync would count from, so the newest edition loaded from a file is not
+   * called stale before a newer one can exist. Default 0 (the data's date is its publication: a daily
+   * extract).
+   */
+  publicationLagDays?: number;
   /** Sync options that narrow this dataset to some of its parts (see SyncListOption). */
   syncLists?: readonly SyncListOption[];
   /** Sync options that choose the dates this dataset loads (see DateScopeOption). */

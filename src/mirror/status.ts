@@ -75,7 +75,7 @@ export async function mirrorStatus(opts: { env: Env; mirrorDir?: string; cacheDi
       base.rows_rejected = last.rows_rejected as number;
       base.mode = String(last.mode);
       base.source_url = (last.source_url as string | null) ?? null;
-      const { ref, since } = ageFrom(base);
+      const { ref, since } = ageFrom(base, info);
       const ageDays = Math.floor((now.getTime() - Date.parse(`${ref.slice(0, 10)}T00:00:00Z`)) / 86_400_000);
       base.stale = ageDays > info.staleAfterDays;
       base.note = base.stale
@@ -97,14 +97,21 @@ export async function mirrorStatus(opts: { env: Env; mirrorDir?: string; cacheDi
 
 /**
  * The date a dataset's age counts from: the upstream publication it was synced from; for files loaded with
- * `--from` (a local path, not a URL) the data's own date (`as_of`) first, since a file years old loaded
- * today is not fresh and the only "publication" date a local file has is what its name states (the newest
+ * `--from` (a local path, not a URL) the data's own date (`as_of`) first, plus the days its publisher
+ * usually takes to put it out (`publicationLagDays`: the date a live sync would count from), since a file
+ * years old loaded today is not fresh and the only "publication" date a local file has is what its name states (the newest
  * of the files', where the data's date may be an older table's: schools); the sync itself only when
  * neither is known, and then a local load says that it states no date.
  */
-function ageFrom(s: DatasetStatus): { ref: string; since: string } {
+function ageFrom(s: DatasetStatus, info: DatasetInfo): { ref: string; since: string } {
   const local = s.source_url !== null && s.source_url !== '' && !/^[a-z]+:\/\//i.test(s.source_url);
-  if (local && s.as_of) return { ref: s.as_of, since: `the data's date, ${s.as_of.slice(0, 10)} (loaded from a local file)` };
+  if (local && s.as_of) {
+    const lag = info.publicationLagDays ?? 0;
+    const day = s.as_of.slice(0, 10);
+    if (!lag) return { ref: s.as_of, since: `the data's date, ${day} (loaded from a local file)` };
+    const ref = new Date(Date.parse(`${day}T00:00:00Z`) + lag * 86_400_000).toISOString().slice(0, 10);
+    return { ref, since: `${ref}, about when data of ${day} comes out (loaded from a local file)` };
+  }
   if (s.published) return { ref: s.published, since: 'the upstream publication' };
   return { ref: s.synced_at!, since: local ? 'the last sync (loaded from a local file that states no date of its data)' : 'the last sync' };
 }

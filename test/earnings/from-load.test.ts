@@ -44,13 +44,22 @@ describe('earnings loaded with --from', () => {
     expect(json(r).meta.as_of).toBe(`${YEAR}-04`);
   });
 
-  it("counts the age in mirror status from that date, not from the sync", async () => {
-    const now = new Date('2026-11-29T12:00:00Z');
-    const days = Math.floor((now.getTime() - Date.parse(`${YEAR}-04-01T00:00:00Z`)) / 86_400_000);
-    const [st] = await mirrorStatus({
-      env: {}, mirrorDir: join(dir, 'data', 'mirror'), cacheDir: join(dir, 'cache'), now: () => now, datasets: DATASETS.filter((d) => d.name === 'earnings'),
-    });
-    expect(st).toMatchObject({ as_of: `${YEAR}-04-01`, published: null, stale: true });
-    expect(st!.note).toMatch(new RegExp(`^stale: ${days} days since the data's date, ${YEAR}-04-01 \\(loaded from a local file\\) \\(updated yearly\\)`));
+  it("counts the age in mirror status from when that edition comes out (April + 214 days: 1 November), not from the sync", async () => {
+    const status = async (iso: string) => {
+      const [st] = await mirrorStatus({
+        env: {}, mirrorDir: join(dir, 'data', 'mirror'), cacheDir: join(dir, 'cache'), now: () => new Date(iso), datasets: DATASETS.filter((d) => d.name === 'earnings'),
+      });
+      return st!;
+    };
+    // ASHE 2020 came out in November 2020; ASHE 2021 in the autumn of 2021: in August 2021 the 2020 edition
+    // is still the newest (counted from April it would be 501 days old, stale)
+    const out = `${YEAR}-11-01`;
+    const days = (iso: string) => Math.floor((Date.parse(iso) - Date.parse(`${out}T00:00:00Z`)) / 86_400_000);
+    const august = await status(`${YEAR + 1}-08-15T12:00:00Z`);
+    expect(august).toMatchObject({ as_of: `${YEAR}-04-01`, published: null, stale: false });
+    expect(august.note).toBe(`fresh: ${days(`${YEAR + 1}-08-15T12:00:00Z`)} days since ${out}, about when data of ${YEAR}-04-01 comes out (loaded from a local file) (updated yearly)`);
+    const late = await status('2026-11-29T12:00:00Z');
+    expect(late.stale).toBe(true);
+    expect(late.note).toMatch(new RegExp(`^stale: ${days('2026-11-29T12:00:00Z')} days since ${out}, about when data of ${YEAR}-04-01 comes out \\(loaded from a local file\\) \\(updated yearly\\)`));
   });
 });

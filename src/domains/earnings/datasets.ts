@@ -14,6 +14,9 @@ export const EARNINGS_INFO: DatasetInfo = {
   approxDownload: '150 MB',
   cadence: 'yearly',
   staleAfterDays: 400,
+  // April reference period, provisional results each autumn: 1 November 2023 for ASHE 2023, 6 November 2024
+  // for ASHE 2024 (ONS release calendar); 1 April to 1 November is 214 days
+  publicationLagDays: 214,
   dateScope: [
     {
       name: 'years',

@@ -16,6 +16,10 @@ export const SCHOOLS_INFO: DatasetInfo = {
   approxDownload: '80 MB',
   cadence: 'monthly',
   staleAfterDays: 45,
+  // the data's date is the older of the register's extract date (published that day) and the management
+  // information's "as at" date, which is published monthly after it: about a month (an estimate from the
+  // monthly cadence, gov.uk's statistical data set page; no publication rule is stated)
+  publicationLagDays: 30,
   // inspections whose URN the register does not hold: answered from the management information's own
   // name, postcode and authority (in_register false), and counted here (issue 37)
   statusNotes: `SELECT count(*) || ' inspection(s) of schools not in the register (answered from the management information, in_register false)' AS note
