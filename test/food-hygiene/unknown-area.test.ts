@@ -24,6 +24,8 @@ describe('an area that matches nothing is not a real zero', () => {
     const r = await run(['food-hygiene', 'stats', '--authority', 'Nowhere']);
     expect([r.code, r.body.error.code]).toEqual([1, 'not_found']);
     expect(r.body.error.message).toContain("No local authority loaded matches 'Nowhere': 'publicdata food-hygiene authorities' lists those loaded");
+    // a mirror of XML files alone does not know the FSA's list: the sync that could add one is named
+    expect(r.body.error.message).toMatch(/; 'publicdata sync food-hygiene( --authorities [\d,]+,CODE' adds another to those held|' loads every authority the FSA lists)\.$/);
     const list = await run(['food-hygiene', 'search', '--authority', 'Nowhere']);
     expect([list.code, list.body.error.code]).toEqual([1, 'not_found']);
     // a loaded one still answers
@@ -77,8 +79,22 @@ describe('an authority listed but not loaded', () => {
     expect((await run(['food-hygiene', 'stats', '--authority', '314'])).body.data.establishment_count).toBe(readXml(fileName('314')).length);
     const nowhere = await run(['food-hygiene', 'stats', '--authority', 'Nowhere']);
     expect([nowhere.code, nowhere.body.error.code]).toEqual([1, 'not_found']);
-    // the sync it names keeps the authorities held (one with other codes alone would replace them)
-    expect(nowhere.body.error.message).toContain("'publicdata sync food-hygiene --authorities 314,626,CODE' adds another to those held.");
+    // the FSA's list is known and names no such authority: no sync is advised
+    expect(nowhere.body.error.message).toBe(
+      "No local authority matches 'Nowhere', loaded or on the FSA's list: 'publicdata food-hygiene authorities' lists those loaded (GET /v1/food-hygiene/authorities), by code (314) or name.",
+    );
+    // an answer about an authority with no file loaded rests on no file: its caveat says so
+    const none = await run(['food-hygiene', 'stats', '--authority', '760']);
+    expect(none.body.meta.caveat).toBe(
+      "From the Food Standards Agency's open data (no file of Aberdeen City (760) is loaded; the mirror is a static copy, not the live service): ratings.food.gov.uk is the authoritative current rating.",
+    );
+    // a name that matches one loaded and two listed: the loaded one's figures, and the others named
+    const mixed = await run(['food-hygiene', 'stats', '--authority', 'er']);
+    expect(mixed.body.data.area).toBe('Waverley, Aberdeen City, River Tees');
+    expect(mixed.body.data.establishment_count).toBe(readXml(fileName('314')).length);
+    expect(mixed.body.meta.note).toBe(
+      "Aberdeen City (760), River Tees (648) are on the FSA's list but not loaded: the figures leave them out. 'publicdata sync food-hygiene --authorities 314,626,648,760' adds them to those held.",
+    );
   });
 
   it('a full sync whose list names an authority with no file: the note says a full sync loads it and mirror status tells why', async () => {

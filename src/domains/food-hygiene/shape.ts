@@ -77,11 +77,15 @@ export async function foodMeta(conn: DuckDBConnection, extra: Record<string, unk
   const scope = await scopeOfMirror(conn);
   const m = await provenanceMeta(FOOD_HYGIENE_INFO, conn, extra);
   const note = authorities?.notLoaded.length
-    ? notLoadedNote(authorities.notLoaded, scope)
+    ? notLoadedNote(authorities.notLoaded, scope, authorities.loaded.length > 0)
     : scope !== '*' ? `The mirror holds only the authorities ${scope} (synced with --authorities); run 'publicdata sync food-hygiene' for all of them.` : undefined;
+  // an answer about authorities none of whose files is loaded rests on no file: it says so, not the others' dates
+  const from = authorities && !authorities.loaded.length
+    ? `open data (no file of ${listedNames(authorities.notLoaded)} is loaded; the mirror is a static copy, not the live service)`
+    : `open data ${await extractDates(conn, authorities?.loaded)} (a static copy, not the live service)`;
   return {
     ...m,
-    caveat: `From the Food Standards Agency's open data ${await extractDates(conn, authorities?.loaded)} (a static copy, not the live service): ratings.food.gov.uk is the authoritative current rating.`,
+    caveat: `From the Food Standards Agency's ${from}: ratings.food.gov.uk is the authoritative current rating.`,
     attribution: FOOD_HYGIENE_INFO.attribution,
     ...(note ? { note } : {}),
   };
@@ -97,15 +101,20 @@ async function scopeOfMirror(conn: DuckDBConnection): Promise<string> {
   return scope;
 }
 
+/** `Aberdeen City (760), River Tees (648)`: the first five, and how many more. */
+const listedNames = (listed: readonly ListedRef[]) =>
+  listed.slice(0, 5).map((a) => `${a.name ?? a.code} (${a.code})`).join(', ') + (listed.length > 5 ? ` and ${listed.length - 5} more` : '');
+
 /**
  * What to say of listed authorities the mirror does not hold: the sync that adds them to those it holds
  * (a sync with other `--authorities` replaces the scope, so the command names the ones held as well).
  */
-function notLoadedNote(listed: readonly ListedRef[], scope: string): string {
-  const names = listed.slice(0, 5).map((a) => `${a.name ?? a.code} (${a.code})`).join(', ') + (listed.length > 5 ? ` and ${listed.length - 5} more` : '');
+function notLoadedNote(listed: readonly ListedRef[], scope: string, partial: boolean): string {
+  const names = listedNames(listed);
   const one = listed.length === 1;
   const codes = scope === '*' ? undefined : [...new Set([...scope.split(','), ...listed.map((a) => a.code)])].sort((a, b) => Number(a) - Number(b));
-  return `${names} ${one ? 'is' : 'are'} on the FSA's list but not loaded: no figures for ${one ? 'it' : 'them'} here, not a count of 0. ${
+  const figures = partial ? `the figures leave ${one ? 'it' : 'them'} out` : `no figures for ${one ? 'it' : 'them'} here, not a count of 0`;
+  return `${names} ${one ? 'is' : 'are'} on the FSA's list but not loaded: ${figures}. ${
     codes ? `'publicdata sync food-hygiene --authorities ${codes.join(',')}' adds ${one ? 'it' : 'them'} to those held.` : `'publicdata sync food-hygiene' loads every listed authority (${one ? 'its' : 'their'} file may have been rejected: 'publicdata mirror status' says).`}`;
 }
 
@@ -189,16 +198,27 @@ export interface AuthorityMatch {
 export async function knownAuthority(conn: DuckDBConnection, raw: string): Promise<AuthorityMatch> {
   const q = raw.trim();
   const loaded = await matchingAuthorities(conn, q);
-  if (loaded.length) return { loaded, notLoaded: [] };
-  const notLoaded = await listedAuthorities(conn, q);
-  if (notLoaded.length) return { loaded, notLoaded };
+  const held = new Set(loaded.map((a) => a.code));
+  const listed = await listedAuthorities(conn, q);
+  const notLoaded = listed.filter((a) => !held.has(a.code));
+  if (loaded.length || notLoaded.length) return { loaded, notLoaded };
+  // the FSA's list is known and names none: no sync would find it
+  if (await listKnown(conn)) {
+    throw new ApiError(404, 'not_found', `No local authority matches '${q}', loaded or on the FSA's list: 'publicdata food-hygiene authorities' lists those loaded (GET /v1/food-hygiene/authorities), by code (314) or name.`);
+  }
   // a sync with other codes replaces those held: the command to add one names them too
   const scope = await scopeOfMirror(conn);
   const another = scope === '*' ? "'publicdata sync food-hygiene' loads every authority the FSA lists" : `'publicdata sync food-hygiene --authorities ${scope},CODE' adds another to those held`;
   throw new ApiError(404, 'not_found', `No local authority loaded matches '${q}': 'publicdata food-hygiene authorities' lists those loaded (GET /v1/food-hygiene/authorities), by code (314) or name; ${another}.`);
 }
 
-/** The FSA list's authorities (none loaded) that a filter names: by code, or by part of the name. */
+/** Whether the mirror holds the FSA's list (a sync read it; not one of XML files alone, nor an older mirror). */
+async function listKnown(conn: DuckDBConnection): Promise<boolean> {
+  if (!(await hasTable(conn, 'listed_authorities'))) return false;
+  return Number((await queryOne<{ n: number }>(conn, 'SELECT count(*) AS n FROM listed_authorities'))?.n ?? 0) > 0;
+}
+
+/** The FSA list's authorities (loaded or not) that a filter names: by code, or by part of the name. */
 async function listedAuthorities(conn: DuckDBConnection, q: string): Promise<ListedRef[]> {
   const sql = /^\d+$/.test(q)
     ? ['SELECT code, name FROM listed_authorities WHERE code = ?', [String(Number(q))]] as const
