@@ -27,6 +27,8 @@ import { createContext } from '../../src/create-context.js';
 import { at80, failsAs, fits, rendererCases } from '../support/commands-80.js';
 import { samples as exampleSamples } from '../support/example-domain/samples.js';
 import { DOMAIN_SAMPLES, useFixtureMirror } from '../support/route-samples.js';
+import { DATASETS, datasetByName, matchRoute } from '../../src/registry.js';
+import type { HttpMethod } from '../../src/contract/types.js';
 import type { UnansweredExample } from '../support/samples-types.js';
 
 const fx = useFixtureMirror('commands-80-');
@@ -87,6 +89,25 @@ const EXAMPLES = await examples();
 const UNANSWERED = new Map<string, UnansweredExample & { domain: string }>(
   [...DOMAIN_SAMPLES].flatMap(([domain, s]) => Object.entries(s.unansweredExamples ?? {}).map(([words, u]) => [words, { ...u, domain }] as const)),
 );
+/**
+ * An example of the CLI's own groups (`api`, `mirror`, `sql`) that names a route or dataset of a domain this
+ * build does not register (check:domains runs this file without the real domains): nothing to run it on.
+ */
+function forAbsentDomain(argv: readonly string[]): boolean {
+  const path = argv.find((a) => a.startsWith('/v1/'));
+  if (argv[0] === 'api' && path) {
+    try {
+      matchRoute(argv[1] as HttpMethod, path.split('?')[0]!);
+      return false;
+    } catch {
+      return true;
+    }
+  }
+  if (argv[0] === 'mirror' && argv[2] !== undefined && !argv[2].startsWith('-')) return datasetByName(argv[2]) === undefined;
+  if (argv[0] === 'sql') return [...argv.slice(1).join(' ').matchAll(/\b([a-z_]+)\.[a-z_]+\b/g)].some((m) => !DATASETS.some((d) => d.schema === m[1]));
+  return false;
+}
+
 /** An example that asks the live API: the fixture has no key. */
 const LIVE_ONLY: UnansweredExample = { code: 4, error: 'unauthorized', why: 'a --source live call needs an API key; the fixture has none' };
 
@@ -101,7 +122,7 @@ describe('every command example at 80 columns', () => {
     expect(stray).toEqual([]);
   });
 
-  for (const { command, argv } of EXAMPLES) {
+  for (const { command, argv } of EXAMPLES.filter((e) => !forAbsentDomain(e.argv))) {
     const unanswered = UNANSWERED.get(argv.join(' ')) ?? (argv.includes('--source') && argv[argv.indexOf('--source') + 1] === 'live' ? LIVE_ONLY : undefined);
     it(`${command}: ${argv.join(' ')}${unanswered ? ` (fails on the fixture: ${unanswered.why})` : ''}`, async () => {
       const r = await at80(fx, argv);
