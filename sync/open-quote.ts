@@ -51,7 +51,9 @@ export function openQuoteError(file: string, lines: number, format: NoBreakForma
 export async function refuseOpenQuote(conn: DuckDBConnection, rows: string, format: NoBreakFormat, params: Param[] = []): Promise<void> {
   const hit = await queryOne<{ file: string; lines: number }>(
     conn,
-    `SELECT file, ${linesOf('text')} AS lines FROM (${rows}) WHERE contains(text, chr(10)) LIMIT 1`,
+    // trimmed of line ends: DuckDB's csv_line of a CRLF file starts with the `\n` of the line before, and a
+    // last line may end with its own; a line break left is inside the row
+    `SELECT file, ${linesOf('text')} AS lines FROM (SELECT file, trim(text, chr(13) || chr(10)) AS text FROM (${rows})) WHERE contains(text, chr(10)) LIMIT 1`,
     params,
   );
   if (hit) throw openQuoteError(hit.file, hit.lines, format);

@@ -18,6 +18,17 @@ describe('price-paid: a quote left open is refused by name; the previous data an
   const env = isolatedEnv();
   const count = () => countOf(env, 'SELECT count(*)::INTEGER AS n FROM price_paid');
 
+  it("a CRLF file with one row short of a field: one reject, not refused as an open quote (DuckDB's csv_line of a CRLF file starts with a line break)", async () => {
+    const short = [...big];
+    short[400] = short[400]!.replace(/,"[^"]*"\n$/, '\n');
+    expect(short[400]).not.toBe(big[400]);
+    for (const eol of ['\n', '\r\n']) {
+      const r = await runCli(['sync', 'price-paid', '--from', fileWith('pp-complete.csv', short.join('').replace(/\n/g, eol))], { env: isolatedEnv() });
+      expect(r.code, `${JSON.stringify(eol)}: ${r.stderr}`).toBe(0);
+      expect(r.stderr).toContain('899 rows loaded, 1 rejected');
+    }
+  });
+
   it('in a middle field (a structural reject), the last field (a typed reject): one line, the file, the lines taken in', async () => {
     expect((await runCli(['sync', 'price-paid', '--from', fileWith('pp-complete.csv', big.join(''))], { env })).code).toBe(0);
     const held = await count();
