@@ -20,48 +20,60 @@ import { methodsOf } from './routing.js';
 
 const gzip = promisify(gzipCb);
 
+/** The longest key a keys file may hold (keys.ts), %-escaped: what a run of the target is tried up to. */
+const MAX_RUN_CHARS = 512 * 3;
+/** Pieces of the target a run may join: a key holding `/`, `&`, `=`, `#`, `;` or `?` sent unescaped. */
+const MAX_RUN_PIECES = 8;
+/** Forms tried per request: a crafted target cannot make masking its log line costly. */
+const MAX_FORMS = 512;
+
 /**
- * The segments of a request target that could be a key (path segments, query names and values: a value
- * whole, `/` and `=` included, as base64 holds them; 16+ characters), each as its forms: as sent, then
- * %-decoded (up to three times, for a target escaped more than once), in a query both with `+` as a space
- * (a form's encoding) and as itself (base64's `+`).
+ * The texts of a request target that could be a key, each as its forms. A text is a run of 1 to
+ * MAX_RUN_PIECES consecutive pieces between the target's delimiters (`/ ? & = # ;`), as sent (so a path
+ * segment, a query name or value whole, base64 with its `/`, a key holding a delimiter), of 16+ characters;
+ * its forms are it and its %-decodings (up to three, for a target escaped more than once), after the `?` or
+ * `#` both with `+` as a space (a form's encoding) and as itself (base64's `+`). At most MAX_FORMS in all.
  */
 export function targetSegments(target: string): string[][] {
-  const hash = target.indexOf('#');
-  const t = hash < 0 ? target : target.slice(0, hash);
-  const q = t.indexOf('?');
-  const pieces: Array<{ raw: string; query: boolean }> = [];
-  for (const p of (q < 0 ? t : t.slice(0, q)).split(/[/;]+/)) pieces.push({ raw: p, query: false });
-  if (q >= 0) {
-    for (const part of t.slice(q + 1).split(/[&;]+/)) {
-      const eq = part.indexOf('=');
-      pieces.push({ raw: eq < 0 ? part : part.slice(0, eq), query: true });
-      if (eq >= 0) pieces.push({ raw: part.slice(eq + 1), query: true });
-    }
-  }
+  const q = target.search(/[?#]/);
+  const pieces: Array<{ s: number; e: number }> = [];
+  for (const m of target.matchAll(/[^/?&=#;]+/g)) pieces.push({ s: m.index!, e: m.index! + m[0].length });
   const out: string[][] = [];
-  for (const { raw, query } of pieces) {
-    const forms = new Set<string>();
-    let frontier = [raw];
-    for (let i = 0; i < 4 && frontier.length; i++) {
-      const next: string[] = [];
-      for (const f of frontier) {
-        if (f.length < 16 || forms.has(f)) continue;
-        forms.add(f);
-        for (const d of [f, ...(query ? [f.replace(/\+/g, ' ')] : [])]) {
-          try {
-            const decoded = decodeURIComponent(d);
-            if (decoded !== f) next.push(decoded);
-          } catch {
-            // not %-encoded text: the form as it is
-          }
-        }
-      }
-      frontier = next;
+  let budget = MAX_FORMS;
+  for (let i = 0; i < pieces.length && budget > 0; i++) {
+    for (let j = i; j < Math.min(pieces.length, i + MAX_RUN_PIECES) && budget > 0; j++) {
+      const raw = target.slice(pieces[i]!.s, pieces[j]!.e);
+      if (raw.length > MAX_RUN_CHARS) break;
+      if (raw.length < 16) continue;
+      const forms = formsOf(raw, q >= 0 && pieces[j]!.e > q, budget);
+      budget -= forms.length;
+      if (forms.length) out.push(forms);
     }
-    if (forms.size) out.push([...forms]);
   }
   return out;
+}
+
+/** `raw` and its %-decodings (see targetSegments), at most `max`. */
+function formsOf(raw: string, query: boolean, max: number): string[] {
+  const forms = new Set<string>();
+  let frontier = [raw];
+  for (let i = 0; i < 4 && frontier.length && forms.size < max; i++) {
+    const next: string[] = [];
+    for (const f of frontier) {
+      if (f.length < 16 || forms.has(f) || forms.size >= max) continue;
+      forms.add(f);
+      for (const d of query ? [f, f.replace(/\+/g, ' ')] : [f]) {
+        try {
+          const decoded = decodeURIComponent(d);
+          if (decoded !== f) next.push(decoded);
+        } catch {
+          // not %-encoded text: the form as it is
+        }
+      }
+    }
+    frontier = next;
+  }
+  return [...forms];
 }
 
 /**
@@ -196,10 +208,9 @@ export class HttpAdapter {
   /**
    * A log line with every key masked, in any encoding (redact): the request's own Bearer token when shaped
    * like a key (a gd_ key, or 16+ characters: `Bearer 1` must not mask every 1 in the line), and any key of
-   * the keys file that stands as a whole segment of the target (path segment, query name or value, escaped
-   * or not, itself or in base64/base64url), found by its digest since the keys themselves are not kept.
-   * Whatever the answer (401,
-   * OPTIONS, 405, the OpenAPI document).
+   * the keys file that stands as a run of the target's pieces (targetSegments: a path segment, a query
+   * name or value, the fragment, escaped or not, itself or in base64/base64url), found by its digest since
+   * the keys themselves are not kept. Whatever the answer (401, OPTIONS, 405, the OpenAPI document).
    */
   private maskKeys(line: string, req: IncomingMessage): string {
     let out = line;

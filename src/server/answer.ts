@@ -59,6 +59,8 @@ export interface AnswererParts {
   now: () => number;
   /** Keyed mode: the key matcher (replaced on SIGHUP), the credit store and the rate windows. */
   findKey?: (presented: string) => KeyPlan | undefined;
+  /** Whether a text is a key (keys.ts keyIndex: a digest looked up, for masking the access log). */
+  knownKey?: (text: string) => boolean;
   credits?: CreditStore;
   limiter: RateLimiter;
   cache: AnswerCache;
@@ -83,13 +85,14 @@ export class Answerer {
 
   constructor(private readonly p: AnswererParts) {}
 
-  setKeys(findKey: (presented: string) => KeyPlan | undefined): void {
+  setKeys(findKey: (presented: string) => KeyPlan | undefined, knownKey: (text: string) => boolean): void {
     this.p.findKey = findKey;
+    this.p.knownKey = knownKey;
   }
 
   /** Whether `s` is a key of the keys file (by its digest: the keys themselves are not kept). */
   isKey(s: string): boolean {
-    return this.p.findKey !== undefined && this.p.findKey(s) !== undefined;
+    return this.p.knownKey !== undefined && this.p.knownKey(s);
   }
 
   limitHeaders(plan: KeyPlan | undefined, rate: RateDecision | undefined, cost: number, t: number): Record<string, string> {

@@ -22,7 +22,7 @@ import { Answerer } from './answer.js';
 import { CreditStore, type CreditStoreOptions } from './credits.js';
 import { Executor } from './executor.js';
 import { answerClientError } from './http.js';
-import { keyMatcher, type KeyPlan } from './keys.js';
+import { keyIndex, keyMatcher, type KeyPlan } from './keys.js';
 import { RateLimiter } from './ratelimit.js';
 import { PageSite } from '../pages/site.js';
 
@@ -124,7 +124,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   const executor = new Executor(opts.execute, opts.datasetConcurrency ?? DEFAULT_DATASET_CONCURRENCY, opts.handlerTimeoutMs ?? DEFAULT_HANDLER_TIMEOUT_MS);
   const answerer = new Answerer({
     now,
-    ...(keyed ? { findKey: keyMatcher(opts.keys!) } : {}),
+    ...(keyed ? { findKey: keyMatcher(opts.keys!), knownKey: keyIndex(opts.keys!) } : {}),
     ...(credits ? { credits } : {}),
     limiter: new RateLimiter(opts.windowMs ?? 60_000),
     cache,
@@ -179,7 +179,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     flush: async () => credits?.flush(),
     reloadKeys(keys) {
       if (!keyed) throw new Error('reloadKeys: the server was started without keys');
-      answerer.setKeys(keyMatcher(keys));
+      answerer.setKeys(keyMatcher(keys), keyIndex(keys));
     },
     close: (graceMs = 10_000) => http.close(server, graceMs, credits),
   };

@@ -146,3 +146,44 @@ describe("serve's access log masks a base64 key holding '+' and '/'", () => {
     }
   });
 });
+
+describe("serve's access log: a key in the fragment, a key holding the target's delimiters, and a bounded cost", () => {
+  it('masks them, sent unescaped, in the path, the query and the fragment', async () => {
+    // a key with / & = # ; in it (a keys file allows them), and one whose base64 holds '/' (in a path)
+    const KEY4 = 'abc/def&ghi=jkl;pqrstuvwxyz0123';
+    const KEY5 = 'key~~~???~~~???0123456789';
+    const b64 = Buffer.from(KEY5).toString('base64');
+    const s = await startTestServer({ keysText: `${keyLine(KEY4, { per_minute: 100, credits: 1000 })}\n${keyLine(KEY5, { per_minute: 100, credits: 1000 })}` });
+    try {
+      const { request } = await import('node:http');
+      const url = new URL(s.url);
+      // raw targets, as a client may send them (fetch would normalise a '#')
+      const send = (target: string) =>
+        new Promise<void>((resolve, reject) => {
+          const r = request({ host: url.hostname, port: url.port, path: target, method: 'GET' }, (res) => res.resume().on('end', () => resolve()));
+          r.on('error', reject);
+          r.end();
+        });
+      const targets = [`/v1/openapi.json#${b64}`, `/v1/openapi.json?x=1#${b64}`, `/v1/example/items/${KEY4}`, `/v1/openapi.json?t=${KEY4}`, `/v1/example/items/${b64}`];
+      for (const t of targets) await send(t);
+      expect(s.accessLog).toHaveLength(targets.length);
+      for (const l of s.accessLog) {
+        expect(l).not.toContain('a2V5fn5');
+        expect(l).not.toContain('pqrstuvwxyz');
+        expect(l).toContain('…');
+      }
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('tries at most 512 forms of a target, however crafted', async () => {
+    const { targetSegments } = await import('../../src/server/adapter.js');
+    // 16 KB of %25-nested escapes and plus signs between delimiters: every run a candidate
+    const crafted = `/v1/x?${Array.from({ length: 400 }, (_, i) => `a${i}=%2525%2B+%2541${'b'.repeat(20)}`).join('&')}`;
+    const forms = targetSegments(crafted).flat();
+    expect(forms.length).toBe(512);
+    // an ordinary target: its runs of 16+ characters, each as it is
+    expect(targetSegments('/v1/tax/take-home/calculate')).toEqual([['v1/tax/take-home'], ['v1/tax/take-home/calculate'], ['tax/take-home/calculate'], ['take-home/calculate']]);
+  });
+});
