@@ -7,6 +7,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FOOD_HYGIENE_INFO } from '../../src/domains/food-hygiene/datasets.js';
 import { closeAll, openDataset, query } from '../../src/mirror/db.js';
@@ -264,6 +265,20 @@ describe('sync food-hygiene from the authorities list', () => {
     expect(up.server.requests.length).toBe(before2);
     const s = await get(o2.mirrorDir, '/v1/food-hygiene/statistics', { local_authority: '9001' });
     expect(s.data.establishment_count).toBeNull();
+  });
+
+  it("a list from the network naming a local file (file:///…) gets no local read: that authority is a reject, 'download failed'", async () => {
+    serveAll();
+    const doc = JSON.parse(authoritiesJson(base(), [...AUTHORITIES, { ...AUTHORITIES[2]!, code: '9002', name: 'Localshire', count: 5 }]));
+    // a real FSA file on this machine, named by a file: URL in a list served over HTTP
+    doc.authorities[4].FileName = pathToFileURL(join(FIXTURE_DIR, fileName('648'))).href;
+    up.server.set('/food-hygiene/Authorities', JSON.stringify(doc), { contentType: 'application/json' });
+    const o = up.syncOptions();
+    const r = await syncDataset('food-hygiene', o);
+    expect([r.status, r.rows_total]).toEqual(['synced', all.length]);
+    const rejects = await query<{ file: string; reason: string }>(await openDataset(FOOD_HYGIENE_INFO, o.mirrorDir), 'SELECT file, reason FROM rejects');
+    expect(rejects.map((x) => x.file)).toEqual([fileName('648')]);
+    expect(rejects[0]!.reason).toMatch(/^authority 9002 \(Localshire\): download failed: /);
   });
 
   it('an FHRSID in two authorities\' files is kept once (the newer rating) and the other copy is a reject', async () => {

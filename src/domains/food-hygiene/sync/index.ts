@@ -23,7 +23,7 @@
  */
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { DuckDBConnection, DuckDBValue } from '@duckdb/node-api';
 import { query, queryOne } from '../../../mirror/db.js';
@@ -67,6 +67,25 @@ export function directFileUrl(url: string): string {
   return u.toString();
 }
 
+/** A file URL's last path segment, %-decoded (as a file given beside the list is named). */
+function fileNameOf(url: string): string {
+  const name = basename(new URL(url).pathname);
+  try {
+    return decodeURIComponent(name);
+  } catch {
+    return name;
+  }
+}
+
+/** The path of a file: URL, or undefined for one that names no local file (file://host/…). */
+function localFile(url: string): string | undefined {
+  try {
+    return fileURLToPath(url);
+  } catch {
+    return undefined;
+  }
+}
+
 /** What a list's FileNames resolve against: the list's URL, or a list given as a local file (`--from`) its file URL. */
 function baseOf(listUrl: string): string {
   return /^[a-z][a-z0-9+.-]*:\/\//i.test(listUrl) ? listUrl : pathToFileURL(listUrl).href;
@@ -99,7 +118,7 @@ function listedFiles(text: string, listUrl: string): PlannedFile[] {
       region: a.RegionName ?? null,
       scheme: a.SchemeType === 2 ? 'fhis' : a.SchemeType === 1 ? 'fhrs' : null,
       url,
-      fileName: basename(new URL(url).pathname),
+      fileName: fileNameOf(url),
       lastPublished: typeof a.LastPublishedDate === 'string' ? a.LastPublishedDate : null,
       listedCount: typeof a.EstablishmentCount === 'number' ? a.EstablishmentCount : null,
     });
@@ -319,13 +338,17 @@ async function planLoad(ctx: LoadContext, incremental: boolean): Promise<LoadPla
   const list = ctx.files.find((f) => f.name === LIST_NAME || f.name.toLowerCase().endsWith('.json'));
   const xml = ctx.files.filter((f) => FILE_NAME_RE.test(f.name));
   const selected = ctx.options.lists?.authorities;
-  // a list given with --from: its files given beside it (same name) are read there, not downloaded; a
-  // FileName that resolves to a local file (relative to a list given as a file) is read where it is
+  // a list given with --from: its files given beside it (same name) are read there, not downloaded. A
+  // FileName naming a local file is read only from a list given as a local file, and only in that list's
+  // folder; any other (a list from the network naming file:///dev/zero) is left to the downloader, which
+  // refuses it: a reject naming the authority, no local read
   const given = new Map(xml.map((f) => [f.name, f]));
+  const folder = list && !/^[a-z][a-z0-9+.-]*:\/\//i.test(list.url) ? dirname(resolve(list.path)) : undefined;
   const listed = (list ? listedFiles(readFileSync(list.path, 'utf8'), list.url) : []).map((p): PlannedFile => {
     const f = given.get(p.fileName);
     if (f) return { ...p, url: f.url, localPath: f.path };
-    return p.url.startsWith('file:') ? { ...p, localPath: fileURLToPath(p.url) } : p;
+    const local = folder !== undefined && p.url.startsWith('file:') ? localFile(p.url) : undefined;
+    return local !== undefined && dirname(local) === folder ? { ...p, localPath: local } : p;
   });
   const plans = list ? narrow(listed, selected, 'the authorities list') : planFromFiles(xml, selected);
   if (!incremental) return { plans, fetch: plans, removed: [], listed };
