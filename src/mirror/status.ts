@@ -109,8 +109,12 @@ function ageFrom(s: DatasetStatus, info: DatasetInfo): { ref: string; since: str
     const lag = info.publicationLagDays ?? 0;
     const day = s.as_of.slice(0, 10);
     if (!lag) return { ref: s.as_of, since: `the data's date, ${day} (loaded from a local file)` };
-    const ref = new Date(Date.parse(`${day}T00:00:00Z`) + lag * 86_400_000).toISOString().slice(0, 10);
-    return { ref, since: `${ref}, about when data of ${day} comes out (loaded from a local file)` };
+    const out = new Date(Date.parse(`${day}T00:00:00Z`) + lag * 86_400_000).toISOString().slice(0, 10);
+    // it was out by the time it was loaded: never later than the sync (a register extracted the day it
+    // is loaded gets no days from the lag; the age is never negative)
+    const synced = s.synced_at?.slice(0, 10);
+    if (synced !== undefined && synced < out) return { ref: synced, since: `the last sync, ${synced} (loaded from a local file of data of ${day})` };
+    return { ref: out, since: `${out}, about when data of ${day} came out (loaded from a local file)` };
   }
   if (s.published) return { ref: s.published, since: 'the upstream publication' };
   return { ref: s.synced_at!, since: local ? 'the last sync (loaded from a local file that states no date of its data)' : 'the last sync' };

@@ -57,9 +57,9 @@ describe('earnings loaded with --from', () => {
     const days = (iso: string) => Math.floor((Date.parse(iso) - Date.parse(`${out}T00:00:00Z`)) / 86_400_000);
     const august = await status(`${YEAR + 1}-08-15T12:00:00Z`);
     expect(august).toMatchObject({ as_of: `${YEAR}-04-01`, published: null, stale: false });
-    expect(august.note).toBe(`fresh: ${days(`${YEAR + 1}-08-15T12:00:00Z`)} days since ${out}, about when data of ${YEAR}-04-01 comes out (loaded from a local file) (updated yearly)`);
+    expect(august.note).toBe(`fresh: ${days(`${YEAR + 1}-08-15T12:00:00Z`)} days since ${out}, about when data of ${YEAR}-04-01 came out (loaded from a local file) (updated yearly)`);
     const late = await status('2026-11-29T12:00:00Z');
     expect(late.stale).toBe(true);
-    expect(late.note).toMatch(new RegExp(`^stale: ${days('2026-11-29T12:00:00Z')} days since ${out}, about when data of ${YEAR}-04-01 comes out \\(loaded from a local file\\) \\(updated yearly\\)`));
+    expect(late.note).toMatch(new RegExp(`^stale: ${days('2026-11-29T12:00:00Z')} days since ${out}, about when data of ${YEAR}-04-01 came out \\(loaded from a local file\\) \\(updated yearly\\)`));
   });
 });

@@ -35,11 +35,11 @@ const MI_PUBLISHED_NAME = `Management_information_-_state-funded_schools_-_lates
 const GIAS_DATE = giasReal().map((r) => iso(r.LastChangedDate)!).sort().pop()!;
 
 /** Sync the given fixtures, copied under the given names, into a fresh mirror; its mirror status row. */
-async function loadAs(files: Array<[from: string, name: string]>) {
+async function loadAs(files: Array<[from: string, name: string]>, syncedAt?: string) {
   const src = dirFor('src');
   for (const [from, name] of files) copyFileSync(from, join(src, name));
   const mirror = join(dirFor('mirror'), 'mirror');
-  const report = await syncDataset('schools', opts(mirror, files.map(([, name]) => join(src, name))));
+  const report = await syncDataset('schools', opts(mirror, files.map(([, name]) => join(src, name)), syncedAt ? { now: () => new Date(syncedAt) } : {}));
   const [st] = await mirrorStatus({ env: {}, mirrorDir: mirror, cacheDir: join(root, 'cache'), now: () => NOW, datasets: DATASETS.filter((d) => d.name === 'schools') });
   return { report, st: st! };
 }
@@ -54,20 +54,26 @@ describe("schools loaded with --from: the data's date", () => {
     const { report, st } = await loadAs([[GIAS_REAL, `edubasealldata${GIAS_DATE.replace(/-/g, '')}.csv`], [MI_REAL, MI_PUBLISHED_NAME]]);
     expect(report.as_of).toBe(GIAS_DATE);
     expect(st).toMatchObject({ as_of: GIAS_DATE, stale: true });
-    expect(st.note).toMatch(new RegExp(`^stale: ${daysTo(GIAS_DATE)} days since ${out(GIAS_DATE)}, about when data of ${GIAS_DATE} comes out \\(loaded from a local file\\)`));
+    expect(st.note).toMatch(new RegExp(`^stale: ${daysTo(GIAS_DATE)} days since ${out(GIAS_DATE)}, about when data of ${GIAS_DATE} came out \\(loaded from a local file\\)`));
   });
 
   it("a register extracted after the management information: the management information's date wins, not the newer name", async () => {
     const { report, st } = await loadAs([[GIAS_REAL, 'edubasealldata20260302.csv'], [MI_REAL, MI_PUBLISHED_NAME]]);
     expect(report.as_of).toBe(MI_DATE);
     expect(st).toMatchObject({ as_of: MI_DATE, published: '2026-03-02', stale: true });
-    expect(st.note).toMatch(new RegExp(`^stale: ${daysTo(MI_DATE)} days since ${out(MI_DATE)}, about when data of ${MI_DATE} comes out \\(loaded from a local file\\)`));
+    expect(st.note).toMatch(new RegExp(`^stale: ${daysTo(MI_DATE)} days since ${out(MI_DATE)}, about when data of ${MI_DATE} came out \\(loaded from a local file\\)`));
   });
 
   it("only the register's name states its date: that date", async () => {
     const { st } = await loadAs([[GIAS_REAL, `edubasealldata${GIAS_DATE.replace(/-/g, '')}.csv`], [MI_REAL, 'ofsted-latest.csv']]);
     expect(st).toMatchObject({ as_of: GIAS_DATE, stale: true });
-    expect(st.note).toMatch(new RegExp(`^stale: ${daysTo(GIAS_DATE)} days since ${out(GIAS_DATE)}, about when data of ${GIAS_DATE} comes out \\(loaded from a local file\\)`));
+    expect(st.note).toMatch(new RegExp(`^stale: ${daysTo(GIAS_DATE)} days since ${out(GIAS_DATE)}, about when data of ${GIAS_DATE} came out \\(loaded from a local file\\)`));
+  });
+
+  it('loaded before its date plus the lag: the age counts from the sync (it was out by then), never negative', async () => {
+    // the register of 2026-01-14 loaded on 2026-01-20: 2026-02-13 (plus 30 days) is after the sync
+    const { st } = await loadAs([[GIAS_REAL, `edubasealldata${GIAS_DATE.replace(/-/g, '')}.csv`], [MI_REAL, 'ofsted-latest.csv']], '2026-01-20T09:00:00Z');
+    expect(st.note).toMatch(new RegExp(`^stale: ${Math.floor((NOW.getTime() - Date.parse('2026-01-20T00:00:00Z')) / 86_400_000)} days since the last sync, 2026-01-20 \\(loaded from a local file of data of ${GIAS_DATE}\\)`));
   });
 
   it('neither name states a date: no date is recorded, and the status says the age is only the sync\'s', async () => {
