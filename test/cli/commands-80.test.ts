@@ -90,8 +90,8 @@ const UNANSWERED = new Map<string, UnansweredExample & { domain: string }>(
   [...DOMAIN_SAMPLES].flatMap(([domain, s]) => Object.entries(s.unansweredExamples ?? {}).map(([words, u]) => [words, { ...u, domain }] as const)),
 );
 /**
- * An example of the CLI's own groups (`api`, `mirror`, `sql`) that names a route or dataset of a domain this
- * build does not register (check:domains runs this file without the real domains): nothing to run it on.
+ * An example of the CLI's own groups (`api`, `mirror`, `sql`) that names a route or dataset this build does
+ * not register: in check:domains' copies without some domains, nothing to run it on.
  */
 function forAbsentDomain(argv: readonly string[]): boolean {
   const path = argv.find((a) => a.startsWith('/v1/'));
@@ -122,7 +122,11 @@ describe('every command example at 80 columns', () => {
     expect(stray).toEqual([]);
   });
 
-  for (const { command, argv } of EXAMPLES.filter((e) => !forAbsentDomain(e.argv))) {
+  // every example, but in check:domains' copies without some domains (it says which: scripts/check-domains.mjs)
+  // those of the CLI's own groups naming a route or dataset the copy lacks; in a normal run a broken
+  // example (a renamed route, a misspelled dataset) runs and fails
+  const removed = process.env.PUBLICDATA_CHECK_DOMAINS_REMOVED;
+  for (const { command, argv } of EXAMPLES.filter((e) => !removed || !forAbsentDomain(e.argv))) {
     const unanswered = UNANSWERED.get(argv.join(' ')) ?? (argv.includes('--source') && argv[argv.indexOf('--source') + 1] === 'live' ? LIVE_ONLY : undefined);
     it(`${command}: ${argv.join(' ')}${unanswered ? ` (fails on the fixture: ${unanswered.why})` : ''}`, async () => {
       const r = await at80(fx, argv);
