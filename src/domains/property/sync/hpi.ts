@@ -12,7 +12,7 @@
  * are integers or decimals, and re-serialised copies write floats with ".0" (e.g. SalesVolume "305.0"), so every
  * numeric column is read as text and TRY_CAST to DOUBLE (volumes rounded to integers); blank cells are NULL.
  * A row whose date or area code does not parse, or whose non-blank number does not parse, is rejected.
- * A row whose region name or area code holds a line break is rejected too, and the file refused (below).
+ * A row with a line break in any column is rejected too, and the file refused (below).
  */
 import { basename } from 'node:path';
 import { queryOne } from '../../../mirror/db.js';

@@ -94,10 +94,10 @@ const RAW_FIELDS = ['r_id', 'r_price', 'r_date', ...COLUMNS.slice(3)];
 /**
  * A price-paid file has one transaction a line (checkPricePaidFile reads it so; no field of the real
  * excerpts spans lines): a field with a line break is a quote never closed that took in the lines after it
- * (sync/open-quote.ts). A row with one in a text field, which no other check fails, is rejected too (the
- * id, price, date and codes fail their own checks), its raw text kept, and `openQuote` refuses the file.
+ * (sync/open-quote.ts). A row with one in any field as read is rejected (a cast alone is not enough: DuckDB
+ * reads '250000\n' as 250000), its raw text kept, and `openQuote` refuses the file.
  */
-const NO_BREAK = noLineBreak(['postcode', 'paon', 'saon', 'street', 'locality', 'town', 'district', 'county']);
+const NO_BREAK = noLineBreak(RAW_FIELDS);
 const BREAK_REASON = 'a field holds a line break';
 const PPD_CSV: NoBreakFormat = { what: 'HM Land Registry price-paid CSV', why: 'price-paid files have one transaction a line' };
 
