@@ -4,6 +4,7 @@
  * message, whatever its shape; serve's access log masks a key of its keys file wherever it sits in the
  * target, on every kind of answer (401, OPTIONS, 405, the OpenAPI document).
  */
+import { request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { forgetHeldKeys, holdKey, redact } from '../../src/config.js';
 import { isolatedEnv, runCli } from '../support/cli.js';
@@ -63,29 +64,43 @@ describe('the CLI masks its configured key of any shape', () => {
 
 describe("serve's access log masks a keys-file key wherever it sits", () => {
   it('in a path or a parameter not named as a credential, %-escaped, on 401, OPTIONS, 405 and openapi.json answers', async () => {
-    const s = await startTestServer({ keysText: keyLine(KEY, { per_minute: 100, credits: 1000 }) });
-    try {
-      const base = s.url.replace(/\/v1$/, '');
-      const esc = [...KEY].map((c) => `%${c.charCodeAt(0).toString(16)}`).join('');
-      const calls: Array<[string, string]> = [
-        ['GET', `/v1/example/summary?q=${KEY}`], // 401: no Authorization header
-        ['GET', `/v1/example/items/${esc}`], // 401, escaped in the path
-        ['OPTIONS', `/v1/example/summary?note=${esc}`],
-        ['DELETE', `/v1/example/summary?x=${KEY}`], // 405
-        ['GET', `/v1/openapi.json?ref=${KEY}`],
-      ];
-      for (const [method, t] of calls) await (await fetch(`${base}${t}`, { method })).text();
-      expect(s.accessLog).toHaveLength(calls.length);
-      for (const l of s.accessLog) {
-        expectNoRun(l, KEY);
-        expect(l).not.toContain(esc.slice(0, 18));
-        expect(l).toContain('…6789');
-      }
-    } finally {
-      await s.close();
+    const esc = [...KEY].map((c) => `%${c.charCodeAt(0).toString(16)}`).join('');
+    const lines = await accessLogOf([KEY], [
+      ['GET', `/v1/example/summary?q=${KEY}`], // 401: no Authorization header
+      ['GET', `/v1/example/items/${esc}`], // 401, escaped in the path
+      ['OPTIONS', `/v1/example/summary?note=${esc}`],
+      ['DELETE', `/v1/example/summary?x=${KEY}`], // 405
+      ['GET', `/v1/openapi.json?ref=${KEY}`],
+    ]);
+    for (const l of lines) {
+      expectNoRun(l, KEY);
+      expect(l).not.toContain(esc.slice(0, 18));
+      expect(l).toContain('…6789');
     }
   });
 });
+
+/**
+ * The access log lines of `calls` (method, target as sent: node:http sends it raw, where fetch would
+ * normalise a '#') to a server whose keys file holds `keys`.
+ */
+async function accessLogOf(keys: readonly string[], calls: ReadonlyArray<readonly [string, string]>): Promise<string[]> {
+  const s = await startTestServer({ keysText: keys.map((k) => keyLine(k, { per_minute: 100, credits: 1000 })).join('\n') });
+  try {
+    const url = new URL(s.url);
+    for (const [method, path] of calls) {
+      await new Promise<void>((resolve, reject) => {
+        const r = request({ host: url.hostname, port: url.port, path, method }, (res) => res.resume().on('end', () => resolve()));
+        r.on('error', reject);
+        r.end();
+      });
+    }
+    expect(s.accessLog).toHaveLength(calls.length);
+    return [...s.accessLog];
+  } finally {
+    await s.close();
+  }
+}
 
 describe("serve's access log masks a keys-file key given in base64", () => {
   it('base64 and base64url, padded, %-escaped padding, in the path and in a parameter', async () => {
@@ -93,87 +108,52 @@ describe("serve's access log masks a keys-file key given in base64", () => {
     const KEY2 = 'odd>>key??0123456789';
     expect(Buffer.from(KEY2).toString('base64')).toBe('b2RkPj5rZXk/PzAxMjM0NTY3ODk=');
     expect(Buffer.from(KEY2).toString('base64url')).toBe('b2RkPj5rZXk_PzAxMjM0NTY3ODk');
-    const s = await startTestServer({ keysText: `${keyLine(KEY, { per_minute: 100, credits: 1000 })}\n${keyLine(KEY2, { per_minute: 100, credits: 1000 })}` });
-    try {
-      const base = s.url.replace(/\/v1$/, '');
-      const calls: Array<[string, string]> = [
-        ['GET', '/v1/openapi.json?x=cGxhaW5TZWNyZXQwMTIzNDU2Nzg5'], // base64 of KEY (the audit's call)
-        ['GET', '/v1/example/items/cGxhaW5TZWNyZXQwMTIzNDU2Nzg5'],
-        ['GET', '/v1/example/summary?t=b2RkPj5rZXk%2FPzAxMjM0NTY3ODk%3D'], // base64 of KEY2, '/' and '=' %-escaped
-        ['OPTIONS', '/v1/example/summary?t=b2RkPj5rZXk_PzAxMjM0NTY3ODk'], // base64url of KEY2
-      ];
-      for (const [method, t] of calls) await (await fetch(`${base}${t}`, { method })).text();
-      expect(s.accessLog).toHaveLength(calls.length);
-      const [l1, l2, l3, l4] = s.accessLog;
-      expect(l1).toContain('/v1/openapi.json?x=…6789 ');
-      expect(l2).toContain('/v1/example/items/…6789 ');
-      for (const l of [l3, l4]) expect(l).toContain('/v1/example/summary?t=…6789');
-      for (const l of s.accessLog) {
-        expect(l).not.toContain('cGxhaW5TZWNyZXQw');
-        expect(l).not.toContain('b2RkPj5rZXk');
-      }
-      // a base64 token of something that is not a key is left as it is
-      await (await fetch(`${base}/v1/openapi.json?x=${Buffer.from('not a key of this server').toString('base64')}`)).text();
-      expect(s.accessLog.at(-1)).toContain(`?x=${Buffer.from('not a key of this server').toString('base64')} `);
-    } finally {
-      await s.close();
+    const notKey = Buffer.from('not a key of this server').toString('base64');
+    const [l1, l2, l3, l4, l5] = await accessLogOf([KEY, KEY2], [
+      ['GET', '/v1/openapi.json?x=cGxhaW5TZWNyZXQwMTIzNDU2Nzg5'], // base64 of KEY (the audit's call)
+      ['GET', '/v1/example/items/cGxhaW5TZWNyZXQwMTIzNDU2Nzg5'],
+      ['GET', '/v1/example/summary?t=b2RkPj5rZXk%2FPzAxMjM0NTY3ODk%3D'], // base64 of KEY2, '/' and '=' %-escaped
+      ['OPTIONS', '/v1/example/summary?t=b2RkPj5rZXk_PzAxMjM0NTY3ODk'], // base64url of KEY2
+      ['GET', `/v1/openapi.json?x=${notKey}`], // the base64 of something that is not a key: left as it is
+    ]);
+    expect(l1).toContain('/v1/openapi.json?x=…6789 ');
+    expect(l2).toContain('/v1/example/items/…6789 ');
+    for (const l of [l3, l4]) expect(l).toContain('/v1/example/summary?t=…6789');
+    for (const l of [l1, l2, l3, l4]) {
+      expect(l).not.toContain('cGxhaW5TZWNyZXQw');
+      expect(l).not.toContain('b2RkPj5rZXk');
     }
+    expect(l5).toContain(`?x=${notKey} `);
   });
 });
 
-describe("serve's access log masks a base64 key holding '+' and '/'", () => {
-  it('raw in a query value, with %2F for its slash, in a path with %2F: as base64 holds them', async () => {
-    const KEY3 = 'key~~~???~~~???0123456789';
-    const b64 = Buffer.from(KEY3).toString('base64');
+describe("serve's access log masks a base64 key holding '+' and '/', a key in the fragment, a key holding the target's delimiters", () => {
+  // one whose base64 holds '+' and '/', and one with / & = ; in it (a keys file allows them)
+  const KEY3 = 'key~~~???~~~???0123456789';
+  const KEY4 = 'abc/def&ghi=jkl;pqrstuvwxyz0123';
+  const b64 = Buffer.from(KEY3).toString('base64');
+
+  it('as base64 holds them: raw in a query value, with %2F for its slash, in a path; in the fragment', async () => {
     expect(b64).toBe('a2V5fn5+Pz8/fn5+Pz8/MDEyMzQ1Njc4OQ==');
-    const s = await startTestServer({ keysText: keyLine(KEY3, { per_minute: 100, credits: 1000 }) });
-    try {
-      const base = s.url.replace(/\/v1$/, '');
-      const calls = [
-        `/v1/openapi.json?t=${b64}`, // '+' and '/' as they are: legal in a query value
-        `/v1/openapi.json?t=${b64.replace(/\//g, '%2F')}`, // the slash escaped, the plus not
-        `/v1/example/items/${b64.replace(/\//g, '%2F').replace(/=/g, '%3D')}`, // a path segment: '+' is itself there
-      ];
-      for (const t of calls) await (await fetch(`${base}${t}`)).text();
-      expect(s.accessLog).toHaveLength(calls.length);
-      for (const l of s.accessLog) {
-        expect(l).not.toContain('a2V5fn5');
-        expect(l).not.toContain('MDEyMzQ1');
-        expect(l).toContain('…6789');
-      }
-    } finally {
-      await s.close();
+    const lines = await accessLogOf([KEY3], [
+      ['GET', `/v1/openapi.json?t=${b64}`], // '+' and '/' as they are: legal in a query value
+      ['GET', `/v1/openapi.json?t=${b64.replace(/\//g, '%2F')}`], // the slash escaped, the plus not
+      ['GET', `/v1/example/items/${b64.replace(/\//g, '%2F').replace(/=/g, '%3D')}`], // a path segment: '+' is itself there
+      ['GET', `/v1/example/items/${b64}`], // its '/' splitting the path
+      ['GET', `/v1/openapi.json#${b64}`],
+      ['GET', `/v1/openapi.json?x=1#${b64}`],
+    ]);
+    for (const l of lines) {
+      expect(l).not.toContain('a2V5fn5');
+      expect(l).not.toContain('MDEyMzQ1');
+      expect(l).toContain('…6789');
     }
   });
-});
 
-describe("serve's access log: a key in the fragment, a key holding the target's delimiters, and a bounded cost", () => {
-  it('masks them, sent unescaped, in the path, the query and the fragment', async () => {
-    // a key with / & = # ; in it (a keys file allows them), and one whose base64 holds '/' (in a path)
-    const KEY4 = 'abc/def&ghi=jkl;pqrstuvwxyz0123';
-    const KEY5 = 'key~~~???~~~???0123456789';
-    const b64 = Buffer.from(KEY5).toString('base64');
-    const s = await startTestServer({ keysText: `${keyLine(KEY4, { per_minute: 100, credits: 1000 })}\n${keyLine(KEY5, { per_minute: 100, credits: 1000 })}` });
-    try {
-      const { request } = await import('node:http');
-      const url = new URL(s.url);
-      // raw targets, as a client may send them (fetch would normalise a '#')
-      const send = (target: string) =>
-        new Promise<void>((resolve, reject) => {
-          const r = request({ host: url.hostname, port: url.port, path: target, method: 'GET' }, (res) => res.resume().on('end', () => resolve()));
-          r.on('error', reject);
-          r.end();
-        });
-      const targets = [`/v1/openapi.json#${b64}`, `/v1/openapi.json?x=1#${b64}`, `/v1/example/items/${KEY4}`, `/v1/openapi.json?t=${KEY4}`, `/v1/example/items/${b64}`];
-      for (const t of targets) await send(t);
-      expect(s.accessLog).toHaveLength(targets.length);
-      for (const l of s.accessLog) {
-        expect(l).not.toContain('a2V5fn5');
-        expect(l).not.toContain('pqrstuvwxyz');
-        expect(l).toContain('…');
-      }
-    } finally {
-      await s.close();
+  it('a key holding / & = ; sent unescaped, in the path and the query', async () => {
+    for (const l of await accessLogOf([KEY4], [['GET', `/v1/example/items/${KEY4}`], ['GET', `/v1/openapi.json?t=${KEY4}`]])) {
+      expect(l).not.toContain('pqrstuvwxyz');
+      expect(l).toContain('…0123');
     }
   });
 
@@ -181,8 +161,7 @@ describe("serve's access log: a key in the fragment, a key holding the target's 
     const { targetSegments } = await import('../../src/server/adapter.js');
     // 16 KB of %25-nested escapes and plus signs between delimiters: every run a candidate
     const crafted = `/v1/x?${Array.from({ length: 400 }, (_, i) => `a${i}=%2525%2B+%2541${'b'.repeat(20)}`).join('&')}`;
-    const forms = targetSegments(crafted).flat();
-    expect(forms.length).toBe(512);
+    expect(targetSegments(crafted).flat().length).toBe(512);
     // an ordinary target: its runs of 16+ characters, each as it is
     expect(targetSegments('/v1/tax/take-home/calculate')).toEqual([['v1/tax/take-home'], ['v1/tax/take-home/calculate'], ['tax/take-home/calculate'], ['take-home/calculate']]);
   });
