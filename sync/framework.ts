@@ -400,8 +400,8 @@ async function loadFiles(run: Run, incremental: boolean): Promise<LoadResult> {
     // a module's own message as it is. Either way the live file is untouched, and the line says so.
     const given = run.got.map((g) => ({ path: g.path, shown: g.downloaded ? g.url : g.path }));
     const plain = duckdbLoadError(e, given, workDir);
-    const own = (e as Error)?.message ?? String(e);
-    throw new SyncError(`${name}: ${plain ?? `load failed: ${own}${/kept the previous data\.?$/.test(own) ? '' : '; kept the previous data'}`}`, name);
+    // (a module's message does not say it: the framework does, once)
+    throw new SyncError(`${name}: ${plain ?? `load failed: ${(e as Error)?.message ?? String(e)}; kept the previous data`}`, name);
   } finally {
     clearInterval(poll);
     rmSync(workDir, { recursive: true, force: true });

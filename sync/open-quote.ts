@@ -33,12 +33,12 @@ export function noLineBreak(columns: readonly string[]): string {
 }
 
 /** SQL: the lines a text spans (its line breaks plus one). */
-export function linesOf(text: string): string {
+function linesOf(text: string): string {
   return `((length(${text}) - length(replace(${text}, chr(10), '')))::INTEGER + 1)`;
 }
 
 /** The refusal: one line naming the file and the lines one field took in. */
-export function openQuoteError(file: string, lines: number, format: NoBreakFormat): Error {
+function openQuoteError(file: string, lines: number, format: NoBreakFormat): Error {
   return new Error(
     `${basename(file)} is not a well-formed ${format.what}: a quoted field that is never closed takes in ${lines} lines as one field (${format.why}); download it again (or check it is the publisher's file, whole and unedited) and run the sync again`,
   );

@@ -81,7 +81,7 @@ function formsOf(raw: string, query: boolean, max: number): string[] {
  * that encodes back to it; else undefined. A key of the keys file is found by its digest only, so a token
  * of the target is tried as itself and as what it encodes.
  */
-export function fromBase64(token: string): string | undefined {
+function fromBase64(token: string): string | undefined {
   if (token.length < 16 || !/^[A-Za-z0-9+/_-]+={0,2}$/.test(token)) return undefined;
   const bytes = Buffer.from(token, token.includes('-') || token.includes('_') ? 'base64url' : 'base64');
   const text = bytes.toString('utf8');
@@ -216,7 +216,8 @@ export class HttpAdapter {
     let out = line;
     const own = bearerToken(req);
     if (own && (/^gd_(live|test)_/.test(own) || own.length >= 16)) out = redact(out, own);
-    for (const forms of targetSegments(req.url ?? '')) {
+    // a server without a keys file has no key to find in the target
+    for (const forms of this.answerer.keyed ? targetSegments(req.url ?? '') : []) {
       for (const form of forms) {
         // the key itself, or its base64/base64url
         const decoded = this.answerer.isKey(form) ? form : fromBase64(form);

@@ -90,6 +90,11 @@ export class Answerer {
     this.p.knownKey = knownKey;
   }
 
+  /** Whether the server has a keys file. */
+  get keyed(): boolean {
+    return this.p.knownKey !== undefined;
+  }
+
   /** Whether `s` is a key of the keys file (by its digest: the keys themselves are not kept). */
   isKey(s: string): boolean {
     return this.p.knownKey !== undefined && this.p.knownKey(s);

@@ -220,12 +220,11 @@ async function listKnown(conn: DuckDBConnection): Promise<boolean> {
 
 /** The FSA list's authorities (loaded or not) that a filter names: by code, or by part of the name. */
 async function listedAuthorities(conn: DuckDBConnection, q: string): Promise<ListedRef[]> {
-  const sql = /^\d+$/.test(q)
-    ? ['SELECT code, name FROM listed_authorities WHERE code = ?', [String(Number(q))]] as const
-    : ['SELECT code, name FROM listed_authorities WHERE contains(lower(name), lower(?)) ORDER BY lower(name), CAST(code AS INTEGER)', [q]] as const;
   // a mirror synced before the list was kept has no such table: nothing is known of other authorities
   if (!(await hasTable(conn, 'listed_authorities'))) return [];
-  const rows = await query(conn, sql[0], [...sql[1]]);
+  const rows = /^\d+$/.test(q)
+    ? await query(conn, 'SELECT code, name FROM listed_authorities WHERE code = ?', [String(Number(q))])
+    : await query(conn, 'SELECT code, name FROM listed_authorities WHERE contains(lower(name), lower(?)) ORDER BY lower(name), CAST(code AS INTEGER)', [q]);
   return rows.map((r) => ({ code: String(r.code), name: (r.name as string | null) ?? null }));
 }
 

@@ -423,7 +423,7 @@ const foodHygiene: DatasetModule = {
       const total = (await queryOne<{ n: number }>(conn, 'SELECT count(*) AS n FROM establishments'))!.n;
       if (rejected > 0 && rejected / (total + rejected) > REJECTED_SHARE) {
         throw new Error(
-          `${failed.length} of ${fetch.length} authority files and ${rejected} establishments rejected against ${total} held (more than ${REJECTED_SHARE * 100}%): upstream looks broken; kept the previous data`,
+          `${failed.length} of ${fetch.length} authority files and ${rejected} establishments rejected against ${total} held (more than ${REJECTED_SHARE * 100}%): upstream looks broken`,
         );
       }
       const asOf = (await queryOne<{ d: string | null }>(conn, `SELECT strftime(max(extract_date), '%Y-%m-%d') AS d FROM authorities`))?.d;

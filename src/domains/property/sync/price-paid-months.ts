@@ -132,7 +132,7 @@ export async function planUpdate(conn: DuckDBConnection, files: LoadContext['fil
   if (need.length > MAX_REPAIR_YEARS) {
     throw new Error(
       `the update covers ${month} but the mirror covers registrations only up to ${covered}: ${span} missing, more than the ` +
-        `${MAX_REPAIR_YEARS} yearly files a repair reads; reload everything with 'publicdata sync price-paid --force'; kept the previous data`,
+        `${MAX_REPAIR_YEARS} yearly files a repair reads; reload everything with 'publicdata sync price-paid --force'`,
     );
   }
   if (need.some((y) => !have.has(y))) {
@@ -141,7 +141,7 @@ export async function planUpdate(conn: DuckDBConnection, files: LoadContext['fil
       `the update covers ${month} but the mirror covers registrations only up to ${covered}: ${span} missing, repaired only ` +
         `with the yearly file(s) ${names.join(', ')}. Run 'publicdata sync price-paid' (it fetches them), or pass them: ` +
         `'publicdata sync price-paid ${names.map((n) => `--from ${n}`).join(' ')} --from ${updates[0]!.name}', ` +
-        `or reload everything with 'publicdata sync price-paid --force'; kept the previous data`,
+        `or reload everything with 'publicdata sync price-paid --force'`,
     );
   }
   plan.replaceYears = need;

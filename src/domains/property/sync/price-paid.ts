@@ -152,7 +152,7 @@ export function checkPricePaidFile(path: string, name: string, limits: Pick<Read
     const [n, l] = bad[0]!;
     throw new Error(
       `${name}: ${bad.length} of its first ${lines.length} lines are not price-paid rows (${COLUMNS.length} fields, a {transaction id} first), ` +
-        `e.g. line ${n}: ${JSON.stringify(l.slice(0, 60))}: not a price-paid CSV; kept the previous data`,
+        `e.g. line ${n}: ${JSON.stringify(l.slice(0, 60))}: not a price-paid CSV`,
     );
   }
 }
